@@ -1,0 +1,66 @@
+//! The command-line layer: argument parsing and dispatch to one module per subcommand.
+//!
+//! Each subcommand returns `Result<(), CliError>`; [`main`] prints an error as one line on
+//! standard error and exits non-zero. Nothing here decides a chess move: subcommands only
+//! build input states, run programs and read the results.
+
+mod run;
+
+use std::fmt;
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// An error for the user: one line, no panic.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(e: E) -> CliError {
+        CliError(e.to_string())
+    }
+}
+
+/// Shorthand for a [`CliError`] from a message.
+pub fn fail<T>(message: impl Into<String>) -> Result<T, CliError> {
+    Err(CliError(message.into()))
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "regex-chess",
+    version,
+    about = "A chess engine made of regular-expression substitutions"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a rule program on a state and print the final state.
+    Run(run::RunArgs),
+}
+
+/// Parses the arguments, runs the subcommand and turns its error into an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "regex-chess: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

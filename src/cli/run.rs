@@ -1,0 +1,106 @@
+//! `regex-chess run`: run any rule program on any state.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{CliError, fail};
+use crate::exec::reference::Reference;
+use crate::exec::{Executor, ExecutorKind, fast::Fast, trace};
+use crate::program::json::{self, Syntax};
+
+/// Arguments of `run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The program: native JSON or an array of [pattern, replacement] pairs.
+    program: PathBuf,
+    /// The initial state: a file, or `-` for standard input.
+    #[arg(long)]
+    state: String,
+    /// Which executor prints the result.
+    #[arg(long, default_value = "fast", value_parser = parse_kind)]
+    executor: ExecutorKind,
+    /// Run both executors and name the first rule where they diverge (on standard error).
+    #[arg(long)]
+    trace: bool,
+    /// The replacement syntax of the program file.
+    #[arg(long, default_value = "auto", value_parser = parse_syntax)]
+    syntax: Syntax,
+}
+
+fn parse_kind(s: &str) -> Result<ExecutorKind, String> {
+    s.parse()
+}
+
+fn parse_syntax(s: &str) -> Result<Syntax, String> {
+    match s {
+        "auto" => Ok(Syntax::Auto),
+        "rust" => Ok(Syntax::Rust),
+        "python" => Ok(Syntax::Python),
+        other => Err(format!(
+            "unknown syntax `{other}` (expected auto, rust or python)"
+        )),
+    }
+}
+
+/// Reads a state from a file or from standard input (`-`); it must be UTF-8.
+pub fn read_state(source: &str) -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    if source == "-" {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError(format!("cannot read the state from standard input: {e}")))?;
+    } else {
+        bytes = std::fs::read(source)
+            .map_err(|e| CliError(format!("cannot read state {source}: {e}")))?;
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        CliError(format!(
+            "the state {} is not UTF-8 (invalid byte at offset {})",
+            if source == "-" {
+                "on standard input"
+            } else {
+                source
+            },
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Runs `run`.
+pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let program = json::load(&args.program, args.syntax)?;
+    let state = read_state(&args.state)?;
+    let result = if args.trace {
+        let reference = Reference::new(program.clone());
+        let fast = Fast::new(program);
+        let mut stderr = std::io::stderr();
+        match trace::first_divergence(&reference, &fast, &state) {
+            Some(divergence) => {
+                writeln!(stderr, "{divergence}")?;
+                return fail(format!(
+                    "the executors disagree from rule {} on",
+                    divergence.index
+                ));
+            }
+            None => {
+                writeln!(
+                    stderr,
+                    "trace: both executors agree after each of the {} rules",
+                    reference.program().rules().len()
+                )?;
+            }
+        }
+        match args.executor {
+            ExecutorKind::Reference => reference.run(&state),
+            ExecutorKind::Fast => fast.run(&state),
+        }
+    } else {
+        args.executor.build(program).run(&state)
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(result.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}

@@ -1,0 +1,177 @@
+//! Executors: run a validated program on a state.
+//!
+//! The machine's semantics are simple: for each rule in order, replace every
+//! non-overlapping leftmost-first match of its pattern in the state by its expanded
+//! replacement, exactly as [`regex::Regex::replace_all`] does (including its treatment of
+//! empty matches). Two executors implement it:
+//!
+//! - [`reference::Reference`] is `replace_all`, rule by rule. It defines the semantics.
+//! - [`fast::Fast`] is built for speed: DFAs, literal prefilters, a thread-segmented
+//!   buffer, fixpoint skips. It must return byte-identical states.
+//!
+//! Both implement [`Executor`]. Besides a plain [`Executor::run`], an executor reports
+//! what each rule did to an [`Observer`]; tracing ([`trace`]) and profiling are built on
+//! that.
+
+pub mod fast;
+pub mod reference;
+pub mod trace;
+
+use std::ops::ControlFlow;
+
+use crate::program::ValidProgram;
+
+/// What one rule did to the state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleReport {
+    /// How many matches were replaced.
+    pub matches: usize,
+    /// True when the executor knew without searching that the rule changes nothing
+    /// (its required literal is absent, or an identical rule just changed nothing).
+    pub skipped: bool,
+    /// The state's length in bytes after the rule.
+    pub state_len: usize,
+}
+
+/// Receives a report after every rule, in order. Every rule is reported, skipped or not.
+pub trait Observer {
+    /// Called after rule `index`. `state` renders the current state when called (which
+    /// may cost a copy). Returning [`ControlFlow::Break`] stops the run there.
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        state: &dyn Fn() -> String,
+    ) -> ControlFlow<()>;
+
+    /// Whether this observer reads [`RuleReport::matches`]. An executor may skip counting
+    /// matches (and report 0) when it does not; the default is true.
+    fn wants_match_counts(&self) -> bool {
+        true
+    }
+}
+
+/// Totals for one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Rules that were searched.
+    pub rules_applied: usize,
+    /// Rules skipped without a search.
+    pub rules_skipped: usize,
+    /// Matches replaced, over all rules.
+    pub matches: usize,
+    /// The largest state seen, in bytes.
+    pub max_state_len: usize,
+}
+
+impl RunStats {
+    /// Adds one rule's report.
+    pub fn record(&mut self, report: &RuleReport) {
+        if report.skipped {
+            self.rules_skipped += 1;
+        } else {
+            self.rules_applied += 1;
+        }
+        self.matches += report.matches;
+        self.max_state_len = self.max_state_len.max(report.state_len);
+    }
+}
+
+/// Collects [`RunStats`] and never stops the run.
+#[derive(Debug, Default)]
+pub struct StatsObserver(pub RunStats);
+
+impl Observer for StatsObserver {
+    fn after_rule(
+        &mut self,
+        _: usize,
+        report: &RuleReport,
+        _: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        self.0.record(report);
+        ControlFlow::Continue(())
+    }
+}
+
+/// A way to run a program. Implementations are built once per program and can run many
+/// states; `run` takes `&self` so one executor serves several threads.
+pub trait Executor: Send + Sync {
+    /// A short name for messages (`reference`, `fast`).
+    fn name(&self) -> &'static str;
+
+    /// The program this executor runs.
+    fn program(&self) -> &ValidProgram;
+
+    /// Runs rules `range` in order on `state`, reporting each to `observer`, and returns
+    /// the state when the range ends or the observer stops the run.
+    fn run_range(
+        &self,
+        state: &str,
+        range: std::ops::Range<usize>,
+        observer: &mut dyn Observer,
+    ) -> String;
+
+    /// Runs every rule and returns the final state.
+    fn run(&self, state: &str) -> String {
+        self.run_observed(state, &mut NoObserver)
+    }
+
+    /// Runs every rule, reporting each to `observer`.
+    fn run_observed(&self, state: &str, observer: &mut dyn Observer) -> String {
+        self.run_range(state, 0..self.program().rules().len(), observer)
+    }
+
+    /// Runs every rule and returns the final state with totals.
+    fn run_with_stats(&self, state: &str) -> (String, RunStats) {
+        let mut stats = StatsObserver::default();
+        let out = self.run_observed(state, &mut stats);
+        (out, stats.0)
+    }
+}
+
+/// An observer that does nothing.
+#[derive(Debug, Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    fn after_rule(&mut self, _: usize, _: &RuleReport, _: &dyn Fn() -> String) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    fn wants_match_counts(&self) -> bool {
+        false
+    }
+}
+
+/// Which executor to use, as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ExecutorKind {
+    /// [`reference::Reference`].
+    Reference,
+    /// [`fast::Fast`].
+    #[default]
+    Fast,
+}
+
+impl ExecutorKind {
+    /// Builds the executor for `program`.
+    pub fn build(self, program: ValidProgram) -> Box<dyn Executor> {
+        match self {
+            ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
+            ExecutorKind::Fast => Box::new(fast::Fast::new(program)),
+        }
+    }
+}
+
+impl std::str::FromStr for ExecutorKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "reference" => Ok(ExecutorKind::Reference),
+            "fast" => Ok(ExecutorKind::Fast),
+            other => Err(format!(
+                "unknown executor `{other}` (expected reference or fast)"
+            )),
+        }
+    }
+}

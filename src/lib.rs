@@ -1,0 +1,14 @@
+//! regex-chess: a chess engine whose every move-time computation is a regular-expression
+//! substitution on one text state.
+//!
+//! The crate is layered:
+//!
+//! - [`program`]: rule programs (ordered `(pattern, replacement)` rules with origins), their
+//!   JSON form and their validation.
+//! - [`exec`]: the executors that run a program on a state: the `replace_all` reference and
+//!   the fast DFA-based executor, which must agree byte for byte, and tracing.
+//! - [`cli`]: the command-line layer used by the `regex-chess` binary.
+
+pub mod cli;
+pub mod exec;
+pub mod program;
