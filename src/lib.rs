@@ -7,8 +7,10 @@
 //!   JSON form and their validation.
 //! - [`exec`]: the executors that run a program on a state: the `replace_all` reference and
 //!   the fast DFA-based executor, which must agree byte for byte, and tracing.
+//! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
+pub mod chess;
 pub mod cli;
 pub mod exec;
 pub mod program;
