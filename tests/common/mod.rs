@@ -1,0 +1,21 @@
+//! The independent oracle shared by the chess test files: shakmaty judges, never the
+//! engine.
+//!
+//! - [`oracle`]: legal moves of a position as sorted UCI strings, FEN after a move,
+//!   game-end verdicts, all from shakmaty.
+//! - [`perft`]: the published perft counts of `../shared/positions/perft.txt`.
+//! - [`playouts`]: seeded random playouts that collect distinct positions, weighted
+//!   towards checks, promotions, en passant and castling.
+//! - [`search`]: a plain-Rust implementation, on shakmaty, of the search defined in
+//!   `src/chess/mod.rs`, scoring with `regex_chess::chess::eval`.
+//! - [`engine`]: the compiled chess programs, built once per test binary, or a clear skip
+//!   when they are not registered yet.
+//!
+//! Each test file uses a part of this; the rest would be dead code there.
+#![allow(dead_code)]
+
+pub mod engine;
+pub mod oracle;
+pub mod perft;
+pub mod playouts;
+pub mod search;
