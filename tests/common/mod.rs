@@ -8,6 +8,7 @@
 //!   towards checks, promotions, en passant and castling.
 //! - [`search`]: a plain-Rust implementation, on shakmaty, of the search defined in
 //!   `src/chess/mod.rs`, scoring with `regex_chess::chess::eval`.
+//! - [`parallel`]: checking many positions on two threads and reporting failures.
 //! - [`engine`]: the compiled chess programs, built once per test binary, or a clear skip
 //!   when they are not registered yet.
 //!
@@ -16,6 +17,7 @@
 
 pub mod engine;
 pub mod oracle;
+pub mod parallel;
 pub mod perft;
 pub mod playouts;
 pub mod search;
