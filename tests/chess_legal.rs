@@ -5,9 +5,10 @@
 //! of every perft.txt position) runs with `cargo test --release -- --ignored`. Until the
 //! rules program is registered, every test here prints `SKIPPED` and checks nothing.
 
-mod common;
+#[path = "common/oracle/mod.rs"]
+mod oracle;
 
-use common::{engine, oracle, parallel, perft, playouts};
+use oracle::{engine, judge, parallel, perft, playouts};
 use regex_chess::chess::fen::Fen;
 use regex_chess::chess::runner::{LEGAL_MOVES, LegalMoves};
 use regex_chess::exec::ExecutorKind;
@@ -16,7 +17,7 @@ use shakmaty::{Chess, Position};
 /// Runs the rules on `pos` and compares with shakmaty; returns the number of moves or a
 /// description of the difference.
 fn check(legal: &LegalMoves, pos: &Chess) -> Result<usize, String> {
-    let fen_text = oracle::fen(pos);
+    let fen_text = judge::fen(pos);
     let fen: Fen = fen_text
         .parse()
         .map_err(|e| format!("{fen_text}: the native parser refuses it: {e}"))?;
@@ -26,7 +27,7 @@ fn check(legal: &LegalMoves, pos: &Chess) -> Result<usize, String> {
         .iter()
         .map(|m| m.to_string())
         .collect();
-    let want = oracle::legal_uci(pos);
+    let want = judge::legal_uci(pos);
     if got == want {
         return Ok(got.len());
     }
@@ -62,7 +63,7 @@ fn rules_perft(legal: &LegalMoves, pos: &Chess, depth: u32, tally: &mut Tally) -
     }
     pos.legal_moves()
         .iter()
-        .map(|m| rules_perft(legal, &oracle::play_move(pos, m), depth - 1, tally))
+        .map(|m| rules_perft(legal, &judge::play_move(pos, m), depth - 1, tally))
         .sum()
 }
 
@@ -70,7 +71,7 @@ fn rules_perft(legal: &LegalMoves, pos: &Chess, depth: u32, tally: &mut Tally) -
 fn the_comparison_catches_a_wrong_list() {
     // A stand-in program, not the chess rules: it answers the start position with its
     // legal moves, one left out and one illegal added. The harness must notice both.
-    let mut answer: Vec<String> = oracle::legal_uci(&Chess::default());
+    let mut answer: Vec<String> = judge::legal_uci(&Chess::default());
     answer.retain(|m| m != "g1f3");
     answer.push("e2e5".to_string());
     let rule = regex_chess::program::Rule::new(
@@ -100,7 +101,7 @@ fn perft_positions_list_the_legal_moves() {
     let cases = perft::cases();
     let mut failures = Vec::new();
     for case in &cases {
-        match check(legal, &oracle::position(&case.fen)) {
+        match check(legal, &judge::position(&case.fen)) {
             Ok(n) => assert_eq!(n as u64, case.counts[0], "{} perft(1)", case.name),
             Err(e) => failures.push(format!("{}: {e}", case.name)),
         }
@@ -115,7 +116,7 @@ fn perft_2_by_running_the_rules_on_every_child() {
     };
     let mut tally = Tally::default();
     for case in perft::cases() {
-        let count = rules_perft(legal, &oracle::position(&case.fen), 2, &mut tally);
+        let count = rules_perft(legal, &judge::position(&case.fen), 2, &mut tally);
         if tally.failures.is_empty() {
             assert_eq!(count, case.counts[1], "{} perft(2)", case.name);
         }
@@ -133,7 +134,7 @@ fn playout_positions_ci_share() {
         .into_iter()
         .map(|s| s.fen)
         .collect();
-    let failures = parallel::failures(&fens, |f| check(legal, &oracle::position(f)).err());
+    let failures = parallel::failures(&fens, |f| check(legal, &judge::position(f)).err());
     parallel::assert_none("playout share", fens.len(), &failures);
 }
 
@@ -146,7 +147,7 @@ fn the_reference_executor_lists_the_same_moves() {
     let mut failures = Vec::new();
     let cases = perft::cases();
     for case in cases.iter().take(2) {
-        if let Err(e) = check(&legal, &oracle::position(&case.fen)) {
+        if let Err(e) = check(&legal, &judge::position(&case.fen)) {
             failures.push(e);
         }
     }
@@ -164,7 +165,7 @@ fn playout_positions_full() {
         .map(|s| s.fen)
         .collect();
     assert!(fens.len() >= 1000);
-    let failures = parallel::failures(&fens, |f| check(legal, &oracle::position(f)).err());
+    let failures = parallel::failures(&fens, |f| check(legal, &judge::position(f)).err());
     parallel::assert_none("all playout positions", fens.len(), &failures);
 }
 
@@ -186,7 +187,7 @@ fn perft_3_by_running_the_rules_on_every_node() {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(case) = cases.get(i) else { break done };
                         let mut tally = Tally::default();
-                        let pos = oracle::position(&case.fen);
+                        let pos = judge::position(&case.fen);
                         let count = rules_perft(legal, &pos, 3, &mut tally);
                         done.push((case.name.clone(), count, case.counts[2], tally));
                     }

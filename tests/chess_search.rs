@@ -1,13 +1,14 @@
-//! The `move` rules against the independent search of `tests/common/search.rs`: the move
+//! The `move` rules against the independent search of `tests/common/oracle/search.rs`: the move
 //! chosen, the FEN after it (as shakmaty writes it) and the status of the game.
 //!
 //! CI runs the bench and mate positions and a share of 60 playout positions; the full
 //! volume (500 playout positions) runs with `cargo test --release -- --ignored`. Until the
 //! rules program is registered, every test here prints `SKIPPED` and checks nothing.
 
-mod common;
+#[path = "common/oracle/mod.rs"]
+mod oracle;
 
-use common::{engine, oracle, parallel, perft, playouts, search};
+use oracle::{engine, judge, parallel, perft, playouts, search};
 use regex_chess::chess::fen::Fen;
 use regex_chess::chess::runner::{MOVE, MovePicker, Reply};
 use regex_chess::exec::ExecutorKind;
@@ -15,7 +16,7 @@ use regex_chess::exec::ExecutorKind;
 /// Runs the rules on `fen_text` and compares with the independent search; `None` when
 /// they agree, else what differs.
 fn check(picker: &MovePicker, fen_text: &str) -> Option<String> {
-    let pos = oracle::position(fen_text);
+    let pos = judge::position(fen_text);
     let fen: Fen = match fen_text.parse() {
         Ok(fen) => fen,
         Err(e) => return Some(format!("{fen_text}: the native parser refuses it: {e}")),
@@ -27,7 +28,7 @@ fn check(picker: &MovePicker, fen_text: &str) -> Option<String> {
     let scored = search::scored_moves(&pos);
     match (search::best_move(&pos), reply) {
         (None, Reply::NoMove(status)) => {
-            let want = oracle::allowed_statuses(&pos);
+            let want = judge::allowed_statuses(&pos);
             (!want.contains(&status.as_str()))
                 .then(|| format!("{fen_text}: no move and status {status}, expected {want:?}"))
         }
@@ -50,15 +51,15 @@ fn check(picker: &MovePicker, fen_text: &str) -> Option<String> {
                      (score {value})"
                 ));
             }
-            let after = oracle::play(&pos, &best);
-            let want_fen = oracle::fen(&after);
+            let after = judge::play(&pos, &best);
+            let want_fen = judge::fen(&after);
             let got_fen = reply.fen_after.to_string();
             if got_fen != want_fen {
                 return Some(format!(
                     "{fen_text}: after {best} the rules write {got_fen}, shakmaty {want_fen}"
                 ));
             }
-            let want = oracle::allowed_statuses(&after);
+            let want = judge::allowed_statuses(&after);
             (!want.contains(&reply.status.as_str())).then(|| {
                 format!(
                     "{fen_text}: after {best} the rules say `{}`, expected {want:?}",
@@ -97,14 +98,14 @@ fn the_comparison_catches_a_wrong_move() {
     // but different move, then with the search's move and a wrong FEN after it. The
     // harness must notice both.
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    let (best, _) = search::best_move(&oracle::position(start)).unwrap();
+    let (best, _) = search::best_move(&judge::position(start)).unwrap();
     let stand_in = |answer: String| {
         let rule = regex_chess::program::Rule::new(format!("^{start}\\n$"), answer);
         let program = regex_chess::program::Program::from_rules(vec![rule]);
         MovePicker::with_executor(ExecutorKind::Fast.build(program.validate().unwrap()))
     };
     let other = if best == "a2a3" { "h2h3" } else { "a2a3" };
-    let after = oracle::fen(&oracle::play(&oracle::position(start), other));
+    let after = judge::fen(&judge::play(&judge::position(start), other));
     let wrong_move = stand_in(format!("move {other}\nfen {after}\nstatus ongoing\n"));
     let error = check(&wrong_move, start).unwrap();
     assert!(
@@ -117,7 +118,7 @@ fn the_comparison_catches_a_wrong_move() {
         error.contains(&format!("after {best} the rules write")),
         "{error}"
     );
-    let right_fen = oracle::fen(&oracle::play(&oracle::position(start), &best));
+    let right_fen = judge::fen(&judge::play(&judge::position(start), &best));
     let right = stand_in(format!("move {best}\nfen {right_fen}\nstatus ongoing\n"));
     assert_eq!(check(&right, start), None);
     let wrong_status = stand_in(format!("move {best}\nfen {right_fen}\nstatus stalemate\n"));

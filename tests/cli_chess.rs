@@ -4,11 +4,12 @@
 //! The error tests run now; the tests that need the rules print `SKIPPED` until the
 //! programs are registered, and meanwhile check that the binary says so and fails.
 
-mod common;
+#[path = "common/oracle/mod.rs"]
+mod oracle;
 
 use std::process::{Command, Output};
 
-use common::{engine, oracle, search};
+use oracle::{engine, judge, search};
 use regex_chess::chess::runner::{LEGAL_MOVES, MOVE};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -102,7 +103,7 @@ fn legal_prints_the_rules_moves_sorted() {
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
         "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
     ] {
-        let want: String = oracle::legal_uci(&oracle::position(fen))
+        let want: String = judge::legal_uci(&judge::position(fen))
             .iter()
             .map(|m| format!("{m}\n"))
             .collect();
@@ -122,15 +123,15 @@ fn move_prints_the_move_the_fen_after_and_the_status() {
         return assert_one_line_error(&out, "the `move` program is not registered");
     }
     for fen in [START, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"] {
-        let pos = oracle::position(fen);
+        let pos = judge::position(fen);
         let (best, _) = search::best_move(&pos).unwrap();
-        let after = oracle::play(&pos, &best);
-        let status = oracle::allowed_statuses(&after)[0];
+        let after = judge::play(&pos, &best);
+        let status = judge::allowed_statuses(&after)[0];
         let out = regex_chess(&["move", "--fen", fen]);
         assert!(out.status.success(), "{fen}: {}", text(&out.stderr));
         assert_eq!(
             text(&out.stdout),
-            format!("{best}\n{}\n{status}\n", oracle::fen(&after)),
+            format!("{best}\n{}\n{status}\n", judge::fen(&after)),
             "{fen}"
         );
     }

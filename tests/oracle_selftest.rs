@@ -1,10 +1,11 @@
-//! Self-tests of the independent oracle in `tests/common/`: it must be right before it
+//! Self-tests of the independent oracle in `tests/common/oracle/`: it must be right before it
 //! may judge the engine. Nothing here runs the rules.
 
-mod common;
+#[path = "common/oracle/mod.rs"]
+mod oracle;
 
-use common::oracle::{self, Features};
-use common::{perft, playouts, search};
+use oracle::judge::{self, Features};
+use oracle::{perft, playouts, search};
 use regex_chess::chess::eval;
 use regex_chess::chess::fen::Fen;
 use shakmaty::{Chess, Color, Position};
@@ -12,7 +13,7 @@ use shakmaty::{Chess, Color, Position};
 #[test]
 fn shakmaty_perft_matches_the_published_counts() {
     for case in perft::cases() {
-        let pos = oracle::position(&case.fen);
+        let pos = judge::position(&case.fen);
         for depth in 1..=3 {
             assert_eq!(
                 perft::perft(&pos, depth as u32),
@@ -21,26 +22,26 @@ fn shakmaty_perft_matches_the_published_counts() {
                 case.name
             );
         }
-        assert_eq!(oracle::legal_uci(&pos).len() as u64, case.counts[0]);
+        assert_eq!(judge::legal_uci(&pos).len() as u64, case.counts[0]);
     }
 }
 
 #[test]
 fn legal_moves_are_written_the_engines_way() {
-    let start = oracle::legal_uci(&Chess::default());
+    let start = judge::legal_uci(&Chess::default());
     assert_eq!(start.len(), 20);
     assert_eq!(start.first().map(String::as_str), Some("a2a3"));
     assert!(start.contains(&"g1f3".to_string()) && start.contains(&"e2e4".to_string()));
 
     // Castling is the king's two-square move, both ways.
-    let kiwipete = oracle::legal_uci(&oracle::position(
+    let kiwipete = judge::legal_uci(&judge::position(
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     ));
     assert!(kiwipete.contains(&"e1g1".to_string()) && kiwipete.contains(&"e1c1".to_string()));
     assert!(!kiwipete.iter().any(|m| m == "e1h1" || m == "e1a1"));
 
     // Promotions name the piece, all four of them, captures included.
-    let promo = oracle::legal_uci(&oracle::position(
+    let promo = judge::legal_uci(&judge::position(
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
     ));
     for m in ["d7c8q", "d7c8r", "d7c8b", "d7c8n"] {
@@ -49,7 +50,7 @@ fn legal_moves_are_written_the_engines_way() {
     assert!(!promo.contains(&"d7c8".to_string()));
 
     // En passant is a diagonal pawn move onto the en passant square.
-    let ep = oracle::legal_uci(&oracle::position(
+    let ep = judge::legal_uci(&judge::position(
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
     ));
     assert!(ep.contains(&"e5f6".to_string()) && !ep.contains(&"e5d6".to_string()));
@@ -57,34 +58,34 @@ fn legal_moves_are_written_the_engines_way() {
 
 #[test]
 fn fen_after_a_move_keeps_the_en_passant_square_and_clocks() {
-    let after = oracle::play(&Chess::default(), "e2e4");
+    let after = judge::play(&Chess::default(), "e2e4");
     assert_eq!(
-        oracle::fen(&after),
+        judge::fen(&after),
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
     );
-    let after = oracle::play(&after, "g8f6");
+    let after = judge::play(&after, "g8f6");
     assert_eq!(
-        oracle::fen(&after),
+        judge::fen(&after),
         "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"
     );
 }
 
 #[test]
 fn verdicts() {
-    let mated = oracle::position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
-    assert_eq!(oracle::allowed_statuses(&mated), ["checkmate"]);
-    let stalemated = oracle::position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    assert_eq!(oracle::allowed_statuses(&stalemated), ["stalemate"]);
-    let bare = oracle::position("8/8/4k3/8/8/3K4/8/8 w - - 0 40");
-    assert_eq!(oracle::allowed_statuses(&bare), ["insufficient-material"]);
-    let fifty = oracle::position("8/8/4k3/8/8/3K4/8/R7 w - - 100 90");
-    assert_eq!(oracle::allowed_statuses(&fifty), ["fifty-move"]);
-    let both = oracle::position("8/8/4k3/8/8/3K4/8/8 w - - 120 90");
+    let mated = judge::position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    assert_eq!(judge::allowed_statuses(&mated), ["checkmate"]);
+    let stalemated = judge::position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert_eq!(judge::allowed_statuses(&stalemated), ["stalemate"]);
+    let bare = judge::position("8/8/4k3/8/8/3K4/8/8 w - - 0 40");
+    assert_eq!(judge::allowed_statuses(&bare), ["insufficient-material"]);
+    let fifty = judge::position("8/8/4k3/8/8/3K4/8/R7 w - - 100 90");
+    assert_eq!(judge::allowed_statuses(&fifty), ["fifty-move"]);
+    let both = judge::position("8/8/4k3/8/8/3K4/8/8 w - - 120 90");
     assert_eq!(
-        oracle::allowed_statuses(&both),
+        judge::allowed_statuses(&both),
         ["fifty-move", "insufficient-material"]
     );
-    assert_eq!(oracle::allowed_statuses(&Chess::default()), ["ongoing"]);
+    assert_eq!(judge::allowed_statuses(&Chess::default()), ["ongoing"]);
 }
 
 #[test]
@@ -98,12 +99,12 @@ fn the_start_position_scores_zero() {
 fn scores_by_hand() {
     // White: king e1 (0 + 0), queen d1 (900 - 5). Black: king e8 (mirrors e1: 0), pawn e7
     // (mirrors e2: 100 - 20).
-    let pos = oracle::position("4k3/4p3/8/8/8/8/8/3QK3 w - - 0 1");
+    let pos = judge::position("4k3/4p3/8/8/8/8/8/3QK3 w - - 0 1");
     assert_eq!(search::score(&pos, Color::White), 895 - 80);
     assert_eq!(search::score(&pos, Color::Black), 80 - 895);
     // A knight on a8 for white is a knight on a1 for black: same entry.
-    let white = oracle::position("N3k3/8/8/8/8/8/8/4K3 w - - 0 1");
-    let black = oracle::position("4k3/8/8/8/8/8/8/n3K3 w - - 0 1");
+    let white = judge::position("N3k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let black = judge::position("4k3/8/8/8/8/8/8/n3K3 w - - 0 1");
     assert_eq!(search::score(&white, Color::White), 320 - 50);
     assert_eq!(search::score(&black, Color::Black), 320 - 50);
 }
@@ -111,7 +112,7 @@ fn scores_by_hand() {
 #[test]
 fn colour_flipped_positions_score_the_same_for_the_other_side() {
     for sample in playouts::positions(playouts::SEED, 300) {
-        let pos = oracle::position(&sample.fen);
+        let pos = judge::position(&sample.fen);
         let flipped: Chess = pos
             .clone()
             .to_setup(shakmaty::EnPassantMode::Legal)
@@ -145,23 +146,23 @@ fn the_search_takes_a_mate_in_one() {
         // Promoting to a queen or a rook both mate: the tie goes to the smaller text.
         ("k7/7P/1K6/8/8/8/8/8 w - - 0 1", "h7h8q"),
     ] {
-        let pos = oracle::position(fen);
+        let pos = judge::position(fen);
         let (best, value) = search::best_move(&pos).unwrap();
         assert_eq!((best.as_str(), value), (mate, eval::MATE), "{fen}");
-        assert!(oracle::play(&pos, &best).is_checkmate(), "{fen}");
+        assert!(judge::play(&pos, &best).is_checkmate(), "{fen}");
     }
 }
 
 #[test]
 fn the_search_scores_no_move_and_stalemating_moves() {
-    let mated = oracle::position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    let mated = judge::position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
     assert_eq!(search::best_move(&mated), None);
     // Qf7 stalemates (0); Qa8 and Qd8 mate, and the tie goes to the smaller text.
-    let pos = oracle::position("7k/8/6K1/3Q4/8/8/8/8 w - - 0 1");
+    let pos = judge::position("7k/8/6K1/3Q4/8/8/8/8 w - - 0 1");
     let scored = search::scored_moves(&pos);
     let value_of = |m: &str| scored.iter().find(|(n, _)| n == m).unwrap().1;
     assert_eq!(value_of("d5f7"), 0);
-    assert!(oracle::play(&pos, "d5f7").is_stalemate());
+    assert!(judge::play(&pos, "d5f7").is_stalemate());
     assert_eq!(value_of("d5d8"), eval::MATE);
     assert_eq!(
         search::best_move(&pos),
@@ -174,8 +175,8 @@ fn the_search_scores_no_move_and_stalemating_moves() {
 fn greedy(pos: &Chess) -> String {
     let me = pos.turn();
     let mut best: Option<(String, i32)> = None;
-    for m in oracle::legal_uci(pos) {
-        let after = oracle::play(pos, &m);
+    for m in judge::legal_uci(pos) {
+        let after = judge::play(pos, &m);
         let value = if after.is_checkmate() {
             eval::MATE
         } else {
@@ -189,9 +190,9 @@ fn greedy(pos: &Chess) -> String {
 }
 
 fn allows_mate_in_one(after: &Chess) -> bool {
-    oracle::legal_uci(after)
+    judge::legal_uci(after)
         .iter()
-        .any(|r| oracle::play(after, r).is_checkmate())
+        .any(|r| judge::play(after, r).is_checkmate())
 }
 
 #[test]
@@ -200,24 +201,24 @@ fn the_search_avoids_a_mate_in_one_where_greed_walks_into_it() {
     // the search's move does not.
     let mut traps = 0;
     for sample in playouts::positions(playouts::SEED, 1000) {
-        let pos = oracle::position(&sample.fen);
+        let pos = judge::position(&sample.fen);
         if sample.features.terminal {
             continue;
         }
         let g = greedy(&pos);
-        if !allows_mate_in_one(&oracle::play(&pos, &g)) {
+        if !allows_mate_in_one(&judge::play(&pos, &g)) {
             continue;
         }
-        let safe_exists = oracle::legal_uci(&pos)
+        let safe_exists = judge::legal_uci(&pos)
             .iter()
-            .any(|m| !allows_mate_in_one(&oracle::play(&pos, m)));
+            .any(|m| !allows_mate_in_one(&judge::play(&pos, m)));
         if !safe_exists {
             continue;
         }
         traps += 1;
         let (best, _) = search::best_move(&pos).unwrap();
         assert!(
-            !allows_mate_in_one(&oracle::play(&pos, &best)),
+            !allows_mate_in_one(&judge::play(&pos, &best)),
             "{}: the search plays {best} into a mate in one",
             sample.fen
         );
@@ -226,19 +227,19 @@ fn the_search_avoids_a_mate_in_one_where_greed_walks_into_it() {
     // A position the playouts found: black's greedy 1...Nxf4 takes a pawn, opens the
     // h-file and walks into 2.Rh8#; the 2-ply search does not.
     let fen = "3k4/Q7/nr2p3/3p1pPn/pP3P2/P3p2R/8/R6K b - - 7 42";
-    let pos = oracle::position(fen);
+    let pos = judge::position(fen);
     let g = greedy(&pos);
     assert!(
-        allows_mate_in_one(&oracle::play(&pos, &g)),
+        allows_mate_in_one(&judge::play(&pos, &g)),
         "{fen}: greedy {g}"
     );
     let (best, _) = search::best_move(&pos).unwrap();
     assert!(
-        !allows_mate_in_one(&oracle::play(&pos, &best)),
+        !allows_mate_in_one(&judge::play(&pos, &best)),
         "{fen}: {best}"
     );
     assert_eq!(g, "h5f4");
-    assert!(oracle::play(&oracle::play(&pos, &g), "h3h8").is_checkmate());
+    assert!(judge::play(&judge::play(&pos, &g), "h3h8").is_checkmate());
 }
 
 #[test]
@@ -280,7 +281,7 @@ fn playouts_are_deterministic_distinct_and_varied() {
     // Every stored features value is what the oracle says of the FEN.
     for s in samples.iter().step_by(37) {
         assert_eq!(
-            Features::of(&oracle::position(&s.fen)),
+            Features::of(&judge::position(&s.fen)),
             s.features,
             "{}",
             s.fen

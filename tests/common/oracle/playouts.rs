@@ -22,7 +22,7 @@ use std::collections::HashSet;
 
 use shakmaty::{Chess, Move, Position, Role};
 
-use super::oracle::{self, Features};
+use super::judge::{self, Features};
 use super::perft;
 
 /// The seed of the positions every test uses.
@@ -64,7 +64,7 @@ impl SplitMix64 {
 /// A collected position.
 #[derive(Clone, Debug)]
 pub struct Sample {
-    /// Its FEN (standard form, see [`oracle::fen`]).
+    /// Its FEN (standard form, see [`judge::fen`]).
     pub fen: String,
     /// What is special about it.
     pub features: Features,
@@ -72,7 +72,7 @@ pub struct Sample {
 
 /// The FENs games start from: the standard position, perft.txt and openings.txt.
 pub fn starts() -> Vec<String> {
-    let mut fens = vec![oracle::fen(&Chess::default())];
+    let mut fens = vec![judge::fen(&Chess::default())];
     fens.extend(perft::cases().into_iter().map(|c| c.fen));
     let path = perft::shared_positions("openings.txt");
     let text = std::fs::read_to_string(&path)
@@ -87,7 +87,7 @@ pub fn starts() -> Vec<String> {
 
 /// At least `count` distinct positions from playouts seeded with `seed`.
 pub fn positions(seed: u64, count: usize) -> Vec<Sample> {
-    let starts: Vec<Chess> = starts().iter().map(|f| oracle::position(f)).collect();
+    let starts: Vec<Chess> = starts().iter().map(|f| judge::position(f)).collect();
     let mut rng = SplitMix64::new(seed);
     let mut seen = HashSet::new();
     let mut samples = Vec::new();
@@ -101,7 +101,7 @@ pub fn positions(seed: u64, count: usize) -> Vec<Sample> {
                 || features.can_en_passant
                 || features.can_castle;
             if rare || rng.chance(1, 4) {
-                let fen = oracle::fen(&pos);
+                let fen = judge::fen(&pos);
                 if seen.insert(fen.clone()) {
                     samples.push(Sample { fen, features });
                 }
@@ -116,14 +116,14 @@ pub fn positions(seed: u64, count: usize) -> Vec<Sample> {
             };
             let m = pick(
                 &mut rng,
-                &|m| oracle::play_move(&pos, m).is_checkmate(),
+                &|m| judge::play_move(&pos, m).is_checkmate(),
                 1,
                 2,
             )
             .or_else(|| pick(&mut rng, &|m| m.is_promotion() || m.is_en_passant(), 3, 4))
             .or_else(|| pick(&mut rng, &|m| m.is_castle(), 1, 4))
             .or_else(|| pick(&mut rng, &|m| allows_en_passant(&pos, m), 1, 2))
-            .or_else(|| pick(&mut rng, &|m| oracle::gives_check(&pos, m), 1, 4))
+            .or_else(|| pick(&mut rng, &|m| judge::gives_check(&pos, m), 1, 4))
             .unwrap_or_else(|| moves[rng.below(moves.len())]);
             pos.play_unchecked(m);
         }

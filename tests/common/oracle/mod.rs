@@ -1,7 +1,15 @@
 //! The independent oracle shared by the chess test files: shakmaty judges, never the
 //! engine.
 //!
-//! - [`oracle`]: legal moves of a position as sorted UCI strings, FEN after a move,
+//! It lives in `tests/common/oracle/` beside the compiler tests' `tests/common/mod.rs`,
+//! and test files include it by path:
+//!
+//! ```ignore
+//! #[path = "common/oracle/mod.rs"]
+//! mod oracle;
+//! ```
+//!
+//! - [`judge`]: legal moves of a position as sorted UCI strings, FEN after a move,
 //!   game-end verdicts, all from shakmaty.
 //! - [`perft`]: the published perft counts of `../shared/positions/perft.txt`.
 //! - [`playouts`]: seeded random playouts that collect distinct positions, weighted
@@ -16,7 +24,7 @@
 #![allow(dead_code)]
 
 pub mod engine;
-pub mod oracle;
+pub mod judge;
 pub mod parallel;
 pub mod perft;
 pub mod playouts;

@@ -14,7 +14,7 @@
 use regex_chess::chess::eval;
 use shakmaty::{Chess, Color, Position};
 
-use super::oracle;
+use super::judge;
 
 /// The material-plus-table score of `pos` from `side`'s view.
 pub fn score(pos: &Chess, side: Color) -> i32 {
@@ -61,7 +61,7 @@ pub fn scored_moves(pos: &Chess) -> Vec<(String, i32)> {
         .map(|m| {
             let mut after = pos.clone();
             after.play_unchecked(*m);
-            (oracle::uci(m), score_after_engine_move(&after, engine))
+            (judge::uci(m), score_after_engine_move(&after, engine))
         })
         .collect();
     scored.sort();
