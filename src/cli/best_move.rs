@@ -31,9 +31,11 @@ pub fn run(args: MoveArgs) -> Result<(), CliError> {
     let reply = MovePicker::new(args.executor)?.run(&fen)?;
     let mut stdout = std::io::stdout().lock();
     match reply {
-        Reply::Move(reply) => {
-            writeln!(stdout, "{}\n{}\n{}", reply.mv, reply.fen_after, reply.status)?
-        }
+        Reply::Move(reply) => writeln!(
+            stdout,
+            "{}\n{}\n{}",
+            reply.mv, reply.fen_after, reply.status
+        )?,
         Reply::NoMove(status) => writeln!(stdout, "none\n{status}")?,
     }
     stdout.flush()?;
