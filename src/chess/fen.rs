@@ -17,6 +17,10 @@
 //!   just moved two squares in front of it;
 //! - the halfmove clock (a number) and the fullmove number (a number, at least 1).
 //!
+//! So a FEN can pass these checks and still describe a position no game reaches (the side
+//! not to move in check, say); judging that would take chess rules, which are the rules
+//! program's business.
+//!
 //! Every error names the field at fault: `bad FEN: rank 3 has 9 squares`.
 //! [`Fen`]'s `Display` writes the normalised six-field form (castling letters in `KQkq`
 //! order, runs of empty squares merged).

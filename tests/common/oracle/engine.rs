@@ -32,6 +32,12 @@ pub fn move_picker() -> Option<&'static MovePicker> {
         .as_ref()
 }
 
+/// The `legal-moves` program on an executor of `kind`, built afresh, or `None` when it
+/// is not registered.
+pub fn legal_moves_on(kind: ExecutorKind) -> Option<LegalMoves> {
+    built(LegalMoves::new(kind))
+}
+
 /// Says on standard error that `test` checked nothing because `program` is missing.
 pub fn skip(test: &str, program: &str) {
     eprintln!(
