@@ -62,9 +62,11 @@ pub enum RunError {
         /// The validation error.
         message: String,
     },
-    /// The program's output state breaks its contract: an engine bug.
+    /// The program's output state breaks its contract: an engine bug. The message shows
+    /// the state's first [`SHOWN`] bytes.
     #[error(
-        "engine bug: the `{program}` program wrote a malformed output state ({problem}): {state:?}"
+        "engine bug: the `{program}` program wrote a malformed output state ({problem}): {}",
+        excerpt(state)
     )]
     Output {
         /// The program.
@@ -74,6 +76,21 @@ pub enum RunError {
         /// The whole output state.
         state: String,
     },
+}
+
+/// How much of a malformed output state an error message shows, in bytes.
+pub const SHOWN: usize = 600;
+
+/// The state quoted, cut after about [`SHOWN`] bytes (at a character boundary).
+fn excerpt(state: &str) -> String {
+    if state.len() <= SHOWN {
+        return format!("{state:?}");
+    }
+    let cut = (0..=SHOWN)
+        .rev()
+        .find(|&i| state.is_char_boundary(i))
+        .unwrap_or(0);
+    format!("{:?}... ({} bytes in all)", &state[..cut], state.len())
 }
 
 /// The state of the game after the engine's move, as the rules judge it.
@@ -403,6 +420,25 @@ mod tests {
         }
         let picker = MovePicker::with_executor(ExecutorKind::Fast.build(program));
         assert!(matches!(picker.run(&fen), Err(RunError::Output { .. })));
+    }
+
+    #[test]
+    fn a_long_malformed_state_is_cut_in_the_message() {
+        let error = RunError::Output {
+            program: MOVE,
+            problem: "expected 1 or 3 lines, found 5000".to_string(),
+            state: "%%\n".repeat(5000),
+        };
+        let message = error.to_string();
+        assert!(message.len() < SHOWN * 2, "{} bytes", message.len());
+        assert!(message.ends_with("... (15000 bytes in all)"), "{message}");
+        assert!(message.contains("found 5000"));
+        let short = RunError::Output {
+            program: MOVE,
+            problem: "p".to_string(),
+            state: "ok\n".to_string(),
+        };
+        assert!(short.to_string().ends_with(r#"(p): "ok\n""#));
     }
 
     #[test]
