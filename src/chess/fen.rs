@@ -766,6 +766,59 @@ mod tests {
         );
     }
 
+    /// Valid FENs to mutate.
+    const BASES: [&str; 4] = [
+        START,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+
+    /// The characters FENs are made of, and a few others.
+    const ALPHABET: &str = "pnbrqkPNBRQK0123456789/ wb-acdefghx";
+
+    /// Parsing never panics, and what parses prints a FEN that parses to the same value
+    /// and prints the same again.
+    fn check_normalisation(text: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        if let Ok(fen) = text.parse::<Fen>() {
+            let printed = fen.to_string();
+            let again: Fen = printed.parse().map_err(|e| {
+                proptest::test_runner::TestCaseError::fail(format!("{printed}: {e}"))
+            })?;
+            proptest::prop_assert_eq!(&again, &fen);
+            proptest::prop_assert_eq!(again.to_string(), printed);
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn random_texts_never_panic(text in "[pnbrqkPNBRQK0-9/ wb\\-KQkqa-h]{0,90}") {
+            check_normalisation(&text)?;
+        }
+
+        #[test]
+        fn mutated_fens_never_panic_and_normalise(
+            base in 0..BASES.len(),
+            edits in proptest::collection::vec((0usize..100, 0usize..ALPHABET.len(), 0u8..3), 1..4),
+        ) {
+            let mut chars: Vec<char> = BASES[base].chars().collect();
+            let letters: Vec<char> = ALPHABET.chars().collect();
+            for (at, letter, kind) in edits {
+                let at = at % (chars.len() + 1);
+                match kind {
+                    0 if at < chars.len() => chars[at] = letters[letter],
+                    1 => chars.insert(at, letters[letter]),
+                    _ if at < chars.len() => {
+                        chars.remove(at);
+                    }
+                    _ => {}
+                }
+            }
+            check_normalisation(&chars.into_iter().collect::<String>())?;
+        }
+    }
+
     #[test]
     fn squares_parse_and_print() {
         for index in 0..64 {
