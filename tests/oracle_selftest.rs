@@ -170,6 +170,22 @@ fn the_search_scores_no_move_and_stalemating_moves() {
     );
 }
 
+#[test]
+fn the_search_sees_the_recapture() {
+    // 1.Qxd7+ wins a pawn but the only reply, 1...Kxd7, leaves bare kings: white king e1
+    // (table entry 0) against the black king on d7 (read as d2: 0), so the move scores 0
+    // while any safe queen move keeps about 900 centipawns.
+    let pos = judge::position("3k4/3p4/8/8/8/8/8/3QK3 w - - 0 1");
+    let scored = search::scored_moves(&pos);
+    let value_of = |m: &str| scored.iter().find(|(n, _)| n == m).unwrap().1;
+    assert_eq!(value_of("d1d7"), 0);
+    let (best, value) = search::best_move(&pos).unwrap();
+    assert_ne!(best, "d1d7");
+    assert!(value > 700, "{best} {value}");
+    // A greedy one-ply choice takes the pawn.
+    assert_eq!(greedy(&pos), "d1d7");
+}
+
 /// The 1-ply choice: the best static score after the engine's own move (a mate counts
 /// `MATE`), ties to the smallest text.
 fn greedy(pos: &Chess) -> String {
