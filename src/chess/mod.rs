@@ -28,3 +28,6 @@
 //! - ties go to the move whose UCI text is smallest in byte order.
 
 pub mod eval;
+pub mod fen;
+pub mod runner;
+pub mod uci;

@@ -4,6 +4,8 @@
 //! standard error and exits non-zero. Nothing here decides a chess move: subcommands only
 //! build input states, run programs and read the results.
 
+mod best_move;
+mod legal;
 mod run;
 
 use std::fmt;
@@ -48,6 +50,10 @@ struct Cli {
 enum Command {
     /// Run a rule program on a state and print the final state.
     Run(run::RunArgs),
+    /// Print the legal moves the rules generate for a FEN, sorted, one a line.
+    Legal(legal::LegalArgs),
+    /// Print the engine's move for a FEN, the FEN after it and the game's status.
+    Move(best_move::MoveArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -55,6 +61,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Legal(args) => legal::run(args),
+        Command::Move(args) => best_move::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
