@@ -4,6 +4,7 @@
 //! standard error and exits non-zero. Nothing here decides a chess move: subcommands only
 //! build input states, run programs and read the results.
 
+mod compile;
 mod run;
 
 use std::fmt;
@@ -48,6 +49,8 @@ struct Cli {
 enum Command {
     /// Run a rule program on a state and print the final state.
     Run(run::RunArgs),
+    /// Compile a registered program to a rule list.
+    Compile(compile::CompileArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -55,6 +58,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Compile(args) => compile::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
