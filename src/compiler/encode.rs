@@ -167,28 +167,29 @@ pub fn parse(state: &str) -> Option<Vec<Segment>> {
     if state.is_empty() {
         return Some(segments);
     }
-    let body = state.strip_prefix('%')?;
-    for chunk in body.split('%') {
-        let (marker, rest) = chunk.split_once('\n')?;
+    let body = state.strip_suffix('\n')?;
+    let mut lines = body.split('\n').peekable();
+    while let Some(first) = lines.next() {
+        let marker = first.strip_prefix('%')?;
         if let Some(level) = marker.strip_prefix('/') {
-            if !rest.is_empty() {
-                return None;
-            }
             segments.push(Segment::Boundary(level.parse().ok()?));
             continue;
         }
         let tag = match marker {
             "%" => None,
-            t if !t.is_empty() => Some(t.to_string()),
+            t if !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => {
+                Some(t.to_string())
+            }
             _ => return None,
         };
-        let rest = rest.strip_prefix("#stack:\n")?;
+        if lines.next()? != "#stack:" {
+            return None;
+        }
         let mut thread = Thread {
             tag,
             ..Thread::default()
         };
-        let lines = rest.strip_suffix('\n').map(|r| r.split('\n'));
-        for line in lines.into_iter().flatten() {
+        while let Some(line) = lines.next_if(|l| !l.starts_with('%')) {
             if let Some(var) = line.strip_prefix('#') {
                 let (name, value) = var.split_once(": ")?;
                 thread.vars.push((name.to_string(), value.to_string()));
@@ -197,9 +198,6 @@ pub fn parse(state: &str) -> Option<Vec<Segment>> {
             } else {
                 return None;
             }
-        }
-        if !rest.is_empty() && !rest.ends_with('\n') {
-            return None;
         }
         segments.push(Segment::Thread(thread));
     }

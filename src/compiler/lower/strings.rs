@@ -9,9 +9,9 @@
 //! | join (length ≤ L) | `2L + 3` | empty list → `""` |
 //!
 //! Mapping characters walks a cursor (`\x01`, which values never contain) along the top
-//! string: each round has one rule per table entry and a last rule that steps over any
-//! other character, so a round moves the cursor at least one character and `L` rounds
-//! finish. Rounds are identical runs of rules; a fixpoint-aware executor skips the idle
+//! string: each round has one rule per table entry and a last rule that steps over a
+//! character not in the table. Whatever character the cursor faces when a round starts,
+//! one of the round's rules moves it on, so `L` rounds finish. Rounds are identical runs of rules; a fixpoint-aware executor skips the idle
 //! ones. Lengths count characters (Unicode scalar values), so a board of `♜` works.
 
 use super::{HEAD_GROUP, Out, VALUE_GROUP, replacement_literal};
@@ -55,6 +55,10 @@ pub fn map_chars(out: &mut Out, table: &[(char, String)], max_len: usize) {
         format!("{HEAD_GROUP}([^#%\n])"),
         format!("${{1}}{CURSOR}${{2}}"),
     );
+    let others: String = table
+        .iter()
+        .map(|(from, _)| regex::escape(&from.to_string()))
+        .collect();
     for _ in 0..max_len {
         for (from, to) in table {
             out.rule(
@@ -62,7 +66,10 @@ pub fn map_chars(out: &mut Out, table: &[(char, String)], max_len: usize) {
                 format!("${{1}}{}{CURSOR}", replacement_literal(to)),
             );
         }
-        out.rule(format!("{before}([^\n])"), format!("${{1}}${{2}}{CURSOR}"));
+        out.rule(
+            format!("{before}([^\n{others}])"),
+            format!("${{1}}${{2}}{CURSOR}"),
+        );
     }
     out.rule(format!("{before}\n"), "${1}\n");
 }
