@@ -88,6 +88,17 @@ fn lookup_assign_delete() {
         ],
     );
     check_local(
+        &[I::Take(var("x"))],
+        &[
+            (
+                t(&["a"], &[("xy", "9"), ("x", "1"), ("z", "")]),
+                t(&["1", "a"], &[("xy", "9"), ("z", "")]),
+            ),
+            (t(&[], &[("x", "")]), t(&[""], &[])),
+            (t(&["a"], &[("xy", "9")]), t(&["a"], &[("xy", "9")])),
+        ],
+    );
+    check_local(
         &[I::Delete(var("x"))],
         &[
             (
@@ -549,6 +560,7 @@ fn thread_local_rules_start_at_an_active_thread_head() {
         I::Lookup(var("x")),
         I::Assign(var("x")),
         I::Delete(var("x")),
+        I::Take(var("x")),
         I::Not,
         I::And,
         I::Or,

@@ -207,6 +207,9 @@ pub enum Instruction {
     Assign(Var),
     /// Remove a variable. Missing: nothing happens.
     Delete(Var),
+    /// Push the value of a variable and remove it: `lookup` then `delete` in one rule.
+    /// Missing: nothing happens.
+    Take(Var),
     /// `T` ↔ `F` on the top.
     Not,
     /// Pop `b`, `a`; push `a and b`.
@@ -330,6 +333,7 @@ impl Instruction {
             Lookup(_) => "lookup",
             Assign(_) => "assign",
             Delete(_) => "delete",
+            Take(_) => "take",
             Not => "not",
             And => "and",
             Or => "or",
@@ -360,7 +364,10 @@ impl Instruction {
     /// The variable this instruction reads, writes or deletes, if any.
     pub fn var(&self) -> Option<&Var> {
         match self {
-            Instruction::Lookup(v) | Instruction::Assign(v) | Instruction::Delete(v) => Some(v),
+            Instruction::Lookup(v)
+            | Instruction::Assign(v)
+            | Instruction::Delete(v)
+            | Instruction::Take(v) => Some(v),
             _ => None,
         }
     }

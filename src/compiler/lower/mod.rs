@@ -8,7 +8,7 @@
 //! reach across threads, and they do so on purpose.
 //!
 //! The families live in their own files: [`stack`] (push, pop, dup, swap), [`vars`]
-//! (lookup, assign, delete), [`values`] (booleans, comparisons, integer arithmetic),
+//! (lookup, assign, delete, take), [`values`] (booleans, comparisons, integer arithmetic),
 //! [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy, groups, gather,
 //! tournament) and [`strings`] (lists and text).
 //!
@@ -76,6 +76,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         Lookup(var) => vars::lookup(&mut out, var),
         Assign(var) => vars::assign(&mut out, var),
         Delete(var) => vars::delete(&mut out, var),
+        Take(var) => vars::take(&mut out, var),
         Not => values::not(&mut out),
         And => values::and(&mut out),
         Or => values::or(&mut out),

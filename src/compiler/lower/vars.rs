@@ -1,4 +1,4 @@
-//! Variable instructions: lookup, assign, delete.
+//! Variable instructions: lookup, assign, delete, take.
 //!
 //! A variable is a line `#name: value` after the stack. Patterns reach it by skipping
 //! whole lines without `%` (`(?:[^%\n]*\n)*`), so they never leave the thread; the `: `
@@ -9,6 +9,7 @@
 //! | lookup | 1 | missing: nothing is pushed |
 //! | assign | 2 (delete, then append at the thread's end) | empty stack: the variable is deleted |
 //! | delete | 1 | missing: nothing happens |
+//! | take (lookup + delete) | 1 | missing: nothing is pushed |
 //!
 //! Lookup and assign scan the whole thread: their cost grows with the number of variables,
 //! which is why dead-variable elimination pays.
@@ -39,5 +40,13 @@ pub fn assign(out: &mut Out, var: &Var) {
     out.rule(
         format!("{HEAD_GROUP}{VALUE_GROUP}\n([^%]*)"),
         format!("${{1}}${{3}}#{var}: ${{2}}\n"),
+    );
+}
+
+/// `take x`: like `lookup x`, but the line `#x: ...` is removed in the same rule.
+pub fn take(out: &mut Out, var: &Var) {
+    out.rule(
+        format!("{HEAD_GROUP}((?:[^%\n]*\n)*)#{var}: ([^\n]*)\n"),
+        "${1}${3}\n${2}",
     );
 }

@@ -113,7 +113,7 @@ pub fn run(ir: &IrProgram) -> IrProgram {
     let mut deleted: HashSet<&Var> = HashSet::new();
     for (i, located) in ir.body.iter().enumerate() {
         match &located.instruction {
-            Instruction::Delete(v) => {
+            Instruction::Delete(v) | Instruction::Take(v) => {
                 deleted.insert(v);
             }
             Instruction::Lookup(v) | Instruction::Assign(v) => {
@@ -168,4 +168,72 @@ pub fn run(ir: &IrProgram) -> IrProgram {
         }
     }
     IrProgram { body, ..ir.clone() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compiler::ir::{Site, Tag};
+
+    fn deletes_after(ir: &IrProgram) -> Vec<(usize, String)> {
+        // (how many original instructions come before the delete, variable)
+        let out = run(ir);
+        let mut original = 0usize;
+        let mut found = Vec::new();
+        for located in &out.body {
+            match &located.instruction {
+                Instruction::Delete(v) if !ir.body.iter().any(|l| l == located) => {
+                    found.push((original, v.name().to_string()));
+                }
+                _ => original += 1,
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn deletes_after_last_use_and_hoists_out_of_branches() {
+        use Instruction::*;
+        let v = Var::new;
+        let tag = |side| Tag { id: 0, side };
+        let site = Site::caller();
+        let body = vec![
+            Lookup(v("c")), // 0
+            Cond {
+                tag: tag(Side::Else),
+            }, // 1
+            Lookup(v("a")), // 2: a's last use, in the then-branch
+            Assign(v("t")), // 3: branch-local
+            Lookup(v("t")), // 4: t's last use
+            Assign(v("r")), // 5
+            Pause(tag(Side::Then)), // 6
+            Reactivate(tag(Side::Else)), // 7
+            Push("1".into()), // 8
+            Assign(v("r")), // 9
+            Reactivate(tag(Side::Then)), // 10
+            Lookup(v("r")), // 11
+            Assign(v("out")), // 12
+        ];
+        let ir = IrProgram {
+            body: body
+                .into_iter()
+                .map(|instruction| Located { instruction, site })
+                .collect(),
+            inputs: vec![v("a"), v("c"), v("unused")],
+            outputs: vec![v("out")],
+            ..IrProgram::default()
+        };
+        let mut found = deletes_after(&ir);
+        found.sort();
+        assert_eq!(
+            found,
+            vec![
+                (0, "unused".to_string()),
+                (1, "c".to_string()),
+                (5, "t".to_string()),
+                (11, "a".to_string()),
+                (12, "r".to_string()),
+            ]
+        );
+    }
 }

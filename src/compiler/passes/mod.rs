@@ -23,7 +23,7 @@ pub fn peak_vars(ir: &IrProgram) -> usize {
             Instruction::Assign(v) => {
                 held.insert(v.name());
             }
-            Instruction::Delete(v) => {
+            Instruction::Delete(v) | Instruction::Take(v) => {
                 held.remove(v.name());
             }
             _ => {}

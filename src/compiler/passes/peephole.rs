@@ -6,6 +6,7 @@
 //! | `swap; swap` | nothing |
 //! | `assign x; lookup x; delete x` | nothing (the value stays on the stack) |
 //! | `assign x; delete x` | `pop` |
+//! | `lookup x; delete x` | `take x` (one rule instead of two) |
 //! | `lookup x; lookup x` | `lookup x; dup` (dup does not scan the variables) |
 //! | `pause t; reactivate t` | nothing |
 //! | `pause t; reactivate e ...; reactivate t` | `reactivate e ...` (an `if` with no else) |
@@ -48,6 +49,10 @@ fn push(body: &mut Vec<Located>, next: Located) {
                 },
             );
         }
+        (Delete(x), Some(Lookup(y)), _) if x == y => {
+            let last = body.last_mut().expect("checked");
+            last.instruction = Take(x.clone());
+        }
         (Lookup(x), Some(Lookup(y)), _) if x == y => body.push(Located {
             instruction: Dup,
             site: next.site,
@@ -66,5 +71,85 @@ fn push(body: &mut Vec<Located>, next: Located) {
             }
         }
         _ => body.push(next),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compiler::ir::{Side, Site, Tag, Var};
+
+    fn program(instructions: Vec<Instruction>) -> IrProgram {
+        let site = Site::caller();
+        IrProgram {
+            body: instructions
+                .into_iter()
+                .map(|instruction| Located { instruction, site })
+                .collect(),
+            ..IrProgram::default()
+        }
+    }
+
+    fn after(instructions: Vec<Instruction>) -> Vec<Instruction> {
+        run(&program(instructions))
+            .body
+            .into_iter()
+            .map(|l| l.instruction)
+            .collect()
+    }
+
+    #[test]
+    fn removes_do_nothing_sequences() {
+        use Instruction::*;
+        let x = Var::new("x");
+        let y = Var::new("y");
+        let then = Tag {
+            id: 1,
+            side: Side::Then,
+        };
+        let other = Tag {
+            id: 1,
+            side: Side::Else,
+        };
+        assert_eq!(after(vec![Push("T".into()), Pop]), vec![]);
+        assert_eq!(after(vec![Not, Swap, Swap, Dup, Pop]), vec![Not]);
+        // Cascades: the pop left by `assign; delete` cancels the lookup before it.
+        assert_eq!(
+            after(vec![
+                Lookup(y.clone()),
+                Assign(x.clone()),
+                Delete(x.clone())
+            ]),
+            vec![]
+        );
+        assert_eq!(
+            after(vec![
+                Add { bits: 4 },
+                Assign(x.clone()),
+                Lookup(x.clone()),
+                Delete(x.clone())
+            ]),
+            vec![Add { bits: 4 }]
+        );
+        assert_eq!(
+            after(vec![
+                Lookup(x.clone()),
+                Lookup(x.clone()),
+                Delete(x.clone())
+            ]),
+            vec![Lookup(x.clone()), Dup, Delete(x.clone())]
+        );
+        assert_eq!(
+            after(vec![Lookup(x.clone()), Delete(x.clone())]),
+            vec![Take(x.clone())]
+        );
+        assert_eq!(after(vec![Pause(then), Reactivate(then)]), vec![]);
+        assert_eq!(
+            after(vec![Pause(then), Reactivate(other), Reactivate(then)]),
+            vec![Reactivate(other)]
+        );
+        // A pause with real work before its reactivation stays.
+        let kept = vec![Pause(then), Reactivate(other), Not, Reactivate(then)];
+        assert_eq!(after(kept.clone()), kept);
     }
 }
