@@ -486,6 +486,16 @@ impl Builder {
         self.binary(list, elem, Instruction::ListPush, list.ty)
     }
 
+    /// The text of any value, as a string. Free: every encoding is valid text, so the
+    /// handle reads the same variable.
+    pub fn text_of<K>(&self, value: &Value<K>) -> Value<kind::Str> {
+        Value {
+            var: value.var.clone(),
+            ty: Type::Str,
+            kind: PhantomData,
+        }
+    }
+
     /// `a` followed by `b`.
     #[track_caller]
     pub fn concat(&mut self, a: &Value<kind::Str>, b: &Value<kind::Str>) -> Value<kind::Str> {
