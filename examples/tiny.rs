@@ -34,8 +34,8 @@ fn main() {
     let is_king = b.eq(&piece, &king);
     // Both branches are recorded; each thread follows the one its condition picks.
     let score = b.if_else(&is_king, |b| adjust(b, &gain, -2), |_| gain.clone());
-    let pawn = b.variant(&PIECE, "P");
-    let is_pawn = b.eq(&piece, &pawn);
+    // Comparing with a constant's text needs no constant on the stack.
+    let is_pawn = b.eq_text(&piece, "P");
     let zero = b.int(BITS, 0);
     let captures = b.gt(&gain, &zero);
     let pawn_capture = b.and(&is_pawn, &captures);

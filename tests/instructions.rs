@@ -186,6 +186,26 @@ fn enum_and_bool_comparisons() {
     }
 }
 
+#[test]
+fn equality_with_a_constant_text() {
+    check_local(
+        &[I::EqText("e2e4".into())],
+        &[
+            (stack(&["e2e4", "x"]), stack(&["T", "x"])),
+            (stack(&["e2e4q", "x"]), stack(&["F", "x"])),
+            (stack(&["", "x"]), stack(&["F", "x"])),
+            (t(&[], &[("m", "e2e4")]), t(&[], &[("m", "e2e4")])),
+        ],
+    );
+    check_local(
+        &[I::EqText(String::new())],
+        &[
+            (stack(&[""]), stack(&["T"])),
+            (stack(&["a"]), stack(&["F"])),
+        ],
+    );
+}
+
 // ----- integers -----
 
 /// All values of a 3-bit integer, and the edges of a 16-bit one.
@@ -561,6 +581,7 @@ fn thread_local_rules_start_at_an_active_thread_head() {
         I::Assign(var("x")),
         I::Delete(var("x")),
         I::Take(var("x")),
+        I::EqText("a.b".into()),
         I::Not,
         I::And,
         I::Or,

@@ -449,6 +449,20 @@ impl Builder {
         self.compare(CmpOp::Ge, a, b)
     }
 
+    /// Whether the text of `a` equals `text` (an encoded value of `a`'s type, or any
+    /// string for a string): one instruction, no constant to look up.
+    ///
+    /// # Panics
+    /// When the text could not be a value.
+    #[track_caller]
+    pub fn eq_text<K>(&mut self, a: &Value<K>, text: &str) -> Value<kind::Bool> {
+        assert!(
+            !text.contains(['%', '\n']) && !text.starts_with(['#', '!']),
+            "{text:?} cannot be a value"
+        );
+        self.unary(a, Instruction::EqText(text.to_string()), Type::Bool)
+    }
+
     #[track_caller]
     fn same_width(a: &Value<kind::Int>, b: &Value<kind::Int>) -> u8 {
         assert_eq!(a.bits(), b.bits(), "integer widths differ");

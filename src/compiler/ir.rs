@@ -223,6 +223,9 @@ pub enum Instruction {
         /// The operands' type (not `Str`).
         ty: Scalar,
     },
+    /// Replace the top value by whether its text equals the given (encoded) text. Works
+    /// for every type, strings included.
+    EqText(String),
     /// Pop `b`, `a`; push `a + b`, wrapping.
     Add {
         /// Operand width.
@@ -338,6 +341,7 @@ impl Instruction {
             And => "and",
             Or => "or",
             Compare { .. } => "compare",
+            EqText(_) => "eq_text",
             Add { .. } => "add",
             Sub { .. } => "sub",
             Neg { .. } => "neg",

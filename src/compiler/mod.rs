@@ -40,7 +40,7 @@
 //! | --- | --- | --- |
 //! | stack | push, pop, dup, swap | [`lower::stack`] |
 //! | variables | lookup, assign, delete, take | [`lower::vars`] |
-//! | values | not, and, or, compare (bool, enum, int), add, sub, neg | [`lower::values`] |
+//! | values | not, and, or, compare (bool, enum, int), eq_text (any type), add, sub, neg | [`lower::values`] |
 //! | control | cond, pause, reactivate | [`lower::control`] |
 //! | threads | fork, fork_bool, fork_list, destroy, mark/unmark groups, gather, tournament | [`lower::threads`] |
 //! | text | list_push, concat, slice, map_chars, split, join | [`lower::strings`] |

@@ -81,6 +81,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         And => values::and(&mut out),
         Or => values::or(&mut out),
         Compare { op, ty } => values::compare(&mut out, *op, *ty),
+        EqText(text) => values::eq_text(&mut out, text),
         Add { bits } => values::add(&mut out, *bits),
         Sub { bits } => values::sub(&mut out, *bits),
         Neg { bits } => values::neg(&mut out, *bits),

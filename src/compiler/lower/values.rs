@@ -24,6 +24,7 @@
 //! | and, or | 2 |
 //! | compare (enum, bool) | 3 |
 //! | compare (int) | 3 |
+//! | eq_text (any type against a constant) | 3 |
 //! | add, sub (n bits) | 4n + 3 |
 //! | neg (n bits) | 4n + 5 |
 //!
@@ -93,6 +94,14 @@ fn compare_enums(out: &mut Out, op: CmpOp, names: &[String]) {
     if !pairs.is_empty() {
         out.rule(format!("{HEAD_GROUP}!T\n"), "${1}T\n");
     }
+}
+
+/// `eq_text c`: the top value is replaced by `T` if its text is `c`, else `F`.
+pub fn eq_text(out: &mut Out, text: &str) {
+    out.rule(format!("{HEAD_GROUP}{}\n", regex::escape(text)), "${1}!T\n");
+    // Any other value: values never start with `!`, so the scratch `!T` is skipped.
+    out.rule(format!("{HEAD_GROUP}(?:[^!#%\n][^\n]*)?\n"), "${1}F\n");
+    out.rule(format!("{HEAD_GROUP}!T\n"), "${1}T\n");
 }
 
 /// One rule: the two top `bits`-digit integers `b` (top) and `a` become the scratch line
