@@ -155,7 +155,7 @@ fn run_expr(program: &ValidProgram, cases: &[[i64; 3]]) -> Vec<i64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(20))]
+    #![proptest_config(ProptestConfig::with_cases(40))]
 
     /// Expressions with conditionals, on three threads at once, with and without passes.
     #[test]
@@ -256,7 +256,7 @@ static SPREAD_MAX: LazyLock<ValidProgram> = LazyLock::new(|| spread_program(Best
 static SPREAD_MIN: LazyLock<ValidProgram> = LazyLock::new(|| spread_program(Best::Min));
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Gather and tournament over values spread across threads, against native Rust.
     #[test]
@@ -324,7 +324,7 @@ static BRANCHY: LazyLock<ValidProgram> =
     LazyLock::new(|| branchy_program(CompileOptions::default()));
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn conditionals_match_native(cases in prop::collection::vec(prop::array::uniform3(-4i64..4), 1..6)) {
