@@ -179,11 +179,12 @@ fn passes_change_no_result_on_expressions() {
     ]));
     let cases = [[1, 2, 3], [-128, 127, 0], [127, -128, -1], [0, 0, 0]];
     let expected: Vec<i64> = cases.iter().map(|c| eval(&e, c)).collect();
-    for dead_var_elim in [false, true] {
-        for peephole in [false, true] {
+    for mask in 0..8 {
+        {
             let options = CompileOptions {
-                dead_var_elim,
-                peephole,
+                const_inline: mask & 1 != 0,
+                dead_var_elim: mask & 2 != 0,
+                peephole: mask & 4 != 0,
             };
             let program = compile(expr_program(&e), options);
             let inputs: Vec<Vec<(&str, String)>> = cases
@@ -383,7 +384,7 @@ fn dead_variable_elimination_keeps_results_and_shrinks_the_state() {
     for dead_var_elim in [false, true] {
         let options = CompileOptions {
             dead_var_elim,
-            peephole: true,
+            ..CompileOptions::default()
         };
         let (out, peak) = run_both_with_peak(&temporaries_program(options), &state);
         let values: Vec<String> = active_threads(&out, 2)
@@ -431,7 +432,9 @@ fn dead_variables_used_in_an_else_branch_survive_the_then_branch() {
     }
     let report = &compiled.report;
     assert_eq!(report.stages[0].name, "recorded");
-    assert!(report.stages[1].peak_vars < report.stages[0].peak_vars);
+    let (first, last) = (&report.stages[0], report.stages.last().unwrap());
+    assert!(last.peak_vars < first.peak_vars, "{report}");
+    assert!(last.rules < first.rules, "{report}");
 }
 
 // ----- origins -----
@@ -512,11 +515,15 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
         "--program",
         "demo-max",
         "--stats",
+        "--no-const-inline",
         "--no-dead-var-elim",
         "--no-peephole",
     ]);
     let plain = String::from_utf8(plain.stdout).unwrap();
-    assert!(!plain.contains("dead-var-elim"), "{plain}");
+    assert!(plain.contains("recorded"), "{plain}");
+    for pass in ["const-inline", "dead-var-elim", "peephole"] {
+        assert!(!plain.contains(pass), "{plain}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

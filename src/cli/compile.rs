@@ -22,6 +22,9 @@ pub struct CompileArgs {
     /// Print the pass report, rule counts by instruction and origin, and distinct patterns.
     #[arg(long)]
     stats: bool,
+    /// Do not push constants in place of the variables that hold them.
+    #[arg(long)]
+    no_const_inline: bool,
     /// Do not delete variables after their last use.
     #[arg(long)]
     no_dead_var_elim: bool,
@@ -43,6 +46,7 @@ pub fn run(args: CompileArgs) -> Result<(), CliError> {
         return fail("nothing to do: give -o FILE, --stats or both");
     }
     let options = CompileOptions {
+        const_inline: !args.no_const_inline,
         dead_var_elim: !args.no_dead_var_elim,
         peephole: !args.no_peephole,
     };

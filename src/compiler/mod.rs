@@ -5,7 +5,8 @@
 //! 1. [`dsl::Builder`] *records* what a program does. Values are handles on variables;
 //!    each operation appends instructions ([`ir::Instruction`]) to a flat list, with the
 //!    source location of the DSL call.
-//! 2. Passes ([`passes`]) rewrite the list: dead-variable elimination, peephole clean-ups.
+//! 2. Passes ([`passes`]) rewrite the list: constant inlining, dead-variable elimination,
+//!    peephole clean-ups.
 //!    Each can be switched off in [`CompileOptions`].
 //! 3. Lowering ([`lower`]) turns each instruction into a few `(pattern, replacement)`
 //!    rules. No pattern has a backreference or a look-around; every one compiles with the
@@ -98,6 +99,8 @@ use report::{PassReport, Stage};
 /// Which passes run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompileOptions {
+    /// Push single-assignment constants where they are used instead of storing them.
+    pub const_inline: bool,
     /// Delete variables after their last use.
     pub dead_var_elim: bool,
     /// Remove do-nothing instruction sequences.
@@ -107,6 +110,7 @@ pub struct CompileOptions {
 impl Default for CompileOptions {
     fn default() -> Self {
         CompileOptions {
+            const_inline: true,
             dead_var_elim: true,
             peephole: true,
         }
@@ -117,6 +121,7 @@ impl CompileOptions {
     /// No pass at all: the rules of the instructions as recorded.
     pub fn none() -> CompileOptions {
         CompileOptions {
+            const_inline: false,
             dead_var_elim: false,
             peephole: false,
         }
@@ -139,6 +144,10 @@ pub fn compile(ir: IrProgram, options: &CompileOptions) -> Compiled {
     let mut report = PassReport::default();
     report.stages.push(Stage::measure("recorded", &ir));
     let mut ir = ir;
+    if options.const_inline {
+        ir = passes::constants::run(&ir);
+        report.stages.push(Stage::measure("const-inline", &ir));
+    }
     if options.dead_var_elim {
         ir = passes::dead_vars::run(&ir);
         report.stages.push(Stage::measure("dead-var-elim", &ir));

@@ -1,13 +1,15 @@
 //! Passes over the instruction list. Each takes a program and returns a new one; each can
 //! be switched off in [`super::CompileOptions`] so its effect can be measured.
 //!
+//! - [`constants`]: push constants where they are used instead of storing them.
 //! - [`dead_vars`]: delete every variable right after its last use.
 //! - [`peephole`]: drop instruction sequences that do nothing (push then pop, pause then
 //!   reactivate...).
 //!
-//! Dead-variable elimination runs first: it is what exposes `assign x; lookup x;
+//! They run in that order. Dead-variable elimination runs before the peephole pass: it is what exposes `assign x; lookup x;
 //! delete x` to the peephole pass, which then leaves intermediate results on the stack.
 
+pub mod constants;
 pub mod dead_vars;
 pub mod peephole;
 
