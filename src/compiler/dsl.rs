@@ -18,6 +18,28 @@
 //!
 //! Mistakes found while tracing (mixing widths, an unknown variant) panic at the call
 //! site, before any rule exists.
+//!
+//! # Cheat sheet
+//!
+//! | want | write |
+//! | --- | --- |
+//! | inputs and results | `input_int("x", 8)`, `input_enum`, `input_list::<kind::Int>`...; `output("r", &v)` |
+//! | constants | `int(8, -3)`, `bool(true)`, `variant(&PIECE, "N")`, `str("..")`, `empty_list` |
+//! | arithmetic, logic | `add`, `sub`, `neg`, `and`, `or`, `not` |
+//! | comparisons | `eq`, `ne`, `lt`, `le`, `gt`, `ge` (bool, int, enum); `eq_text(&v, "e2e4")` (any type) |
+//! | text and lists | `concat`, `slice`, `map_chars`, `split`, `join`, `list_push`, `text_of` |
+//! | branches | `let r = if_else(&c, \|b\| .., \|b\| ..)`; `when(&c, \|b\| ..)` |
+//! | threads | `fork`, `fork_bool`, `fork_list(&xs, max)`, `destroy` |
+//! | many threads to one | `gather(&v, max_threads)`, `keep_best(&score, max_threads, Best::Max)` |
+//! | per-parent reductions | `grouped(\|b\| { fork_list..; keep_best.. })` |
+//!
+//! Bounds (`max`, `max_threads`, `max_len`) are compile-time: they fix how many rounds of
+//! rules are emitted. A run longer than its bound is not fully reduced (a tournament
+//! leaves several threads, a fork leaves a list), so choose them from the program's
+//! worst case.
+//!
+//! Your own DSL functions can carry `#[track_caller]` too; the rules they emit are then
+//! attributed to their callers instead of their bodies.
 
 use std::marker::PhantomData;
 

@@ -27,6 +27,10 @@
 //! interleaved digits of their scores as a scratch line `!a1b1..` on top of A (one group
 //! per digit); (2) where B is strictly better, delete A; (3) elsewhere delete B and the
 //! scratch line, so ties keep the earlier thread. `3 ceil(log2 M)` rules in all.
+//!
+//! Bounds: a run longer than `M` is reduced `ceil(log2 M)` times only, so it ends with
+//! more than one thread. Gather and the tournament expect every thread of a run to hold
+//! its value on top of the stack.
 
 use super::{HEAD_GROUP, Out, VALUE_GROUP, rounds_for};
 use crate::compiler::ir::Best;
