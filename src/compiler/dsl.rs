@@ -266,6 +266,9 @@ impl Builder {
             K::accepts(ty),
             "input `{name}`: type {ty:?} has another kind"
         );
+        if let Type::Enum(def) | Type::List(Scalar::Enum(def)) = ty {
+            def.check();
+        }
         assert!(
             !name.starts_with('_'),
             "names starting with `_` are reserved"
@@ -349,6 +352,7 @@ impl Builder {
     /// When `def` has no such variant.
     #[track_caller]
     pub fn variant(&mut self, def: &'static EnumDef, name: &str) -> Value<kind::Enum> {
+        def.check();
         assert!(
             def.index_of(name).is_some(),
             "{} has no variant `{name}`",

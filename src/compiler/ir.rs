@@ -23,6 +23,26 @@ pub struct EnumDef {
 }
 
 impl EnumDef {
+    /// Checks that the variants are non-empty, distinct and made of ASCII letters, digits
+    /// and `_` (the DSL calls this when an enumeration is first used).
+    ///
+    /// # Panics
+    /// When a variant breaks the rule.
+    pub fn check(&self) {
+        for (i, v) in self.variants.iter().enumerate() {
+            assert!(
+                !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+                "{}: variant {v:?} is not made of letters, digits and `_`",
+                self.name
+            );
+            assert!(
+                !self.variants[..i].contains(v),
+                "{}: variant {v:?} appears twice",
+                self.name
+            );
+        }
+    }
+
     /// The position of `variant`, if it is one.
     pub fn index_of(&self, variant: &str) -> Option<usize> {
         self.variants.iter().position(|v| *v == variant)
@@ -439,4 +459,29 @@ pub struct IrProgram {
     pub inputs: Vec<Var>,
     /// Variables the caller reads at the end (never deleted by passes).
     pub outputs: Vec<Var>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "appears twice")]
+    fn enumerations_refuse_repeated_variants() {
+        static BAD: EnumDef = EnumDef {
+            name: "bad",
+            variants: &["a", "b", "a"],
+        };
+        BAD.check();
+    }
+
+    #[test]
+    #[should_panic(expected = "not made of letters")]
+    fn enumerations_refuse_odd_characters() {
+        static BAD: EnumDef = EnumDef {
+            name: "bad",
+            variants: &["a;b"],
+        };
+        BAD.check();
+    }
 }
