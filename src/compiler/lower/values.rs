@@ -9,14 +9,15 @@
 //! `a > b` ⇔ the pairs match `(?:00|11)*10`, `a < b` ⇔ `(?:00|11)*01`, `a == b` ⇔
 //! `(?:00|11)*` to the end.
 //!
-//! Addition and subtraction resolve carries from the least significant digit with a
-//! cursor: the line `!<pairs>:<carry><result digits>` loses its last pair each step. A
-//! round is 4 rules, one per digit sum `x + y + carry` ∈ {0, 1, 2, 3}; a round may move
-//! the cursor several digits (the rules are position-free), and `n` rounds always finish.
-//! Cost: `4n + 3` rules for `n` bits; the rounds are identical, so an executor that stops
-//! a run of identical rules at its fixpoint skips the ones that have nothing left to do.
-//! Overflow wraps modulo `2^n`; offset binary adds as plain binary with the top digit
-//! flipped at the end. Negation is `0 - a`.
+//! Addition and subtraction resolve carries (borrows for subtraction) from the least
+//! significant digit with a cursor: the line `!<pairs>:<carry><result digits>` loses its
+//! last pair each step. One rule does a step for every case at once (see `carry_step`:
+//! an alternation of the eight `(x, y, carry)` cases whose captured digits the
+//! replacement copies), so the cost is `n + 3` rules for `n` bits: interleave, `n`
+//! identical steps (each moves the cursor one pair in every thread), and two rules that
+//! drop the last carry and flip the top digit. Overflow wraps modulo `2^n`: offset binary
+//! adds and subtracts as plain binary with the top digit flipped at the end (the offsets
+//! `2^(n-1)` add up to `2^n`, or cancel). Negation is `0 - a`.
 //!
 //! | instruction | rules |
 //! | --- | --- |
@@ -25,8 +26,8 @@
 //! | compare (enum, bool) | 3 |
 //! | compare (int) | 3 |
 //! | eq_text (any type against a constant) | 3 |
-//! | add, sub (n bits) | 4n + 3 |
-//! | neg (n bits) | 4n + 5 |
+//! | add, sub (n bits) | n + 3 |
+//! | neg (n bits) | n + 5 |
 //!
 //! Operands that are not of the expected shape (a short stack, a non-boolean) leave the
 //! thread unchanged or half-changed; the DSL's types rule that out.
@@ -132,42 +133,87 @@ fn compare_ints(out: &mut Out, op: CmpOp, bits: u8) {
     out.rule(format!("{HEAD_GROUP}![01]*\n"), "${1}F\n");
 }
 
-/// Ripple-carry resolution of the scratch line `!pairs:carry`, for `a + b` or, with `b`'s
-/// digits read inverted and a first carry of 1, `a - b`.
-fn carry_rounds(out: &mut Out, bits: u8, subtract: bool) {
-    // For each digit sum 0..=3, the (pair, carry) texts that produce it.
-    let mut by_sum: [Vec<String>; 4] = Default::default();
-    for x in 0..2u8 {
-        for y in 0..2u8 {
-            for c in 0..2u8 {
-                let y_eff = if subtract { 1 - y } else { y };
-                by_sum[(x + y_eff + c) as usize].push(format!("{x}{y}:{c}"));
-            }
-        }
-    }
+/// A digit step: `(x, y, carry)` → `(new carry, result digit)`.
+type Step = fn(u8, u8, u8) -> (u8, u8);
+
+/// `x + y + carry`.
+fn add_step(x: u8, y: u8, carry: u8) -> (u8, u8) {
+    let sum = x + y + carry;
+    (sum / 2, sum % 2)
+}
+
+/// `x - y - borrow`; the new "carry" is the borrow.
+fn sub_step(x: u8, y: u8, borrow: u8) -> (u8, u8) {
+    let d = x as i8 - y as i8 - borrow as i8;
+    ((d < 0) as u8, d.rem_euclid(2) as u8)
+}
+
+/// Ripple resolution of the scratch line `!pairs:carry` from its last pair, one rule per
+/// digit, for addition (carries) or subtraction (borrows); both start at 0.
+fn carry_rounds(out: &mut Out, bits: u8, step: Step) {
+    let (pattern, replacement) = carry_step(step);
     for _ in 0..bits {
-        for (sum, alternatives) in by_sum.iter().enumerate() {
-            out.rule(
-                format!("(%%\n#stack:\n![01]*)(?:{})", alternatives.join("|")),
-                format!("${{1}}:{}{}", sum / 2, sum % 2),
-            );
-        }
+        out.rule(pattern.clone(), replacement.clone());
     }
     // Drop the last carry (wrapping) and flip the top digit (offset binary).
     out.rule(format!("{HEAD_GROUP}!:[01]0([01]*\n)"), "${1}1${2}");
     out.rule(format!("{HEAD_GROUP}!:[01]1([01]*\n)"), "${1}0${2}");
 }
 
+/// The rule that resolves the last pair before the cursor: `xy:c` becomes `:c'r` (new
+/// carry, sum digit). Its alternation lists the eight `(x, y, c)` cases; in each, the
+/// first `0` and the first `1` of the matched digits are captured, and since `c'` and `r`
+/// always occur among `x`, `y`, `c` (for both steps; checked when the rule is built),
+/// the one replacement copies them: it lists, for every
+/// case, the group holding its `c'`, then, for every case, the group holding its `r`.
+/// Only the matching case's groups take part; the others expand to nothing.
+fn carry_step(step: Step) -> (String, String) {
+    let mut alternatives = Vec::new();
+    let mut carries = String::new();
+    let mut digits = String::new();
+    let mut next_group = 2;
+    for x in 0..2u8 {
+        for y in 0..2u8 {
+            for c in 0..2u8 {
+                let (carry, digit) = step(x, y, c);
+                let matched = [x, y, c];
+                let mut group_of = [None, None];
+                let mut alternative = String::new();
+                for (k, &d) in matched.iter().enumerate() {
+                    if k == 2 {
+                        alternative.push(':');
+                    }
+                    if group_of[d as usize].is_none() {
+                        group_of[d as usize] = Some(next_group);
+                        next_group += 1;
+                        alternative.push_str(&format!("({d})"));
+                    } else {
+                        alternative.push_str(&d.to_string());
+                    }
+                }
+                let group = |v: u8| group_of[v as usize].expect("c' and r occur in x, y, c");
+                carries.push_str(&format!("${{{}}}", group(carry)));
+                digits.push_str(&format!("${{{}}}", group(digit)));
+                alternatives.push(alternative);
+            }
+        }
+    }
+    (
+        format!("(%%\n#stack:\n![01]*)(?:{})", alternatives.join("|")),
+        format!("${{1}}:{carries}{digits}"),
+    )
+}
+
 /// `add`: pop `b`, `a`; push `a + b` modulo `2^bits`.
 pub fn add(out: &mut Out, bits: u8) {
     interleave(out, bits, ":0");
-    carry_rounds(out, bits, false);
+    carry_rounds(out, bits, add_step);
 }
 
 /// `sub`: pop `b`, `a`; push `a - b` modulo `2^bits`.
 pub fn sub(out: &mut Out, bits: u8) {
-    interleave(out, bits, ":1");
-    carry_rounds(out, bits, true);
+    interleave(out, bits, ":0");
+    carry_rounds(out, bits, sub_step);
 }
 
 /// `neg`: `0 - a`, as push 0, swap, sub.
