@@ -524,6 +524,10 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
     for pass in ["const-inline", "dead-var-elim", "peephole"] {
         assert!(!plain.contains(pass), "{plain}");
     }
+    let listing = cli(&["compile", "--program", "demo-max", "--ir"]);
+    let listing = String::from_utf8(listing.stdout).unwrap();
+    assert!(listing.contains("fork_list max_len=16"), "{listing}");
+    assert!(listing.lines().all(|l| l.contains("demo.rs:")), "{listing}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

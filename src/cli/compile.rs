@@ -22,6 +22,9 @@ pub struct CompileArgs {
     /// Print the pass report, rule counts by instruction and origin, and distinct patterns.
     #[arg(long)]
     stats: bool,
+    /// Print the instruction list after the passes, with the DSL call site of each.
+    #[arg(long)]
+    ir: bool,
     /// Do not push constants in place of the variables that hold them.
     #[arg(long)]
     no_const_inline: bool,
@@ -42,8 +45,8 @@ pub fn run(args: CompileArgs) -> Result<(), CliError> {
             programs::names().join(", ")
         ));
     };
-    if args.output.is_none() && !args.stats {
-        return fail("nothing to do: give -o FILE, --stats or both");
+    if args.output.is_none() && !args.stats && !args.ir {
+        return fail("nothing to do: give -o FILE, --stats or --ir");
     }
     let options = CompileOptions {
         const_inline: !args.no_const_inline,
@@ -60,8 +63,18 @@ pub fn run(args: CompileArgs) -> Result<(), CliError> {
         json::save(valid.program(), path)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
+    let mut stdout = std::io::stdout().lock();
+    if args.ir {
+        for located in &compiled.ir.body {
+            writeln!(
+                stdout,
+                "{:<40} {}",
+                located.instruction.to_string(),
+                located.site
+            )?;
+        }
+    }
     if args.stats {
-        let mut stdout = std::io::stdout().lock();
         write!(stdout, "{}", compiled.report)?;
         write!(stdout, "{}", RuleStats::of(valid.program()))?;
     }

@@ -407,6 +407,38 @@ impl Instruction {
     }
 }
 
+impl fmt::Display for Instruction {
+    /// The name and the operands, as in `lookup x`, `push 1000`, `cond e3`,
+    /// `tournament bits=8 max_threads=64 max`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Instruction::*;
+        f.write_str(self.name())?;
+        match self {
+            Push(v) | EqText(v) => write!(f, " {v:?}"),
+            Lookup(v) | Assign(v) | Delete(v) | Take(v) => write!(f, " {v}"),
+            Compare { op, ty } => write!(f, " {op:?} {ty:?}"),
+            Add { bits } | Sub { bits } | Neg { bits } => write!(f, " bits={bits}"),
+            Cond { tag } | Pause(tag) | Reactivate(tag) => write!(f, " {tag}"),
+            ForkList { max_len } => write!(f, " max_len={max_len}"),
+            MarkGroups { level } | UnmarkGroups { level } => write!(f, " level={level}"),
+            Gather { max_threads } => write!(f, " max_threads={max_threads}"),
+            Tournament {
+                bits,
+                max_threads,
+                best,
+            } => write!(f, " bits={bits} max_threads={max_threads} {best:?}"),
+            Slice { start, len } => write!(f, " start={start} len={len}"),
+            MapChars { table, max_len } => write!(f, " {table:?} max_len={max_len}"),
+            Split { sep, max_len } | Join { sep, max_len } => {
+                write!(f, " {sep:?} max_len={max_len}")
+            }
+            Pop | Dup | Swap | Not | And | Or | Fork | ForkBool | Destroy | ListPush | Concat => {
+                Ok(())
+            }
+        }
+    }
+}
+
 /// A source location: where the DSL call was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Site {
