@@ -346,6 +346,52 @@ proptest! {
     }
 }
 
+// ----- text -----
+
+fn text_program() -> ValidProgram {
+    let mut b = Builder::new("text", "");
+    let s = b.input_str("s");
+    let parts = b.split(&s, '/', 12);
+    let joined = b.join(&parts, '-', 12);
+    let mapped = b.map_chars(&s, &[('a', "xy"), ('♜', "")], 12);
+    let field = b.slice(&s, 1, 3);
+    let both = b.concat(&s, &mapped);
+    let is = b.eq_text(&s, "a/b");
+    b.output("parts", &parts);
+    b.output("joined", &joined);
+    b.output("mapped", &mapped);
+    b.output("field", &field);
+    b.output("both", &both);
+    b.output("is", &is);
+    compile(b.finish(), CompileOptions::default())
+}
+
+static TEXT: LazyLock<ValidProgram> = LazyLock::new(text_program);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Split, join, character maps, fields and concatenation against Rust's own.
+    #[test]
+    fn text_operations_match_native(words in prop::collection::vec(prop_oneof![Just("a/b".to_string()), "[ab/♜.]{0,12}"], 1..4)) {
+        let inputs: Vec<Vec<(&str, String)>> = words.iter().map(|w| vec![("s", w.clone())]).collect();
+        let out = run_both(&TEXT, &state_of(&inputs));
+        let threads = active_threads(&out, words.len());
+        for (t, w) in threads.iter().zip(&words) {
+            let parts: Vec<&str> = w.split('/').collect();
+            prop_assert_eq!(encode::decode_list(t.var("parts").unwrap()), parts);
+            prop_assert_eq!(t.var("joined").unwrap(), w.replace('/', "-"));
+            let mapped = w.replace('a', "xy").replace('♜', "");
+            prop_assert_eq!(t.var("mapped").unwrap(), mapped.as_str());
+            let chars: Vec<char> = w.chars().collect();
+            let field: String = if chars.len() >= 4 { chars[1..4].iter().collect() } else { w.clone() };
+            prop_assert_eq!(t.var("field").unwrap(), field);
+            prop_assert_eq!(t.var("both").unwrap(), format!("{w}{mapped}"));
+            prop_assert_eq!(t.var("is").unwrap(), encode::bool(w == "a/b"));
+        }
+    }
+}
+
 // ----- dead-variable elimination -----
 
 /// Many temporaries: a running sum of products-by-doubling, forked over a list so that
