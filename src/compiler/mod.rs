@@ -6,8 +6,9 @@
 //!    each operation appends instructions ([`ir::Instruction`]) to a flat list, with the
 //!    source location of the DSL call.
 //! 2. Passes ([`passes`]) rewrite the list: constant inlining, dead-variable elimination,
-//!    peephole clean-ups.
-//!    Each can be switched off in [`CompileOptions`].
+//!    peephole clean-ups. Each can be switched off in [`CompileOptions`] (and on the
+//!    command line: `--no-const-inline`, `--no-dead-var-elim`, `--no-peephole`); the
+//!    [`report::PassReport`] shows instructions, rules and peak variables after each.
 //! 3. Lowering ([`lower`]) turns each instruction into a few `(pattern, replacement)`
 //!    rules. No pattern has a backreference or a look-around; every one compiles with the
 //!    `regex` crate.
@@ -50,6 +51,16 @@
 //! empty stack or a missing variable (in short: the rule does not match, so the thread is
 //! left as it was).
 //!
+//! # Threads
+//!
+//! A program runs on every active thread at once. `if_else` pauses the threads that take
+//! the other branch, so a branch body never touches them. Forks multiply threads (a copy,
+//! a true/false pair, one per list element); `gather` and `keep_best` reduce each *run* of
+//! adjacent active threads to one, in `O(log n)` rules for a compile-time bound `n`. A
+//! paused thread or a group boundary ends a run: `grouped(|b| ...)` puts a boundary
+//! before every active thread, so that after forking, a reduction stays within each
+//! original thread's descendants (a min over replies per move, then a max over moves).
+//!
 //! # Writing a program
 //!
 //! ```
@@ -82,8 +93,9 @@
 //! assert_eq!(encode::decode_int(out[0].var("r").unwrap()), Some(4));
 //! ```
 //!
-//! See `examples/tiny.rs` for a runnable program and `src/programs/` for the registered
-//! ones.
+//! See `examples/tiny.rs` for a runnable program (`cargo run --example tiny`) and
+//! [`crate::programs`] for the registered ones (`regex-chess compile --program NAME
+//! --stats --ir` shows what a program became).
 
 pub mod dsl;
 pub mod encode;
