@@ -88,6 +88,17 @@ fn lookup_assign_delete() {
         ],
     );
     check_local(
+        &[I::Define(var("x"))],
+        &[
+            (
+                t(&["5", "a"], &[("xy", "1"), ("y", "2")]),
+                t(&["a"], &[("xy", "1"), ("y", "2"), ("x", "5")]),
+            ),
+            (t(&[""], &[]), t(&[], &[("x", "")])),
+            (t(&[], &[("y", "2")]), t(&[], &[("y", "2")])),
+        ],
+    );
+    check_local(
         &[I::Take(var("x"))],
         &[
             (
@@ -579,6 +590,7 @@ fn thread_local_rules_start_at_an_active_thread_head() {
         I::Swap,
         I::Lookup(var("x")),
         I::Assign(var("x")),
+        I::Define(var("x")),
         I::Delete(var("x")),
         I::Take(var("x")),
         I::EqText("a.b".into()),

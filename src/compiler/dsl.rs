@@ -4,7 +4,7 @@
 //! each names a variable of every active thread, typed at compile time by a kind
 //! ([`kind::Int`], [`kind::Bool`]...) and at trace time by a [`Type`] (the integer width,
 //! the enumeration). An operation looks its operands up onto the stack, records the
-//! instruction and assigns the result to a fresh temporary (`_0`, `_1`...);
+//! instruction and defines a fresh temporary (`_0`, `_1`...) with the result;
 //! dead-variable elimination and the peephole pass later keep intermediate results on the
 //! stack instead.
 //!
@@ -171,7 +171,7 @@ impl<K> Merge for Value<K> {
             "the branches of an if_else differ in type"
         );
         b.emit_at(Instruction::Lookup(self.var.clone()), site);
-        b.emit_at(Instruction::Assign(target.var.clone()), site);
+        b.emit_at(Instruction::Define(target.var.clone()), site);
     }
 }
 
@@ -244,12 +244,12 @@ impl Builder {
         self.emit(Instruction::Lookup(value.var.clone()));
     }
 
-    /// Records `instruction` and assigns the top of the stack to a fresh temporary.
+    /// Records `instruction` and defines a fresh temporary with the top of the stack.
     #[track_caller]
     fn result<K>(&mut self, instruction: Instruction, ty: Type) -> Value<K> {
         self.emit(instruction);
         let value = self.temp(ty);
-        self.emit(Instruction::Assign(value.var.clone()));
+        self.emit(Instruction::Define(value.var.clone()));
         value
     }
 

@@ -225,6 +225,10 @@ pub enum Instruction {
     /// Pop the top into a variable, replacing any old value. Empty stack: the variable is
     /// deleted and nothing is assigned.
     Assign(Var),
+    /// Pop the top into a new line for the variable at the thread's end, without looking
+    /// for an old one (one rule instead of two). The thread must not hold the variable
+    /// yet: the DSL defines each temporary once per thread. Empty stack: nothing happens.
+    Define(Var),
     /// Remove a variable. Missing: nothing happens.
     Delete(Var),
     /// Push the value of a variable and remove it: `lookup` then `delete` in one rule.
@@ -355,6 +359,7 @@ impl Instruction {
             Swap => "swap",
             Lookup(_) => "lookup",
             Assign(_) => "assign",
+            Define(_) => "define",
             Delete(_) => "delete",
             Take(_) => "take",
             Not => "not",
@@ -390,8 +395,17 @@ impl Instruction {
         match self {
             Instruction::Lookup(v)
             | Instruction::Assign(v)
+            | Instruction::Define(v)
             | Instruction::Delete(v)
             | Instruction::Take(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The variable this instruction stores the top of the stack into (assign, define).
+    pub fn stored(&self) -> Option<&Var> {
+        match self {
+            Instruction::Assign(v) | Instruction::Define(v) => Some(v),
             _ => None,
         }
     }
@@ -415,7 +429,7 @@ impl fmt::Display for Instruction {
         f.write_str(self.name())?;
         match self {
             Push(v) | EqText(v) => write!(f, " {v:?}"),
-            Lookup(v) | Assign(v) | Delete(v) | Take(v) => write!(f, " {v}"),
+            Lookup(v) | Assign(v) | Define(v) | Delete(v) | Take(v) => write!(f, " {v}"),
             Compare { op, ty } => write!(f, " {op:?} {ty:?}"),
             Add { bits } | Sub { bits } | Neg { bits } => write!(f, " bits={bits}"),
             Cond { tag } | Pause(tag) | Reactivate(tag) => write!(f, " {tag}"),

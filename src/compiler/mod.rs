@@ -41,7 +41,7 @@
 //! | family | instructions | file |
 //! | --- | --- | --- |
 //! | stack | push, pop, dup, swap | [`lower::stack`] |
-//! | variables | lookup, assign, delete, take | [`lower::vars`] |
+//! | variables | lookup, assign, define, delete, take | [`lower::vars`] |
 //! | values | not, and, or, compare (bool, enum, int), eq_text (any type), add, sub, neg | [`lower::values`] |
 //! | control | cond, pause, reactivate | [`lower::control`] |
 //! | threads | fork, fork_bool, fork_list, destroy, mark/unmark groups, gather, tournament | [`lower::threads`] |

@@ -8,7 +8,8 @@
 //! reach across threads, and they do so on purpose.
 //!
 //! The families live in their own files: [`stack`] (push, pop, dup, swap), [`vars`]
-//! (lookup, assign, delete, take), [`values`] (booleans, comparisons, integer arithmetic),
+//! (lookup, assign, define,
+//! delete, take), [`values`] (booleans, comparisons, integer arithmetic),
 //! [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy, groups, gather,
 //! tournament) and [`strings`] (lists and text).
 //!
@@ -75,6 +76,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         Swap => stack::swap(&mut out),
         Lookup(var) => vars::lookup(&mut out, var),
         Assign(var) => vars::assign(&mut out, var),
+        Define(var) => vars::define(&mut out, var),
         Delete(var) => vars::delete(&mut out, var),
         Take(var) => vars::take(&mut out, var),
         Not => values::not(&mut out),

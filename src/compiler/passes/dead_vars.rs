@@ -116,7 +116,7 @@ pub fn run(ir: &IrProgram) -> IrProgram {
             Instruction::Delete(v) | Instruction::Take(v) => {
                 deleted.insert(v);
             }
-            Instruction::Lookup(v) | Instruction::Assign(v) => {
+            Instruction::Lookup(v) | Instruction::Assign(v) | Instruction::Define(v) => {
                 first.entry(v).or_insert(i);
                 last.insert(v, i);
             }

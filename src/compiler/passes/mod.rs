@@ -22,7 +22,7 @@ pub fn peak_vars(ir: &IrProgram) -> usize {
     let mut peak = held.len();
     for located in &ir.body {
         match &located.instruction {
-            Instruction::Assign(v) => {
+            Instruction::Assign(v) | Instruction::Define(v) => {
                 held.insert(v.name());
             }
             Instruction::Delete(v) | Instruction::Take(v) => {
