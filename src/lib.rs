@@ -8,9 +8,13 @@
 //! - [`exec`]: the executors that run a program on a state: the `replace_all` reference and
 //!   the fast DFA-based executor, which must agree byte for byte, and tracing.
 //! - [`chess`]: the chess program and the contracts of the programs built from it.
+//! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
+//! - [`programs`]: the registry of programs the compiler builds, by name.
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
 pub mod chess;
 pub mod cli;
+pub mod compiler;
 pub mod exec;
 pub mod program;
+pub mod programs;

@@ -26,15 +26,9 @@ pub const MOVE: &str = "move";
 /// Compiles the registered program `name` with the default options; `None` when no
 /// program of that name is registered.
 pub fn compile(name: &str) -> Option<Program> {
-    // SHIM until the compiler branch lands: `crate::programs` (the registry) and
-    // `crate::compiler` are not on this branch yet, so no program is registered and every
-    // caller takes its "not built" path. When they land, the body becomes:
-    //
-    //     let entry = crate::programs::find(name)?;
-    //     let options = crate::compiler::CompileOptions::default();
-    //     Some(crate::compiler::compile((entry.build)(), &options).program)
-    let _ = name;
-    None
+    let entry = crate::programs::find(name)?;
+    let options = crate::compiler::CompileOptions::default();
+    Some(crate::compiler::compile((entry.build)(), &options).program)
 }
 
 /// Compiles and validates the registered program `name`.

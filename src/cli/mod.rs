@@ -6,6 +6,7 @@
 
 mod best_move;
 mod legal;
+mod compile;
 mod run;
 
 use std::fmt;
@@ -54,6 +55,8 @@ enum Command {
     Legal(legal::LegalArgs),
     /// Print the engine's move for a FEN, the FEN after it and the game's status.
     Move(best_move::MoveArgs),
+    /// Compile a registered program to a rule list.
+    Compile(compile::CompileArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -63,6 +66,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Legal(args) => legal::run(args),
         Command::Move(args) => best_move::run(args),
+        Command::Compile(args) => compile::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

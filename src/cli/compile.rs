@@ -1,0 +1,82 @@
+//! `regex-chess compile`: build a registered program and write its rules as JSON.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{CliError, fail};
+use crate::compiler::{self, CompileOptions, report::RuleStats};
+use crate::program::json;
+use crate::programs;
+
+/// Arguments of `compile`.
+#[derive(Args, Debug)]
+pub struct CompileArgs {
+    /// The registered program to build (see the error message for the list).
+    #[arg(long)]
+    program: String,
+    /// Where to write the program (native JSON).
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Print the pass report, rule counts by instruction and origin, and distinct patterns.
+    #[arg(long)]
+    stats: bool,
+    /// Print the instruction list after the passes, with the DSL call site of each.
+    #[arg(long)]
+    ir: bool,
+    /// Do not push constants in place of the variables that hold them.
+    #[arg(long)]
+    no_const_inline: bool,
+    /// Do not delete variables after their last use.
+    #[arg(long)]
+    no_dead_var_elim: bool,
+    /// Do not remove do-nothing instruction sequences.
+    #[arg(long)]
+    no_peephole: bool,
+}
+
+/// Runs `compile`.
+pub fn run(args: CompileArgs) -> Result<(), CliError> {
+    let Some(entry) = programs::find(&args.program) else {
+        return fail(format!(
+            "unknown program `{}` (known: {})",
+            args.program,
+            programs::names().join(", ")
+        ));
+    };
+    if args.output.is_none() && !args.stats && !args.ir {
+        return fail("nothing to do: give -o FILE, --stats or --ir");
+    }
+    let options = CompileOptions {
+        const_inline: !args.no_const_inline,
+        dead_var_elim: !args.no_dead_var_elim,
+        peephole: !args.no_peephole,
+    };
+    let compiled = compiler::compile((entry.build)(), &options);
+    let valid = compiled
+        .program
+        .clone()
+        .validate()
+        .map_err(|e| CliError(format!("the compiler emitted a bad rule: {e}")))?;
+    if let Some(path) = &args.output {
+        json::save(valid.program(), path)
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if args.ir {
+        for located in &compiled.ir.body {
+            writeln!(
+                stdout,
+                "{:<40} {}",
+                located.instruction.to_string(),
+                located.site
+            )?;
+        }
+    }
+    if args.stats {
+        write!(stdout, "{}", compiled.report)?;
+        write!(stdout, "{}", RuleStats::of(valid.program()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,533 @@
+//! The intermediate representation: a flat list of instructions, each with the source
+//! location of the DSL call that recorded it.
+//!
+//! Contract: an [`IrProgram`] is a straight-line list. Control flow is expressed with
+//! [`Instruction::Cond`], [`Instruction::Pause`] and [`Instruction::Reactivate`] over
+//! thread tags, never with jumps, so passes can reason about it as a sequence and lowering
+//! is one instruction at a time. Types are only what lowering needs: the instructions that
+//! depend on a type carry it (an integer width, an enumeration's variants), and the stack
+//! itself is untyped text. The DSL ([`super::dsl`]) is what keeps the stack well typed.
+
+use std::fmt;
+use std::panic::Location;
+
+/// A small enumeration such as a square, a piece or a colour. Each value is stored as its
+/// variant name, so names must be distinct, non-empty and made of ASCII letters, digits
+/// and `_`. Order (for `<`) is the order of `variants`.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct EnumDef {
+    /// The enumeration's name, for messages.
+    pub name: &'static str,
+    /// The variants, in order.
+    pub variants: &'static [&'static str],
+}
+
+impl EnumDef {
+    /// Checks that the variants are non-empty, distinct and made of ASCII letters, digits
+    /// and `_` (the DSL calls this when an enumeration is first used).
+    ///
+    /// # Panics
+    /// When a variant breaks the rule.
+    pub fn check(&self) {
+        for (i, v) in self.variants.iter().enumerate() {
+            assert!(
+                !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+                "{}: variant {v:?} is not made of letters, digits and `_`",
+                self.name
+            );
+            assert!(
+                !self.variants[..i].contains(v),
+                "{}: variant {v:?} appears twice",
+                self.name
+            );
+        }
+    }
+
+    /// The position of `variant`, if it is one.
+    pub fn index_of(&self, variant: &str) -> Option<usize> {
+        self.variants.iter().position(|v| *v == variant)
+    }
+}
+
+/// The type of a list element. Lists do not nest: an element never contains the list
+/// separator `;`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// `T` or `F`.
+    Bool,
+    /// A variant name of the enumeration.
+    Enum(&'static EnumDef),
+    /// A signed integer of `bits` binary digits (see [`super::encode::int`]).
+    Int {
+        /// The width, 1 to 64.
+        bits: u8,
+    },
+    /// Free text without `%`, newline or `;`, not starting with `#` or `!`.
+    Str,
+}
+
+/// The type of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// `T` or `F`.
+    Bool,
+    /// A variant name.
+    Enum(&'static EnumDef),
+    /// A fixed-width signed integer in offset binary.
+    Int {
+        /// The width, 1 to 64.
+        bits: u8,
+    },
+    /// Free text without `%` or newline, not starting with `#` or `!`.
+    Str,
+    /// `;e1;e2...` (the empty list is the empty string).
+    List(Scalar),
+}
+
+impl From<Scalar> for Type {
+    fn from(s: Scalar) -> Type {
+        match s {
+            Scalar::Bool => Type::Bool,
+            Scalar::Enum(e) => Type::Enum(e),
+            Scalar::Int { bits } => Type::Int { bits },
+            Scalar::Str => Type::Str,
+        }
+    }
+}
+
+impl Type {
+    /// The type as a list element, if it can be one.
+    pub fn as_scalar(self) -> Option<Scalar> {
+        match self {
+            Type::Bool => Some(Scalar::Bool),
+            Type::Enum(e) => Some(Scalar::Enum(e)),
+            Type::Int { bits } => Some(Scalar::Int { bits }),
+            Type::Str => Some(Scalar::Str),
+            Type::List(_) => None,
+        }
+    }
+}
+
+/// A variable name: ASCII letters, digits and `_`, not `stack`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(String);
+
+impl Var {
+    /// Checks and wraps `name`.
+    ///
+    /// # Panics
+    /// When the name is empty, has another character, or is `stack`.
+    pub fn new(name: &str) -> Var {
+        assert!(
+            !name.is_empty()
+                && name != "stack"
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+            "`{name}` is not a valid variable name (letters, digits, `_`; not `stack`)"
+        );
+        Var(name.to_string())
+    }
+
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Var {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Which branch of an `if` a tag pauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The threads that took the then-branch (`t<id>`).
+    Then,
+    /// The threads that take the else-branch (`e<id>`).
+    Else,
+}
+
+/// The tag of paused threads: one pair per `if`, so nested conditionals never mix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tag {
+    /// The conditional's number, unique in a program.
+    pub id: u32,
+    /// Which side it holds.
+    pub side: Side,
+}
+
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = match self.side {
+            Side::Then => 't',
+            Side::Else => 'e',
+        };
+        write!(f, "{c}{}", self.id)
+    }
+}
+
+/// A comparison; `a op b` where `b` is the top of the stack and `a` the value below it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `a == b`
+    Eq,
+    /// `a != b`
+    Ne,
+    /// `a < b`
+    Lt,
+    /// `a <= b`
+    Le,
+    /// `a > b`
+    Gt,
+    /// `a >= b`
+    Ge,
+}
+
+impl CmpOp {
+    /// Whether `ordering` (of `a` against `b`) satisfies the comparison.
+    pub fn holds(self, ordering: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
+        match self {
+            CmpOp::Eq => ordering == Equal,
+            CmpOp::Ne => ordering != Equal,
+            CmpOp::Lt => ordering == Less,
+            CmpOp::Le => ordering != Greater,
+            CmpOp::Gt => ordering == Greater,
+            CmpOp::Ge => ordering != Less,
+        }
+    }
+}
+
+/// Which thread a tournament keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Best {
+    /// The highest score; among equals, the earliest thread.
+    Max,
+    /// The lowest score; among equals, the earliest thread.
+    Min,
+}
+
+/// One instruction. "Top" is the first line of the stack; `a` below `b` means `b` is the
+/// top. Every instruction acts only on active threads (`%%`), except where it says so.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Instruction {
+    /// Push an already encoded value.
+    Push(String),
+    /// Drop the top value. Empty stack: nothing happens.
+    Pop,
+    /// Copy the top value. Empty stack: nothing happens.
+    Dup,
+    /// Exchange the two top values. Fewer than two: nothing happens.
+    Swap,
+    /// Push the value of a variable. Missing variable: nothing is pushed.
+    Lookup(Var),
+    /// Pop the top into a variable, replacing any old value. Empty stack: the variable is
+    /// deleted and nothing is assigned.
+    Assign(Var),
+    /// Pop the top into a new line for the variable at the thread's end, without looking
+    /// for an old one (one rule instead of two). The thread must not hold the variable
+    /// yet: the DSL defines each temporary once per thread. Empty stack: nothing happens.
+    Define(Var),
+    /// Remove a variable. Missing: nothing happens.
+    Delete(Var),
+    /// Push the value of a variable and remove it: `lookup` then `delete` in one rule.
+    /// Missing: nothing happens.
+    Take(Var),
+    /// `T` ↔ `F` on the top.
+    Not,
+    /// Pop `b`, `a`; push `a and b`.
+    And,
+    /// Pop `b`, `a`; push `a or b`.
+    Or,
+    /// Pop `b`, `a` of one scalar type; push `a op b` as a boolean.
+    Compare {
+        /// The comparison.
+        op: CmpOp,
+        /// The operands' type (not `Str`).
+        ty: Scalar,
+    },
+    /// Replace the top value by whether its text equals the given (encoded) text. Works
+    /// for every type, strings included.
+    EqText(String),
+    /// Pop `b`, `a`; push `a + b`, wrapping.
+    Add {
+        /// Operand width.
+        bits: u8,
+    },
+    /// Pop `b`, `a`; push `a - b`, wrapping.
+    Sub {
+        /// Operand width.
+        bits: u8,
+    },
+    /// Replace the top `a` by `-a`, wrapping (the minimum stays the minimum).
+    Neg {
+        /// Operand width.
+        bits: u8,
+    },
+    /// Pop a boolean; threads that popped `F` are paused under `tag`.
+    Cond {
+        /// The else-tag of the conditional.
+        tag: Tag,
+    },
+    /// Pause every active thread under `tag`.
+    Pause(Tag),
+    /// Make every thread paused under `tag` active again.
+    Reactivate(Tag),
+    /// Each active thread becomes two identical adjacent threads.
+    Fork,
+    /// Each active thread becomes two: the first with `T` pushed, the second with `F`.
+    ForkBool,
+    /// Pop a list of at most `max_len` elements; one thread per element, in list order,
+    /// each with its element pushed. An empty list destroys the thread.
+    ForkList {
+        /// Compile-time bound on the length.
+        max_len: usize,
+    },
+    /// Delete every active thread.
+    Destroy,
+    /// Put a group boundary `%/<level>` before every active thread.
+    MarkGroups {
+        /// The nesting level (markers of different levels are removed separately).
+        level: u32,
+    },
+    /// Remove every group boundary of `level` (active or not: markers are never paused).
+    UnmarkGroups {
+        /// The level.
+        level: u32,
+    },
+    /// In each run of adjacent active threads (of at most `max_threads`), pop every
+    /// thread's top value and push their list, in thread order, on the first thread;
+    /// the others are deleted.
+    Gather {
+        /// Compile-time bound on the run length.
+        max_threads: usize,
+    },
+    /// In each run of adjacent active threads (of at most `max_threads`), keep only the
+    /// thread whose top integer is best (ties: the earliest). The score stays on top.
+    Tournament {
+        /// Score width.
+        bits: u8,
+        /// Compile-time bound on the run length.
+        max_threads: usize,
+        /// Highest or lowest.
+        best: Best,
+    },
+    /// Pop an element `e` and a list `l`; push `l` with `e` appended.
+    ListPush,
+    /// Pop `b`, `a`; push `a` followed by `b`.
+    Concat,
+    /// Replace the top string by its `len` characters from `start`. Too short: unchanged.
+    Slice {
+        /// First character taken (0-based).
+        start: usize,
+        /// Number of characters taken.
+        len: usize,
+    },
+    /// Replace every character of the top string (of at most `max_len` characters) found
+    /// in `table` by its image; other characters stay.
+    MapChars {
+        /// `(from, to)` pairs; `to` never holds `%`, newline or `\x01`.
+        table: Vec<(char, String)>,
+        /// Compile-time bound on the length.
+        max_len: usize,
+    },
+    /// Replace the top string by the list of its pieces between `sep` characters.
+    Split {
+        /// The separator.
+        sep: char,
+        /// Compile-time bound on the length of the string.
+        max_len: usize,
+    },
+    /// Replace the top list by its elements joined with `sep`.
+    Join {
+        /// The separator.
+        sep: char,
+        /// Compile-time bound on the length of the joined string.
+        max_len: usize,
+    },
+}
+
+impl Instruction {
+    /// A short name used in rule origins and statistics.
+    pub fn name(&self) -> &'static str {
+        use Instruction::*;
+        match self {
+            Push(_) => "push",
+            Pop => "pop",
+            Dup => "dup",
+            Swap => "swap",
+            Lookup(_) => "lookup",
+            Assign(_) => "assign",
+            Define(_) => "define",
+            Delete(_) => "delete",
+            Take(_) => "take",
+            Not => "not",
+            And => "and",
+            Or => "or",
+            Compare { .. } => "compare",
+            EqText(_) => "eq_text",
+            Add { .. } => "add",
+            Sub { .. } => "sub",
+            Neg { .. } => "neg",
+            Cond { .. } => "cond",
+            Pause(_) => "pause",
+            Reactivate(_) => "reactivate",
+            Fork => "fork",
+            ForkBool => "fork_bool",
+            ForkList { .. } => "fork_list",
+            Destroy => "destroy",
+            MarkGroups { .. } => "mark_groups",
+            UnmarkGroups { .. } => "unmark_groups",
+            Gather { .. } => "gather",
+            Tournament { .. } => "tournament",
+            ListPush => "list_push",
+            Concat => "concat",
+            Slice { .. } => "slice",
+            MapChars { .. } => "map_chars",
+            Split { .. } => "split",
+            Join { .. } => "join",
+        }
+    }
+
+    /// The variable this instruction reads, writes or deletes, if any.
+    pub fn var(&self) -> Option<&Var> {
+        match self {
+            Instruction::Lookup(v)
+            | Instruction::Assign(v)
+            | Instruction::Define(v)
+            | Instruction::Delete(v)
+            | Instruction::Take(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The variable this instruction stores the top of the stack into (assign, define).
+    pub fn stored(&self) -> Option<&Var> {
+        match self {
+            Instruction::Assign(v) | Instruction::Define(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The conditional this instruction belongs to, if it is a control instruction.
+    pub fn tag(&self) -> Option<Tag> {
+        match self {
+            Instruction::Cond { tag } | Instruction::Pause(tag) | Instruction::Reactivate(tag) => {
+                Some(*tag)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Instruction {
+    /// The name and the operands, as in `lookup x`, `push 1000`, `cond e3`,
+    /// `tournament bits=8 max_threads=64 max`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Instruction::*;
+        f.write_str(self.name())?;
+        match self {
+            Push(v) | EqText(v) => write!(f, " {v:?}"),
+            Lookup(v) | Assign(v) | Define(v) | Delete(v) | Take(v) => write!(f, " {v}"),
+            Compare { op, ty } => write!(f, " {op:?} {ty:?}"),
+            Add { bits } | Sub { bits } | Neg { bits } => write!(f, " bits={bits}"),
+            Cond { tag } | Pause(tag) | Reactivate(tag) => write!(f, " {tag}"),
+            ForkList { max_len } => write!(f, " max_len={max_len}"),
+            MarkGroups { level } | UnmarkGroups { level } => write!(f, " level={level}"),
+            Gather { max_threads } => write!(f, " max_threads={max_threads}"),
+            Tournament {
+                bits,
+                max_threads,
+                best,
+            } => write!(f, " bits={bits} max_threads={max_threads} {best:?}"),
+            Slice { start, len } => write!(f, " start={start} len={len}"),
+            MapChars { table, max_len } => write!(f, " {table:?} max_len={max_len}"),
+            Split { sep, max_len } | Join { sep, max_len } => {
+                write!(f, " {sep:?} max_len={max_len}")
+            }
+            Pop | Dup | Swap | Not | And | Or | Fork | ForkBool | Destroy | ListPush | Concat => {
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A source location: where the DSL call was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Site {
+    /// Source file.
+    pub file: &'static str,
+    /// Line, 1-based.
+    pub line: u32,
+    /// Column, 1-based.
+    pub column: u32,
+}
+
+impl Site {
+    /// The location of the caller (through every `#[track_caller]` frame).
+    #[track_caller]
+    pub fn caller() -> Site {
+        let location = Location::caller();
+        Site {
+            file: location.file(),
+            line: location.line(),
+            column: location.column(),
+        }
+    }
+}
+
+impl fmt::Display for Site {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// An instruction with its origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    /// The instruction.
+    pub instruction: Instruction,
+    /// Where it was recorded.
+    pub site: Site,
+}
+
+/// A recorded program: the instructions plus what passes need to know about its edges.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IrProgram {
+    /// Short name, such as `demo-arith`.
+    pub name: String,
+    /// What the program does and which state it expects.
+    pub description: String,
+    /// The instructions in order.
+    pub body: Vec<Located>,
+    /// Variables the initial state holds.
+    pub inputs: Vec<Var>,
+    /// Variables the caller reads at the end (never deleted by passes).
+    pub outputs: Vec<Var>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "appears twice")]
+    fn enumerations_refuse_repeated_variants() {
+        static BAD: EnumDef = EnumDef {
+            name: "bad",
+            variants: &["a", "b", "a"],
+        };
+        BAD.check();
+    }
+
+    #[test]
+    #[should_panic(expected = "not made of letters")]
+    fn enumerations_refuse_odd_characters() {
+        static BAD: EnumDef = EnumDef {
+            name: "bad",
+            variants: &["a;b"],
+        };
+        BAD.check();
+    }
+}

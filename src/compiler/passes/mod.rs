@@ -1,0 +1,36 @@
+//! Passes over the instruction list. Each takes a program and returns a new one; each can
+//! be switched off in [`super::CompileOptions`] so its effect can be measured.
+//!
+//! - [`constants`]: push constants where they are used instead of storing them.
+//! - [`dead_vars`]: delete every variable right after its last use.
+//! - [`peephole`]: drop instruction sequences that do nothing (push then pop, pause then
+//!   reactivate...).
+//!
+//! They run in that order. Dead-variable elimination runs before the peephole pass: it is what exposes `assign x; lookup x;
+//! delete x` to the peephole pass, which then leaves intermediate results on the stack.
+
+pub mod constants;
+pub mod dead_vars;
+pub mod peephole;
+
+use super::ir::{Instruction, IrProgram};
+
+/// The largest number of variables a thread can hold at once, counted along the
+/// instruction list (inputs at the start, `assign` adds, `delete` removes).
+pub fn peak_vars(ir: &IrProgram) -> usize {
+    let mut held: std::collections::HashSet<&str> = ir.inputs.iter().map(|v| v.name()).collect();
+    let mut peak = held.len();
+    for located in &ir.body {
+        match &located.instruction {
+            Instruction::Assign(v) | Instruction::Define(v) => {
+                held.insert(v.name());
+            }
+            Instruction::Delete(v) | Instruction::Take(v) => {
+                held.remove(v.name());
+            }
+            _ => {}
+        }
+        peak = peak.max(held.len());
+    }
+    peak
+}
