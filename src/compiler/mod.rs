@@ -103,6 +103,7 @@ pub mod ir;
 pub mod lower;
 pub mod passes;
 pub mod report;
+pub mod types;
 
 use crate::program::Program;
 use ir::IrProgram;
