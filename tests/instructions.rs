@@ -579,6 +579,38 @@ fn lists_and_strings() {
     );
 }
 
+#[test]
+fn matching_a_pattern_on_the_top_line() {
+    check_local(
+        &[I::Matches("R(?:\\.{7}\\.)*\\.{7}K".into())],
+        &[
+            (stack(&["R.......K", "x"]), stack(&["T", "x"])),
+            (stack(&["..R...............K", "x"]), stack(&["T", "x"])),
+            (stack(&["R.......P.......K"]), stack(&["F"])),
+            (stack(&["R..K"]), stack(&["F"])),
+            (stack(&[""]), stack(&["F"])),
+            (t(&[], &[("b", "R.......K")]), t(&[], &[("b", "R.......K")])),
+        ],
+    );
+    check_local(
+        &[I::Matches("x*".into())],
+        &[
+            (stack(&[""]), stack(&["T"])),
+            (t(&[], &[("b", "")]), t(&[], &[("b", "")])),
+        ],
+    );
+}
+
+#[test]
+fn line_patterns_that_could_leave_the_line_are_refused() {
+    use regex_chess::compiler::lower::strings::check_line_pattern;
+    assert!(check_line_pattern("R[^K\\n]*K").is_ok());
+    assert!(check_line_pattern("a.b|c{2,3}").is_ok());
+    for bad in ["[^K]", "a\\nb", "\\s", "^a", "a$", "(?s).", "\\bK", "("] {
+        assert!(check_line_pattern(bad).is_err(), "{bad}");
+    }
+}
+
 // ----- the rules themselves -----
 
 #[test]
@@ -594,6 +626,7 @@ fn thread_local_rules_start_at_an_active_thread_head() {
         I::Delete(var("x")),
         I::Take(var("x")),
         I::EqText("a.b".into()),
+        I::Matches("K.{7}R".into()),
         I::Not,
         I::And,
         I::Or,

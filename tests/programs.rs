@@ -348,6 +348,8 @@ proptest! {
 
 // ----- text -----
 
+const LINE_PATTERN: &str = "a[^a\\n]*♜|/.{2}/";
+
 fn text_program() -> ValidProgram {
     let mut b = Builder::new("text", "");
     let s = b.input_str("s");
@@ -357,12 +359,14 @@ fn text_program() -> ValidProgram {
     let field = b.slice(&s, 1, 3);
     let both = b.concat(&s, &mapped);
     let is = b.eq_text(&s, "a/b");
+    let found = b.matches(&s, LINE_PATTERN);
     b.output("parts", &parts);
     b.output("joined", &joined);
     b.output("mapped", &mapped);
     b.output("field", &field);
     b.output("both", &both);
     b.output("is", &is);
+    b.output("found", &found);
     compile(b.finish(), CompileOptions::default())
 }
 
@@ -377,6 +381,7 @@ proptest! {
         let inputs: Vec<Vec<(&str, String)>> = words.iter().map(|w| vec![("s", w.clone())]).collect();
         let out = run_both(&TEXT, &state_of(&inputs));
         let threads = active_threads(&out, words.len());
+        let native = regex::Regex::new(LINE_PATTERN).unwrap();
         for (t, w) in threads.iter().zip(&words) {
             let parts: Vec<&str> = w.split('/').collect();
             prop_assert_eq!(encode::decode_list(t.var("parts").unwrap()), parts);
@@ -388,6 +393,8 @@ proptest! {
             prop_assert_eq!(t.var("field").unwrap(), field);
             prop_assert_eq!(t.var("both").unwrap(), format!("{w}{mapped}"));
             prop_assert_eq!(t.var("is").unwrap(), encode::bool(w == "a/b"));
+            let found = native.is_match(w);
+            prop_assert_eq!(t.var("found").unwrap(), encode::bool(found));
         }
     }
 }

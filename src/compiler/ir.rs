@@ -187,6 +187,10 @@ pub enum Instruction {
         /// Highest or lowest.
         best: Best,
     },
+    /// Replace the top string by whether the regular expression matches somewhere in it.
+    /// The pattern can never match a newline and has no anchors (see
+    /// [`super::lower::strings::check_line_pattern`]).
+    Matches(String),
     /// Pop an element `e` and a list `l`; push `l` with `e` appended.
     ListPush,
     /// Pop `b`, `a`; push `a` followed by `b`.
@@ -257,6 +261,7 @@ impl Instruction {
             Tournament { .. } => "tournament",
             ListPush => "list_push",
             Concat => "concat",
+            Matches(_) => "matches",
             Slice { .. } => "slice",
             MapChars { .. } => "map_chars",
             Split { .. } => "split",
@@ -302,7 +307,7 @@ impl fmt::Display for Instruction {
         use Instruction::*;
         f.write_str(self.name())?;
         match self {
-            Push(v) | EqText(v) => write!(f, " {v:?}"),
+            Push(v) | EqText(v) | Matches(v) => write!(f, " {v:?}"),
             Lookup(v) | Assign(v) | Define(v) | Delete(v) | Take(v) => write!(f, " {v}"),
             Compare { op, ty } => write!(f, " {op:?} {ty:?}"),
             Add { bits } | Sub { bits } | Neg { bits } => write!(f, " bits={bits}"),

@@ -30,6 +30,21 @@ impl Builder {
         }
     }
 
+    /// Whether `pattern` matches somewhere in `s`: one instruction, 4 rules, whatever the
+    /// pattern. Use it to ask questions about a whole line at once, such as "a rook, then
+    /// empty squares every 8 characters, then the king".
+    ///
+    /// # Panics
+    /// When the pattern does not parse, can match a newline (write `[^x\n]`, not `[^x]`),
+    /// or has an anchor or a look-around.
+    #[track_caller]
+    pub fn matches(&mut self, s: &Value<kind::Str>, pattern: &str) -> Value<kind::Bool> {
+        if let Err(problem) = crate::compiler::lower::strings::check_line_pattern(pattern) {
+            panic!("matches {pattern:?}: {problem}");
+        }
+        self.unary(s, Instruction::Matches(pattern.to_string()), Type::Bool)
+    }
+
     /// `a` followed by `b`.
     #[track_caller]
     pub fn concat(&mut self, a: &Value<kind::Str>, b: &Value<kind::Str>) -> Value<kind::Str> {

@@ -104,6 +104,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         } => threads::tournament(&mut out, *bits, *max_threads, *best),
         ListPush => strings::list_push(&mut out),
         Concat => strings::concat(&mut out),
+        Matches(pattern) => strings::matches(&mut out, pattern),
         Slice { start, len } => strings::slice(&mut out, *start, *len),
         MapChars { table, max_len } => strings::map_chars(&mut out, table, *max_len),
         Split { sep, max_len } => strings::split(&mut out, *sep, *max_len),
