@@ -27,7 +27,7 @@
 //! | constants | `int(8, -3)`, `bool(true)`, `variant(&PIECE, "N")`, `str("..")`, `empty_list` |
 //! | arithmetic, logic | `add`, `sub`, `neg`, `and`, `or`, `not` |
 //! | comparisons | `eq`, `ne`, `lt`, `le`, `gt`, `ge` (bool, int, enum); `eq_text(&v, "e2e4")` (any type) |
-//! | text and lists | `concat`, `slice`, `map_chars`, `split`, `join`, `list_push`, `text_of` |
+//! | text and lists | `concat`, `slice`, `map_chars`, `split`, `join`, `list_push`, `text_of`, `matches(&board, "R\\.{7}K")` |
 //! | branches | `let r = if_else(&c, \|b\| .., \|b\| ..)`; `when(&c, \|b\| ..)` |
 //! | threads | `fork`, `fork_bool`, `fork_list(&xs, max)`, `destroy` |
 //! | many threads to one | `gather(&v, max_threads)`, `keep_best(&score, max_threads, Best::Max)` |

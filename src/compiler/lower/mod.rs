@@ -11,7 +11,7 @@
 //! (lookup, assign, define,
 //! delete, take), [`values`] (booleans, comparisons, integer arithmetic),
 //! [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy, groups, gather,
-//! tournament) and [`strings`] (lists and text).
+//! tournament) and [`strings`] (lists, text and line patterns).
 //!
 //! Scratch lines: while one instruction's rules run, a stack line may start with `!` (an
 //! interleaved comparison, a sum being resolved). No value starts with `!`, and every
