@@ -8,13 +8,12 @@
 //! reach across threads, and they do so on purpose.
 //!
 //! The families live in their own files: [`stack`] (push, pop, dup, swap), [`vars`]
-//! (lookup, assign, define,
-//! delete, take), [`values`] (booleans, comparisons, integer arithmetic),
-//! [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy, groups, gather,
-//! tournament) and [`strings`] (lists, text and line patterns).
+//! (lookup, assign, define, delete, take), [`values`] (booleans, comparisons, integer
+//! arithmetic), [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy,
+//! groups, gather, tournament) and [`strings`] (lists, text and line patterns).
 //!
 //! Scratch lines: while one instruction's rules run, a stack line may start with `!` (an
-//! interleaved comparison, a sum being resolved). No value starts with `!`, and every
+//! interleaved comparison, a sum being resolved, a pending test). No value starts with `!`, and every
 //! instruction removes its scratch lines before it ends.
 
 pub mod control;
