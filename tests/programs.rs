@@ -232,6 +232,58 @@ fn grouped_keeps_one_thread_per_parent() {
     assert!(!out.contains("%/"), "group boundaries are removed");
 }
 
+/// Minimax in the shape of a 2-ply search: for each parent thread, fork over its moves
+/// `xs`, then over the replies `ys`; a reply scores `x - y`; the opponent keeps the
+/// lowest score per move, then the best move per parent is kept.
+fn minimax_program() -> ValidProgram {
+    let mut b = Builder::new("minimax", "");
+    let xs = b.input_list::<kind::Int>("xs", Scalar::Int { bits: BITS });
+    let ys = b.input_list::<kind::Int>("ys", Scalar::Int { bits: BITS });
+    let best = b.grouped(|b| {
+        let x = b.fork_list(&xs, 6);
+        let worst = b.grouped(|b| {
+            let y = b.fork_list(&ys, 5);
+            let score = b.sub(&x, &y);
+            b.keep_best(&score, 5, Best::Min);
+            score
+        });
+        b.keep_best(&worst, 6, Best::Max);
+        worst
+    });
+    b.output("best", &best);
+    compile(b.finish(), CompileOptions::default())
+}
+
+static MINIMAX: LazyLock<ValidProgram> = LazyLock::new(minimax_program);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Nested groups keep each reduction within its own parent, on several parents at once.
+    #[test]
+    fn nested_groups_compute_minimax(
+        parents in prop::collection::vec(
+            (prop::collection::vec(-60i64..60, 0..=6), prop::collection::vec(-60i64..60, 0..=5)),
+            1..4,
+        ),
+    ) {
+        let list = |v: &Vec<i64>| encode::list(&v.iter().map(|x| enc(*x)).collect::<Vec<_>>());
+        let inputs: Vec<Vec<(&str, String)>> =
+            parents.iter().map(|(xs, ys)| vec![("xs", list(xs)), ("ys", list(ys))]).collect();
+        let out = run_both(&MINIMAX, &state_of(&inputs));
+        let got: Vec<i64> = active_threads(&out, parents.len())
+            .iter()
+            .map(|t| dec(t.var("best").unwrap()))
+            .collect();
+        let expected: Vec<i64> = parents
+            .iter()
+            .filter_map(|(xs, ys)| xs.iter().filter_map(|x| ys.iter().map(|y| x - y).min()).max())
+            .collect();
+        prop_assert_eq!(got, expected);
+        prop_assert!(!out.contains("%/"));
+    }
+}
+
 /// Forks over `xs` (up to 12 scores), adds `k` to each, gathers the sums and keeps the
 /// best thread; outputs `sums`, `best` and the `tag` of the winning element.
 fn spread_program(best: Best) -> ValidProgram {
