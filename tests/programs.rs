@@ -451,6 +451,47 @@ proptest! {
     }
 }
 
+/// `(|x|, signum x)` through an `if_else` that returns a pair, with a nested `if_else`.
+fn pairs_program() -> IrProgram {
+    let mut b = Builder::new("pairs", "");
+    let x = b.input_int("x", BITS);
+    let zero = b.int(BITS, 0);
+    let negative = b.lt(&x, &zero);
+    let (magnitude, sign) = b.if_else(
+        &negative,
+        |b| (b.neg(&x), b.int(BITS, -1)),
+        |b| {
+            let is_zero = b.eq(&x, &zero);
+            let sign = b.if_else(&is_zero, |b| b.int(BITS, 0), |b| b.int(BITS, 1));
+            (x.clone(), sign)
+        },
+    );
+    b.output("magnitude", &magnitude);
+    b.output("sign", &sign);
+    b.finish()
+}
+
+#[test]
+fn branches_can_return_several_values_and_nest() {
+    for options in [CompileOptions::none(), CompileOptions::default()] {
+        let program = compile(pairs_program(), options);
+        let values = [-128, -5, 0, 7, 127];
+        let inputs: Vec<Vec<(&str, String)>> =
+            values.iter().map(|v| vec![("x", enc(*v))]).collect();
+        let out = run_both(&program, &state_of(&inputs));
+        let got: Vec<(i64, i64)> = active_threads(&out, values.len())
+            .iter()
+            .map(|t| {
+                (
+                    dec(t.var("magnitude").unwrap()),
+                    dec(t.var("sign").unwrap()),
+                )
+            })
+            .collect();
+        assert_eq!(got, vec![(-128, -1), (5, -1), (0, 0), (7, 1), (127, 1)]);
+    }
+}
+
 // ----- dead-variable elimination -----
 
 /// Many temporaries: a running sum of products-by-doubling, forked over a list so that
