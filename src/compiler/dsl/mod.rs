@@ -33,7 +33,7 @@
 //! | many threads to one | `gather(&v, max_threads)`, `keep_best(&score, max_threads, Best::Max)` |
 //! | per-parent reductions | `grouped(\|b\| { fork_list..; keep_best.. })` |
 //!
-//! Bounds (`max`, `max_threads`, `max_len`) are compile-time: they fix how many rounds of
+//! Bounds (`max_len`, `max_threads`) are compile-time: they fix how many rounds of
 //! rules are emitted. A run longer than its bound is not fully reduced (a tournament
 //! leaves several threads, a fork leaves a list), so choose them from the program's
 //! worst case.
