@@ -17,7 +17,9 @@
 //! after the last use is right for every thread alive at that point.
 //!
 //! Left alone: outputs, and any variable the program already deletes itself. Inputs that
-//! are never read are deleted at the very start.
+//! are never read are deleted at the very start. An inserted delete takes the call site
+//! of the instruction it follows (the last use, or the end of the `if` it was moved
+//! after), so profiles charge it to the code that made the variable live that long.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
