@@ -83,8 +83,9 @@ impl Observer for Recorder {
     }
 }
 
-/// Stops the run after the first rule that leaves the state longer than [`STATE_CAP`].
+/// Stops the run after the first rule that leaves the state longer than `limit`.
 struct Cap {
+    limit: usize,
     stopped_after: Option<usize>,
 }
 
@@ -95,7 +96,7 @@ impl Observer for Cap {
         report: &RuleReport,
         _: &dyn Fn() -> String,
     ) -> ControlFlow<()> {
-        if report.state_len > STATE_CAP {
+        if report.state_len > self.limit {
             self.stopped_after = Some(index);
             return ControlFlow::Break(());
         }
@@ -106,25 +107,36 @@ impl Observer for Cap {
     }
 }
 
-/// Validates `rules`, cut after the rule where the reference's state outgrows the cap.
-fn prepare(rules: Vec<Rule>, state: &str) -> Result<ValidProgram, TestCaseError> {
+/// Validates `rules`, cut after the first rule where the reference's state outgrows
+/// `limit` on any of `states`.
+fn prepare(
+    rules: Vec<Rule>,
+    states: &[String],
+    limit: usize,
+) -> Result<ValidProgram, TestCaseError> {
     let valid = Program::from_rules(rules.clone())
         .validate()
         .map_err(|e| TestCaseError::fail(format!("the generator made an invalid rule: {e}")))?;
-    let mut cap = Cap {
-        stopped_after: None,
-    };
-    Reference::new(valid.clone()).run_observed(state, &mut cap);
-    match cap.stopped_after {
-        None => Ok(valid),
-        Some(last) => {
-            let mut rules = rules;
-            rules.truncate(last + 1);
-            Ok(Program::from_rules(rules)
-                .validate()
-                .expect("a prefix of a valid program is valid"))
+    let reference = Reference::new(valid.clone());
+    let mut keep = rules.len();
+    for state in states {
+        let mut cap = Cap {
+            limit,
+            stopped_after: None,
+        };
+        reference.run_observed(state, &mut cap);
+        if let Some(last) = cap.stopped_after {
+            keep = keep.min(last + 1);
         }
     }
+    if keep == rules.len() {
+        return Ok(valid);
+    }
+    let mut rules = rules;
+    rules.truncate(keep);
+    Ok(Program::from_rules(rules)
+        .validate()
+        .expect("a prefix of a valid program is valid"))
 }
 
 fn divergence_report(reference: &Reference, fast: &Fast, state: &str) -> String {
@@ -136,11 +148,16 @@ fn divergence_report(reference: &Reference, fast: &Fast, state: &str) -> String 
 
 /// Runs `rules` on `state` with both executors and fails on any difference.
 fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
-    let program = prepare(rules, state)?;
-    let n = program.rules().len();
+    let states = [state.to_string()];
+    let program = prepare(rules, &states, STATE_CAP)?;
     let reference = Reference::new(program.clone());
     let fast = Fast::new(program);
+    compare(&reference, &fast, state)
+}
 
+/// Every way of running `fast` on `state` must give what `reference` gives.
+fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), TestCaseError> {
+    let n = reference.program().rules().len();
     let mut expected = Recorder::default();
     let want = reference.run_observed(state, &mut expected);
 
@@ -148,7 +165,7 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
     if got != want {
         return Err(TestCaseError::fail(format!(
             "final states differ (run)\n{}",
-            divergence_report(&reference, &fast, state)
+            divergence_report(reference, fast, state)
         )));
     }
 
@@ -156,7 +173,7 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
     if got != want {
         return Err(TestCaseError::fail(format!(
             "final states differ (run_with_stats)\n{}",
-            divergence_report(&reference, &fast, state)
+            divergence_report(reference, fast, state)
         )));
     }
     let mut want_stats = RunStats::default();
@@ -176,7 +193,7 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
     if got != want {
         return Err(TestCaseError::fail(format!(
             "final states differ (run_observed)\n{}",
-            divergence_report(&reference, &fast, state)
+            divergence_report(reference, fast, state)
         )));
     }
     let indices: Vec<usize> = observed.reports.iter().map(|(i, _)| *i).collect();
@@ -799,6 +816,61 @@ proptest! {
     }
 }
 
+/// A state of hundreds to thousands of threads, where a fast executor may switch to
+/// per-thread or parallel strategies.
+fn wide_state() -> impl Strategy<Value = String> {
+    (prop::collection::vec(thread(), 1..12), 40usize..250)
+        .prop_map(|(threads, times)| threads.concat().repeat(times))
+}
+
+proptest! {
+    #![proptest_config(config(120))]
+    #[test]
+    fn wide_states_agree(rules in dialect_program(), state in wide_state()) {
+        let states = [state];
+        let program = prepare(rules, &states, 4 * 1024 * 1024)?;
+        let reference = Reference::new(program.clone());
+        let fast = Fast::new(program);
+        compare(&reference, &fast, &states[0])?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+    /// One executor, built once, runs several states, from two threads at once: nothing
+    /// from one run may leak into another.
+    #[test]
+    fn one_executor_serves_many_states(
+        rules in mixed_program(),
+        states in prop::collection::vec(any_state(), 2..5),
+    ) {
+        let program = prepare(rules, &states, STATE_CAP)?;
+        let reference = Reference::new(program.clone());
+        let fast = Fast::new(program);
+        for state in &states {
+            compare(&reference, &fast, state)?;
+        }
+        let results: Vec<Result<(), TestCaseError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = [0, 1]
+                .into_iter()
+                .map(|parity| {
+                    let (reference, fast, states) = (&reference, &fast, &states);
+                    scope.spawn(move || {
+                        for state in states.iter().skip(parity).step_by(2) {
+                            compare(reference, fast, state)?;
+                        }
+                        Ok(())
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for result in results {
+            result?;
+        }
+    }
+}
+
 /// Every generated rule validates: the generators build patterns from pieces rather than
 /// filtering.
 #[test]
@@ -990,7 +1062,7 @@ proptest! {
         state in machine_state(),
         bad in any::<Index>(),
     ) {
-        let program = prepare(rules, &state)?;
+        let program = prepare(rules, std::slice::from_ref(&state), STATE_CAP)?;
         let bad = bad.index(program.rules().len());
         let reference = Reference::new(program.clone());
         let wrong = Corrupting::new(program.clone(), bad);
