@@ -176,17 +176,6 @@ fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), TestCa
             divergence_report(reference, fast, state)
         )));
     }
-    let mut want_stats = RunStats::default();
-    for (_, report) in &expected.reports {
-        want_stats.record(report);
-    }
-    prop_assert_eq!(
-        stats.matches,
-        want_stats.matches,
-        "run_with_stats match totals differ"
-    );
-    prop_assert_eq!(stats.max_state_len, want_stats.max_state_len);
-    prop_assert_eq!(stats.rules_applied + stats.rules_skipped, n);
 
     let mut observed = Recorder::default();
     let got = fast.run_observed(state, &mut observed);
@@ -206,12 +195,26 @@ fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), TestCa
         prop_assert_eq!(
             (theirs.matches, theirs.state_len),
             (ours.matches, ours.state_len),
-            "rule {} ({:?} -> {:?}): (matches, state length) differ, fast vs reference",
+            "rule {} ({:?} -> {:?}, skipped by fast: {}): (matches, state length) differ, \
+             fast vs reference",
             index,
             fast.program().rules()[*index].pattern,
-            fast.program().rules()[*index].replacement
+            fast.program().rules()[*index].replacement,
+            theirs.skipped
         );
     }
+
+    let mut want_stats = RunStats::default();
+    for (_, report) in &expected.reports {
+        want_stats.record(report);
+    }
+    prop_assert_eq!(
+        stats.matches,
+        want_stats.matches,
+        "run_with_stats match totals differ"
+    );
+    prop_assert_eq!(stats.max_state_len, want_stats.max_state_len);
+    prop_assert_eq!(stats.rules_applied + stats.rules_skipped, n);
 
     let middle = n / 2;
     let mut none = regex_chess::exec::NoObserver;
@@ -923,6 +926,25 @@ fn tricky_cases_agree() {
             panic!("{pattern:?} -> {replacement:?} on {state:?}: {e}");
         }
     }
+}
+
+/// A rule that matches without changing the state is a fixpoint: the fast executor may skip
+/// the identical rules after it, but each of them still has (and must report) the same
+/// matches as the one before it.
+#[test]
+fn rules_skipped_at_a_fixpoint_report_their_matches() {
+    let state = "%%\n#stack:\nTrue\n%%\n#stack:\n%p1\n#stack:\n";
+    let program = Program::from_rules(vec![Rule::new("(%%\n#stack:\n)", "$1"); 4])
+        .validate()
+        .unwrap();
+    let fast = Fast::new(program.clone());
+    let mut observed = Recorder::default();
+    assert_eq!(fast.run_observed(state, &mut observed), state);
+    let matches: Vec<usize> = observed.reports.iter().map(|(_, r)| r.matches).collect();
+    assert_eq!(matches, [2, 2, 2, 2], "{:?}", observed.reports);
+    assert_eq!(fast.run_with_stats(state).1.matches, 8);
+    let reference = Reference::new(program);
+    assert_eq!(reference.run_with_stats(state).1.matches, 8);
 }
 
 // ---------------------------------------------------------------------------------------
