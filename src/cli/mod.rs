@@ -61,7 +61,21 @@ enum Command {
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help` and `--version` print to standard output and exit 0; no subcommand at
+        // all prints the help.
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "regex-chess: error: {}", one_line(&e));
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Legal(args) => legal::run(args),
@@ -75,4 +89,21 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A usage error from clap as one line: its message, without the usage block and the
+/// hint to try `--help`.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let message = message.join(" ");
+    message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_string()
 }
