@@ -1,0 +1,221 @@
+//! One distinct pattern, compiled for the fast executor, and its per-run scratch space.
+//!
+//! Contract: [`Compiled::find_at`] returns exactly the match `regex::Regex` would report
+//! for a search of the whole state starting at byte `at` (leftmost-first, look-around seen
+//! through the whole state, empty matches never splitting a char), and
+//! [`Compiled::resolve_groups`] fills exactly the group spans `regex` gives for that match.
+//!
+//! How:
+//! - The pattern is parsed once (with `regex`'s syntax defaults) into one Thompson NFA that
+//!   every engine shares.
+//! - Patterns with a literal prefix ([`literal::Prefix`]) find candidates with memmem or
+//!   aho-corasick and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
+//!   the first candidate that matches starts the leftmost match and the anchored
+//!   leftmost-first DFA gives its end. Such patterns cannot match the empty string.
+//! - Patterns without one use `meta::Regex` (the engine inside `regex`) for the search.
+//! - Groups: literal groups at fixed offsets are computed from the match start; otherwise a
+//!   one-pass DFA when the pattern is one-pass, else the bounded backtracker, else the
+//!   PikeVM, always anchored on the match span, as `regex` itself does.
+//!
+//! Trade-offs: a DFA that quits (a Unicode `\b` meeting non-ASCII text) falls back to the
+//! meta regex for that one search. Candidate enumeration can, for adversarial patterns that
+//! rescan long stretches from many candidates, cost more than one unanchored pass; machine
+//! patterns stop at the next `%` or newline, so each byte is scanned about once. Engines
+//! that only some rules need (meta, capture engines) are built on first use.
+
+use std::sync::OnceLock;
+
+use regex_automata::dfa::onepass;
+use regex_automata::hybrid::dfa as hybrid;
+use regex_automata::nfa::thompson::{self, NFA, backtrack, pikevm};
+use regex_automata::util::primitives::NonMaxUsize;
+use regex_automata::util::syntax;
+use regex_automata::{Anchored, Input, meta};
+
+use super::literal::{self, Literals, Prefix};
+
+/// Engines for group resolution, built on first need.
+#[derive(Debug)]
+enum GroupEngine {
+    OnePass(Box<onepass::DFA>),
+    Backtrack(backtrack::BoundedBacktracker),
+    PikeVm,
+}
+
+/// One distinct pattern, ready to search.
+#[derive(Debug)]
+pub struct Compiled {
+    hir: regex_syntax::hir::Hir,
+    nfa: NFA,
+    literals: Literals,
+    /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
+    dfa: Option<hybrid::DFA>,
+    meta: OnceLock<meta::Regex>,
+    groups: OnceLock<GroupEngine>,
+    pikevm: OnceLock<pikevm::PikeVM>,
+}
+
+/// Per-run scratch for one [`Compiled`]: lazy DFA states, engine caches, slots.
+#[derive(Debug, Default)]
+pub struct Cache {
+    dfa: Option<hybrid::Cache>,
+    meta: Option<meta::Cache>,
+    onepass: Option<onepass::Cache>,
+    backtrack: Option<backtrack::Cache>,
+    pikevm: Option<pikevm::Cache>,
+    /// Group slots of the last resolved match (2 per group).
+    pub slots: Vec<Option<NonMaxUsize>>,
+}
+
+impl Compiled {
+    /// Compiles `pattern`, which `regex::Regex::new` accepts.
+    pub fn new(pattern: &str) -> Compiled {
+        let hir = syntax::parse_with(pattern, &syntax::Config::default())
+            .expect("a validated pattern parses");
+        let nfa = thompson::Compiler::new()
+            .build_from_hir(&hir)
+            .expect("a validated pattern compiles to an NFA");
+        let literals = literal::analyze(&hir, nfa.group_info().group_len(0.into()));
+        let dfa = match literals.prefix {
+            Prefix::One(_) | Prefix::Many(_) => hybrid::Builder::new()
+                .configure(
+                    hybrid::Config::new()
+                        .unicode_word_boundary(true)
+                        .cache_capacity(1 << 20),
+                )
+                .build_from_nfa(nfa.clone())
+                .ok(),
+            Prefix::None | Prefix::Never => None,
+        };
+        Compiled {
+            hir,
+            nfa,
+            literals,
+            dfa,
+            meta: OnceLock::new(),
+            groups: OnceLock::new(),
+            pikevm: OnceLock::new(),
+        }
+    }
+
+    /// True when the rule can be skipped without running an engine: a literal every match
+    /// needs (the prefix, or a required literal inside) is absent. Both checks stop at the
+    /// first occurrence, so they are cheap when the literal is present early.
+    pub fn cannot_match(&self, hay: &str) -> bool {
+        let bytes = hay.as_bytes();
+        match &self.literals.prefix {
+            Prefix::Never => return true,
+            Prefix::One(_) | Prefix::Many(_) => {
+                if self.literals.prefix.next_candidate(bytes, 0).is_none() {
+                    return true;
+                }
+            }
+            Prefix::None => {}
+        }
+        match &self.literals.required {
+            Some(finder) => finder.find(bytes).is_none(),
+            None => false,
+        }
+    }
+
+    /// The group spans that are fixed offsets from the match start, by group index.
+    pub fn fixed_groups(&self) -> &[Option<(usize, usize)>] {
+        &self.literals.fixed_groups
+    }
+
+    fn meta(&self) -> &meta::Regex {
+        self.meta.get_or_init(|| {
+            meta::Builder::new()
+                .configure(
+                    meta::Config::new()
+                        .nfa_size_limit(Some(10 * (1 << 20)))
+                        .hybrid_cache_capacity(2 * (1 << 20)),
+                )
+                .build_from_hir(&self.hir)
+                .expect("a validated pattern builds a meta regex")
+        })
+    }
+
+    fn pikevm(&self) -> &pikevm::PikeVM {
+        self.pikevm.get_or_init(|| {
+            pikevm::PikeVM::new_from_nfa(self.nfa.clone()).expect("PikeVM builds from any NFA")
+        })
+    }
+
+    /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
+    /// or `None`. Whether the state even contains a required literal is checked first, by
+    /// the caller, with [`Compiled::cannot_match`].
+    pub fn find_at(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
+        let Some(dfa) = &self.dfa else {
+            if matches!(self.literals.prefix, Prefix::Never) {
+                return None;
+            }
+            let meta = self.meta();
+            let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
+            let m = meta.search_with(mcache, &Input::new(hay).range(at..))?;
+            return Some((m.start(), m.end()));
+        };
+        let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
+        let bytes = hay.as_bytes();
+        let mut from = at;
+        while let Some(start) = self.literals.prefix.next_candidate(bytes, from) {
+            let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
+            let end = match dfa.try_search_fwd(dcache, &input) {
+                Ok(found) => found.map(|hm| hm.offset()),
+                Err(_) => {
+                    let meta = self.meta();
+                    let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
+                    meta.search_with(mcache, &input).map(|m| m.end())
+                }
+            };
+            if let Some(end) = end {
+                return Some((start, end));
+            }
+            from = start + 1;
+        }
+        None
+    }
+
+    /// Resolves the groups of the match `start..end` into `cache.slots` (slot `2i`/`2i+1`
+    /// hold group `i`'s start/end). `start..end` must be a match [`Compiled::find_at`]
+    /// reported.
+    pub fn resolve_groups(&self, cache: &mut Cache, hay: &str, start: usize, end: usize) {
+        let slot_len = self.nfa.group_info().slot_len();
+        cache.slots.clear();
+        cache.slots.resize(slot_len, None);
+        let input = Input::new(hay).span(start..end).anchored(Anchored::Yes);
+        let engine = self.groups.get_or_init(|| {
+            if let Ok(op) = onepass::Builder::new().build_from_nfa(self.nfa.clone()) {
+                GroupEngine::OnePass(Box::new(op))
+            } else if let Ok(bt) = backtrack::Builder::new().build_from_nfa(self.nfa.clone()) {
+                GroupEngine::Backtrack(bt)
+            } else {
+                GroupEngine::PikeVm
+            }
+        });
+        let found = match engine {
+            GroupEngine::OnePass(op) => {
+                let c = cache.onepass.get_or_insert_with(|| op.create_cache());
+                op.try_search_slots(c, &input, &mut cache.slots).ok()
+            }
+            GroupEngine::Backtrack(bt) if end - start <= bt.max_haystack_len() => {
+                let c = cache.backtrack.get_or_insert_with(|| bt.create_cache());
+                bt.try_search_slots(c, &input, &mut cache.slots).ok()
+            }
+            _ => None,
+        };
+        if found.flatten().is_none() {
+            let vm = self.pikevm();
+            let c = cache.pikevm.get_or_insert_with(|| vm.create_cache());
+            vm.search_slots(c, &input, &mut cache.slots);
+        }
+        debug_assert_eq!(
+            (
+                cache.slots[0].map(|s| s.get()),
+                cache.slots[1].map(|s| s.get())
+            ),
+            (Some(start), Some(end)),
+            "group resolution must find the same match"
+        );
+    }
+}
