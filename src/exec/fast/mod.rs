@@ -13,6 +13,8 @@
 //! - [`pattern`]: each distinct pattern compiled once, lazily on first use, into a shared
 //!   NFA, an anchored lazy DFA (or `meta::Regex` when there is no literal to anchor at) and
 //!   capture engines built only when a template needs them.
+//! - [`linear`]: capture groups of plain-sequence patterns (the machine's lookups)
+//!   without an engine.
 //! - [`rewrite`]: one output pass per rule with `replace_all`'s empty-match rules.
 //! - [`state`]: the state between rules (the seam for the thread-segmented buffer).
 //!
@@ -20,6 +22,7 @@
 //! so a run that touches few patterns pays for few. Lazy-DFA caches are pooled between
 //! runs so that repeated runs (a game, a benchmark) reuse the states already built.
 
+mod linear;
 mod literal;
 mod pattern;
 mod rewrite;

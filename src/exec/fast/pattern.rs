@@ -13,8 +13,9 @@
 //!   the first candidate that matches starts the leftmost match and the anchored
 //!   leftmost-first DFA gives its end. Such patterns cannot match the empty string.
 //! - Patterns without one use `meta::Regex` (the engine inside `regex`) for the search.
-//! - Groups: literal groups at fixed offsets are computed from the match start; otherwise a
-//!   one-pass DFA when the pattern is one-pass, else the bounded backtracker, else the
+//! - Groups: literal groups at fixed offsets are computed from the match start; linear
+//!   patterns (see [`super::linear`]) are resolved by a budgeted search on the span;
+//!   otherwise a one-pass DFA when the pattern is one-pass, else the bounded backtracker, else the
 //!   PikeVM, always anchored on the match span, as `regex` itself does.
 //!
 //! Trade-offs: a DFA that quits (a Unicode `\b` meeting non-ASCII text) falls back to the
@@ -32,6 +33,7 @@ use regex_automata::util::primitives::NonMaxUsize;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, meta};
 
+use super::linear::Linear;
 use super::literal::{self, Literals, Prefix};
 
 /// Engines for group resolution, built on first need.
@@ -48,6 +50,8 @@ pub struct Compiled {
     hir: regex_syntax::hir::Hir,
     nfa: NFA,
     literals: Literals,
+    /// The pattern as a plain sequence, when it is one (resolves groups without engine).
+    linear: Option<Linear>,
     /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
     dfa: Option<hybrid::DFA>,
     meta: OnceLock<meta::Regex>,
@@ -63,8 +67,11 @@ pub struct Cache {
     onepass: Option<onepass::Cache>,
     backtrack: Option<backtrack::Cache>,
     pikevm: Option<pikevm::Cache>,
-    /// Group slots of the last resolved match (2 per group).
-    pub slots: Vec<Option<NonMaxUsize>>,
+    /// Engine slots (2 per group).
+    slots: Vec<Option<NonMaxUsize>>,
+    /// Group offsets of the last resolved match: `2i` and `2i + 1` are group `i`'s start
+    /// and end.
+    pub groups: Vec<Option<usize>>,
 }
 
 impl Compiled {
@@ -75,6 +82,7 @@ impl Compiled {
         let nfa = thompson::Compiler::new()
             .build_from_hir(&hir)
             .expect("a validated pattern compiles to an NFA");
+        let linear = Linear::new(&hir);
         let literals = literal::analyze(&hir, nfa.group_info().group_len(0.into()));
         let dfa = match literals.prefix {
             Prefix::One(_) | Prefix::Many(_) => hybrid::Builder::new()
@@ -90,6 +98,7 @@ impl Compiled {
         Compiled {
             hir,
             nfa,
+            linear,
             literals,
             dfa,
             meta: OnceLock::new(),
@@ -176,11 +185,17 @@ impl Compiled {
         None
     }
 
-    /// Resolves the groups of the match `start..end` into `cache.slots` (slot `2i`/`2i+1`
-    /// hold group `i`'s start/end). `start..end` must be a match [`Compiled::find_at`]
-    /// reported.
+    /// Resolves the groups of the match `start..end` into `cache.groups`. `start..end`
+    /// must be a match [`Compiled::find_at`] reported.
     pub fn resolve_groups(&self, cache: &mut Cache, hay: &str, start: usize, end: usize) {
         let slot_len = self.nfa.group_info().slot_len();
+        cache.groups.clear();
+        cache.groups.resize(slot_len, None);
+        if let Some(linear) = &self.linear {
+            if linear.resolve(hay, start, end, &mut cache.groups) {
+                return;
+            }
+        }
         cache.slots.clear();
         cache.slots.resize(slot_len, None);
         let input = Input::new(hay).span(start..end).anchored(Anchored::Yes);
@@ -209,11 +224,11 @@ impl Compiled {
             let c = cache.pikevm.get_or_insert_with(|| vm.create_cache());
             vm.search_slots(c, &input, &mut cache.slots);
         }
+        for (group, slot) in cache.groups.iter_mut().zip(&cache.slots) {
+            *group = slot.map(|s| s.get());
+        }
         debug_assert_eq!(
-            (
-                cache.slots[0].map(|s| s.get()),
-                cache.slots[1].map(|s| s.get())
-            ),
+            (cache.groups[0], cache.groups[1]),
             (Some(start), Some(end)),
             "group resolution must find the same match"
         );

@@ -119,9 +119,9 @@ fn expand(
             Piece::Group(i) => {
                 let span = match need {
                     GroupNeed::Engine => {
-                        let s = cache.slots.get(2 * i).copied().flatten();
-                        let e = cache.slots.get(2 * i + 1).copied().flatten();
-                        s.zip(e).map(|(s, e)| (s.get(), e.get()))
+                        let s = cache.groups.get(2 * i).copied().flatten();
+                        let e = cache.groups.get(2 * i + 1).copied().flatten();
+                        s.zip(e)
                     }
                     _ => pattern.fixed_groups()[*i].map(|(s, e)| (start + s, start + e)),
                 };

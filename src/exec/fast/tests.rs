@@ -210,26 +210,61 @@ impl Rng {
 #[test]
 fn randomized_self_check() {
     let atoms = [
-        "a", "b", "%", "%%\n", "\n", "é", "[^%]*", "[^\n]*", "a*", "b?", "(a|b)", "(%%|%p)",
-        "(x)?", "^", "$", "(?m)^", "(?m)$", r"\b", ".", "(a*)", "(?:ab)+", "[a-c]", "#x: ",
+        "a",
+        "b",
+        "%",
+        "%%\n",
+        "\n",
+        "é",
+        "[^%]*",
+        "[^\n]*",
+        "a*",
+        "b?",
+        "(a|b)",
+        "(%%|%p)",
+        "(x)?",
+        "^",
+        "$",
+        "(?m)^",
+        "(?m)$",
+        r"\b",
+        ".",
+        "(a*)",
+        "(?:ab)+",
+        "[a-c]",
+        "#x: ",
         "(é|a)*",
+        "([^%]*)",
+        "(b+?)",
+        "(é?)",
+        "([a-c]{1,2})",
+        "(\n#x: )",
+        "([^\n]*)",
+        "(.)",
     ];
     let bits = [
-        "a", "b", "%", "%%\n", "%p\n", "\n", "é", "日", "#x: ", "ab", " ",
+        "a", "b", "%", "%%\n", "%p\n", "\n", "é", "日", "#x: ", "ab", " ", "c",
     ];
-    let replacements = ["", "$0", "${1}", "[$0]", "$$", "${1}${1}", "x"];
+    let pieces = ["${0}", "${1}", "${2}", "${3}", "[", "$$", "x"];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    for _ in 0..1500 {
+    for _ in 0..2000 {
         let mut rules = Vec::new();
         for _ in 0..(1 + rng.next() % 4) {
             let mut pattern = String::new();
             for _ in 0..(1 + rng.next() % 4) {
                 pattern.push_str(rng.pick(&atoms));
             }
-            let has_group = regex::Regex::new(&pattern).unwrap().captures_len() > 1;
-            let mut rep = rng.pick(&replacements).to_string();
-            while !has_group && rep.contains("${1}") {
-                rep = rng.pick(&replacements).to_string();
+            let groups = regex::Regex::new(&pattern).unwrap().captures_len();
+            let mut rep = String::new();
+            for _ in 0..(rng.next() % 4) {
+                let piece = rng.pick(&pieces);
+                let usable = match piece.strip_prefix("${") {
+                    Some(g) => g[..1].parse::<usize>().unwrap() < groups,
+                    None => true,
+                };
+                if usable {
+                    rep.push_str(piece);
+                }
             }
             rules.push((pattern, rep));
         }
