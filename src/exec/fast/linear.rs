@@ -161,7 +161,7 @@ impl Search<'_, '_> {
             Atom::Literal(lit) => {
                 let after = pos + lit.len();
                 after <= self.end
-                    && &self.hay.as_bytes()[pos..after] == &lit[..]
+                    && self.hay.as_bytes()[pos..after] == lit[..]
                     && self.at(i + 1, after)
             }
             Atom::Class(class) => match self.hay[pos..self.end].chars().next() {

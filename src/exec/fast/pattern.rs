@@ -191,10 +191,10 @@ impl Compiled {
         let slot_len = self.nfa.group_info().slot_len();
         cache.groups.clear();
         cache.groups.resize(slot_len, None);
-        if let Some(linear) = &self.linear {
-            if linear.resolve(hay, start, end, &mut cache.groups) {
-                return;
-            }
+        if let Some(linear) = &self.linear
+            && linear.resolve(hay, start, end, &mut cache.groups)
+        {
+            return;
         }
         cache.slots.clear();
         cache.slots.resize(slot_len, None);
