@@ -17,20 +17,95 @@
 //! so the usual lookup (the wanted line is near the end of the span) costs little; the
 //! budget (a few times the span length) cuts off patterns that would backtrack a lot.
 
+use memchr::memmem;
 use regex_syntax::hir::{Class, Hir, HirKind};
+
+/// A char class with a bitmap for ASCII, the common case.
+#[derive(Clone, Debug)]
+struct CharSet {
+    ascii: u128,
+    class: Class,
+}
+
+impl CharSet {
+    fn new(class: Class) -> CharSet {
+        let ascii = (0u8..128)
+            .filter(|b| class_has(&class, char::from(*b)))
+            .fold(0u128, |m, b| m | (1u128 << b));
+        CharSet { ascii, class }
+    }
+
+    /// Whether the char starting at byte `at` of `hay` (at a char boundary) is in the set,
+    /// and its length in bytes.
+    #[inline]
+    fn step(&self, hay: &str, at: usize) -> Option<usize> {
+        let b = *hay.as_bytes().get(at)?;
+        if b < 128 {
+            return (self.ascii >> b & 1 == 1).then_some(1);
+        }
+        let c = hay[at..].chars().next()?;
+        class_has(&self.class, c).then(|| c.len_utf8())
+    }
+}
 
 #[derive(Clone, Debug)]
 enum Atom {
     Literal(Box<[u8]>),
-    Class(Class),
+    Class(CharSet),
     Repeat {
-        class: Class,
+        class: CharSet,
         min: u32,
         max: Option<u32>,
         greedy: bool,
+        /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
+        quick: Option<QuickRun>,
     },
     Open(usize),
     Close(usize),
+}
+
+/// A greedy `C*` / `C+` where `C` is every char but one to three ASCII bytes (`[^%]*`,
+/// `[^\n]+`, `.*`): its longest run ends at the first of those bytes (memchr), and when a
+/// literal follows, the places to give back to are found with a reverse memmem.
+#[derive(Clone, Debug)]
+struct QuickRun {
+    stops: Vec<u8>,
+    next_literal: Option<memmem::FinderRev<'static>>,
+}
+
+impl QuickRun {
+    fn new(class: &CharSet, min: u32, max: Option<u32>, greedy: bool) -> Option<QuickRun> {
+        if !greedy || max.is_some() || min > 1 {
+            return None;
+        }
+        let mut negated = class.class.clone();
+        negated.negate();
+        let stops: Vec<u8> = (0u8..=255)
+            .filter(|b| !b.is_ascii() || class.ascii >> b & 1 == 0)
+            .filter(|b| b.is_ascii())
+            .collect();
+        let non_ascii_all_in = match &negated {
+            Class::Unicode(u) => u.ranges().iter().all(|r| r.end().is_ascii()),
+            Class::Bytes(_) => false,
+        };
+        (non_ascii_all_in && stops.len() <= 3).then_some(QuickRun {
+            stops,
+            next_literal: None,
+        })
+    }
+
+    /// The end of the longest run of the class in `hay[from..end]`.
+    fn run_end(&self, hay: &[u8], from: usize, end: usize) -> usize {
+        let h = &hay[from..end];
+        let found = match self.stops[..] {
+            [] => None,
+            [a] => memchr::memchr(a, h),
+            [a, b] => memchr::memchr2(a, b, h),
+            [a, b, c] => memchr::memchr3(a, b, c, h),
+            _ => unreachable!("at most three stop bytes"),
+        };
+        found.map_or(end, |k| from + k)
+    }
 }
 
 /// A linear pattern, ready to resolve groups.
@@ -44,6 +119,23 @@ impl Linear {
     pub fn new(hir: &Hir) -> Option<Linear> {
         let mut atoms = Vec::new();
         flatten(hir, &mut atoms)?;
+        // Tell each quick run which literal follows it, if one does (group marks between
+        // them take no space).
+        for i in 0..atoms.len() {
+            let next = atoms[i + 1..]
+                .iter()
+                .find(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)));
+            let literal = match next {
+                Some(Atom::Literal(lit)) => Some(memmem::FinderRev::new(&lit[..]).into_owned()),
+                _ => None,
+            };
+            if let Atom::Repeat {
+                quick: Some(quick), ..
+            } = &mut atoms[i]
+            {
+                quick.next_literal = literal;
+            }
+        }
         Some(Linear { atoms })
     }
 
@@ -76,7 +168,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
     match hir.kind() {
         HirKind::Empty => {}
         HirKind::Literal(lit) => out.push(Atom::Literal(lit.0.clone())),
-        HirKind::Class(class) => out.push(Atom::Class(class.clone())),
+        HirKind::Class(class) => out.push(Atom::Class(CharSet::new(class.clone()))),
         HirKind::Capture(cap) => {
             out.push(Atom::Open(cap.index as usize));
             flatten(&cap.sub, out)?;
@@ -93,7 +185,9 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
                 HirKind::Literal(lit) => single_char_class(&lit.0)?,
                 _ => return None,
             };
+            let class = CharSet::new(class);
             out.push(Atom::Repeat {
+                quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
                 class,
                 min: rep.min,
                 max: rep.max,
@@ -138,6 +232,11 @@ fn class_has(class: &Class, c: char) -> bool {
     }
 }
 
+/// Charge for scanning `len` bytes with memchr/memmem, in search steps.
+fn scan_cost(len: usize) -> usize {
+    len / 8 + 1
+}
+
 struct Search<'a, 's> {
     atoms: &'a [Atom],
     hay: &'a str,
@@ -147,6 +246,60 @@ struct Search<'a, 's> {
 }
 
 impl Search<'_, '_> {
+    /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
+    fn quick(&mut self, quick: &QuickRun, min: u32, i: usize, pos: usize) -> bool {
+        let bytes = self.hay.as_bytes();
+        let run_end = quick.run_end(bytes, pos, self.end);
+        let cost = scan_cost(run_end - pos);
+        if self.budget <= cost {
+            self.budget = 0;
+            return false;
+        }
+        self.budget -= cost;
+        let lowest = if min == 1 {
+            match self.hay[pos..run_end].chars().next() {
+                Some(c) => pos + c.len_utf8(),
+                None => return false,
+            }
+        } else {
+            pos
+        };
+        match &quick.next_literal {
+            Some(lit) => {
+                let mut high = (run_end + lit.needle().len()).min(self.end);
+                while high > lowest {
+                    let Some(k) = lit.rfind(&bytes[lowest..high]) else {
+                        return false;
+                    };
+                    let q = lowest + k;
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                    high = q + lit.needle().len() - 1;
+                }
+                false
+            }
+            None => {
+                let mut q = run_end;
+                loop {
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if q <= lowest {
+                        return false;
+                    }
+                    let Some(c) = self.hay[lowest..q].chars().next_back() else {
+                        return false;
+                    };
+                    q -= c.len_utf8();
+                }
+            }
+        }
+    }
+
     /// Whether atoms `i..` match `hay[pos..end]` exactly, following the most preferred
     /// path; on success the slots hold that path's groups.
     fn at(&mut self, i: usize, pos: usize) -> bool {
@@ -164,8 +317,8 @@ impl Search<'_, '_> {
                     && self.hay.as_bytes()[pos..after] == lit[..]
                     && self.at(i + 1, after)
             }
-            Atom::Class(class) => match self.hay[pos..self.end].chars().next() {
-                Some(c) if class_has(class, c) => self.at(i + 1, pos + c.len_utf8()),
+            Atom::Class(class) => match class.step(self.hay, pos) {
+                Some(len) if pos + len <= self.end => self.at(i + 1, pos + len),
                 _ => false,
             },
             Atom::Open(g) | Atom::Close(g) => {
@@ -179,10 +332,16 @@ impl Search<'_, '_> {
                 false
             }
             Atom::Repeat {
+                quick: Some(quick),
+                min,
+                ..
+            } => self.quick(quick, *min, i, pos),
+            Atom::Repeat {
                 class,
                 min,
                 max,
                 greedy,
+                quick: None,
             } => {
                 let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
                 if *greedy {
@@ -190,15 +349,18 @@ impl Search<'_, '_> {
                     // a time.
                     let mut steps = 0;
                     let mut q = pos;
-                    for c in self.hay[pos..self.end].chars() {
-                        if steps == max || !class_has(class, c) {
+                    while steps < max && q < self.end {
+                        let Some(len) = class.step(self.hay, q) else {
                             break;
-                        }
+                        };
                         steps += 1;
-                        q += c.len_utf8();
-                        if self.budget <= steps {
-                            return false;
-                        }
+                        q += len;
+                    }
+                    if self.budget <= steps {
+                        // Out of budget: every later step fails too, so the whole
+                        // search reports failure rather than a less preferred path.
+                        self.budget = 0;
+                        return false;
                     }
                     self.budget -= steps;
                     loop {
@@ -217,20 +379,19 @@ impl Search<'_, '_> {
                 } else {
                     let mut steps = 0;
                     let mut q = pos;
-                    let mut chars = self.hay[pos..self.end].chars();
                     loop {
                         if steps >= min && self.at(i + 1, q) {
                             return true;
                         }
-                        if steps == max {
+                        if steps == max || q >= self.end {
                             return false;
                         }
-                        match chars.next() {
-                            Some(c) if class_has(class, c) => {
+                        match class.step(self.hay, q) {
+                            Some(len) => {
                                 steps += 1;
-                                q += c.len_utf8();
+                                q += len;
                             }
-                            _ => return false,
+                            None => return false,
                         }
                     }
                 }
@@ -286,5 +447,32 @@ mod tests {
         assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse("(ab)*").unwrap();
         assert!(Linear::new(&hir).is_none());
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    /// A pattern that backtracks a lot either resolves exactly or gives up (never a wrong
+    /// answer).
+    #[test]
+    fn heavy_backtracking_is_exact_or_refused() {
+        let pattern = "(a*)(a*)(a*)(a*)(b)";
+        let hay = "a".repeat(300) + "b";
+        let re = regex::Regex::new(pattern).unwrap();
+        let caps = re.captures(&hay).unwrap();
+        let linear = Linear::new(&regex_syntax::parse(pattern).unwrap()).unwrap();
+        let mut slots = vec![None; 12];
+        if linear.resolve(&hay, 0, hay.len(), &mut slots) {
+            for g in 0..6 {
+                let m = caps.get(g).map(|m| (m.start(), m.end()));
+                assert_eq!(slots[2 * g].zip(slots[2 * g + 1]), m);
+            }
+        }
+        let hay = "ac".repeat(200) + "b";
+        let pattern = "([ac]*)(c*)(a*)(c)(b)";
+        let caps = regex::Regex::new(pattern).unwrap().captures(&hay);
+        assert!(caps.is_none());
     }
 }
