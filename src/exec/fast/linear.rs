@@ -152,6 +152,7 @@ impl Linear {
             atoms: &self.atoms,
             hay,
             end,
+            pinned: true,
             budget: 4 * (end - start) + 64,
             slots,
         };
@@ -161,6 +162,38 @@ impl Linear {
             search.slots[1] = Some(end);
         }
         found
+    }
+
+    /// The leftmost-first match anchored at `start`: `Ok(Some(end))` with the groups in
+    /// `slots`, `Ok(None)` when there is none, `Err(())` when the budget ran out (the
+    /// caller then asks a DFA). Without look-around and without empty loops, the first
+    /// path a depth-first search in preference order completes is the leftmost-first
+    /// match, so no end needs to be known beforehand.
+    #[allow(clippy::result_unit_err)]
+    pub fn find_end(
+        &self,
+        hay: &str,
+        start: usize,
+        slots: &mut [Option<usize>],
+    ) -> Result<Option<usize>, ()> {
+        let mut search = Search {
+            atoms: &self.atoms,
+            hay,
+            end: hay.len(),
+            pinned: false,
+            budget: 1024 + (hay.len() - start) / 4,
+            slots,
+        };
+        if search.at(0, start) {
+            let end = search.end;
+            search.slots[0] = Some(start);
+            search.slots[1] = Some(end);
+            Ok(Some(end))
+        } else if search.budget == 0 {
+            Err(())
+        } else {
+            Ok(None)
+        }
     }
 }
 
@@ -240,7 +273,11 @@ fn scan_cost(len: usize) -> usize {
 struct Search<'a, 's> {
     atoms: &'a [Atom],
     hay: &'a str,
+    /// The right edge of the text the atoms may consume; once an unpinned search
+    /// succeeds, where the match ended.
     end: usize,
+    /// Whether a match must end exactly at `end` (group resolution on a known span).
+    pinned: bool,
     budget: usize,
     slots: &'s mut [Option<usize>],
 }
@@ -308,7 +345,11 @@ impl Search<'_, '_> {
         }
         self.budget -= 1;
         let Some(atom) = self.atoms.get(i) else {
-            return pos == self.end;
+            if self.pinned {
+                return pos == self.end;
+            }
+            self.end = pos;
+            return true;
         };
         match atom {
             Atom::Literal(lit) => {

@@ -72,6 +72,9 @@ pub struct Cache {
     /// Group offsets of the last resolved match: `2i` and `2i + 1` are group `i`'s start
     /// and end.
     pub groups: Vec<Option<usize>>,
+    /// The match whose groups `groups` already holds (the linear search finds them while
+    /// finding the match).
+    groups_for: Option<(usize, usize)>,
 }
 
 impl Compiled {
@@ -156,6 +159,7 @@ impl Compiled {
     /// the caller, with [`Compiled::cannot_match`].
     pub fn find_at(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
         let Some(dfa) = &self.dfa else {
+            cache.groups_for = None;
             if matches!(self.literals.prefix, Prefix::Never) {
                 return None;
             }
@@ -164,20 +168,10 @@ impl Compiled {
             let m = meta.search_with(mcache, &Input::new(hay).range(at..))?;
             return Some((m.start(), m.end()));
         };
-        let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
         let bytes = hay.as_bytes();
         let mut from = at;
         while let Some(start) = self.literals.prefix.next_candidate(bytes, from) {
-            let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
-            let end = match dfa.try_search_fwd(dcache, &input) {
-                Ok(found) => found.map(|hm| hm.offset()),
-                Err(_) => {
-                    let meta = self.meta();
-                    let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
-                    meta.search_with(mcache, &input).map(|m| m.end())
-                }
-            };
-            if let Some(end) = end {
+            if let Some(end) = self.anchored_end(dfa, cache, hay, start) {
                 return Some((start, end));
             }
             from = start + 1;
@@ -185,9 +179,46 @@ impl Compiled {
         None
     }
 
+    /// Anchored search at `start`: the linear search when the pattern is linear (it also
+    /// fills the groups), else (or when it gives up) the lazy DFA.
+    fn anchored_end(
+        &self,
+        dfa: &hybrid::DFA,
+        cache: &mut Cache,
+        hay: &str,
+        start: usize,
+    ) -> Option<usize> {
+        cache.groups_for = None;
+        if let Some(linear) = &self.linear {
+            cache.groups.clear();
+            cache.groups.resize(self.nfa.group_info().slot_len(), None);
+            match linear.find_end(hay, start, &mut cache.groups) {
+                Ok(Some(end)) => {
+                    cache.groups_for = Some((start, end));
+                    return Some(end);
+                }
+                Ok(None) => return None,
+                Err(()) => {}
+            }
+        }
+        let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
+        let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
+        match dfa.try_search_fwd(dcache, &input) {
+            Ok(found) => found.map(|hm| hm.offset()),
+            Err(_) => {
+                let meta = self.meta();
+                let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
+                meta.search_with(mcache, &input).map(|m| m.end())
+            }
+        }
+    }
+
     /// Resolves the groups of the match `start..end` into `cache.groups`. `start..end`
     /// must be a match [`Compiled::find_at`] reported.
     pub fn resolve_groups(&self, cache: &mut Cache, hay: &str, start: usize, end: usize) {
+        if cache.groups_for == Some((start, end)) {
+            return;
+        }
         let slot_len = self.nfa.group_info().slot_len();
         cache.groups.clear();
         cache.groups.resize(slot_len, None);

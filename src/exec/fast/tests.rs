@@ -246,8 +246,16 @@ fn randomized_self_check() {
         "a", "b", "%", "%%\n", "%p\n", "\n", "é", "日", "#x: ", "ab", " ", "c",
     ];
     let pieces = ["${0}", "${1}", "${2}", "${3}", "[", "$$", "x"];
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    for _ in 0..2000 {
+    // FAST_SELF_CHECK=<iterations>,<seed> widens the check while developing.
+    let (iterations, seed) = std::env::var("FAST_SELF_CHECK")
+        .ok()
+        .and_then(|v| {
+            let (n, s) = v.split_once(',')?;
+            Some((n.parse().ok()?, s.parse().ok()?))
+        })
+        .unwrap_or((2000, 0x9e37_79b9_7f4a_7c15));
+    let mut rng = Rng(seed);
+    for _ in 0..iterations {
         let mut rules = Vec::new();
         for _ in 0..(1 + rng.next() % 4) {
             let mut pattern = String::new();
