@@ -139,6 +139,19 @@ impl Linear {
         Some(Linear { atoms })
     }
 
+    /// The text of every match when the pattern is a plain literal (groups aside).
+    pub fn as_literal(&self) -> Option<Vec<u8>> {
+        let mut text = Vec::new();
+        for atom in &self.atoms {
+            match atom {
+                Atom::Literal(lit) => text.extend_from_slice(lit),
+                Atom::Open(_) | Atom::Close(_) => {}
+                _ => return None,
+            }
+        }
+        (!text.is_empty()).then_some(text)
+    }
+
     /// Fills `slots` (2 per group) for the match `start..end` of `hay`. Returns false when
     /// the budget ran out.
     pub fn resolve(

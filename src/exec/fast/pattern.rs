@@ -52,6 +52,9 @@ pub struct Compiled {
     literals: Literals,
     /// The pattern as a plain sequence, when it is one (resolves groups without engine).
     linear: Option<Linear>,
+    /// The whole text of every match, when the pattern is a plain literal: a candidate
+    /// then needs only a comparison.
+    literal: Option<Box<[u8]>>,
     /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
     dfa: Option<hybrid::DFA>,
     meta: OnceLock<meta::Regex>,
@@ -101,6 +104,10 @@ impl Compiled {
         Compiled {
             hir,
             nfa,
+            literal: linear
+                .as_ref()
+                .and_then(Linear::as_literal)
+                .map(Vec::into_boxed_slice),
             linear,
             literals,
             dfa,
@@ -189,6 +196,11 @@ impl Compiled {
         start: usize,
     ) -> Option<usize> {
         cache.groups_for = None;
+        if let Some(literal) = &self.literal {
+            return hay.as_bytes()[start..]
+                .starts_with(literal)
+                .then_some(start + literal.len());
+        }
         if let Some(linear) = &self.linear {
             cache.groups.clear();
             cache.groups.resize(self.nfa.group_info().slot_len(), None);
