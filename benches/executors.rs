@@ -107,5 +107,42 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// 2,000 distinct machine-like patterns, each compiled on its first use: what the first
+/// run of a big program pays before its rules run at full speed.
+fn startup(c: &mut Criterion) {
+    let rules: Vec<(String, String)> = (0..2000)
+        .map(|i| match i % 4 {
+            0 => (
+                format!("(%%\n#stack:\n)([^%]*\n#v{i}: )([^\n]*)\n"),
+                "${1}${3}\n${2}${3}\n".to_string(),
+            ),
+            1 => (format!("(%%\n#stack:\n)v{i}\n"), "${1}".to_string()),
+            2 => (
+                format!("%%\n(#stack:\n[^\n]*\n#w{i}: )(True|False)"),
+                "%p{i}\n${1}${2}".to_string(),
+            ),
+            _ => (format!("%p{i}\n"), "%%\n".to_string()),
+        })
+        .collect();
+    let borrowed: Vec<(&str, &str)> = rules
+        .iter()
+        .map(|(p, r)| (p.as_str(), r.as_str()))
+        .collect();
+    let program = program(&borrowed);
+    let tiny = state(2);
+    let mut group = c.benchmark_group("startup_2000_patterns");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("fast_new_and_first_run", |b| {
+        b.iter(|| Fast::new(program.clone()).run(black_box(&tiny)))
+    });
+    group.bench_function("reference_new_and_first_run", |b| {
+        b.iter(|| Reference::new(program.clone()).run(black_box(&tiny)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, startup);
 criterion_main!(benches);

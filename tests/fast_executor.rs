@@ -194,3 +194,22 @@ fn match_counts_are_reported_only_when_wanted() {
     fast.run_observed(&threads(6), &mut quiet);
     assert_eq!(quiet.0, vec![0]);
 }
+
+#[test]
+fn anchors_next_to_literal_prefixes() {
+    let state = "ab ab\nab\nxab ab";
+    for p in [
+        "^ab", "(?m)^ab", "ab$", "(?m)ab$", r"\bab\b", r"\Bab", r"ab\B", r"\Aab", r"ab\z",
+    ] {
+        same(&[(p, "<$0>")], state);
+    }
+    same(&[(r"é\b", "|"), (r"\bé", "#")], "é éa aé é");
+}
+
+#[test]
+fn literal_alternatives_and_case_folding() {
+    same(&[("ab|cd", "[$0]")], "xcdabcab");
+    same(&[("(?i)k+", "<$0>")], "xKk\u{212A}k y K");
+    same(&[("(?i)straße", "S")], "STRASSE straße STRAẞE");
+    same(&[("(foo|bar)baz", "$1")], "foobaz barbaz fooba");
+}
