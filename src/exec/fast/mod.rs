@@ -121,21 +121,22 @@ impl Fast {
     fn apply(&self, index: usize, state: &mut State, scratch: &mut Scratch) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
         let compiled = self.patterns[id].get();
-        if compiled.cannot_match(state.text()) {
+        let Some(from) = compiled.first_possible(state.text()) else {
             return (0, true, false);
-        }
+        };
         let template = self.program.template(index);
         let need = *self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
         if scratch.caches.len() < self.patterns.len() {
             scratch.caches.resize_with(self.patterns.len(), || None);
         }
         let cache = scratch.caches[id].get_or_insert_with(Box::default);
-        match rewrite::rewrite(compiled, cache, template, need, state.text()) {
+        let (text, out) = state.buffers();
+        match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
             None => (0, false, false),
-            Some((text, count)) => {
-                let changed = text != state.text();
+            Some(count) => {
+                let changed = *out != text;
                 if changed {
-                    state.set(text);
+                    state.swap();
                 }
                 (count, false, changed)
             }

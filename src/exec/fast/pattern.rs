@@ -117,23 +117,21 @@ impl Compiled {
         }
     }
 
-    /// True when the rule can be skipped without running an engine: a literal every match
-    /// needs (the prefix, or a required literal inside) is absent. Both checks stop at the
-    /// first occurrence, so they are cheap when the literal is present early.
-    pub fn cannot_match(&self, hay: &str) -> bool {
+    /// Where a match can first start in `hay`, or `None` when the rule can be skipped
+    /// without running an engine: a literal every match needs (the prefix, or a required
+    /// literal inside) is absent. Both checks stop at the first occurrence, so they are
+    /// cheap when the literal is present early; the prefix position found is handed to
+    /// the search so it is not looked for twice.
+    pub fn first_possible(&self, hay: &str) -> Option<usize> {
         let bytes = hay.as_bytes();
-        match &self.literals.prefix {
-            Prefix::Never => return true,
-            Prefix::One(_) | Prefix::Many(_) => {
-                if self.literals.prefix.next_candidate(bytes, 0).is_none() {
-                    return true;
-                }
-            }
-            Prefix::None => {}
-        }
+        let first = match &self.literals.prefix {
+            Prefix::Never => return None,
+            Prefix::One(_) | Prefix::Many(_) => self.literals.prefix.next_candidate(bytes, 0)?,
+            Prefix::None => 0,
+        };
         match &self.literals.required {
-            Some(finder) => finder.find(bytes).is_none(),
-            None => false,
+            Some(finder) => finder.find(bytes).map(|_| first),
+            None => Some(first),
         }
     }
 
@@ -163,7 +161,7 @@ impl Compiled {
 
     /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
     /// or `None`. Whether the state even contains a required literal is checked first, by
-    /// the caller, with [`Compiled::cannot_match`].
+    /// the caller, with [`Compiled::first_possible`].
     pub fn find_at(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
         let Some(dfa) = &self.dfa else {
             cache.groups_for = None;

@@ -1,7 +1,7 @@
 //! One rule applied to one string in a single output pass.
 //!
 //! Contract: [`rewrite`] returns `None` when the pattern has no match (the caller keeps its
-//! buffer untouched), else the new text and the match count, byte-identical to
+//! buffer untouched), else the match count, with the new text in the caller's spare buffer, byte-identical to
 //! `regex::Regex::replace_all(hay, replacement)`.
 //!
 //! Matches are visited in order as `regex`'s iterator visits them (see [`next_match`]):
@@ -73,29 +73,34 @@ pub fn group_need(template: &Template, pattern: &Compiled) -> GroupNeed {
     }
 }
 
-/// Applies one rule to `hay`. Returns `None` when nothing matched, else the new text and
-/// the number of matches replaced.
+/// Applies one rule to `hay`, writing the new text into `out` (which must be empty).
+/// `from` is a position no match starts before (see [`Compiled::first_possible`]).
+/// Returns `None` when nothing matched (`out` is then unspecified), else the number of
+/// matches replaced.
+#[allow(clippy::too_many_arguments)]
 pub fn rewrite(
     pattern: &Compiled,
     cache: &mut Cache,
     template: &Template,
     need: GroupNeed,
     hay: &str,
-) -> Option<(String, usize)> {
-    let first = next_match(pattern, cache, hay, 0, None)?;
-    let mut out = String::with_capacity(hay.len() + hay.len() / 8 + 64);
+    from: usize,
+    out: &mut String,
+) -> Option<usize> {
+    let first = next_match(pattern, cache, hay, from, None)?;
+    out.reserve(hay.len() + hay.len() / 8 + 64);
     let mut copied = 0;
     let mut count = 0;
     let mut m = Some(first);
     while let Some((start, end)) = m {
         out.push_str(&hay[copied..start]);
-        expand(pattern, cache, template, need, hay, start, end, &mut out);
+        expand(pattern, cache, template, need, hay, start, end, out);
         copied = end;
         count += 1;
         m = next_match(pattern, cache, hay, end, Some(end));
     }
     out.push_str(&hay[copied..]);
-    Some((out, count))
+    Some(count)
 }
 
 #[allow(clippy::too_many_arguments)]

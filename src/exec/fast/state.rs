@@ -3,22 +3,36 @@
 //! Contract: [`State`] always renders to exactly the text the reference would hold, and a
 //! rule that matches nothing leaves it untouched (no copy).
 //!
-//! Today it is one contiguous `String`, and every rule sees the whole text. It is its own
-//! type so that it can become the thread-segmented buffer of design.md §5 without the run
-//! loop changing: the plan is a `Vec` of segments, one per thread (each starting at its `%`
-//! marker, the first segment holding any text before the first marker), plus a flag per
-//! segment for "starts with `%%`". A rule whose pattern starts with a literal beginning
-//! with `%` and cannot match a `%` after it (its HIR, past the prefix, never accepts `%`,
-//! and no look-around sees across a segment edge) is thread-local: it is run per segment,
-//! only on the segments its prefix selects, and only rewritten segments are replaced.
-//! Other rules (forks, merges, tournaments) render the text, run the general path and
-//! re-split. [`State::text`] and [`State::set`] are the only operations the run loop
-//! uses, which is the seam where that change goes.
+//! Today it is one contiguous `String` (plus a spare buffer reused for the next rewrite),
+//! and every rule sees the whole text. It is its own type so that it can become the
+//! thread-segmented buffer of design.md §5 without the run loop changing.
+//!
+//! Plan and the catch found while trying it. Segments must be a pure function of the text,
+//! since the executor must be exact on any UTF-8 state: a segment starts at every `%`
+//! that does not follow another `%` (the `%%` marker is a run of two), the first segment
+//! holds the text before the first marker. A rule is then *statically* thread-local when
+//! its head literal is `%`s followed by a non-`%` byte, nothing after the head can match
+//! `%`, and it has no look-around: its matches cannot leave a segment, can only start in
+//! the segment's leading `%` run, and full-text iteration equals per-segment iteration.
+//! But the machine's main rules are **not** statically thread-local: `[^\n]*` in pop and
+//! in lookup accepts `%`, so on a thread with an empty stack `(%%\n#stack:\n)[^\n]*\n`
+//! really does match the next thread's `%%\n` line (tests/fast_executor.rs has such a
+//! case, and the reference agrees). So the segmented path needs a *run-time* guard: run
+//! the rule per segment, and when a search reaches the end of its segment (the DFA or the
+//! linear search read the segment's last byte without settling), redo that rule on the
+//! flat text. The linear search can report how far it read; the lazy DFA cannot directly
+//! (search it on the segment with an end-of-text check instead). Alternatively the
+//! compiler could emit `[^\n%]` where it means "rest of this line", which makes those
+//! rules statically thread-local. [`State::text`], [`State::buffers`] and [`State::swap`]
+//! are the only operations the run loop uses, which is the seam where that change goes.
 
 /// The state between rules.
 #[derive(Debug, Default)]
 pub struct State {
     text: String,
+    /// The buffer the next rewrite writes into; swapped with `text` when a rule changes
+    /// the state, so large buffers are reused instead of allocated for every rule.
+    spare: String,
 }
 
 impl State {
@@ -26,6 +40,7 @@ impl State {
     pub fn new(text: &str) -> State {
         State {
             text: text.to_string(),
+            spare: String::new(),
         }
     }
 
@@ -34,9 +49,15 @@ impl State {
         &self.text
     }
 
-    /// Replaces the whole text.
-    pub fn set(&mut self, text: String) {
-        self.text = text;
+    /// The text and an empty spare buffer to write the next text into.
+    pub fn buffers(&mut self) -> (&str, &mut String) {
+        self.spare.clear();
+        (&self.text, &mut self.spare)
+    }
+
+    /// Makes the spare buffer the text (after a rewrite into it).
+    pub fn swap(&mut self) {
+        std::mem::swap(&mut self.text, &mut self.spare);
     }
 
     /// Gives back the text.
