@@ -1,13 +1,15 @@
-//! Capture groups of "linear" patterns, resolved on a known match span without an engine.
+//! "Linear" patterns: matches and capture groups found without an engine.
 //!
 //! A pattern is linear when, after flattening groups, it is a plain sequence of literals,
 //! single-char classes and repetitions of a single-char class (`[^%]*`, `[^\n]+?`,
 //! `x{2,5}`), with no alternation, look-around or nested repetition. The machine's lookups
 //! are linear: `(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n`.
 //!
-//! Contract: [`Linear::resolve`] is given a span `start..end` that is the pattern's
-//! leftmost-first match; it writes exactly the group spans `regex` gives, or returns false
-//! (slots then undefined) when its work budget runs out, and the caller uses an engine.
+//! Contract: [`Linear::find_end`] gives the leftmost-first match anchored at a position
+//! and its groups, exactly as `regex` would, or gives up when its work budget runs out
+//! (the caller then uses the DFA). [`Linear::resolve`] is given a span `start..end` that
+//! is the pattern's leftmost-first match; it writes exactly the group spans `regex`
+//! gives, or returns false (slots then undefined) when its budget runs out.
 //!
 //! Why it is exact: every path through a linear pattern consumes one char per repetition
 //! step, and leftmost-first prefers, at each repetition, more steps (greedy) or fewer

@@ -8,15 +8,16 @@
 //! nothing.
 //!
 //! Pieces:
-//! - [`literal`]: literal prefixes, required literals and fixed literal groups, from the
+//! - `literal`: literal prefixes, required literals and fixed literal groups, from the
 //!   pattern's HIR.
-//! - [`pattern`]: each distinct pattern compiled once, lazily on first use, into a shared
+//! - `pattern`: each distinct pattern compiled once, lazily on first use, into a shared
 //!   NFA, an anchored lazy DFA (or `meta::Regex` when there is no literal to anchor at) and
 //!   capture engines built only when a template needs them.
-//! - [`linear`]: capture groups of plain-sequence patterns (the machine's lookups)
-//!   without an engine.
-//! - [`rewrite`]: one output pass per rule with `replace_all`'s empty-match rules.
-//! - [`state`]: the state between rules (the seam for the thread-segmented buffer).
+//! - `linear`: plain-sequence patterns (push, pop, lookups, forks): an anchored
+//!   depth-first search with memchr/memmem that finds the match end and its groups at
+//!   once; the DFA and capture engines are its fallback.
+//! - `rewrite`: one output pass per rule with `replace_all`'s empty-match rules.
+//! - `state`: the state between rules (the seam for the thread-segmented buffer).
 //!
 //! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs,
 //! so a run that touches few patterns pays for few. Lazy-DFA caches are pooled between
