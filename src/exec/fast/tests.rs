@@ -241,9 +241,23 @@ fn randomized_self_check() {
         "(\n#x: )",
         "([^\n]*)",
         "(.)",
+        "(?s:.)*?",
+        "[^%\n]+",
+        "(?i)A",
+        "(?i:é)+",
+        "(a|ab)(c|bcd)?",
+        "((a)|b)+",
+        "[é日]{2}",
+        r"\w+",
+        r"\W",
+        "a{2,}?",
+        r"(?-u:\w)",
+        "(?:%%\n|%p\n)",
+        "(?m:^#)",
+        r"\s*",
     ];
     let bits = [
-        "a", "b", "%", "%%\n", "%p\n", "\n", "é", "日", "#x: ", "ab", " ", "c",
+        "a", "b", "%", "%%\n", "%p\n", "\n", "é", "日", "#x: ", "ab", " ", "c", "A", "É", "bcd",
     ];
     let pieces = ["${0}", "${1}", "${2}", "${3}", "[", "$$", "x"];
     // FAST_SELF_CHECK=<iterations>,<seed> widens the check while developing.
@@ -253,7 +267,7 @@ fn randomized_self_check() {
             let (n, s) = v.split_once(',')?;
             Some((n.parse().ok()?, s.parse().ok()?))
         })
-        .unwrap_or((2000, 0x9e37_79b9_7f4a_7c15));
+        .unwrap_or((1200, 0x9e37_79b9_7f4a_7c15));
     let mut rng = Rng(seed);
     for _ in 0..iterations {
         let mut rules = Vec::new();
