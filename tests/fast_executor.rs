@@ -213,3 +213,15 @@ fn literal_alternatives_and_case_folding() {
     same(&[("(?i)straße", "S")], "STRASSE straße STRAẞE");
     same(&[("(foo|bar)baz", "$1")], "foobaz barbaz fooba");
 }
+
+#[test]
+fn many_failing_candidates_stay_exact() {
+    let line = "a".repeat(20_000);
+    same(&[("a[^\n]*c", "<$0>")], &format!("c\n{line}\nc"));
+    same(
+        &[("(a)[^\n]*(c)", "$2$1")],
+        &format!("{line}\nac\n{line}c\naxc"),
+    );
+    // Not linear (an alternation), so it takes the DFA path.
+    same(&[("a(?:bb|[^\n])*c", "-")], &format!("{line}\nac"));
+}

@@ -183,23 +183,28 @@ impl Linear {
     /// `slots`, `Ok(None)` when there is none, `Err(())` when the budget ran out (the
     /// caller then asks a DFA). Without look-around and without empty loops, the first
     /// path a depth-first search in preference order completes is the leftmost-first
-    /// match, so no end needs to be known beforehand.
+    /// match, so no end needs to be known beforehand. The steps spent are added to `work`
+    /// (scanning charges about one step per eight bytes).
     #[allow(clippy::result_unit_err)]
     pub fn find_end(
         &self,
         hay: &str,
         start: usize,
         slots: &mut [Option<usize>],
+        work: &mut usize,
     ) -> Result<Option<usize>, ()> {
+        let budget = 1024 + (hay.len() - start) / 4;
         let mut search = Search {
             atoms: &self.atoms,
             hay,
             end: hay.len(),
             pinned: false,
-            budget: 1024 + (hay.len() - start) / 4,
+            budget,
             slots,
         };
-        if search.at(0, start) {
+        let found = search.at(0, start);
+        *work += budget - search.budget;
+        if found {
             let end = search.end;
             search.slots[0] = Some(start);
             search.slots[1] = Some(end);

@@ -18,11 +18,14 @@
 //!   otherwise a one-pass DFA when the pattern is one-pass, else the bounded backtracker, else the
 //!   PikeVM, always anchored on the match span, as `regex` itself does.
 //!
-//! Trade-offs: a DFA that quits (a Unicode `\b` meeting non-ASCII text) falls back to the
-//! meta regex for that one search. Candidate enumeration can, for adversarial patterns that
-//! rescan long stretches from many candidates, cost more than one unanchored pass; machine
-//! patterns stop at the next `%` or newline, so each byte is scanned about once. Engines
-//! that only some rules need (meta, capture engines) are built on first use.
+//! Trade-offs: candidates that fail after long scans (a pattern like `a[^\n]*c` on a long
+//! line of `a`s) would make candidate enumeration quadratic; the linear search counts the
+//! work spent on failed candidates and, past a few scans of the state, the rest of the
+//! rule runs on the unanchored meta regex; the lazy DFA's byte count does the same for
+//! the DFA path. (Machine patterns stop at the next `%` or newline, so each byte is
+//! scanned about once and the guard never fires.) A DFA that quits (a Unicode `\b` meeting non-ASCII text) falls
+//! back to the meta regex for that one search. Engines that only some rules need (meta,
+//! capture engines) are built on first use.
 
 use std::sync::OnceLock;
 
@@ -75,6 +78,12 @@ pub struct Cache {
     /// Group offsets of the last resolved match: `2i` and `2i + 1` are group `i`'s start
     /// and end.
     pub groups: Vec<Option<usize>>,
+    /// Bytes scanned (estimated, for the linear search) by candidates that did not
+    /// match, in the current rule.
+    failed_work: usize,
+    /// Set when `failed_work` grew past the rule's allowance: the rest of the rule is
+    /// searched with the unanchored meta regex, which is linear in the state.
+    unanchored: bool,
     /// The match whose groups `groups` already holds (the linear search finds them while
     /// finding the match).
     groups_for: Option<(usize, usize)>,
@@ -159,29 +168,44 @@ impl Compiled {
         })
     }
 
+    /// Resets the per-rule bookkeeping of `cache`; call before each rule's first search.
+    pub fn begin_rule(&self, cache: &mut Cache) {
+        cache.failed_work = 0;
+        cache.unanchored = false;
+        cache.groups_for = None;
+    }
+
     /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
     /// or `None`. Whether the state even contains a required literal is checked first, by
     /// the caller, with [`Compiled::first_possible`].
     pub fn find_at(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
         let Some(dfa) = &self.dfa else {
-            cache.groups_for = None;
             if matches!(self.literals.prefix, Prefix::Never) {
                 return None;
             }
-            let meta = self.meta();
-            let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
-            let m = meta.search_with(mcache, &Input::new(hay).range(at..))?;
-            return Some((m.start(), m.end()));
+            return self.find_unanchored(cache, hay, at);
         };
         let bytes = hay.as_bytes();
         let mut from = at;
         while let Some(start) = self.literals.prefix.next_candidate(bytes, from) {
+            if cache.unanchored {
+                return self.find_unanchored(cache, hay, start);
+            }
             if let Some(end) = self.anchored_end(dfa, cache, hay, start) {
                 return Some((start, end));
             }
             from = start + 1;
         }
         None
+    }
+
+    /// The general search: `meta::Regex` from `at`, as `regex` itself searches.
+    fn find_unanchored(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
+        cache.groups_for = None;
+        let meta = self.meta();
+        let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
+        let m = meta.search_with(mcache, &Input::new(hay).range(at..))?;
+        Some((m.start(), m.end()))
     }
 
     /// Anchored search at `start`: the linear search when the pattern is linear (it also
@@ -202,24 +226,53 @@ impl Compiled {
         if let Some(linear) = &self.linear {
             cache.groups.clear();
             cache.groups.resize(self.nfa.group_info().slot_len(), None);
-            match linear.find_end(hay, start, &mut cache.groups) {
+            let mut work = 0;
+            let found = linear.find_end(hay, start, &mut cache.groups, &mut work);
+            match found {
                 Ok(Some(end)) => {
                     cache.groups_for = Some((start, end));
                     return Some(end);
                 }
-                Ok(None) => return None,
+                Ok(None) => {
+                    // Failed candidates normally cost a few steps each (a thread each).
+                    // When they add up to several scans of the whole state, candidates
+                    // are rescanning the same text: finish the rule unanchored.
+                    // One step scans about eight bytes.
+                    self.note_failure(cache, hay, 8 * work);
+                    return None;
+                }
                 Err(()) => {}
             }
         }
         let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
         let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
-        match dfa.try_search_fwd(dcache, &input) {
-            Ok(found) => found.map(|hm| hm.offset()),
+        let before = dcache.search_total_len();
+        let result = dfa.try_search_fwd(dcache, &input);
+        // The lazy DFA counts the bytes it searched (from zero again if its cache was
+        // cleared during this search).
+        let after = dcache.search_total_len();
+        let scanned = after.checked_sub(before).unwrap_or(after);
+        match result {
+            Ok(Some(hm)) => Some(hm.offset()),
+            Ok(None) => {
+                self.note_failure(cache, hay, scanned);
+                None
+            }
             Err(_) => {
                 let meta = self.meta();
                 let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
                 meta.search_with(mcache, &input).map(|m| m.end())
             }
+        }
+    }
+
+    /// Counts `scanned` bytes spent on a failed candidate; once failures add up to several
+    /// scans of the whole state, candidates are rescanning the same text, and the rest of
+    /// the rule is searched unanchored.
+    fn note_failure(&self, cache: &mut Cache, hay: &str, scanned: usize) {
+        cache.failed_work += scanned;
+        if cache.failed_work > 4 * hay.len() + 32 * 1024 {
+            cache.unanchored = true;
         }
     }
 

@@ -87,6 +87,7 @@ pub fn rewrite(
     from: usize,
     out: &mut String,
 ) -> Option<usize> {
+    pattern.begin_rule(cache);
     let first = next_match(pattern, cache, hay, from, None)?;
     out.reserve(hay.len() + hay.len() / 8 + 64);
     let mut copied = 0;
