@@ -26,7 +26,7 @@ impl Observer for Log {
 }
 
 /// Compares final states, every intermediate state and the match counts of applied rules.
-fn same(rules: &[(&str, &str)], state: &str) -> String {
+pub fn same(rules: &[(&str, &str)], state: &str) -> String {
     let p = program(rules);
     let reference = Reference::new(p.clone());
     let fast = Fast::new(p);
@@ -224,4 +224,35 @@ fn many_failing_candidates_stay_exact() {
     );
     // Not linear (an alternation), so it takes the DFA path.
     same(&[("a(?:bb|[^\n])*c", "-")], &format!("{line}\nac"));
+}
+
+#[test]
+fn matches_that_cross_threads() {
+    let state = threads(12);
+    for rule in [
+        ("%%\n[^%]*%", "<$0>"),
+        ("%%\n[^%]*\n%", "<$0>"),
+        ("%%\n[^%]*?(%p|%%)", "<$0>"),
+        ("(%%\n#stack:\n)[^\n]*\n", "$1"),
+        ("%p\n[^\n]*\n[^%]*%%\n", "[$0]"),
+        ("%%\n(?:[^%]|%p)*", "{$0}"),
+        ("%%\n#stack:\n(?:True|False)\n[^%]*", "{$0}"),
+    ] {
+        same(&[rule], &state);
+        same(&[rule, rule, rule], &state);
+    }
+    let big = threads(200);
+    same(
+        &[
+            ("%%\n[^%]*%", "<$0>"),
+            POP,
+            POP,
+            POP,
+            POP,
+            LOOKUP,
+            FORK,
+            POP,
+        ],
+        &big,
+    );
 }

@@ -37,6 +37,11 @@ impl CharSet {
         CharSet { ascii, class }
     }
 
+    /// Whether `%` is in the set.
+    fn has_percent(&self) -> bool {
+        self.ascii >> b'%' & 1 == 1
+    }
+
     /// Whether the char starting at byte `at` of `hay` (at a char boundary) is in the set,
     /// and its length in bytes.
     #[inline]
@@ -169,6 +174,7 @@ impl Linear {
             end,
             pinned: true,
             budget: 4 * (end - start) + 64,
+            touched_end: false,
             slots,
         };
         let found = search.at(0, start);
@@ -192,6 +198,7 @@ impl Linear {
         start: usize,
         slots: &mut [Option<usize>],
         work: &mut usize,
+        touched_end: &mut bool,
     ) -> Result<Option<usize>, ()> {
         let budget = 1024 + (hay.len() - start) / 4;
         let mut search = Search {
@@ -200,10 +207,12 @@ impl Linear {
             end: hay.len(),
             pinned: false,
             budget,
+            touched_end: false,
             slots,
         };
         let found = search.at(0, start);
         *work += budget - search.budget;
+        *touched_end |= search.touched_end;
         if found {
             let end = search.end;
             search.slots[0] = Some(start);
@@ -298,6 +307,11 @@ struct Search<'a, 's> {
     end: usize,
     /// Whether a match must end exactly at `end` (group resolution on a known span).
     pinned: bool,
+    /// Set when the answer could differ if the text went on past `end` with a `%` (the
+    /// thread-segmented state cuts the text before a `%`, and uses this to detect a match
+    /// that might cross into the next thread). A run that would stop at `%` anyway, or a
+    /// literal or class that would not accept it, leaves it unset.
+    touched_end: bool,
     budget: usize,
     slots: &'s mut [Option<usize>],
 }
@@ -307,6 +321,7 @@ impl Search<'_, '_> {
     fn quick(&mut self, quick: &QuickRun, min: u32, i: usize, pos: usize) -> bool {
         let bytes = self.hay.as_bytes();
         let run_end = quick.run_end(bytes, pos, self.end);
+        self.touched_end |= run_end == self.end && !quick.stops.contains(&b'%');
         let cost = scan_cost(run_end - pos);
         if self.budget <= cost {
             self.budget = 0;
@@ -323,6 +338,10 @@ impl Search<'_, '_> {
         };
         match &quick.next_literal {
             Some(lit) => {
+                // An occurrence of the literal that starts in the run but ends past `end`
+                // is invisible here; it would have to hold the `%` that follows `end`.
+                self.touched_end |=
+                    run_end + lit.needle().len() > self.end && lit.needle().contains(&b'%');
                 let mut high = (run_end + lit.needle().len()).min(self.end);
                 while high > lowest {
                     let Some(k) = lit.rfind(&bytes[lowest..high]) else {
@@ -374,14 +393,25 @@ impl Search<'_, '_> {
         match atom {
             Atom::Literal(lit) => {
                 let after = pos + lit.len();
+                if after > self.end {
+                    let available = &self.hay.as_bytes()[pos..self.end];
+                    self.touched_end |= lit.starts_with(available) && lit[available.len()] == b'%';
+                    return false;
+                }
                 after <= self.end
                     && self.hay.as_bytes()[pos..after] == lit[..]
                     && self.at(i + 1, after)
             }
-            Atom::Class(class) => match class.step(self.hay, pos) {
-                Some(len) if pos + len <= self.end => self.at(i + 1, pos + len),
-                _ => false,
-            },
+            Atom::Class(class) => {
+                if pos >= self.end {
+                    self.touched_end |= class.has_percent();
+                    return false;
+                }
+                match class.step(self.hay, pos) {
+                    Some(len) => self.at(i + 1, pos + len),
+                    None => false,
+                }
+            }
             Atom::Open(g) | Atom::Close(g) => {
                 let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
                 let old = self.slots[slot];
@@ -417,6 +447,7 @@ impl Search<'_, '_> {
                         steps += 1;
                         q += len;
                     }
+                    self.touched_end |= q == self.end && steps < max && class.has_percent();
                     if self.budget <= steps {
                         // Out of budget: every later step fails too, so the whole
                         // search reports failure rather than a less preferred path.
@@ -444,7 +475,11 @@ impl Search<'_, '_> {
                         if steps >= min && self.at(i + 1, q) {
                             return true;
                         }
-                        if steps == max || q >= self.end {
+                        if steps == max {
+                            return false;
+                        }
+                        if q >= self.end {
+                            self.touched_end |= class.has_percent();
                             return false;
                         }
                         match class.step(self.hay, q) {

@@ -122,15 +122,21 @@ impl Fast {
     fn apply(&self, index: usize, state: &mut State, scratch: &mut Scratch) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
         let compiled = self.patterns[id].get();
-        let Some(from) = compiled.first_possible(state.text()) else {
-            return (0, true, false);
-        };
         let template = self.program.template(index);
         let need = *self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
         if scratch.caches.len() < self.patterns.len() {
             scratch.caches.resize_with(self.patterns.len(), || None);
         }
         let cache = scratch.caches[id].get_or_insert_with(Box::default);
+        if let Some(prefix) = compiled.segment_prefix()
+            && state.len() >= SEGMENT_MIN_LEN
+            && let Some(result) = by_segment(compiled, cache, template, need, prefix, state)
+        {
+            return result;
+        }
+        let Some(from) = compiled.first_possible(state.text()) else {
+            return (0, true, false);
+        };
         let (text, out) = state.buffers();
         match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
             None => (0, false, false),
@@ -143,6 +149,57 @@ impl Fast {
             }
         }
     }
+}
+
+/// States shorter than this stay flat: cutting them costs more than it saves.
+#[cfg(not(test))]
+const SEGMENT_MIN_LEN: usize = 4096;
+/// Tests cut every non-empty state, so that small test states exercise the segmented path.
+#[cfg(test)]
+const SEGMENT_MIN_LEN: usize = 1;
+
+/// Applies a rule whose matches start with `prefix` (see `Compiled::segment_prefix`)
+/// segment by segment: a clean segment is searched only if it starts with the prefix,
+/// and only rewritten segments are replaced. Returns `None`, having changed nothing,
+/// when a search in some segment other than the last looked at the segment's end: a
+/// match there might continue into the next segment, so the caller runs the rule on the
+/// flat text instead.
+fn by_segment(
+    compiled: &Compiled,
+    cache: &mut Cache,
+    template: &crate::program::Template,
+    need: GroupNeed,
+    prefix: &[u8],
+    state: &mut State,
+) -> Option<(usize, bool, bool)> {
+    let segments = state.segments();
+    let last = segments.len().saturating_sub(1);
+    let mut edits = Vec::new();
+    let mut count = 0;
+    let mut searched = false;
+    for (index, segment) in segments.iter().enumerate() {
+        let text = segment.text.as_str();
+        if segment.clean && !text.as_bytes().starts_with(prefix) {
+            continue;
+        }
+        searched = true;
+        let mut out = String::new();
+        let result = rewrite::rewrite(compiled, cache, template, need, text, 0, &mut out);
+        if index != last && Compiled::touched_end(cache) {
+            return None;
+        }
+        if let Some(n) = result {
+            count += n;
+            if out != text {
+                edits.push((index, out));
+            }
+        }
+    }
+    let changed = !edits.is_empty();
+    if changed {
+        state.edit_segments(edits);
+    }
+    Some((count, !searched, changed))
 }
 
 impl Executor for Fast {
@@ -178,9 +235,9 @@ impl Executor for Fast {
             let report = RuleReport {
                 matches: if counts { matches } else { 0 },
                 skipped,
-                state_len: state.text().len(),
+                state_len: state.len(),
             };
-            let flow = observer.after_rule(index, &report, &|| state.text().to_string());
+            let flow = observer.after_rule(index, &report, &|| state.render());
             if let ControlFlow::Break(()) = flow {
                 break;
             }

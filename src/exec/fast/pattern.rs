@@ -58,6 +58,8 @@ pub struct Compiled {
     /// The whole text of every match, when the pattern is a plain literal: a candidate
     /// then needs only a comparison.
     literal: Option<Box<[u8]>>,
+    /// See [`Compiled::segment_prefix`].
+    segment_prefix: Option<Box<[u8]>>,
     /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
     dfa: Option<hybrid::DFA>,
     meta: OnceLock<meta::Regex>,
@@ -84,6 +86,9 @@ pub struct Cache {
     /// Set when `failed_work` grew past the rule's allowance: the rest of the rule is
     /// searched with the unanchored meta regex, which is linear in the state.
     unanchored: bool,
+    /// Set when a search of the current rule looked at or past the end of the text, so
+    /// its answer might change if the text went on (see `state.rs`).
+    touched_end: bool,
     /// The match whose groups `groups` already holds (the linear search finds them while
     /// finding the match).
     groups_for: Option<(usize, usize)>,
@@ -110,6 +115,16 @@ impl Compiled {
                 .ok(),
             Prefix::None | Prefix::Never => None,
         };
+        let segment_prefix = match &literals.prefix {
+            Prefix::One(f)
+                if f.needle().first() == Some(&b'%')
+                    && memchr::memmem::find(f.needle(), b"\n%").is_none()
+                    && hir.properties().look_set().is_empty() =>
+            {
+                Some(f.needle().into())
+            }
+            _ => None,
+        };
         Compiled {
             hir,
             nfa,
@@ -117,6 +132,7 @@ impl Compiled {
                 .as_ref()
                 .and_then(Linear::as_literal)
                 .map(Vec::into_boxed_slice),
+            segment_prefix,
             linear,
             literals,
             dfa,
@@ -142,6 +158,13 @@ impl Compiled {
             Some(finder) => finder.find(bytes).map(|_| first),
             None => Some(first),
         }
+    }
+
+    /// The prefix literal when rules of this pattern may run thread by thread (see
+    /// `state.rs`): every match starts with this literal, which starts with `%` and holds
+    /// no `\n%`, and the pattern has no look-around.
+    pub fn segment_prefix(&self) -> Option<&[u8]> {
+        self.segment_prefix.as_deref()
     }
 
     /// The group spans that are fixed offsets from the match start, by group index.
@@ -172,6 +195,7 @@ impl Compiled {
     pub fn begin_rule(&self, cache: &mut Cache) {
         cache.failed_work = 0;
         cache.unanchored = false;
+        cache.touched_end = false;
         cache.groups_for = None;
     }
 
@@ -199,9 +223,16 @@ impl Compiled {
         None
     }
 
+    /// Whether a search since [`Compiled::begin_rule`] looked at or past the end of the
+    /// text (conservatively: general-engine searches always count).
+    pub fn touched_end(cache: &Cache) -> bool {
+        cache.touched_end
+    }
+
     /// The general search: `meta::Regex` from `at`, as `regex` itself searches.
     fn find_unanchored(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
         cache.groups_for = None;
+        cache.touched_end = true;
         let meta = self.meta();
         let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
         let m = meta.search_with(mcache, &Input::new(hay).range(at..))?;
@@ -227,7 +258,13 @@ impl Compiled {
             cache.groups.clear();
             cache.groups.resize(self.nfa.group_info().slot_len(), None);
             let mut work = 0;
-            let found = linear.find_end(hay, start, &mut cache.groups, &mut work);
+            let found = linear.find_end(
+                hay,
+                start,
+                &mut cache.groups,
+                &mut work,
+                &mut cache.touched_end,
+            );
             match found {
                 Ok(Some(end)) => {
                     cache.groups_for = Some((start, end));
@@ -252,6 +289,8 @@ impl Compiled {
         // cleared during this search).
         let after = dcache.search_total_len();
         let scanned = after.checked_sub(before).unwrap_or(after);
+        // A search that stopped within a byte of the end may have needed what follows.
+        cache.touched_end |= start + scanned + 1 >= hay.len() || after < before;
         match result {
             Ok(Some(hm)) => Some(hm.offset()),
             Ok(None) => {
@@ -259,6 +298,7 @@ impl Compiled {
                 None
             }
             Err(_) => {
+                cache.touched_end = true;
                 let meta = self.meta();
                 let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
                 meta.search_with(mcache, &input).map(|m| m.end())

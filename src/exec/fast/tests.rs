@@ -301,3 +301,85 @@ fn randomized_self_check() {
         check(&borrowed, &state);
     }
 }
+
+/// Thread-shaped programs and states, to exercise the segmented path (every state is cut
+/// in unit tests) and its guard against matches that cross into the next thread.
+#[test]
+fn randomized_threads_self_check() {
+    let heads = [
+        "%%\n",
+        "%p\n",
+        "%%\n#stack:\n",
+        "(%%\n#stack:\n)",
+        "%",
+        "%%",
+    ];
+    let atoms = [
+        "[^%]*",
+        "[^\n]*\n",
+        "([^%]*\n#x: )",
+        "([^\n]*)\n",
+        "%",
+        "\n%",
+        "(True|False)\n",
+        "[^%]*?",
+        "(?:[^%]|%p)*",
+        "#x: ",
+        "\n",
+        "[^%\n]+",
+        "(a|%)",
+        ".*",
+        "(?s:.)*?%%",
+    ];
+    let lines = [
+        "True\n",
+        "False\n",
+        "#x: 1\n",
+        "#x: \n",
+        "a%b\n",
+        "\n",
+        "#y: é\n",
+        "%%",
+        "#stack:\n",
+    ];
+    let markers = ["%%\n", "%p\n", "%%\n#stack:\n", "%p\n#stack:\n", "%"];
+    let pieces = ["${0}", "${1}", "[", "%%\n", "\n", ""];
+    let (iterations, seed) = std::env::var("FAST_SELF_CHECK")
+        .ok()
+        .and_then(|v| {
+            let (n, s) = v.split_once(',')?;
+            Some((n.parse().ok()?, s.parse().ok()?))
+        })
+        .unwrap_or((800, 0x2545_f491_4f6c_dd1d));
+    let mut rng = Rng(seed);
+    for _ in 0..iterations {
+        let mut rules = Vec::new();
+        for _ in 0..(1 + rng.next() % 4) {
+            let mut pattern = rng.pick(&heads).to_string();
+            for _ in 0..(rng.next() % 3) {
+                pattern.push_str(rng.pick(&atoms));
+            }
+            let groups = regex::Regex::new(&pattern).unwrap().captures_len();
+            let mut rep = String::new();
+            for _ in 0..(rng.next() % 3) {
+                let piece = rng.pick(&pieces);
+                if piece != "${1}" || groups > 1 {
+                    rep.push_str(piece);
+                }
+            }
+            rules.push((pattern, rep));
+        }
+        let mut state = String::new();
+        for _ in 0..(rng.next() % 8) {
+            state.push_str(rng.pick(&markers));
+            for _ in 0..(rng.next() % 4) {
+                state.push_str(rng.pick(&lines));
+            }
+        }
+        let borrowed: Vec<(&str, &str)> = rules
+            .iter()
+            .map(|(p, r)| (p.as_str(), r.as_str()))
+            .collect();
+        check(&borrowed, &state);
+    }
+}
