@@ -102,8 +102,13 @@ fn bench(c: &mut Criterion) {
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(4));
+    let segmented = Fast::new(program(&borrowed)).segmented(4096);
+    assert_eq!(reference.run(&start), segmented.run(&start));
     group.bench_function("reference", |b| b.iter(|| reference.run(black_box(&start))));
     group.bench_function("fast", |b| b.iter(|| fast.run(black_box(&start))));
+    group.bench_function("fast_segmented", |b| {
+        b.iter(|| segmented.run(black_box(&start)))
+    });
     group.finish();
 }
 

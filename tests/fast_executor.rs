@@ -26,10 +26,17 @@ impl Observer for Log {
 }
 
 /// Compares final states, every intermediate state and the match counts of applied rules.
-pub fn same(rules: &[(&str, &str)], state: &str) -> String {
+fn same(rules: &[(&str, &str)], state: &str) -> String {
+    let out = same_with(rules, state, Fast::new);
+    // The thread-segmented state, for every non-empty state, must agree too.
+    same_with(rules, state, |p| Fast::new(p).segmented(1));
+    out
+}
+
+fn same_with(rules: &[(&str, &str)], state: &str, build: impl Fn(ValidProgram) -> Fast) -> String {
     let p = program(rules);
     let reference = Reference::new(p.clone());
-    let fast = Fast::new(p);
+    let fast = build(p);
     let (mut a, mut b) = (Log::default(), Log::default());
     let out_a = reference.run_observed(state, &mut a);
     let out_b = fast.run_observed(state, &mut b);

@@ -74,6 +74,8 @@ pub struct Fast {
     needs: Vec<OnceLock<GroupNeed>>,
     /// Scratch spaces of finished runs, reused by later runs.
     pool: Mutex<Vec<Scratch>>,
+    /// States at least this long use the segmented form for rules that allow it.
+    segment_min_len: usize,
 }
 
 impl Fast {
@@ -109,7 +111,18 @@ impl Fast {
             same_as_previous,
             needs,
             pool: Mutex::new(Vec::new()),
+            segment_min_len: usize::MAX,
         }
+    }
+
+    /// Turns on the thread-segmented state (see `state.rs`) for states of at least
+    /// `min_len` bytes. Off by default: on the benchmarks in PERF.md, where every thread
+    /// matches, its per-segment overhead makes it about three times slower than the flat
+    /// path; it pays only when rules touch few of many threads. Results are identical
+    /// either way.
+    pub fn segmented(mut self, min_len: usize) -> Fast {
+        self.segment_min_len = min_len;
+        self
     }
 
     /// The number of distinct patterns.
@@ -129,7 +142,7 @@ impl Fast {
         }
         let cache = scratch.caches[id].get_or_insert_with(Box::default);
         if let Some(prefix) = compiled.segment_prefix()
-            && state.len() >= SEGMENT_MIN_LEN
+            && state.len() >= self.segment_min_len
             && let Some(result) = by_segment(compiled, cache, template, need, prefix, state)
         {
             return result;
@@ -150,13 +163,6 @@ impl Fast {
         }
     }
 }
-
-/// States shorter than this stay flat: cutting them costs more than it saves.
-#[cfg(not(test))]
-const SEGMENT_MIN_LEN: usize = 4096;
-/// Tests cut every non-empty state, so that small test states exercise the segmented path.
-#[cfg(test)]
-const SEGMENT_MIN_LEN: usize = 1;
 
 /// Applies a rule whose matches start with `prefix` (see `Compiled::segment_prefix`)
 /// segment by segment: a clean segment is searched only if it starts with the prefix,
@@ -183,7 +189,7 @@ fn by_segment(
             continue;
         }
         searched = true;
-        let mut out = String::new();
+        let mut out = String::with_capacity(text.len() + 64);
         let result = rewrite::rewrite(compiled, cache, template, need, text, 0, &mut out);
         if index != last && Compiled::touched_end(cache) {
             return None;

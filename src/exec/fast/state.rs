@@ -69,10 +69,9 @@ impl Segment {
 /// does not start at a segment boundary (a `%` after a `\n`, or the very start).
 fn push_segments(out: &mut Vec<Segment>, text: &str) {
     let bytes = text.as_bytes();
-    let mut cuts: Vec<usize> = memchr::memmem::find_iter(bytes, b"\n%")
-        .map(|i| i + 1)
-        .collect();
-    cuts.push(text.len());
+    let cuts = memchr::memchr_iter(b'%', bytes)
+        .filter(|&i| i > 0 && bytes[i - 1] == b'\n')
+        .chain(std::iter::once(text.len()));
     let mut from = 0;
     for cut in cuts {
         let piece = &text[from..cut];
@@ -159,8 +158,25 @@ impl State {
 
     /// Replaces segments: `edits` holds `(index, new text)` in increasing index order.
     /// Segments are re-cut around the new texts as needed.
-    pub fn edit_segments(&mut self, edits: Vec<(usize, String)>) {
+    pub fn edit_segments(&mut self, mut edits: Vec<(usize, String)>) {
         debug_assert!(self.segmented);
+        // Most edits keep the cut points: the new text starts with `%` (or is the first
+        // segment), has no `\n%` inside and ends with `\n` (or is the last segment).
+        // Those are swapped in place.
+        let last = self.segments.len() - 1;
+        let in_place = edits.iter().all(|(index, text)| {
+            let bytes = text.as_bytes();
+            (*index == 0 || bytes.first() == Some(&b'%'))
+                && (*index == last || bytes.last() == Some(&b'\n'))
+                && !memchr::memchr_iter(b'%', bytes).any(|i| i > 0 && bytes[i - 1] == b'\n')
+        });
+        if in_place {
+            for (index, text) in edits.drain(..) {
+                self.len = self.len - self.segments[index].text.len() + text.len();
+                self.segments[index] = Segment::new(text);
+            }
+            return;
+        }
         let old = std::mem::take(&mut self.segments);
         let mut out = Vec::with_capacity(old.len() + edits.len());
         let mut edits = edits.into_iter().peekable();

@@ -28,10 +28,16 @@ fn check(rules: &[(&str, &str)], state: &str) -> String {
         .validate()
         .unwrap();
     let reference = Reference::new(program.clone());
-    let fast = Fast::new(program);
     let mut a = Recorder::default();
-    let mut b = Recorder::default();
     let ra = reference.run_observed(state, &mut a);
+    // Flat, then segmented for every non-empty state.
+    let rb = compare(&a, &ra, Fast::new(program.clone()), rules, state);
+    compare(&a, &ra, Fast::new(program).segmented(1), rules, state);
+    rb
+}
+
+fn compare(a: &Recorder, ra: &str, fast: Fast, rules: &[(&str, &str)], state: &str) -> String {
+    let mut b = Recorder::default();
     let rb = fast.run_observed(state, &mut b);
     assert_eq!(a.seen.len(), b.seen.len());
     for ((i, x, sx), (j, y, sy)) in a.seen.iter().zip(&b.seen) {
