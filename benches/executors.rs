@@ -112,6 +112,37 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// The mixed program over 1,000 threads of which only 10 are active (the rest paused):
+/// the case the segmented state is for.
+fn sparse(c: &mut Criterion) {
+    let rules = mixed_rules();
+    // No forks here: they would double the active threads.
+    let rules: Vec<(&str, &str)> = rules
+        .iter()
+        .filter(|(p, _)| !p.starts_with("%%\n(["))
+        .map(|(p, r)| (p.as_str(), r.as_str()))
+        .collect();
+    let start: String = (0..1000)
+        .map(|i| thread(i, if i % 100 == 0 { "%%" } else { "%z" }))
+        .collect();
+    let reference = Reference::new(program(&rules));
+    let fast = Fast::new(program(&rules));
+    let segmented = Fast::new(program(&rules)).segmented(4096);
+    assert_eq!(reference.run(&start), fast.run(&start));
+    assert_eq!(reference.run(&start), segmented.run(&start));
+    let mut group = c.benchmark_group(format!("sparse_{}_rules_10_of_1000_threads", rules.len()));
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    group.bench_function("reference", |b| b.iter(|| reference.run(black_box(&start))));
+    group.bench_function("fast", |b| b.iter(|| fast.run(black_box(&start))));
+    group.bench_function("fast_segmented", |b| {
+        b.iter(|| segmented.run(black_box(&start)))
+    });
+    group.finish();
+}
+
 /// 2,000 distinct machine-like patterns, each compiled on its first use: what the first
 /// run of a big program pays before its rules run at full speed.
 fn startup(c: &mut Criterion) {
@@ -149,5 +180,5 @@ fn startup(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, startup);
+criterion_group!(benches, bench, sparse, startup);
 criterion_main!(benches);

@@ -273,7 +273,7 @@ fn randomized_self_check() {
             let (n, s) = v.split_once(',')?;
             Some((n.parse().ok()?, s.parse().ok()?))
         })
-        .unwrap_or((1200, 0x9e37_79b9_7f4a_7c15));
+        .unwrap_or((600, 0x9e37_79b9_7f4a_7c15));
     let mut rng = Rng(seed);
     for _ in 0..iterations {
         let mut rules = Vec::new();
@@ -356,7 +356,7 @@ fn randomized_threads_self_check() {
             let (n, s) = v.split_once(',')?;
             Some((n.parse().ok()?, s.parse().ok()?))
         })
-        .unwrap_or((800, 0x2545_f491_4f6c_dd1d));
+        .unwrap_or((500, 0x2545_f491_4f6c_dd1d));
     let mut rng = Rng(seed);
     for _ in 0..iterations {
         let mut rules = Vec::new();
