@@ -263,3 +263,13 @@ fn matches_that_cross_threads() {
         &big,
     );
 }
+
+#[test]
+fn long_literals_across_threads() {
+    // A plain literal longer than the prefix the extractor keeps, holding `\n%`: in a
+    // segmented state it must still be found across the cut.
+    let head = "%%\n".to_string() + &"x".repeat(300) + "\n";
+    let pattern = format!("{}%%\ny", regex::escape(&head));
+    let state = format!("{head}%%\ny\n{head}%%\nz\n");
+    same(&[(pattern.as_str(), "<$0>")], &state);
+}

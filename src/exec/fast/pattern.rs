@@ -250,6 +250,8 @@ impl Compiled {
     ) -> Option<usize> {
         cache.groups_for = None;
         if let Some(literal) = &self.literal {
+            // A literal cut off by the end of the text might go on past it.
+            cache.touched_end |= start + literal.len() > hay.len();
             return hay.as_bytes()[start..]
                 .starts_with(literal)
                 .then_some(start + literal.len());
