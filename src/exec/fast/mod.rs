@@ -4,8 +4,8 @@
 //! Contract: for every program, state and rule range, [`Fast`] returns the state the
 //! reference returns and reports every rule index in order to the observer (with the same
 //! match counts when the observer wants them). `skipped: true` means the rule was not
-//! searched: a literal every match needs is absent, or the identical previous rule changed
-//! nothing.
+//! searched: a literal every match needs is absent (0 matches), or the identical previous
+//! rule changed nothing (it then reports that rule's matches, which it would find again).
 //!
 //! Pieces:
 //! - `literal`: literal prefixes, required literals and fixed literal groups, from the
@@ -230,12 +230,17 @@ impl Executor for Fast {
         // True while the last applied rule changed nothing: an identical rule right after
         // it cannot change anything either.
         let mut fixpoint = false;
+        // The matches of the last applied rule: an identical rule skipped at a fixpoint
+        // meets the same state, so it has the same matches (which replace them by
+        // themselves).
+        let mut last_matches = 0;
         for index in range {
             let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
-                (0, true)
+                (last_matches, true)
             } else {
                 let (matches, skipped, changed) = self.apply(index, &mut state, &mut scratch);
                 fixpoint = !changed;
+                last_matches = matches;
                 (matches, skipped)
             };
             let report = RuleReport {
