@@ -9,8 +9,10 @@
 //!   the fast DFA-based executor, which must agree byte for byte, and tracing.
 //! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
 //! - [`programs`]: the registry of programs the compiler builds, by name.
+//! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
+pub mod chess;
 pub mod cli;
 pub mod compiler;
 pub mod exec;
