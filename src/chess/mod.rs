@@ -31,3 +31,4 @@ pub mod board;
 pub mod eval;
 pub mod fen_rules;
 pub mod movegen;
+pub mod rx;

@@ -1,8 +1,9 @@
 //! The registry of programs the compiler can build, by name.
 //!
 //! Each [`Entry`] records a program with the DSL ([`crate::compiler::dsl`]); the
-//! `compile` command looks names up here. The chess programs will be registered here too.
+//! `compile` command looks names up here. The chess programs live in [`chess`].
 
+pub mod chess;
 pub mod demo;
 
 use crate::compiler::ir::IrProgram;
@@ -29,6 +30,21 @@ pub const ALL: &[Entry] = &[
         name: "demo-max",
         summary: "fork over a list of up to 16 scores, adjust each, keep the best thread",
         build: demo::max,
+    },
+    Entry {
+        name: "legal-moves",
+        summary: "a FEN in, its legal moves in UCI out (one per line)",
+        build: chess::legal_moves,
+    },
+    Entry {
+        name: "chess-children",
+        summary: "a FEN in, one line `<uci> <FEN after>` per legal move out",
+        build: chess::children,
+    },
+    Entry {
+        name: "chess-probe",
+        summary: "a FEN in, `<in check> <has a legal move> <FEN>` out",
+        build: chess::probe,
     },
 ];
 
