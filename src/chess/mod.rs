@@ -29,6 +29,9 @@
 
 pub mod board;
 pub mod eval;
+pub mod fen;
 pub mod fen_rules;
 pub mod movegen;
+pub mod runner;
 pub mod rx;
+pub mod uci;

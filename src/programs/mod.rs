@@ -2,6 +2,12 @@
 //!
 //! Each [`Entry`] records a program with the DSL ([`crate::compiler::dsl`]); the
 //! `compile` command looks names up here. The chess programs live in [`chess`].
+//!
+//! To add a program: write a `fn() -> IrProgram` that records it (document the input
+//! state it expects and the variables it leaves), add an [`Entry`] to [`ALL`], and test
+//! it against a native computation on both executors (see `tests/programs.rs`). Then
+//! `regex-chess compile --program NAME -o NAME.json` builds it and `regex-chess run
+//! NAME.json --state FILE` runs it.
 
 pub mod chess;
 pub mod demo;
