@@ -5,8 +5,8 @@
 //! build input states, run programs and read the results.
 
 mod best_move;
-mod legal;
 mod compile;
+mod legal;
 mod run;
 
 use std::fmt;
