@@ -99,6 +99,9 @@ const SPECIAL: &[&str] = &[
     // En passant that is legal, for black, and one that removes a checking pawn.
     "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
     "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+    // En passant onto the b-file (its square must not be read as a board digit).
+    "rnbqkb1r/p2p1ppp/2p1pn2/1pP5/3P4/5N2/PP2PPPP/RNBQKB1R w KQkq b6 0 5",
+    "2b2br1/2pqkp2/2Qp3p/4p1p1/pP1NP1PP/P2n4/2PP1P2/R1BR2K1 b - b3 0 19",
     // Promotions, with captures, both colours.
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
