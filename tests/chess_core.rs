@@ -248,3 +248,109 @@ fn reference_executor_agrees_on_a_few_positions() {
     }
     all_ok(results);
 }
+
+/// A program recorded here: the API as the search uses it, two plies deep.
+fn perft2_program() -> ValidProgram {
+    use regex_chess::chess::board::MoveGen;
+    use regex_chess::chess::fen_rules::parse_fen;
+    use regex_chess::chess::movegen::fork_legal_moves;
+    use regex_chess::compiler::dsl::Builder;
+    let mut b = Builder::new("perft2", "one line per position two plies on");
+    let pos = parse_fen(&mut b);
+    b.grouped(|b| {
+        fork_legal_moves(b, &pos, 218, MoveGen::default());
+        fork_legal_moves(b, &pos, 218, MoveGen::default());
+    });
+    b.rules(
+        "count",
+        vec![("%%\n#stack:\n[^%]*".to_string(), "x\n".to_string())],
+        &pos.vars(),
+        &[],
+    );
+    compiler::compile(b.finish(), &CompileOptions::default())
+        .program
+        .validate()
+        .expect("valid")
+}
+
+#[test]
+fn two_plies_of_children_count_perft_2() {
+    let exec = Fast::new(perft2_program());
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/positions/perft.txt");
+    let text = std::fs::read_to_string(path).expect("perft.txt");
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split(';').collect();
+        let want: usize = fields[3].parse().unwrap();
+        if want > 1000 {
+            continue; // the wide ones run with the rest of the perft checks, not here
+        }
+        let out = exec.run(&format!("{}\n", fields[1]));
+        assert_eq!(out.lines().count(), want, "perft(2) of {}", fields[0]);
+    }
+}
+
+/// `keep_stuck`: a thread without moves stays (moved = F, empty UCI), the others become
+/// their moves (moved = T), parents' blocks in input order.
+#[test]
+fn stuck_threads_stay_with_moved_false() {
+    use regex_chess::chess::board::MoveGen;
+    use regex_chess::chess::fen_rules::parse_fen;
+    use regex_chess::chess::movegen::fork_legal_moves;
+    use regex_chess::chess::rx::{HEAD, LINES};
+    use regex_chess::compiler::dsl::Builder;
+    let mut b = Builder::new("stuck", "moved flag and UCI per thread");
+    let pos = parse_fen(&mut b);
+    let children = fork_legal_moves(
+        &mut b,
+        &pos,
+        218,
+        MoveGen {
+            uci: true,
+            keep_stuck: true,
+        },
+    );
+    let (uci, moved) = (children.uci.unwrap(), children.moved.unwrap());
+    let (u, m) = (uci.var().name(), moved.var().name());
+    b.rules(
+        "print",
+        vec![(
+            format!("{HEAD}{LINES}#{u}: ([^\n]*)\n{LINES}#{m}: ([^\n]*)\n[^%]*"),
+            "${2} ${1}\n".to_string(),
+        )],
+        &[uci.var(), moved.var()],
+        &[],
+    );
+    let program = compiler::compile(b.finish(), &CompileOptions::default())
+        .program
+        .validate()
+        .unwrap();
+    let fens = [
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        "8/8/8/3k4/8/3K4/8/8 b - - 0 1",
+    ];
+    let state: String = fens.iter().map(|f| format!("{f}\n")).collect();
+    let out = Fast::new(program).run(&state);
+    let mut lines = out.lines();
+    for fen in fens {
+        let mut want: Vec<String> = expected_moves(&position(fen))
+            .into_iter()
+            .map(|m| format!("T {m}"))
+            .collect();
+        if want.is_empty() {
+            want.push("F ".to_string());
+        }
+        let mut got: Vec<String> = lines
+            .by_ref()
+            .take(want.len())
+            .map(str::to_string)
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "{fen}");
+    }
+    assert_eq!(lines.next(), None);
+}
