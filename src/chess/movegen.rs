@@ -9,15 +9,15 @@
 //!
 //! 1. **One thread per piece** (18 + 6 rules). A cursor `^` enters the board; each of
 //!    16 identical rules splits every thread in two: a copy whose first piece of ours
-//!    after the cursor is marked `@` (its letter saved in `#p`), and the original with
+//!    after the cursor is marked `@` (its letter saved in `#_p`), and the original with
 //!    the cursor moved past that piece. The threads left with a cursor are deleted, and
-//!    6 rules turn `@` + `#p` into the role's origin digit `1`..`6`.
+//!    6 rules turn `@` + `#_p` into the role's origin digit `1`..`6`.
 //! 2. **One thread per move** (about 110 rules). Each rule is a stride pattern from the
 //!    origin digit to a target square, such as "a rook or queen, 3 empty squares up,
 //!    then an empty or enemy square": `[45](?:[^\n]{9}\.){2}[^\n]{9}[.pnbrqk]` read
 //!    backwards. Where it matches, the rule appends a *paused* copy of the thread with
 //!    the move made on the board (origin `*`, target = the mover's digit, the captured
-//!    square's old content saved in `#x`): one rule per direction and distance for
+//!    square's old content saved in `#_x`): one rule per direction and distance for
 //!    sliders and the king (56), one per jump for knights (8), pushes, double pushes,
 //!    captures, promotions to each piece and en passant (one per file and side) for
 //!    pawns, and castling (rights, empty squares, rook in place) with the king's
@@ -106,7 +106,7 @@ enum Seg {
     /// The origin square: the child has `*` (or the given text).
     Origin(String, &'static str),
     /// The target square: the child has `$O` or the given text; its old content goes to
-    /// `#x`.
+    /// `#_x`.
     Target(String, &'static str),
 }
 
@@ -146,7 +146,7 @@ fn fork_rule(segs: &[Seg]) -> (String, String) {
     let tail = segs.len() + 2;
     pattern.push_str("([^%]*)");
     parent.push_str(&format!("${{{tail}}}"));
-    child.push_str(&format!("${{{tail}}}#x: "));
+    child.push_str(&format!("${{{tail}}}#_x: "));
     match captured {
         Some(g) => child.push_str(&format!("${{{g}}}")),
         None => child.push('.'),
@@ -202,14 +202,14 @@ fn split_by_piece(side: Side) -> Rules {
     let mut rules = vec![(board.clone(), "${1}^".to_string())];
     let peel = (
         format!("{board}([^\n^]*)\\^([^\n{ours}]*)([{ours}])([^\n]*\n[^%]*)"),
-        "${1}${2}${3}@${5}#p: ${4}\n${1}${2}${3}${4}^${5}".to_string(),
+        "${1}${2}${3}@${5}#_p: ${4}\n${1}${2}${3}${4}^${5}".to_string(),
     );
     rules.extend(std::iter::repeat_n(peel, 16));
     rules.push(delete_if_board("\\^"));
     for (role, mark) in ORIGIN_MARKS.iter().enumerate() {
         rules.push((
             format!(
-                "({HEAD}{}#b: {LINE})@({LINE}\n{LINES})#p: {}\n",
+                "({HEAD}{}#b: {LINE})@({LINE}\n{LINES})#_p: {}\n",
                 LINES,
                 side.letter(role)
             ),
@@ -440,12 +440,12 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
             "${1}0".to_string(),
         ));
         rules.push((
-            format!("({HEAD}{})[0-9]*\\+(\n{}[^.\n])", at(h), var("x")),
+            format!("({HEAD}{})[0-9]*\\+(\n{}[^.\n])", at(h), var("_x")),
             "${1}0${2}".to_string(),
         ));
         rules.extend(increment_marked(h.name()));
     }
-    rules.push((format!("({HEAD}{LINES})#x: [^\n]*\n"), "${1}".to_string()));
+    rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
     // Marks back to pieces.
     rules.push((format!("({board}{LINE})\\*"), "${1}.".to_string()));
     let mut marks: Vec<(char, usize)> = ORIGIN_MARKS.iter().copied().zip(0..6).collect();
