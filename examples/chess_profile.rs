@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use regex_chess::compiler::{self, CompileOptions};
-use regex_chess::exec::{Executor, ExecutorKind, Observer, RuleReport};
+use regex_chess::exec::{ExecutorKind, Observer, RuleReport};
 use regex_chess::program::Origin;
 
 struct Timer {

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use regex_chess::compiler::{self, CompileOptions};
-use regex_chess::exec::{Executor, ExecutorKind};
+use regex_chess::exec::ExecutorKind;
 
 fn main() {
     let runs: usize = std::env::args()

@@ -58,7 +58,7 @@ fn expected_children(pos: &Chess) -> Vec<String> {
         .iter()
         .map(|m| {
             let mut next = pos.clone();
-            next.play_unchecked(m.clone());
+            next.play_unchecked(*m);
             format!("{} {}", uci(m), fen_of(&next))
         })
         .collect();
