@@ -9,6 +9,39 @@ use std::time::Instant;
 use regex_chess::compiler::{self, CompileOptions};
 use regex_chess::exec::ExecutorKind;
 
+/// Two plies of `fork_legal_moves` (no UCI text), then, if `probe`, `has_legal_move` and
+/// `in_check` on every leaf: what a 2-ply search with mate detection costs.
+fn two_plies(probe: bool) -> regex_chess::program::ValidProgram {
+    use regex_chess::chess::board::MoveGen;
+    use regex_chess::chess::fen_rules::parse_fen;
+    use regex_chess::chess::movegen::{fork_legal_moves, has_legal_move, in_check};
+    use regex_chess::compiler::dsl::Builder;
+    let mut b = Builder::new("two-plies", "leaves of a 2-ply tree");
+    let pos = parse_fen(&mut b);
+    b.grouped(|b| {
+        fork_legal_moves(b, &pos, 218, MoveGen::default());
+        fork_legal_moves(b, &pos, 218, MoveGen::default());
+    });
+    let mut reads = pos.vars().to_vec();
+    let (has, check);
+    if probe {
+        has = has_legal_move(&mut b, &pos);
+        check = in_check(&mut b, &pos);
+        reads.push(has.var());
+        reads.push(check.var());
+    }
+    b.rules(
+        "count",
+        vec![("%%\n#stack:\n[^%]*".to_string(), "x\n".to_string())],
+        &reads,
+        &[],
+    );
+    compiler::compile(b.finish(), &CompileOptions::default())
+        .program
+        .validate()
+        .expect("valid")
+}
+
 fn main() {
     let runs: usize = std::env::args()
         .nth(1)
@@ -39,6 +72,23 @@ fn main() {
         ),
     ];
     for kind in [ExecutorKind::Reference, ExecutorKind::Fast] {
+        for probe in [false, true] {
+            let exec = kind.build(two_plies(probe));
+            for (name, fen) in &positions[..2] {
+                let state = format!("{fen}\n");
+                let start = Instant::now();
+                let (out, stats) = exec.run_with_stats(&state);
+                println!(
+                    "{:<10} {:<9} two plies{}: {:>8.1} ms, {} leaves, max state {} B",
+                    exec.name(),
+                    name,
+                    if probe { " + has_legal_move + in_check" } else { "" },
+                    start.elapsed().as_secs_f64() * 1e3,
+                    out.lines().count(),
+                    stats.max_state_len
+                );
+            }
+        }
         let exec = kind.build(program.clone());
         for (name, fen) in positions {
             let state = format!("{fen}\n");
@@ -52,7 +102,7 @@ fn main() {
                 .collect();
             times.sort_by(|a, b| a.partial_cmp(b).unwrap());
             println!(
-                "{:<10} {:<9} {:>8.2} ms  {} moves, {} rules matched, {} skipped, max state {} B",
+                "{:<10} {:<9} {:>8.2} ms  {} moves, {} rules searched, {} skipped, max state {} B",
                 exec.name(),
                 name,
                 times[times.len() / 2],
