@@ -619,11 +619,18 @@ pub fn has_legal_move(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
 }
 
 /// The rules of the quick test: push `T` where it proves a legal move, else `F`.
+///
+/// The work happens on one scratch line per active thread, `#_q: <turn><flag><board>`:
+/// only active threads of this instruction hold it, so the pin, mobility and check rules
+/// need no thread anchor and match only the 80-odd characters of that line.
 fn quick_rules(pos: &Position) -> Rules {
     let t = pos.turn.var().name();
     let mut rules = vec![(
-        format!("({HEAD}{}#b: ({LINE})\n[^%]*)", LINES),
-        "${1}#_q: ${2}\n".to_string(),
+        format!(
+            "({HEAD}{}#b: ({LINE})\n{}#{t}: ([wb])\n[^%]*)",
+            LINES, LINES
+        ),
+        "${1}#_q: ${3}F${2}\n".to_string(),
     )];
     for side in [Side::White, Side::Black] {
         let ours = side.ours();
@@ -631,7 +638,7 @@ fn quick_rules(pos: &Position) -> Rules {
         let enemy = side.other();
         let (eb, er, eq) = (enemy.letter(2), enemy.letter(3), enemy.letter(4));
         let turn = if side == Side::White { 'w' } else { 'b' };
-        // Pins, on the copy.
+        // Pins: the piece between our king and an enemy slider becomes `@`.
         for (steps, sliders) in [
             (ORTHOGONAL_STEPS, format!("[{er}{eq}]")),
             (DIAGONAL_STEPS, format!("[{eb}{eq}]")),
@@ -644,22 +651,16 @@ fn quick_rules(pos: &Position) -> Rules {
                     (format!("{sliders}{ray}"), format!("{ray}{king}"))
                 };
                 rules.push((
-                    format!(
-                        "({HEAD}{}#{t}: {turn}\n{}#_q: {LINE}{before})[{pieces}]({after})",
-                        LINES, LINES
-                    ),
-                    "${1}@${2}".to_string(),
+                    format!("#_q: {turn}F({LINE}{before})[{pieces}]({after})"),
+                    format!("#_q: {turn}F${{1}}@${{2}}"),
                 ));
             }
         }
-    }
-    rules.push((format!("({HEAD})"), "${1}F\n".to_string()));
-    for side in [Side::White, Side::Black] {
-        let turn = if side == Side::White { 'w' } else { 'b' };
+        // An unpinned piece other than the king with a move onto an empty or enemy square.
         let l = |role: usize| side.letter(role);
         let (p, n, bishop, r, q) = (l(0), l(1), l(2), l(3), l(4));
         let target = side.target();
-        let enemy = side.enemy();
+        let their = side.enemy();
         let mut frags = Vec::new();
         for d in [8usize, 12, 19, 21] {
             frags.push(format!("{n}{}{target}", any(d - 1)));
@@ -677,39 +678,31 @@ fn quick_rules(pos: &Position) -> Rules {
         match side {
             Side::White => {
                 frags.push(format!("\\.{}{p}", any(9)));
-                frags.push(format!("{enemy}{}{p}", any(8)));
-                frags.push(format!("{enemy}{}{p}", any(10)));
+                frags.push(format!("{their}{}{p}", any(8)));
+                frags.push(format!("{their}{}{p}", any(10)));
             }
             Side::Black => {
                 frags.push(format!("{p}{}\\.", any(9)));
-                frags.push(format!("{p}{}{enemy}", any(8)));
-                frags.push(format!("{p}{}{enemy}", any(10)));
+                frags.push(format!("{p}{}{their}", any(8)));
+                frags.push(format!("{p}{}{their}", any(10)));
             }
         }
         rules.push((
-            format!(
-                "({HEAD})F(\n{}#{t}: {turn}\n{}#_q: {LINE}(?:{}))",
-                LINES,
-                LINES,
-                frags.join("|")
-            ),
-            "${1}T${2}".to_string(),
+            format!("#_q: {turn}F({LINE}(?:{}))", frags.join("|")),
+            format!("#_q: {turn}T${{1}}"),
         ));
-        // In check: the quick test proves nothing.
-        let king = side.letter(5).to_string();
-        for family in attack_families(&king, side.other()) {
+        // In check: the quick test proves nothing. (`@` blocks rays as the piece did.)
+        for family in attack_families(&king.to_string(), side.other()) {
             rules.push((
-                format!(
-                    "({HEAD})T(\n{}#b: {LINE}(?:{}){LINE}\n{}{turn}\n)",
-                    LINES,
-                    family.join("|"),
-                    var(t)
-                ),
-                "${1}F${2}".to_string(),
+                format!("#_q: {turn}T({LINE}(?:{}))", family.join("|")),
+                format!("#_q: {turn}F${{1}}"),
             ));
         }
     }
-    rules.push((format!("({HEAD}{LINES})#_q: [^\n]*\n"), "${1}".to_string()));
+    rules.push((
+        format!("({HEAD})({LINES})#_q: [wb]([TF])[^\n]*\n"),
+        "${1}${3}\n${2}".to_string(),
+    ));
     rules
 }
 
