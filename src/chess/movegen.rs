@@ -36,6 +36,20 @@
 //!
 //! Most rules run on few threads: steps 1 and 2 on one thread per piece, step 3 and 4 on
 //! one per pseudo-legal move.
+//!
+//! Sizes, both colours: 48 rules split by piece, 200 move rules, 186 child rules with
+//! the UCI text (112 without), 7 rights rules: `legal-moves` is 469 rules, 340
+//! distinct patterns.
+//!
+//! # Check and mobility
+//!
+//! [`in_check`] is 11 rules: push `F`, then one rule per attack family and colour turns
+//! it into `T`. [`has_legal_move`] first runs a quick test (30 rules, on a
+//! scratch copy of the board) that settles every thread not in check with an unpinned non-king
+//! piece able to step, jump, push or capture; only the others (in check, or everything
+//! pinned or blocked: a few percent of positions) pay a full generation. On the 2,039
+//! leaves of kiwipete's 2-ply tree this took has_legal_move from about 2.6 s to about
+//! 0.1 s on the fast executor.
 
 use super::board::{
     Children, DIAGONAL_STEPS, KNIGHT_STEPS, MoveGen, ORIGIN_MARKS, ORTHOGONAL_STEPS,
