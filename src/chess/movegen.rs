@@ -648,16 +648,14 @@ pub fn has_legal_move(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
 
 /// The rules of the quick test: push `T` where it proves a legal move, else `F`.
 ///
-/// The work happens on one scratch line per active thread, `#_q: <turn><flag><board>`:
+/// The work happens on one scratch line per active thread, `#_q: <turn><flag><board>`
+/// (right after `#t`, so that making it does not copy the rest of the thread):
 /// only active threads of this instruction hold it, so the pin, mobility and check rules
 /// need no thread anchor and match only the 80-odd characters of that line.
 fn quick_rules(pos: &Position) -> Rules {
     let t = pos.turn.var().name();
     let mut rules = vec![(
-        format!(
-            "({HEAD}{}#b: ({LINE})\n{}#{t}: ([wb])\n[^%]*)",
-            LINES, LINES
-        ),
+        format!("({HEAD}{}#b: ({LINE})\n{}#{t}: ([wb])\n)", LINES, LINES),
         "${1}#_q: ${3}F${2}\n".to_string(),
     )];
     for side in [Side::White, Side::Black] {
