@@ -44,8 +44,9 @@
 //!
 //! # Check and mobility
 //!
-//! [`in_check`] is 11 rules: push `F`, then one rule per attack family and colour turns
-//! it into `T`. [`has_legal_move`] first runs a quick test (30 rules, on a
+//! [`in_check`] is 12 rules: a scratch copy of the board with a flag, `#_q: wF<board>`,
+//! one rule per attack family and colour that turns the flag into `T`, and one rule that
+//! moves the flag to the stack. [`has_legal_move`] first runs a quick test (30 rules, on a
 //! scratch copy of the board) that settles every thread not in check with an unpinned non-king
 //! piece able to step, jump, push or capture; only the others (in check, or everything
 //! pinned or blocked: a few percent of positions) pay a full generation. On the 2,039
@@ -766,7 +767,13 @@ fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
 /// Whether the side to move is in check.
 #[track_caller]
 pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
-    let mut rules = vec![(format!("({HEAD})"), "${1}F\n".to_string())];
+    let t = pos.turn.var().name();
+    // The same scratch line as the quick test of `has_legal_move`: the attack rules
+    // match only the board's copy, not the whole thread.
+    let mut rules = vec![(
+        format!("({HEAD}{LINES}#b: ({LINE})\n{LINES}#{t}: ([wb])\n)"),
+        "${1}#_q: ${3}F${2}\n".to_string(),
+    )];
     for side in [Side::White, Side::Black] {
         let king = side.letter(5).to_string();
         let turn = match side {
@@ -775,15 +782,14 @@ pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
         };
         for family in attack_families(&king, side.other()) {
             rules.push((
-                format!(
-                    "({HEAD})F(\n{}#b: {LINE}(?:{}){LINE}\n{}{turn}\n)",
-                    LINES,
-                    family.join("|"),
-                    var(pos.turn.var().name())
-                ),
-                "${1}T${2}".to_string(),
+                format!("#_q: {turn}F({LINE}(?:{}))", family.join("|")),
+                format!("#_q: {turn}T${{1}}"),
             ));
         }
     }
+    rules.push((
+        format!("({HEAD})({LINES})#_q: [wb]([TF])[^\n]*\n"),
+        "${1}${3}\n${2}".to_string(),
+    ));
     b.rules_value("in_check", rules, &pos.vars(), Type::Bool)
 }
