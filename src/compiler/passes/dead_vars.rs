@@ -16,6 +16,9 @@
 //! Threads: forks, gathers and tournaments only copy or drop whole threads, so a delete
 //! after the last use is right for every thread alive at that point.
 //!
+//! Hand-written rules ([`Instruction::Rules`]) count as a use of every variable they
+//! declare (read or written).
+//!
 //! Left alone: outputs, and any variable the program already deletes itself. Inputs that
 //! are never read are deleted at the very start. An inserted delete takes the call site
 //! of the instruction it follows (the last use, or the end of the `if` it was moved
@@ -121,6 +124,12 @@ pub fn run(ir: &IrProgram) -> IrProgram {
             Instruction::Lookup(v) | Instruction::Assign(v) | Instruction::Define(v) => {
                 first.entry(v).or_insert(i);
                 last.insert(v, i);
+            }
+            Instruction::Rules { .. } => {
+                for v in located.instruction.vars() {
+                    first.entry(v).or_insert(i);
+                    last.insert(v, i);
+                }
             }
             _ => {}
         }
@@ -235,6 +244,43 @@ mod tests {
                 (5, "t".to_string()),
                 (11, "a".to_string()),
                 (12, "r".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn hand_written_rules_use_the_variables_they_declare() {
+        use Instruction::*;
+        let v = Var::new;
+        let site = Site::caller();
+        let rules = |reads: &[&str], writes: &[&str]| Rules {
+            name: "r".into(),
+            rules: vec![],
+            reads: reads.iter().map(|n| v(n)).collect(),
+            writes: writes.iter().map(|n| v(n)).collect(),
+        };
+        let body = vec![
+            rules(&[], &["b", "t"]), // 0: creates b and t
+            Lookup(v("t")),          // 1: t's last use
+            Assign(v("out")),        // 2
+            rules(&["b"], &["m"]),   // 3: b's last use; m is never read
+        ];
+        let ir = IrProgram {
+            body: body
+                .into_iter()
+                .map(|instruction| Located { instruction, site })
+                .collect(),
+            outputs: vec![v("out")],
+            ..IrProgram::default()
+        };
+        let mut found = deletes_after(&ir);
+        found.sort();
+        assert_eq!(
+            found,
+            vec![
+                (2, "t".to_string()),
+                (4, "b".to_string()),
+                (4, "m".to_string()),
             ]
         );
     }
