@@ -596,6 +596,42 @@ impl Builder {
         self.unary(list, Instruction::Join { sep, max_len }, Type::Str)
     }
 
+    // ----- hand-written rules -----
+
+    /// Pushes `inputs` in order (the last ends on top), runs the hand-written `rules`
+    /// (see [`Instruction::Custom`]), which must leave exactly one value in their place,
+    /// and returns that value as a fresh variable of type `ty`. With no rules and one
+    /// input, this is a cast.
+    ///
+    /// # Panics
+    /// When `ty` is not of kind `K`.
+    #[track_caller]
+    pub fn custom<K: Kind>(
+        &mut self,
+        what: &'static str,
+        inputs: &[&Var],
+        rules: Vec<(String, String)>,
+        ty: Type,
+    ) -> Value<K> {
+        assert!(K::accepts(ty), "custom `{what}`: type {ty:?} has another kind");
+        for var in inputs {
+            self.emit(Instruction::Lookup((*var).clone()));
+        }
+        if !rules.is_empty() {
+            self.emit(Instruction::Custom { what, rules });
+        }
+        let value = self.temp(ty);
+        self.emit(Instruction::Assign(value.var.clone()));
+        value
+    }
+
+    /// Runs hand-written rules with no stack effect (a program's first or last rules,
+    /// which turn raw text into a thread or a thread into raw text).
+    #[track_caller]
+    pub fn custom_raw(&mut self, what: &'static str, rules: Vec<(String, String)>) {
+        self.emit(Instruction::Custom { what, rules });
+    }
+
     // ----- control -----
 
     /// Records both branches; each thread runs `then` if `cond` is true, else

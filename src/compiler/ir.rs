@@ -342,6 +342,17 @@ pub enum Instruction {
         /// Compile-time bound on the length of the joined string.
         max_len: usize,
     },
+    /// Rules written by hand, lowered as they are (for table lookups and board patterns
+    /// that no generic instruction expresses in few rules). The writer keeps the
+    /// contract: patterns start with `%%\n#stack:\n` (or are explicitly global, such as
+    /// a program's first or last rules), read and write only the stack (passes do not
+    /// see variables used here), and the net stack effect is the one the DSL call states.
+    Custom {
+        /// What the rules do, for origins and statistics.
+        what: &'static str,
+        /// `(pattern, replacement)` pairs in order.
+        rules: Vec<(String, String)>,
+    },
 }
 
 impl Instruction {
@@ -382,6 +393,7 @@ impl Instruction {
             MapChars { .. } => "map_chars",
             Split { .. } => "split",
             Join { .. } => "join",
+            Custom { what, .. } => what,
         }
     }
 
@@ -432,6 +444,7 @@ impl fmt::Display for Instruction {
             Split { sep, max_len } | Join { sep, max_len } => {
                 write!(f, " {sep:?} max_len={max_len}")
             }
+            Custom { rules, .. } => write!(f, " rules={}", rules.len()),
             Pop | Dup | Swap | Not | And | Or | Fork | ForkBool | Destroy | ListPush | Concat => {
                 Ok(())
             }

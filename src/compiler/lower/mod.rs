@@ -106,6 +106,11 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         MapChars { table, max_len } => strings::map_chars(&mut out, table, *max_len),
         Split { sep, max_len } => strings::split(&mut out, *sep, *max_len),
         Join { sep, max_len } => strings::join(&mut out, *sep, *max_len),
+        Custom { rules, .. } => {
+            for (pattern, replacement) in rules {
+                out.rule(pattern.clone(), replacement.clone());
+            }
+        }
     }
 }
 
