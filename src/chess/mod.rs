@@ -28,3 +28,4 @@
 //! - ties go to the move whose UCI text is smallest in byte order.
 
 pub mod eval;
+pub mod evaluate;
