@@ -29,9 +29,10 @@
 //! appends one result digit before the `:`, and the last rule drops the key and the board.
 
 use super::eval;
+use super::stack_rules::{self, on_stack};
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::encode;
-use crate::compiler::ir::{Instruction, Type, Var};
+use crate::compiler::ir::{Instruction, Type};
 
 /// Width of scores (units of 5 cp): ±8191 units, ±40955 cp, beyond [`eval::MATE`].
 pub const SCORE_BITS: u8 = 14;
@@ -173,7 +174,8 @@ pub fn square_value(
     bits: u8,
     value: impl Fn(char, usize) -> i64,
 ) -> Value<kind::Int> {
-    b.custom(
+    on_stack(
+        b,
         "square_value",
         &[board.var(), square.var()],
         square_lookup_rules(bits, value),
@@ -275,7 +277,8 @@ pub fn gain(
     let arrived = square_value(b, after, &to, GAIN_BITS, own_units);
     let left = square_value(b, before, &from, GAIN_BITS, own_units);
     let captured = square_value(b, before, &to, GAIN_BITS, own_units);
-    let extra: Value<kind::Int> = b.custom(
+    let extra: Value<kind::Int> = on_stack(
+        b,
         "move_extra",
         &[before.var(), squares.var()],
         extra_rules(GAIN_BITS),
@@ -284,7 +287,8 @@ pub fn gain(
     let moved = b.sub(&arrived, &left);
     let taken = b.add(&captured, &extra);
     let total = b.add(&moved, &taken);
-    b.custom(
+    on_stack(
+        b,
         "extend",
         &[total.var()],
         extend_rules(GAIN_BITS, SCORE_BITS),
@@ -301,10 +305,7 @@ pub fn full_score_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind
     let zero = encode::int(bits, 0);
     let mut rules = vec![(format!("{HEAD}([^\n]*\n)"), format!("${{1}}{zero}\n:${{2}}"))];
     let mut out = Vec::new();
-    out.push(Instruction::Custom {
-        what: "score_start",
-        rules: std::mem::take(&mut rules),
-    });
+    out.push(stack_rules::instruction("score_start", std::mem::take(&mut rules)));
     for sq in 0..64 {
         let o = board_offset(sq);
         let mut square_rules = Vec::new();
@@ -315,19 +316,16 @@ pub fn full_score_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind
                 format!("${{1}}{}\n${{2}}{piece}", encode::int(bits, v)),
             ));
         }
-        out.push(Instruction::Custom {
-            what: "score_square",
-            rules: square_rules,
-        });
+        out.push(stack_rules::instruction("score_square", square_rules));
         // Adds the square's value when one was pushed (a no-op otherwise: the line below
         // the accumulator is the board, not a number).
         out.push(Instruction::Add { bits });
     }
-    out.push(Instruction::Custom {
-        what: "score_end",
-        rules: vec![(format!("{HEAD}([01]+\n):[^\n]*\n"), "${1}${2}".to_string())],
-    });
-    b.custom_from(board.var(), out, Type::Int { bits })
+    out.push(stack_rules::instruction(
+        "score_end",
+        vec![(format!("{HEAD}([01]+\n):[^\n]*\n"), "${1}${2}".to_string())],
+    ));
+    stack_rules::sequence(b, board.var(), out, Type::Int { bits })
 }
 
 /// `score` negated when `white` is false: the score from the side's view.
@@ -338,22 +336,6 @@ pub fn for_side(
     white: &Value<kind::Bool>,
 ) -> Value<kind::Int> {
     b.if_else(white, |_| white_score.clone(), |b| b.neg(white_score))
-}
-
-/// Helper trait so this module can emit a sequence of raw instructions on one input.
-trait CustomFrom {
-    fn custom_from(&mut self, input: &Var, body: Vec<Instruction>, ty: Type) -> Value<kind::Int>;
-}
-
-impl CustomFrom for Builder {
-    #[track_caller]
-    fn custom_from(&mut self, input: &Var, body: Vec<Instruction>, ty: Type) -> Value<kind::Int> {
-        self.emit(Instruction::Lookup(input.clone()));
-        for instruction in body {
-            self.emit(instruction);
-        }
-        self.custom("cast", &[], Vec::new(), ty)
-    }
 }
 
 #[cfg(test)]

@@ -27,5 +27,9 @@
 //!   material-plus-table score of the position after the reply;
 //! - ties go to the move whose UCI text is smallest in byte order.
 
+pub mod board;
 pub mod eval;
 pub mod evaluate;
+pub mod fen_rules;
+pub mod movegen;
+pub mod stack_rules;

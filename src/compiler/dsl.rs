@@ -32,6 +32,7 @@
 //! | threads | `fork`, `fork_bool`, `fork_list(&xs, max)`, `destroy` |
 //! | many threads to one | `gather(&v, max_threads)`, `keep_best(&score, max_threads, Best::Max)` |
 //! | per-parent reductions | `grouped(\|b\| { fork_list..; keep_best.. })` |
+//! | hand-written rules | `rules(name, rules, reads, writes)`, `rules_value`, `named`, `fresh` |
 //!
 //! Bounds (`max`, `max_threads`, `max_len`) are compile-time: they fix how many rounds of
 //! rules are emitted. A run longer than its bound is not fully reduced (a tournament
@@ -596,42 +597,6 @@ impl Builder {
         self.unary(list, Instruction::Join { sep, max_len }, Type::Str)
     }
 
-    // ----- hand-written rules -----
-
-    /// Pushes `inputs` in order (the last ends on top), runs the hand-written `rules`
-    /// (see [`Instruction::Custom`]), which must leave exactly one value in their place,
-    /// and returns that value as a fresh variable of type `ty`. With no rules and one
-    /// input, this is a cast.
-    ///
-    /// # Panics
-    /// When `ty` is not of kind `K`.
-    #[track_caller]
-    pub fn custom<K: Kind>(
-        &mut self,
-        what: &'static str,
-        inputs: &[&Var],
-        rules: Vec<(String, String)>,
-        ty: Type,
-    ) -> Value<K> {
-        assert!(K::accepts(ty), "custom `{what}`: type {ty:?} has another kind");
-        for var in inputs {
-            self.emit(Instruction::Lookup((*var).clone()));
-        }
-        if !rules.is_empty() {
-            self.emit(Instruction::Custom { what, rules });
-        }
-        let value = self.temp(ty);
-        self.emit(Instruction::Assign(value.var.clone()));
-        value
-    }
-
-    /// Runs hand-written rules with no stack effect (a program's first or last rules,
-    /// which turn raw text into a thread or a thread into raw text).
-    #[track_caller]
-    pub fn custom_raw(&mut self, what: &'static str, rules: Vec<(String, String)>) {
-        self.emit(Instruction::Custom { what, rules });
-    }
-
     // ----- control -----
 
     /// Records both branches; each thread runs `then` if `cond` is true, else
@@ -723,6 +688,69 @@ impl Builder {
             best,
         });
         self.emit(Instruction::Pop);
+    }
+
+    // ----- hand-written rules -----
+
+    /// A handle on the variable `name`, which hand-written rules ([`Builder::rules`])
+    /// create or read. Unlike [`Builder::input`] the variable is not part of the initial
+    /// state.
+    ///
+    /// # Panics
+    /// When `ty` is not of kind `K`, or the name is invalid or starts with `_`.
+    pub fn named<K: Kind>(&self, name: &str, ty: Type) -> Value<K> {
+        assert!(K::accepts(ty), "`{name}`: type {ty:?} has another kind");
+        assert!(
+            !name.starts_with('_'),
+            "names starting with `_` are reserved"
+        );
+        Value {
+            var: Var::new(name),
+            ty,
+            kind: PhantomData,
+        }
+    }
+
+    /// A handle on a fresh temporary that hand-written rules will write.
+    pub fn fresh<K: Kind>(&mut self, ty: Type) -> Value<K> {
+        assert!(K::accepts(ty), "fresh: type {ty:?} has another kind");
+        self.temp(ty)
+    }
+
+    /// Records hand-written rules as one [`Instruction::Rules`]: emitted as written, with
+    /// `reads` and `writes` declaring the variables they touch (see the instruction's
+    /// documentation for the conventions the rules must keep).
+    #[track_caller]
+    pub fn rules(
+        &mut self,
+        name: &str,
+        rules: Vec<(String, String)>,
+        reads: &[&Var],
+        writes: &[&Var],
+    ) {
+        self.emit(Instruction::Rules {
+            name: name.to_string(),
+            rules,
+            reads: reads.iter().map(|v| (*v).clone()).collect(),
+            writes: writes.iter().map(|v| (*v).clone()).collect(),
+        });
+    }
+
+    /// Like [`Builder::rules`] for rules that leave exactly one new value of type `ty` on
+    /// top of every active thread's stack; the value is assigned to a fresh temporary.
+    #[track_caller]
+    pub fn rules_value<K: Kind>(
+        &mut self,
+        name: &str,
+        rules: Vec<(String, String)>,
+        reads: &[&Var],
+        ty: Type,
+    ) -> Value<K> {
+        assert!(K::accepts(ty), "rules_value: type {ty:?} has another kind");
+        self.rules(name, rules, reads, &[]);
+        let value = self.temp(ty);
+        self.emit(Instruction::Assign(value.var.clone()));
+        value
     }
 
     /// Runs `body` with a group boundary before every active thread, so that gathers and

@@ -2,7 +2,7 @@
 //!
 //! The DSL records a constant as `push c; assign _k`, and each use as `lookup _k`. When
 //! `_k` is assigned exactly once, right after a `push`, is neither an input nor an output,
-//! and is never deleted or taken by hand, every `lookup _k` becomes `push c` and the
+//! and is never deleted, taken or touched by hand-written rules, every `lookup _k` becomes `push c` and the
 //! `push; assign` pair goes. A push is one rule that does not scan the thread's
 //! variables; an assign is two rules, and the variable would be copied by every fork
 //! until its last use.
@@ -24,6 +24,7 @@ pub fn run(ir: &IrProgram) -> IrProgram {
             Instruction::Delete(v) | Instruction::Take(v) => {
                 touched.insert(v);
             }
+            Instruction::Rules { .. } => touched.extend(located.instruction.vars()),
             _ => {}
         }
     }
