@@ -32,4 +32,5 @@ pub mod eval;
 pub mod evaluate;
 pub mod fen_rules;
 pub mod movegen;
+pub mod search;
 pub mod stack_rules;
