@@ -96,7 +96,13 @@ fn possible(index: usize) -> impl Iterator<Item = char> {
 fn class(chars: &[char]) -> String {
     let inner: String = chars
         .iter()
-        .map(|&c| if c == '.' { "\\.".to_string() } else { c.to_string() })
+        .map(|&c| {
+            if c == '.' {
+                "\\.".to_string()
+            } else {
+                c.to_string()
+            }
+        })
         .collect();
     format!("[{inner}]")
 }
@@ -216,16 +222,15 @@ fn extra_rules(bits: u8) -> Vec<(String, String)> {
                 let v = own_units(victim, captured);
                 let mut cond = vec![(from, pawn), (to, '.')];
                 cond.sort_by_key(|(s, _)| board_offset(*s));
-                entries.push((
-                    format!("{}{}", square_name(from), square_name(to)),
-                    cond,
-                    v,
-                ));
+                entries.push((format!("{}{}", square_name(from), square_name(to)), cond, v));
             }
         }
     }
     let zero = encode::int(bits, 0).into_bytes();
-    let mut rules = vec![(format!("{HEAD}([a-h][1-8][a-h][1-8]\n)"), "${1}:${2}".to_string())];
+    let mut rules = vec![(
+        format!("{HEAD}([a-h][1-8][a-h][1-8]\n)"),
+        "${1}:${2}".to_string(),
+    )];
     for j in 0..bits as usize {
         let default = zero[j];
         let flipped = if default == b'1' { '0' } else { '1' };
@@ -303,9 +308,15 @@ pub fn full_score_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind
     let bits = SCORE_BITS;
     // Stack: `acc` on top of `:board`.
     let zero = encode::int(bits, 0);
-    let mut rules = vec![(format!("{HEAD}([^\n]*\n)"), format!("${{1}}{zero}\n:${{2}}"))];
+    let mut rules = vec![(
+        format!("{HEAD}([^\n]*\n)"),
+        format!("${{1}}{zero}\n:${{2}}"),
+    )];
     let mut out = Vec::new();
-    out.push(stack_rules::instruction("score_start", std::mem::take(&mut rules)));
+    out.push(stack_rules::instruction(
+        "score_start",
+        std::mem::take(&mut rules),
+    ));
     for sq in 0..64 {
         let o = board_offset(sq);
         let mut square_rules = Vec::new();
@@ -410,16 +421,29 @@ mod tests {
                 "e8c8",
                 10 - 0 + 5,
             ),
-            ("8/8/8/3pP3/8/8/8/8", "8/8/3P4/8/8/8/8/8", "e5d6", 30 - 25 + 100 + 20),
-            ("8/1P6/8/8/8/8/8/8", "1Q6/8/8/8/8/8/8/8", "b7b8q", 900 - 10 - 100 - 50),
-            ("8/8/8/8/8/8/5p2/4R3", "8/8/8/8/8/8/8/4n3", "f2e1n", 320 - 30 - 150 + 505),
+            (
+                "8/8/8/3pP3/8/8/8/8",
+                "8/8/3P4/8/8/8/8/8",
+                "e5d6",
+                30 - 25 + 100 + 20,
+            ),
+            (
+                "8/1P6/8/8/8/8/8/8",
+                "1Q6/8/8/8/8/8/8/8",
+                "b7b8q",
+                900 - 10 - 100 - 50,
+            ),
+            (
+                "8/8/8/8/8/8/5p2/4R3",
+                "8/8/8/8/8/8/8/4n3",
+                "f2e1n",
+                320 - 30 - 150 + 505,
+            ),
         ];
         for (before, after, m, cp) in cases {
             let (pb, bl) = (board_line(before), board_line(after));
-            let state = encode::render(&[Thread::active(
-                &[],
-                &[("b", &bl), ("pb", &pb), ("m", m)],
-            )]);
+            let state =
+                encode::render(&[Thread::active(&[], &[("b", &bl), ("pb", &pb), ("m", m)])]);
             let out = encode::threads(&exec.run(&state));
             let s = encode::decode_int(out[0].var("s").unwrap()).unwrap();
             assert_eq!(s, native_white(&bl), "{after}");

@@ -31,6 +31,8 @@ pub mod board;
 pub mod eval;
 pub mod evaluate;
 pub mod fen_rules;
+pub mod game_end;
 pub mod movegen;
+pub mod pretty;
 pub mod search;
 pub mod stack_rules;

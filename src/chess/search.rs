@@ -70,11 +70,7 @@ fn uci_key_rules() -> Vec<(String, String)> {
 
 /// The comparison key of a move: its score's digits, then the UCI key.
 #[track_caller]
-fn move_key(
-    b: &mut Builder,
-    score: &Value<kind::Int>,
-    uci: &Value<kind::Str>,
-) -> Value<kind::Int> {
+fn move_key(b: &mut Builder, score: &Value<kind::Int>, uci: &Value<kind::Str>) -> Value<kind::Int> {
     let key: Value<kind::Str> = on_stack(b, "uci_key", &[uci.var()], uci_key_rules(), Type::Str);
     let text = b.text_of(score);
     let joined = b.concat(&text, &key);
@@ -98,7 +94,10 @@ pub fn clock_at_least_100(b: &mut Builder, clock: &Value<kind::Str>) -> Value<ki
         &[clock.var()],
         vec![
             (format!("{HEAD}[1-9][0-9]{{2,}}\n"), "${1}T\n".to_string()),
-            (format!("{HEAD}(?:[^T\n][^\n]*|T[^\n]+)?\n"), "${1}F\n".to_string()),
+            (
+                format!("{HEAD}(?:[^T\n][^\n]*|T[^\n]+)?\n"),
+                "${1}F\n".to_string(),
+            ),
         ],
         Type::Bool,
     )
@@ -139,7 +138,13 @@ pub fn insufficient_material(b: &mut Builder, board: &Value<kind::Str>) -> Value
         (format!("{HEAD}(?:[^!\n][^\n]*)?\n"), "${1}F\n".to_string()),
         (format!("{HEAD}!T\n"), "${1}T\n".to_string()),
     ];
-    on_stack(b, "insufficient_material", &[board.var()], rules, Type::Bool)
+    on_stack(
+        b,
+        "insufficient_material",
+        &[board.var()],
+        rules,
+        Type::Bool,
+    )
 }
 
 /// Copies a value into a fresh temporary.
@@ -306,7 +311,10 @@ pub fn emit_text(b: &mut Builder, text: &Value<kind::Str>) {
     b.rules(
         "output_text",
         vec![
-            ("%%\n#stack:\n([^\n]*)\n[^%]*".to_string(), "${1}".to_string()),
+            (
+                "%%\n#stack:\n([^\n]*)\n[^%]*".to_string(),
+                "${1}".to_string(),
+            ),
             (";".to_string(), "\n".to_string()),
         ],
         &[],

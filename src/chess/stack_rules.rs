@@ -38,7 +38,12 @@ pub fn on_stack<K: Kind>(
 /// Pushes `input`, records `body` (raw instructions that must turn it into exactly one
 /// value) and returns the value as a fresh temporary of type `ty`.
 #[track_caller]
-pub fn sequence<K: Kind>(b: &mut Builder, input: &Var, body: Vec<Instruction>, ty: Type) -> Value<K> {
+pub fn sequence<K: Kind>(
+    b: &mut Builder,
+    input: &Var,
+    body: Vec<Instruction>,
+    ty: Type,
+) -> Value<K> {
     b.emit(Instruction::Lookup(input.clone()));
     for instruction in body {
         b.emit(instruction);

@@ -4,6 +4,7 @@
 //! `compile` command looks names up here. The chess programs will be registered here too.
 
 pub mod demo;
+pub mod engine;
 
 use crate::compiler::ir::IrProgram;
 
@@ -29,6 +30,21 @@ pub const ALL: &[Entry] = &[
         name: "demo-max",
         summary: "fork over a list of up to 16 scores, adjust each, keep the best thread",
         build: demo::max,
+    },
+    Entry {
+        name: "move",
+        summary: engine::MOVE_SUMMARY,
+        build: engine::move_program,
+    },
+    Entry {
+        name: "board",
+        summary: engine::BOARD_SUMMARY,
+        build: engine::board_program,
+    },
+    Entry {
+        name: "play",
+        summary: engine::PLAY_SUMMARY,
+        build: engine::play_program,
     },
 ];
 
