@@ -192,8 +192,9 @@ pub fn square_value(
 /// The castling rook's or the en-passant pawn's part of a move's gain, keyed by the move's
 /// `from` and `to` squares (text `e1g1`) over the board before the move.
 fn extra_rules(bits: u8) -> Vec<(String, String)> {
-    // (from, to, board conditions as (square, char) in increasing offset, value)
-    let mut entries: Vec<(String, Vec<(usize, char)>, i64)> = Vec::new();
+    // (from and to, board conditions as (square, char) in increasing offset, value)
+    type Entry = (String, Vec<(usize, char)>, i64);
+    let mut entries: Vec<Entry> = Vec::new();
     let sq = |name: &str| -> usize {
         let b = name.as_bytes();
         ((b[1] - b'1') as usize) * 8 + (b[0] - b'a') as usize
@@ -231,8 +232,7 @@ fn extra_rules(bits: u8) -> Vec<(String, String)> {
         format!("{HEAD}([a-h][1-8][a-h][1-8]\n)"),
         "${1}:${2}".to_string(),
     )];
-    for j in 0..bits as usize {
-        let default = zero[j];
+    for (j, &default) in zero.iter().enumerate() {
         let flipped = if default == b'1' { '0' } else { '1' };
         let alternatives: Vec<String> = entries
             .iter()
@@ -413,13 +413,13 @@ mod tests {
                 "r3k2r/8/8/8/8/8/8/R3K2R",
                 "r3k2r/8/8/8/8/8/8/R4RK1",
                 "e1g1",
-                30 - 0 + 0,
+                30,
             ),
             (
                 "r3k2r/8/8/8/8/8/8/R3K2R",
                 "2kr3r/8/8/8/8/8/8/R3K2R",
                 "e8c8",
-                10 - 0 + 5,
+                10 + 5,
             ),
             (
                 "8/8/8/3pP3/8/8/8/8",
