@@ -7,9 +7,9 @@
 //!   JSON form and their validation.
 //! - [`exec`]: the executors that run a program on a state: the `replace_all` reference and
 //!   the fast DFA-based executor, which must agree byte for byte, and tracing.
+//! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
 //! - [`programs`]: the registry of programs the compiler builds, by name.
-//! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
 pub mod chess;

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{bystander, check_local, int, rules, run_both, stack};
+use proptest::prelude::*;
 use regex_chess::compiler::encode::{self, Segment, Thread};
 use regex_chess::compiler::ir::{Best, CmpOp, EnumDef, Instruction as I, Scalar, Side, Tag, Var};
 
@@ -85,6 +86,17 @@ fn lookup_assign_delete() {
             // Empty stack: the variable is deleted, nothing assigned.
             (t(&[], &[("x", "1"), ("y", "2")]), t(&[], &[("y", "2")])),
             (t(&[], &[]), t(&[], &[])),
+        ],
+    );
+    check_local(
+        &[I::Define(var("x"))],
+        &[
+            (
+                t(&["5", "a"], &[("xy", "1"), ("y", "2")]),
+                t(&["a"], &[("xy", "1"), ("y", "2"), ("x", "5")]),
+            ),
+            (t(&[""], &[]), t(&[], &[("x", "")])),
+            (t(&[], &[("y", "2")]), t(&[], &[("y", "2")])),
         ],
     );
     check_local(
@@ -568,6 +580,38 @@ fn lists_and_strings() {
     );
 }
 
+#[test]
+fn matching_a_pattern_on_the_top_line() {
+    check_local(
+        &[I::Matches("R(?:\\.{7}\\.)*\\.{7}K".into())],
+        &[
+            (stack(&["R.......K", "x"]), stack(&["T", "x"])),
+            (stack(&["..R...............K", "x"]), stack(&["T", "x"])),
+            (stack(&["R.......P.......K"]), stack(&["F"])),
+            (stack(&["R..K"]), stack(&["F"])),
+            (stack(&[""]), stack(&["F"])),
+            (t(&[], &[("b", "R.......K")]), t(&[], &[("b", "R.......K")])),
+        ],
+    );
+    check_local(
+        &[I::Matches("x*".into())],
+        &[
+            (stack(&[""]), stack(&["T"])),
+            (t(&[], &[("b", "")]), t(&[], &[("b", "")])),
+        ],
+    );
+}
+
+#[test]
+fn line_patterns_that_could_leave_the_line_are_refused() {
+    use regex_chess::compiler::lower::strings::check_line_pattern;
+    assert!(check_line_pattern("R[^K\\n]*K").is_ok());
+    assert!(check_line_pattern("a.b|c{2,3}").is_ok());
+    for bad in ["[^K]", "a\\nb", "\\s", "^a", "a$", "(?s).", "\\bK", "("] {
+        assert!(check_line_pattern(bad).is_err(), "{bad}");
+    }
+}
+
 // ----- the rules themselves -----
 
 #[test]
@@ -579,9 +623,11 @@ fn thread_local_rules_start_at_an_active_thread_head() {
         I::Swap,
         I::Lookup(var("x")),
         I::Assign(var("x")),
+        I::Define(var("x")),
         I::Delete(var("x")),
         I::Take(var("x")),
         I::EqText("a.b".into()),
+        I::Matches("K.{7}R".into()),
         I::Not,
         I::And,
         I::Or,
@@ -643,4 +689,111 @@ fn rule_counts_match_the_documentation() {
         }),
         2 * 10 + 3
     );
+}
+
+// ----- both executors on arbitrary instruction sequences -----
+
+fn any_instruction() -> impl Strategy<Value = I> {
+    let tag = |id, side| Tag { id, side };
+    prop_oneof![
+        Just(I::Push("1010".into())),
+        Just(I::Pop),
+        Just(I::Dup),
+        Just(I::Swap),
+        Just(I::Lookup(var("x"))),
+        Just(I::Assign(var("y"))),
+        Just(I::Define(var("z"))),
+        Just(I::Delete(var("x"))),
+        Just(I::Take(var("y"))),
+        Just(I::Not),
+        Just(I::And),
+        Just(I::Or),
+        Just(I::Compare {
+            op: CmpOp::Le,
+            ty: Scalar::Int { bits: 4 }
+        }),
+        Just(I::Compare {
+            op: CmpOp::Ne,
+            ty: Scalar::Enum(&PIECE)
+        }),
+        Just(I::EqText("T".into())),
+        Just(I::Add { bits: 4 }),
+        Just(I::Sub { bits: 4 }),
+        Just(I::Neg { bits: 4 }),
+        Just(I::Cond {
+            tag: tag(1, Side::Else)
+        }),
+        Just(I::Pause(tag(1, Side::Then))),
+        Just(I::Reactivate(tag(1, Side::Else))),
+        Just(I::Fork),
+        Just(I::ForkBool),
+        Just(I::ForkList { max_len: 3 }),
+        Just(I::Destroy),
+        Just(I::MarkGroups { level: 1 }),
+        Just(I::UnmarkGroups { level: 1 }),
+        Just(I::Gather { max_threads: 4 }),
+        Just(I::Tournament {
+            bits: 4,
+            max_threads: 4,
+            best: Best::Max
+        }),
+        Just(I::Matches("1.1".into())),
+        Just(I::ListPush),
+        Just(I::Concat),
+        Just(I::Slice { start: 1, len: 2 }),
+        Just(I::MapChars {
+            table: vec![('1', "a".into())],
+            max_len: 4
+        }),
+        Just(I::Split {
+            sep: '0',
+            max_len: 4
+        }),
+        Just(I::Join {
+            sep: '0',
+            max_len: 4
+        }),
+    ]
+}
+
+fn any_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("T".to_string()),
+        Just("F".to_string()),
+        Just("N".to_string()),
+        "[01]{4}",
+        Just(String::new()),
+        "(;[01]{4}){1,3}",
+    ]
+}
+
+fn any_thread() -> impl Strategy<Value = Thread> {
+    (
+        prop::collection::vec(any_value(), 0..4),
+        prop::collection::vec(
+            (prop_oneof![Just("x"), Just("y"), Just("z")], any_value()),
+            0..3,
+        ),
+        prop_oneof![Just(None), Just(Some("e1")), Just(Some("p"))],
+    )
+        .prop_map(|(stack, vars, tag)| Thread {
+            tag: tag.map(str::to_string),
+            stack,
+            vars: vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever the instructions and the state (even ill-typed ones), both executors
+    /// produce the same bytes.
+    #[test]
+    fn executors_agree_on_arbitrary_sequences(
+        instructions in prop::collection::vec(any_instruction(), 1..6),
+        threads in prop::collection::vec(any_thread(), 1..5),
+    ) {
+        let program = rules(&instructions);
+        run_both(&program, &encode::render(&threads));
+    }
 }

@@ -232,6 +232,58 @@ fn grouped_keeps_one_thread_per_parent() {
     assert!(!out.contains("%/"), "group boundaries are removed");
 }
 
+/// Minimax in the shape of a 2-ply search: for each parent thread, fork over its moves
+/// `xs`, then over the replies `ys`; a reply scores `x - y`; the opponent keeps the
+/// lowest score per move, then the best move per parent is kept.
+fn minimax_program() -> ValidProgram {
+    let mut b = Builder::new("minimax", "");
+    let xs = b.input_list::<kind::Int>("xs", Scalar::Int { bits: BITS });
+    let ys = b.input_list::<kind::Int>("ys", Scalar::Int { bits: BITS });
+    let best = b.grouped(|b| {
+        let x = b.fork_list(&xs, 6);
+        let worst = b.grouped(|b| {
+            let y = b.fork_list(&ys, 5);
+            let score = b.sub(&x, &y);
+            b.keep_best(&score, 5, Best::Min);
+            score
+        });
+        b.keep_best(&worst, 6, Best::Max);
+        worst
+    });
+    b.output("best", &best);
+    compile(b.finish(), CompileOptions::default())
+}
+
+static MINIMAX: LazyLock<ValidProgram> = LazyLock::new(minimax_program);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Nested groups keep each reduction within its own parent, on several parents at once.
+    #[test]
+    fn nested_groups_compute_minimax(
+        parents in prop::collection::vec(
+            (prop::collection::vec(-60i64..60, 0..=6), prop::collection::vec(-60i64..60, 0..=5)),
+            1..4,
+        ),
+    ) {
+        let list = |v: &Vec<i64>| encode::list(&v.iter().map(|x| enc(*x)).collect::<Vec<_>>());
+        let inputs: Vec<Vec<(&str, String)>> =
+            parents.iter().map(|(xs, ys)| vec![("xs", list(xs)), ("ys", list(ys))]).collect();
+        let out = run_both(&MINIMAX, &state_of(&inputs));
+        let got: Vec<i64> = active_threads(&out, parents.len())
+            .iter()
+            .map(|t| dec(t.var("best").unwrap()))
+            .collect();
+        let expected: Vec<i64> = parents
+            .iter()
+            .filter_map(|(xs, ys)| xs.iter().filter_map(|x| ys.iter().map(|y| x - y).min()).max())
+            .collect();
+        prop_assert_eq!(got, expected);
+        prop_assert!(!out.contains("%/"));
+    }
+}
+
 /// Forks over `xs` (up to 12 scores), adds `k` to each, gathers the sums and keeps the
 /// best thread; outputs `sums`, `best` and the `tag` of the winning element.
 fn spread_program(best: Best) -> ValidProgram {
@@ -348,6 +400,8 @@ proptest! {
 
 // ----- text -----
 
+const LINE_PATTERN: &str = "a[^a\\n]*♜|/.{2}/";
+
 fn text_program() -> ValidProgram {
     let mut b = Builder::new("text", "");
     let s = b.input_str("s");
@@ -357,12 +411,14 @@ fn text_program() -> ValidProgram {
     let field = b.slice(&s, 1, 3);
     let both = b.concat(&s, &mapped);
     let is = b.eq_text(&s, "a/b");
+    let found = b.matches(&s, LINE_PATTERN);
     b.output("parts", &parts);
     b.output("joined", &joined);
     b.output("mapped", &mapped);
     b.output("field", &field);
     b.output("both", &both);
     b.output("is", &is);
+    b.output("found", &found);
     compile(b.finish(), CompileOptions::default())
 }
 
@@ -377,6 +433,7 @@ proptest! {
         let inputs: Vec<Vec<(&str, String)>> = words.iter().map(|w| vec![("s", w.clone())]).collect();
         let out = run_both(&TEXT, &state_of(&inputs));
         let threads = active_threads(&out, words.len());
+        let native = regex::Regex::new(LINE_PATTERN).unwrap();
         for (t, w) in threads.iter().zip(&words) {
             let parts: Vec<&str> = w.split('/').collect();
             prop_assert_eq!(encode::decode_list(t.var("parts").unwrap()), parts);
@@ -388,7 +445,50 @@ proptest! {
             prop_assert_eq!(t.var("field").unwrap(), field);
             prop_assert_eq!(t.var("both").unwrap(), format!("{w}{mapped}"));
             prop_assert_eq!(t.var("is").unwrap(), encode::bool(w == "a/b"));
+            let found = native.is_match(w);
+            prop_assert_eq!(t.var("found").unwrap(), encode::bool(found));
         }
+    }
+}
+
+/// `(|x|, signum x)` through an `if_else` that returns a pair, with a nested `if_else`.
+fn pairs_program() -> IrProgram {
+    let mut b = Builder::new("pairs", "");
+    let x = b.input_int("x", BITS);
+    let zero = b.int(BITS, 0);
+    let negative = b.lt(&x, &zero);
+    let (magnitude, sign) = b.if_else(
+        &negative,
+        |b| (b.neg(&x), b.int(BITS, -1)),
+        |b| {
+            let is_zero = b.eq(&x, &zero);
+            let sign = b.if_else(&is_zero, |b| b.int(BITS, 0), |b| b.int(BITS, 1));
+            (x.clone(), sign)
+        },
+    );
+    b.output("magnitude", &magnitude);
+    b.output("sign", &sign);
+    b.finish()
+}
+
+#[test]
+fn branches_can_return_several_values_and_nest() {
+    for options in [CompileOptions::none(), CompileOptions::default()] {
+        let program = compile(pairs_program(), options);
+        let values = [-128, -5, 0, 7, 127];
+        let inputs: Vec<Vec<(&str, String)>> =
+            values.iter().map(|v| vec![("x", enc(*v))]).collect();
+        let out = run_both(&program, &state_of(&inputs));
+        let got: Vec<(i64, i64)> = active_threads(&out, values.len())
+            .iter()
+            .map(|t| {
+                (
+                    dec(t.var("magnitude").unwrap()),
+                    dec(t.var("sign").unwrap()),
+                )
+            })
+            .collect();
+        assert_eq!(got, vec![(-128, -1), (5, -1), (0, 0), (7, 1), (127, 1)]);
     }
 }
 

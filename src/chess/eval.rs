@@ -128,10 +128,10 @@ mod tests {
         let back = ['R', 'N', 'B', 'Q', 'K', 'B', 'N', 'R'];
         let mut white = 0;
         let mut black = 0;
-        for file in 0..8 {
-            white += piece_square(back[file], file).unwrap();
+        for (file, &piece) in back.iter().enumerate() {
+            white += piece_square(piece, file).unwrap();
             white += piece_square('P', 8 + file).unwrap();
-            black += piece_square(back[file].to_ascii_lowercase(), 56 + file).unwrap();
+            black += piece_square(piece.to_ascii_lowercase(), 56 + file).unwrap();
             black += piece_square('p', 48 + file).unwrap();
         }
         assert_eq!(white, black);

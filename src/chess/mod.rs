@@ -30,9 +30,13 @@
 pub mod board;
 pub mod eval;
 pub mod evaluate;
+pub mod fen;
 pub mod fen_rules;
 pub mod game_end;
 pub mod movegen;
 pub mod pretty;
+pub mod runner;
+pub mod rx;
 pub mod search;
 pub mod stack_rules;
+pub mod uci;

@@ -4,6 +4,8 @@
 //! standard error and exits non-zero. Nothing here decides a chess move: subcommands only
 //! build input states, run programs and read the results.
 
+mod best_move;
+mod legal;
 mod compile;
 mod run;
 
@@ -49,15 +51,35 @@ struct Cli {
 enum Command {
     /// Run a rule program on a state and print the final state.
     Run(run::RunArgs),
+    /// Print the legal moves the rules generate for a FEN, sorted, one a line.
+    Legal(legal::LegalArgs),
+    /// Print the engine's move for a FEN, the FEN after it and the game's status.
+    Move(best_move::MoveArgs),
     /// Compile a registered program to a rule list.
     Compile(compile::CompileArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help` and `--version` print to standard output and exit 0; no subcommand at
+        // all prints the help.
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "regex-chess: error: {}", one_line(&e));
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Legal(args) => legal::run(args),
+        Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
     };
     match result {
@@ -67,4 +89,21 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A usage error from clap as one line: its message, without the usage block and the
+/// hint to try `--help`.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let message = message.join(" ");
+    message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_string()
 }

@@ -11,133 +11,7 @@
 use std::fmt;
 use std::panic::Location;
 
-/// A small enumeration such as a square, a piece or a colour. Each value is stored as its
-/// variant name, so names must be distinct, non-empty and made of ASCII letters, digits
-/// and `_`. Order (for `<`) is the order of `variants`.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct EnumDef {
-    /// The enumeration's name, for messages.
-    pub name: &'static str,
-    /// The variants, in order.
-    pub variants: &'static [&'static str],
-}
-
-impl EnumDef {
-    /// Checks that the variants are non-empty, distinct and made of ASCII letters, digits
-    /// and `_` (the DSL calls this when an enumeration is first used).
-    ///
-    /// # Panics
-    /// When a variant breaks the rule.
-    pub fn check(&self) {
-        for (i, v) in self.variants.iter().enumerate() {
-            assert!(
-                !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
-                "{}: variant {v:?} is not made of letters, digits and `_`",
-                self.name
-            );
-            assert!(
-                !self.variants[..i].contains(v),
-                "{}: variant {v:?} appears twice",
-                self.name
-            );
-        }
-    }
-
-    /// The position of `variant`, if it is one.
-    pub fn index_of(&self, variant: &str) -> Option<usize> {
-        self.variants.iter().position(|v| *v == variant)
-    }
-}
-
-/// The type of a list element. Lists do not nest: an element never contains the list
-/// separator `;`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Scalar {
-    /// `T` or `F`.
-    Bool,
-    /// A variant name of the enumeration.
-    Enum(&'static EnumDef),
-    /// A signed integer of `bits` binary digits (see [`super::encode::int`]).
-    Int {
-        /// The width, 1 to 64.
-        bits: u8,
-    },
-    /// Free text without `%`, newline or `;`, not starting with `#` or `!`.
-    Str,
-}
-
-/// The type of a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Type {
-    /// `T` or `F`.
-    Bool,
-    /// A variant name.
-    Enum(&'static EnumDef),
-    /// A fixed-width signed integer in offset binary.
-    Int {
-        /// The width, 1 to 64.
-        bits: u8,
-    },
-    /// Free text without `%` or newline, not starting with `#` or `!`.
-    Str,
-    /// `;e1;e2...` (the empty list is the empty string).
-    List(Scalar),
-}
-
-impl From<Scalar> for Type {
-    fn from(s: Scalar) -> Type {
-        match s {
-            Scalar::Bool => Type::Bool,
-            Scalar::Enum(e) => Type::Enum(e),
-            Scalar::Int { bits } => Type::Int { bits },
-            Scalar::Str => Type::Str,
-        }
-    }
-}
-
-impl Type {
-    /// The type as a list element, if it can be one.
-    pub fn as_scalar(self) -> Option<Scalar> {
-        match self {
-            Type::Bool => Some(Scalar::Bool),
-            Type::Enum(e) => Some(Scalar::Enum(e)),
-            Type::Int { bits } => Some(Scalar::Int { bits }),
-            Type::Str => Some(Scalar::Str),
-            Type::List(_) => None,
-        }
-    }
-}
-
-/// A variable name: ASCII letters, digits and `_`, not `stack`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Var(String);
-
-impl Var {
-    /// Checks and wraps `name`.
-    ///
-    /// # Panics
-    /// When the name is empty, has another character, or is `stack`.
-    pub fn new(name: &str) -> Var {
-        assert!(
-            !name.is_empty()
-                && name != "stack"
-                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
-            "`{name}` is not a valid variable name (letters, digits, `_`; not `stack`)"
-        );
-        Var(name.to_string())
-    }
-
-    /// The name.
-    pub fn name(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for Var {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use super::types::{EnumDef, Scalar, Type, Var};
 
 /// Which branch of an `if` a tag pauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -225,6 +99,10 @@ pub enum Instruction {
     /// Pop the top into a variable, replacing any old value. Empty stack: the variable is
     /// deleted and nothing is assigned.
     Assign(Var),
+    /// Pop the top into a new line for the variable at the thread's end, without looking
+    /// for an old one (one rule instead of two). The thread must not hold the variable
+    /// yet: the DSL defines each temporary once per thread. Empty stack: nothing happens.
+    Define(Var),
     /// Remove a variable. Missing: nothing happens.
     Delete(Var),
     /// Push the value of a variable and remove it: `lookup` then `delete` in one rule.
@@ -309,6 +187,10 @@ pub enum Instruction {
         /// Highest or lowest.
         best: Best,
     },
+    /// Replace the top string by whether the regular expression matches somewhere in it.
+    /// The pattern can never match a newline and has no anchors (see
+    /// [`super::lower::strings::check_line_pattern`]).
+    Matches(String),
     /// Pop an element `e` and a list `l`; push `l` with `e` appended.
     ListPush,
     /// Pop `b`, `a`; push `a` followed by `b`.
@@ -372,6 +254,7 @@ impl Instruction {
             Swap => "swap",
             Lookup(_) => "lookup",
             Assign(_) => "assign",
+            Define(_) => "define",
             Delete(_) => "delete",
             Take(_) => "take",
             Not => "not",
@@ -395,6 +278,7 @@ impl Instruction {
             Tournament { .. } => "tournament",
             ListPush => "list_push",
             Concat => "concat",
+            Matches(_) => "matches",
             Slice { .. } => "slice",
             MapChars { .. } => "map_chars",
             Split { .. } => "split",
@@ -408,6 +292,7 @@ impl Instruction {
         match self {
             Instruction::Lookup(v)
             | Instruction::Assign(v)
+            | Instruction::Define(v)
             | Instruction::Delete(v)
             | Instruction::Take(v) => Some(v),
             _ => None,
@@ -420,6 +305,14 @@ impl Instruction {
         match self {
             Instruction::Rules { reads, writes, .. } => reads.iter().chain(writes).collect(),
             other => other.var().into_iter().collect(),
+        }
+    }
+
+    /// The variable this instruction stores the top of the stack into (assign, define).
+    pub fn stored(&self) -> Option<&Var> {
+        match self {
+            Instruction::Assign(v) | Instruction::Define(v) => Some(v),
+            _ => None,
         }
     }
 
@@ -441,8 +334,8 @@ impl fmt::Display for Instruction {
         use Instruction::*;
         f.write_str(self.name())?;
         match self {
-            Push(v) | EqText(v) => write!(f, " {v:?}"),
-            Lookup(v) | Assign(v) | Delete(v) | Take(v) => write!(f, " {v}"),
+            Push(v) | EqText(v) | Matches(v) => write!(f, " {v:?}"),
+            Lookup(v) | Assign(v) | Define(v) | Delete(v) | Take(v) => write!(f, " {v}"),
             Compare { op, ty } => write!(f, " {op:?} {ty:?}"),
             Add { bits } | Sub { bits } | Neg { bits } => write!(f, " bits={bits}"),
             Cond { tag } | Pause(tag) | Reactivate(tag) => write!(f, " {tag}"),
@@ -534,29 +427,4 @@ pub struct IrProgram {
     pub inputs: Vec<Var>,
     /// Variables the caller reads at the end (never deleted by passes).
     pub outputs: Vec<Var>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    #[should_panic(expected = "appears twice")]
-    fn enumerations_refuse_repeated_variants() {
-        static BAD: EnumDef = EnumDef {
-            name: "bad",
-            variants: &["a", "b", "a"],
-        };
-        BAD.check();
-    }
-
-    #[test]
-    #[should_panic(expected = "not made of letters")]
-    fn enumerations_refuse_odd_characters() {
-        static BAD: EnumDef = EnumDef {
-            name: "bad",
-            variants: &["a;b"],
-        };
-        BAD.check();
-    }
 }

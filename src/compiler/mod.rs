@@ -41,11 +41,11 @@
 //! | family | instructions | file |
 //! | --- | --- | --- |
 //! | stack | push, pop, dup, swap | [`lower::stack`] |
-//! | variables | lookup, assign, delete, take | [`lower::vars`] |
+//! | variables | lookup, assign, define, delete, take | [`lower::vars`] |
 //! | values | not, and, or, compare (bool, enum, int), eq_text (any type), add, sub, neg | [`lower::values`] |
 //! | control | cond, pause, reactivate | [`lower::control`] |
 //! | threads | fork, fork_bool, fork_list, destroy, mark/unmark groups, gather, tournament | [`lower::threads`] |
-//! | text | list_push, concat, slice, map_chars, split, join | [`lower::strings`] |
+//! | text | list_push, concat, slice, map_chars, split, join, matches | [`lower::strings`] |
 //!
 //! Each lowering file's documentation gives its rules, their cost and what happens on an
 //! empty stack or a missing variable (in short: the rule does not match, so the thread is
@@ -103,6 +103,7 @@ pub mod ir;
 pub mod lower;
 pub mod passes;
 pub mod report;
+pub mod types;
 
 use crate::program::Program;
 use ir::IrProgram;

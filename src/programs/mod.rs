@@ -1,10 +1,16 @@
 //! The registry of programs the compiler can build, by name.
 //!
 //! Each [`Entry`] records a program with the DSL ([`crate::compiler::dsl`]); the
-//! `compile` command looks names up here. The chess programs will be registered here too.
+//! `compile` command looks names up here. The chess programs live in [`chess`].
+//!
+//! To add a program: write a `fn() -> IrProgram` that records it (document the input
+//! state it expects and the variables it leaves), add an [`Entry`] to [`ALL`], and test
+//! it against a native computation on both executors (see `tests/programs.rs`). Then
+//! `regex-chess compile --program NAME -o NAME.json` builds it and `regex-chess run
+//! NAME.json --state FILE` runs it.
 
+pub mod chess;
 pub mod demo;
-pub mod engine;
 
 use crate::compiler::ir::IrProgram;
 
@@ -32,19 +38,34 @@ pub const ALL: &[Entry] = &[
         build: demo::max,
     },
     Entry {
+        name: "legal-moves",
+        summary: "a FEN in, its legal moves in UCI out (one per line)",
+        build: chess::legal_moves,
+    },
+    Entry {
+        name: "chess-children",
+        summary: "a FEN in, one line `<uci> <FEN after>` per legal move out",
+        build: chess::children,
+    },
+    Entry {
+        name: "chess-probe",
+        summary: "a FEN in, `<in check> <has a legal move> <FEN>` out",
+        build: chess::probe,
+    },
+    Entry {
         name: "move",
-        summary: engine::MOVE_SUMMARY,
-        build: engine::move_program,
+        summary: chess::MOVE_SUMMARY,
+        build: chess::move_program,
     },
     Entry {
         name: "board",
-        summary: engine::BOARD_SUMMARY,
-        build: engine::board_program,
+        summary: chess::BOARD_SUMMARY,
+        build: chess::board_program,
     },
     Entry {
         name: "play",
-        summary: engine::PLAY_SUMMARY,
-        build: engine::play_program,
+        summary: chess::PLAY_SUMMARY,
+        build: chess::play_program,
     },
 ];
 

@@ -8,13 +8,13 @@
 //! reach across threads, and they do so on purpose.
 //!
 //! The families live in their own files: [`stack`] (push, pop, dup, swap), [`vars`]
-//! (lookup, assign, delete, take), [`values`] (booleans, comparisons, integer arithmetic),
-//! [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy, groups, gather,
-//! tournament), [`strings`] (lists and text) and [`custom`] (hand-designed rules, whose
-//! origin reads `rules:<name>`).
+//! (lookup, assign, define, delete, take), [`values`] (booleans, comparisons, integer
+//! arithmetic), [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy,
+//! groups, gather, tournament), [`strings`] (lists, text and line patterns) and
+//! [`custom`] (hand-designed rules, whose origin reads `rules:<name>`).
 //!
 //! Scratch lines: while one instruction's rules run, a stack line may start with `!` (an
-//! interleaved comparison, a sum being resolved). No value starts with `!`, and every
+//! interleaved comparison, a sum being resolved, a pending test). No value starts with `!`, and every
 //! instruction removes its scratch lines before it ends.
 
 pub mod control;
@@ -80,6 +80,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         Swap => stack::swap(&mut out),
         Lookup(var) => vars::lookup(&mut out, var),
         Assign(var) => vars::assign(&mut out, var),
+        Define(var) => vars::define(&mut out, var),
         Delete(var) => vars::delete(&mut out, var),
         Take(var) => vars::take(&mut out, var),
         Not => values::not(&mut out),
@@ -107,6 +108,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         } => threads::tournament(&mut out, *bits, *max_threads, *best),
         ListPush => strings::list_push(&mut out),
         Concat => strings::concat(&mut out),
+        Matches(pattern) => strings::matches(&mut out, pattern),
         Slice { start, len } => strings::slice(&mut out, *start, *len),
         MapChars { table, max_len } => strings::map_chars(&mut out, table, *max_len),
         Split { sep, max_len } => strings::split(&mut out, *sep, *max_len),

@@ -7,12 +7,21 @@
 //! | map_chars (table of k, length ≤ L) | `L(k + 1) + 2` | characters not in the table stay |
 //! | split (length ≤ L) | `2L + 3` | `""` → the list `[""]`, as Rust's `split` |
 //! | join (length ≤ L) | `2L + 3` | empty list → `""` |
+//! | matches (a pattern on one line) | 4 | empty stack: unchanged |
 //!
 //! Mapping characters walks a cursor (`\x01`, which values never contain) along the top
 //! string: each round has one rule per table entry and a last rule that steps over a
 //! character not in the table. Whatever character the cursor faces when a round starts,
 //! one of the round's rules moves it on, so `L` rounds finish. Rounds are identical runs of rules; a fixpoint-aware executor skips the idle
 //! ones. Lengths count characters (Unicode scalar values), so a board of `♜` works.
+//!
+//! `matches` embeds a caller's pattern in a rule, so that one rule can ask a question
+//! about a whole board line (a piece, a run of empty squares at a stride, the king). The
+//! pattern must stay inside the line: [`check_line_pattern`] refuses any pattern that can
+//! match a newline and any anchor or look-around (whose meaning would change once the
+//! pattern is embedded).
+
+use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::{HEAD_GROUP, Out, VALUE_GROUP, replacement_literal};
 
@@ -84,4 +93,58 @@ pub fn split(out: &mut Out, sep: char, max_len: usize) {
 pub fn join(out: &mut Out, sep: char, max_len: usize) {
     out.rule(format!("{HEAD_GROUP};"), "${1}");
     map_chars(out, &[(';', sep.to_string())], max_len);
+}
+
+/// `matches p`: the top string becomes `T` if `p` matches somewhere in it, else `F`.
+///
+/// A scratch line `!` is first put above the value, so the test rule reads exactly the
+/// line below it: the pattern can never reach a variable line, even on an empty stack
+/// (where the first rule does not match and nothing happens).
+pub fn matches(out: &mut Out, pattern: &str) {
+    out.rule(format!("{HEAD_GROUP}{VALUE_GROUP}\n"), "${1}!\n${2}\n");
+    out.rule(
+        format!("{HEAD_GROUP}!\n[^\n]*?(?:{pattern})[^\n]*\n"),
+        "${1}!T\n",
+    );
+    out.rule(format!("{HEAD_GROUP}!\n[^\n]*\n"), "${1}F\n");
+    out.rule(format!("{HEAD_GROUP}!T\n"), "${1}T\n");
+}
+
+/// Checks that `pattern` parses, can never match a newline, and has no anchor or
+/// look-around; the message says what is wrong.
+pub fn check_line_pattern(pattern: &str) -> Result<(), String> {
+    let hir = regex_syntax::parse(pattern).map_err(|e| e.to_string())?;
+    check_hir(&hir)
+}
+
+fn check_hir(hir: &Hir) -> Result<(), String> {
+    let newline = '\n';
+    match hir.kind() {
+        HirKind::Empty => Ok(()),
+        HirKind::Literal(literal) if literal.0.contains(&b'\n') => {
+            Err("the pattern contains a newline".into())
+        }
+        HirKind::Literal(_) => Ok(()),
+        HirKind::Class(Class::Unicode(class))
+            if class
+                .ranges()
+                .iter()
+                .any(|r| r.start() <= newline && newline <= r.end()) =>
+        {
+            Err("a class in the pattern matches a newline (write [^x\\n], not [^x])".into())
+        }
+        HirKind::Class(Class::Bytes(class))
+            if class
+                .ranges()
+                .iter()
+                .any(|r| r.start() <= b'\n' && b'\n' <= r.end()) =>
+        {
+            Err("a class in the pattern matches a newline".into())
+        }
+        HirKind::Class(_) => Ok(()),
+        HirKind::Look(_) => Err("the pattern has an anchor or a look-around".into()),
+        HirKind::Repetition(r) => check_hir(&r.sub),
+        HirKind::Capture(c) => check_hir(&c.sub),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().try_for_each(check_hir),
+    }
 }

@@ -1,4 +1,4 @@
-//! Variable instructions: lookup, assign, delete, take.
+//! Variable instructions: lookup, assign, define, delete, take.
 //!
 //! A variable is a line `#name: value` after the stack. Patterns reach it by skipping
 //! whole lines without `%` (`(?:[^%\n]*\n)*`), so they never leave the thread; the `: `
@@ -7,7 +7,8 @@
 //! | instruction | rules | missing variable / empty stack |
 //! | --- | --- | --- |
 //! | lookup | 1 | missing: nothing is pushed |
-//! | assign | 2 (delete, then append at the thread's end) | empty stack: the variable is deleted |
+//! | assign | 2 (delete, then define) | empty stack: the variable is deleted |
+//! | define (the variable is known to be absent) | 1 (append at the thread's end) | empty stack: nothing happens |
 //! | delete | 1 | missing: nothing happens |
 //! | take (lookup + delete) | 1 | missing: nothing is pushed |
 //!
@@ -33,10 +34,15 @@ pub fn delete(out: &mut Out, var: &Var) {
     );
 }
 
-/// `assign x`: deletes `x`, then moves the top value to a new line `#x: v` at the end of
-/// the thread (`([^%]*)` runs greedily to the next `%` or the end of the state).
+/// `assign x`: deletes `x`, then defines it.
 pub fn assign(out: &mut Out, var: &Var) {
     delete(out, var);
+    define(out, var);
+}
+
+/// `define x`: moves the top value to a new line `#x: v` at the end of the thread
+/// (`([^%]*)` runs greedily to the next `%` or the end of the state).
+pub fn define(out: &mut Out, var: &Var) {
     out.rule(
         format!("{HEAD_GROUP}{VALUE_GROUP}\n([^%]*)"),
         format!("${{1}}${{3}}#{var}: ${{2}}\n"),

@@ -1,10 +1,10 @@
 //! Constant inlining: a variable that only ever holds one pushed constant is not stored.
 //!
-//! The DSL records a constant as `push c; assign _k`, and each use as `lookup _k`. When
-//! `_k` is assigned exactly once, right after a `push`, is neither an input nor an output,
+//! The DSL records a constant as `push c; define _k`, and each use as `lookup _k`. When
+//! `_k` is stored exactly once (assign or define), right after a `push`, is neither an input nor an output,
 //! and is never deleted, taken or touched by hand-written rules, every `lookup _k` becomes `push c` and the
-//! `push; assign` pair goes. A push is one rule that does not scan the thread's
-//! variables; an assign is two rules, and the variable would be copied by every fork
+//! `push; define` pair goes. A push is one rule that does not scan the thread's
+//! variables; a store is one or two rules that do, and the variable would be copied by every fork
 //! until its last use.
 //!
 //! Like the peephole rewrites, this assumes what the DSL guarantees: a thread only looks
@@ -20,7 +20,7 @@ pub fn run(ir: &IrProgram) -> IrProgram {
     let mut touched: HashSet<&Var> = ir.inputs.iter().chain(&ir.outputs).collect();
     for located in &ir.body {
         match &located.instruction {
-            Instruction::Assign(v) => *assigns.entry(v).or_default() += 1,
+            Instruction::Assign(v) | Instruction::Define(v) => *assigns.entry(v).or_default() += 1,
             Instruction::Delete(v) | Instruction::Take(v) => {
                 touched.insert(v);
             }
@@ -31,8 +31,8 @@ pub fn run(ir: &IrProgram) -> IrProgram {
     let mut constants: HashMap<&Var, &str> = HashMap::new();
     let mut dropped: HashSet<usize> = HashSet::new();
     for (i, pair) in ir.body.windows(2).enumerate() {
-        if let (Instruction::Push(c), Instruction::Assign(v)) =
-            (&pair[0].instruction, &pair[1].instruction)
+        if let (Instruction::Push(c), Some(v)) =
+            (&pair[0].instruction, pair[1].instruction.stored())
             && assigns.get(v) == Some(&1)
             && !touched.contains(v)
         {

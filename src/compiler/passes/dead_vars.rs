@@ -20,7 +20,9 @@
 //! declare (read or written).
 //!
 //! Left alone: outputs, and any variable the program already deletes itself. Inputs that
-//! are never read are deleted at the very start.
+//! are never read are deleted at the very start. An inserted delete takes the call site
+//! of the instruction it follows (the last use, or the end of the `if` it was moved
+//! after), so profiles charge it to the code that made the variable live that long.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -119,7 +121,7 @@ pub fn run(ir: &IrProgram) -> IrProgram {
             Instruction::Delete(v) | Instruction::Take(v) => {
                 deleted.insert(v);
             }
-            Instruction::Lookup(v) | Instruction::Assign(v) => {
+            Instruction::Lookup(v) | Instruction::Assign(v) | Instruction::Define(v) => {
                 first.entry(v).or_insert(i);
                 last.insert(v, i);
             }

@@ -6,8 +6,9 @@
 //! - [`peephole`]: drop instruction sequences that do nothing (push then pop, pause then
 //!   reactivate...).
 //!
-//! They run in that order. Dead-variable elimination runs before the peephole pass: it is what exposes `assign x; lookup x;
-//! delete x` to the peephole pass, which then leaves intermediate results on the stack.
+//! They run in that order. Dead-variable elimination comes before the peephole pass
+//! because it is what exposes `define x; lookup x; delete x` to it, and the peephole pass
+//! then leaves intermediate results on the stack instead of in variables.
 
 pub mod constants;
 pub mod dead_vars;
@@ -16,13 +17,14 @@ pub mod peephole;
 use super::ir::{Instruction, IrProgram};
 
 /// The largest number of variables a thread can hold at once, counted along the
-/// instruction list (inputs at the start, `assign` adds, `delete` removes).
+/// instruction list (inputs at the start, `assign` and `define` add, `delete` and `take`
+/// remove).
 pub fn peak_vars(ir: &IrProgram) -> usize {
     let mut held: std::collections::HashSet<&str> = ir.inputs.iter().map(|v| v.name()).collect();
     let mut peak = held.len();
     for located in &ir.body {
         match &located.instruction {
-            Instruction::Assign(v) => {
+            Instruction::Assign(v) | Instruction::Define(v) => {
                 held.insert(v.name());
             }
             Instruction::Delete(v) | Instruction::Take(v) => {

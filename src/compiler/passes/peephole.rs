@@ -4,12 +4,15 @@
 //! | --- | --- |
 //! | `push v; pop`, `lookup x; pop`, `dup; pop` | nothing |
 //! | `swap; swap` | nothing |
+//! | `assign x; lookup x` | `dup; assign x` (dup does not scan the variables) |
 //! | `assign x; lookup x; delete x` | nothing (the value stays on the stack) |
 //! | `assign x; delete x` | `pop` |
 //! | `lookup x; delete x` | `take x` (one rule instead of two) |
 //! | `lookup x; lookup x` | `lookup x; dup` (dup does not scan the variables) |
 //! | `pause t; reactivate t` | nothing |
 //! | `pause t; reactivate e ...; reactivate t` | `reactivate e ...` (an `if` with no else) |
+//!
+//! `define` is treated as `assign` throughout.
 //!
 //! The rewrites assume what the DSL guarantees: a lookup finds its variable, the stack
 //! holds what an instruction pops, and a temporary is assigned at most once per thread.
@@ -36,10 +39,10 @@ fn push(body: &mut Vec<Located>, next: Located) {
         (Pop, Some(Push(_) | Lookup(_) | Dup), _) | (Swap, Some(Swap), _) => {
             body.pop();
         }
-        (Delete(x), Some(Lookup(y)), Some(Assign(z))) if x == y && y == z => {
+        (Delete(x), Some(Lookup(y)), Some(z)) if x == y && z.stored() == Some(x) => {
             body.truncate(n - 2);
         }
-        (Delete(x), Some(Assign(y)), _) if x == y => {
+        (Delete(x), Some(y), _) if y.stored() == Some(x) => {
             let site = body.pop().expect("checked").site;
             push(
                 body,
@@ -52,6 +55,17 @@ fn push(body: &mut Vec<Located>, next: Located) {
         (Delete(x), Some(Lookup(y)), _) if x == y => {
             let last = body.last_mut().expect("checked");
             last.instruction = Take(x.clone());
+        }
+        (Lookup(x), Some(y), _) if y.stored() == Some(x) => {
+            let store = body.pop().expect("checked");
+            push(
+                body,
+                Located {
+                    instruction: Dup,
+                    site: next.site,
+                },
+            );
+            push(body, store);
         }
         (Lookup(x), Some(Lookup(y)), _) if x == y => body.push(Located {
             instruction: Dup,
@@ -142,6 +156,19 @@ mod tests {
         assert_eq!(
             after(vec![Lookup(x.clone()), Delete(x.clone())]),
             vec![Take(x.clone())]
+        );
+        assert_eq!(
+            after(vec![Define(x.clone()), Lookup(x.clone()), Not]),
+            vec![Dup, Define(x.clone()), Not]
+        );
+        assert_eq!(
+            after(vec![
+                Not,
+                Define(x.clone()),
+                Lookup(x.clone()),
+                Delete(x.clone())
+            ]),
+            vec![Not]
         );
         assert_eq!(after(vec![Pause(then), Reactivate(then)]), vec![]);
         assert_eq!(

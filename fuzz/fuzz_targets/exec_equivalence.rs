@@ -1,0 +1,620 @@
+//! Fuzz target: the fast executor must equal the reference executor byte for byte.
+//!
+//! An input is decoded into a small program and a state, in one of two ways:
+//!
+//! - **Text form**, for readable seeds: the input starts with `RULES\n`, then one rule per
+//!   line as `pattern<TAB>replacement` (the pattern is regex syntax as written; in the
+//!   replacement `\n`, `\t` and `\\` stand for a newline, a tab and a backslash), then a
+//!   line `STATE`, then the state, byte for byte, to the end of the input.
+//! - **Structured form**, anything else: the bytes drive `arbitrary` choices among
+//!   instruction shapes of the machine's dialect, pattern fragments (literals, classes,
+//!   anchors, groups, alternations, repeats, flags), raw pattern text, runs of identical
+//!   rules, and states made of active and paused threads or of raw text.
+//!
+//! Programs that do not validate are skipped. A program whose state outgrows a cap is cut
+//! after the rule that outgrew it. Then both executors run it and must agree on the final
+//! state (through `run` and `run_with_stats`) and on every rule's match count and state
+//! length; a difference panics with the report of `trace::first_divergence`.
+//!
+//! With `EXEC_EQUIVALENCE_DUMP=DIR` set, each case that runs is also written to
+//! `DIR/program.json` and `DIR/state.txt` (meant for replaying one crash input).
+
+#![no_main]
+
+use std::ops::ControlFlow;
+
+use arbitrary::{Arbitrary, Unstructured};
+use libfuzzer_sys::fuzz_target;
+use regex_chess::exec::fast::Fast;
+use regex_chess::exec::reference::Reference;
+use regex_chess::exec::{Executor, Observer, RuleReport, trace};
+use regex_chess::program::{Program, Rule, ValidProgram};
+
+const MAX_RULES: usize = 40;
+const MAX_PATTERN: usize = 400;
+const MAX_STATE: usize = 16 * 1024;
+const STATE_CAP: usize = 256 * 1024;
+const MAX_DEPTH: usize = 6;
+
+fuzz_target!(|data: &[u8]| {
+    let decoded = match data.strip_prefix(b"RULES\n") {
+        Some(text) => decode_text(text),
+        None => decode_structured(data),
+    };
+    if let Some((rules, state)) = decoded {
+        check(rules, &state);
+    }
+});
+
+// ---------------------------------------------------------------------------------------
+// Text form
+
+fn decode_text(data: &[u8]) -> Option<(Vec<Rule>, String)> {
+    let text = std::str::from_utf8(data).ok()?;
+    let (rules, state) = match text.split_once("\nSTATE\n") {
+        Some(split) => split,
+        None => (text.strip_suffix("\nSTATE")?, ""),
+    };
+    let mut out = Vec::new();
+    for line in rules.lines().filter(|l| !l.is_empty()) {
+        let (pattern, replacement) = line.split_once('\t').unwrap_or((line, ""));
+        out.push(Rule::new(pattern, unescape(replacement)));
+    }
+    Some((out, state.to_string()))
+}
+
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Structured form
+
+const NAMES: &[&str] = &["x", "y", "sq", "best"];
+const TAGS: &[&str] = &["p1", "p2", "else3", "q"];
+
+/// Instruction shapes; `{name}`, `{tag}` and `{value}` are filled in.
+const SHAPES: &[(&str, &str)] = &[
+    ("(%%\n#stack:\n)", "${1}{value}\n"),
+    ("(%%\n#stack:\n)[^\n]*\n", "$1"),
+    ("(%%\n#stack:\n)([^\n]*\n)", "$1$2$2"),
+    ("(%%\n#stack:\n)([^\n]*\n)([^\n]*\n)", "$1$3$2"),
+    (
+        "(%%\n#stack:\n)([^%]*#{name}: ([^\n]*)\n)",
+        "${1}${3}\n${2}",
+    ),
+    ("(%%\n[^%]*)#{name}: [^\n]*\n", "$1"),
+    (
+        "(%%\n#stack:\n)([^\n]*)\n([^%]*)",
+        "${1}${3}#{name}: ${2}\n",
+    ),
+    ("%%\n([^%]*)", "%%\n${1}%%\n${1}"),
+    (
+        "%%\n(#stack:\n)([^%]*)",
+        "%%\n${1}True\n${2}%%\n${1}False\n${2}",
+    ),
+    ("%%\n", "%{tag}\n"),
+    ("%%\n(#stack:\n)False\n", "%{tag}\n${1}"),
+    ("%%\n(#stack:\n)True\n", "%%\n${1}"),
+    ("%{tag}\n", "%%\n"),
+    ("(%%\n[^%]*)(%%\n[^%]*)", "$1"),
+    ("(%%\n[^%]*)(%%\n[^%]*)", "$2$1"),
+    (
+        "(%%\n#stack:\n)0([^%]*)(%%\n#stack:\n)1([^%]*)",
+        "${3}1${4}",
+    ),
+    ("(%%\n#stack:\n)[01]([01]*)\n", "${1}${2}\n"),
+    ("(%%\n#stack:\n)([01]{4})([01]{0,4})\n", "$1$3\n$2\n"),
+    (
+        "(?P<head>%%\n#stack:\n)(?<top>[^\n]*)\n",
+        "${head}${top}\n$top\n",
+    ),
+    ("(%%\n#stack:\n)(?:(True)|(False))\n", "${1}[$2|$3]\n"),
+    ("(%%\n#stack:\n)([♔♕♖♗♘♙])", "${1}♟$2"),
+    ("(%%\n#stack:\n)", "${1}$$\n"),
+    ("(%%\n#stack:\n)", "$1"),
+    ("%absent\n([^%]*)", "%%\n$1"),
+    ("(?m)^#{name}: ", "#{name}: {value}"),
+    ("\\A%%\n", "%{tag}\n"),
+    ("%{tag}\n[^%]*", ""),
+    ("(%%\n#stack:\n[^\n]*\n)[^%]*", "$1"),
+    ("a*", "-"),
+    ("(%%)?", "[$1]"),
+    ("", "."),
+    ("\\b", "|"),
+    ("(?m)$", "<"),
+    ("é", "e"),
+];
+
+const LITERALS: &[&str] = &[
+    "%%\\n",
+    "%%",
+    "%",
+    "\\n",
+    "#stack:\\n",
+    "#",
+    "True",
+    "False",
+    "0",
+    "1",
+    "e4",
+    "♟",
+    "é",
+    "a",
+    "x",
+    ": ",
+    " ",
+    "%p1\\n",
+    "#x: ",
+    "\\$",
+    "\\x25",
+    "\\r",
+];
+const CLASSES: &[&str] = &[
+    "[^%]",
+    "[^\\n]",
+    "[^%\\n]",
+    "[01]",
+    "[a-h]",
+    "[1-8]",
+    ".",
+    "(?s:.)",
+    "\\d",
+    "\\w",
+    "\\s",
+    "[♔-♟]",
+    "\\pL",
+    "[[:alpha:]]",
+    "[^#%]",
+    "(?i:t)",
+    "[^\\x00-\\x7F]",
+    "(?-u:\\w)",
+];
+const ANCHORS: &[&str] = &[
+    "^",
+    "$",
+    "(?m:^)",
+    "(?m:$)",
+    "\\A",
+    "\\z",
+    "\\b",
+    "\\B",
+    "(?mR:$)",
+    "\\b{start}",
+    "\\b{end}",
+    "(?-u:\\b)",
+];
+const REPEATS: &[&str] = &[
+    "*", "+", "?", "*?", "+?", "??", "{2}", "{0,3}", "{1,}", "{0}",
+];
+const FLAGS: &[&str] = &["i", "s", "U", "m", "mR", "-s"];
+const PREFIXES: &[&str] = &["", "%%\\n#stack:\\n", "(%%\\n#stack:\\n)", "(%%\\n[^%]*)"];
+
+fn pick<'a>(table: &[&'a str], i: u8) -> &'a str {
+    table[usize::from(i) % table.len()]
+}
+
+#[derive(Arbitrary, Debug)]
+enum RuleSpec {
+    Shape {
+        shape: u8,
+        name: u8,
+        tag: u8,
+        value: ValueSpec,
+    },
+    Composed {
+        prefix: u8,
+        parts: Vec<Frag>,
+        top_alternation: bool,
+        replacement: Vec<Rep>,
+    },
+    Raw {
+        pattern: String,
+        replacement: String,
+    },
+    /// The previous rule, written again 1 to 8 times.
+    Again(u8),
+}
+
+#[derive(Arbitrary, Debug)]
+enum Frag {
+    Literal(u8),
+    Class(u8),
+    Anchor(u8),
+    Text(String),
+    Group(Vec<Frag>),
+    Named(Vec<Frag>),
+    NonCapturing(Vec<Frag>),
+    Flags(u8, Vec<Frag>),
+    Alternation(Vec<Frag>, Vec<Frag>),
+    Repeat(Box<Frag>, u8),
+    Counted(Box<Frag>, u8, u8),
+}
+
+#[derive(Arbitrary, Debug)]
+enum Rep {
+    Text(String),
+    Group(u8),
+    Bare(u8),
+    Named(u8),
+    Dollar,
+    Raw(String),
+}
+
+#[derive(Arbitrary, Debug)]
+enum StateSpec {
+    Threads(Vec<ThreadSpec>),
+    Raw(String),
+    /// Threads with raw text inserted at a character boundary.
+    Stray(Vec<ThreadSpec>, String, u16),
+}
+
+#[derive(Arbitrary, Debug)]
+struct ThreadSpec {
+    tag: Option<u8>,
+    stack: Option<Vec<ValueSpec>>,
+    vars: Vec<(u8, ValueSpec)>,
+}
+
+#[derive(Arbitrary, Debug)]
+enum ValueSpec {
+    Empty,
+    Bool(bool),
+    Bits(u8, u16),
+    Square(u8),
+    Glyphs(Vec<u8>),
+    Text(String),
+}
+
+impl ValueSpec {
+    /// A value line's text: never `%` or a newline, never starting with `#`.
+    fn render(&self) -> String {
+        match self {
+            ValueSpec::Empty => String::new(),
+            ValueSpec::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+            ValueSpec::Bits(width, bits) => {
+                let width = 1 + usize::from(*width) % 12;
+                format!("{:016b}", bits)[16 - width..].to_string()
+            }
+            ValueSpec::Square(i) => {
+                let i = usize::from(*i) % 64;
+                format!("{}{}", (b'a' + (i % 8) as u8) as char, 1 + i / 8)
+            }
+            ValueSpec::Glyphs(codes) => {
+                const GLYPHS: &[char] = &[
+                    '♔', '♕', '♖', '♗', '♘', '♙', '♚', '♛', '♜', '♝', '♞', '♟', '·', 'é',
+                ];
+                codes
+                    .iter()
+                    .take(8)
+                    .map(|c| GLYPHS[usize::from(*c) % GLYPHS.len()])
+                    .collect()
+            }
+            ValueSpec::Text(text) => {
+                let clean: String = text.chars().filter(|c| *c != '%' && *c != '\n').collect();
+                clean.trim_start_matches('#').to_string()
+            }
+        }
+    }
+}
+
+impl ThreadSpec {
+    fn render(&self, out: &mut String) {
+        match self.tag {
+            None => out.push_str("%%\n"),
+            Some(tag) => {
+                out.push('%');
+                out.push_str(pick(TAGS, tag));
+                out.push('\n');
+            }
+        }
+        if let Some(stack) = &self.stack {
+            out.push_str("#stack:\n");
+            for value in stack {
+                out.push_str(&value.render());
+                out.push('\n');
+            }
+        }
+        for (name, value) in &self.vars {
+            out.push_str(&format!("#{}: {}\n", pick(NAMES, *name), value.render()));
+        }
+    }
+}
+
+impl StateSpec {
+    fn render(&self) -> String {
+        let threads = |threads: &[ThreadSpec]| {
+            let mut out = String::new();
+            for thread in threads {
+                thread.render(&mut out);
+            }
+            out
+        };
+        match self {
+            StateSpec::Threads(t) => threads(t),
+            StateSpec::Raw(text) => text.clone(),
+            StateSpec::Stray(t, junk, at) => {
+                let mut out = threads(t);
+                let mut at = usize::from(*at) % (out.len() + 1);
+                while !out.is_char_boundary(at) {
+                    at -= 1;
+                }
+                out.insert_str(at, junk);
+                out
+            }
+        }
+    }
+}
+
+impl Frag {
+    fn render(&self, out: &mut String, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let all = |out: &mut String, frags: &[Frag]| {
+            for frag in frags {
+                frag.render(out, depth + 1);
+            }
+        };
+        match self {
+            Frag::Literal(i) => out.push_str(pick(LITERALS, *i)),
+            Frag::Class(i) => out.push_str(pick(CLASSES, *i)),
+            Frag::Anchor(i) => out.push_str(pick(ANCHORS, *i)),
+            Frag::Text(text) => out.push_str(&regex::escape(text)),
+            Frag::Group(frags) => {
+                out.push('(');
+                all(out, frags);
+                out.push(')');
+            }
+            Frag::Named(frags) => {
+                // Numbered by position in the pattern, so names never repeat.
+                out.push_str(&format!("(?P<n{}>", out.len()));
+                all(out, frags);
+                out.push(')');
+            }
+            Frag::NonCapturing(frags) => {
+                out.push_str("(?:");
+                all(out, frags);
+                out.push(')');
+            }
+            Frag::Flags(flags, frags) => {
+                out.push_str(&format!("(?{}:", pick(FLAGS, *flags)));
+                all(out, frags);
+                out.push(')');
+            }
+            Frag::Alternation(left, right) => {
+                out.push_str("(?:");
+                all(out, left);
+                out.push('|');
+                all(out, right);
+                out.push(')');
+            }
+            Frag::Repeat(inner, op) => {
+                out.push_str("(?:");
+                inner.render(out, depth + 1);
+                out.push(')');
+                out.push_str(pick(REPEATS, *op));
+            }
+            Frag::Counted(inner, min, extra) => {
+                let min = min % 4;
+                out.push_str("(?:");
+                inner.render(out, depth + 1);
+                out.push_str(&format!("){{{},{}}}", min, min + extra % 4));
+            }
+        }
+    }
+}
+
+fn render_replacement(pieces: &[Rep], groups: &[Option<&str>]) -> String {
+    let mut out = String::new();
+    for piece in pieces {
+        match piece {
+            Rep::Text(text) => out.push_str(&text.replace('$', "$$")),
+            Rep::Group(i) => out.push_str(&format!("${{{}}}", usize::from(*i) % groups.len())),
+            Rep::Bare(i) => out.push_str(&format!("${}", usize::from(*i) % groups.len())),
+            Rep::Named(i) => {
+                let named: Vec<&str> = groups.iter().flatten().copied().collect();
+                match named.get(usize::from(*i) % named.len().max(1)) {
+                    Some(name) => out.push_str(&format!("${{{name}}}")),
+                    None => out.push_str("${0}"),
+                }
+            }
+            Rep::Dollar => out.push_str("$$"),
+            Rep::Raw(text) => out.push_str(text),
+        }
+    }
+    out
+}
+
+fn build_rule(spec: &RuleSpec, previous: Option<&Rule>, out: &mut Vec<Rule>) {
+    match spec {
+        RuleSpec::Shape {
+            shape,
+            name,
+            tag,
+            value,
+        } => {
+            let (pattern, replacement) = SHAPES[usize::from(*shape) % SHAPES.len()];
+            let fill = |s: &str, value: &str| {
+                s.replace("{name}", pick(NAMES, *name))
+                    .replace("{tag}", pick(TAGS, *tag))
+                    .replace("{value}", value)
+            };
+            let value = value.render().replace('$', "$$");
+            out.push(Rule::new(fill(pattern, ""), fill(replacement, &value)));
+        }
+        RuleSpec::Composed {
+            prefix,
+            parts,
+            top_alternation,
+            replacement,
+        } => {
+            let mut pattern = pick(PREFIXES, *prefix).to_string();
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 && *top_alternation {
+                    pattern.push('|');
+                }
+                part.render(&mut pattern, 0);
+            }
+            if pattern.len() > MAX_PATTERN {
+                return;
+            }
+            let Ok(re) = regex::Regex::new(&pattern) else {
+                return;
+            };
+            let groups: Vec<Option<&str>> = re.capture_names().collect();
+            let replacement = render_replacement(replacement, &groups);
+            out.push(Rule::new(pattern, replacement));
+        }
+        RuleSpec::Raw {
+            pattern,
+            replacement,
+        } => {
+            if pattern.len() <= MAX_PATTERN {
+                out.push(Rule::new(pattern.as_str(), replacement.as_str()));
+            }
+        }
+        RuleSpec::Again(times) => {
+            if let Some(rule) = previous {
+                for _ in 0..1 + times % 8 {
+                    out.push(rule.clone());
+                }
+            }
+        }
+    }
+}
+
+fn decode_structured(data: &[u8]) -> Option<(Vec<Rule>, String)> {
+    let mut u = Unstructured::new(data);
+    let state = StateSpec::arbitrary(&mut u).ok()?.render();
+    let specs: Vec<RuleSpec> = Vec::arbitrary_take_rest(u).ok()?;
+    let mut rules = Vec::new();
+    for spec in &specs {
+        let previous = rules.last().cloned();
+        build_rule(spec, previous.as_ref(), &mut rules);
+        if rules.len() >= MAX_RULES {
+            break;
+        }
+    }
+    Some((rules, state))
+}
+
+// ---------------------------------------------------------------------------------------
+// The comparison
+
+/// Records what every rule did, in order; with a cap, stops after the first rule that
+/// leaves the state longer than the cap.
+#[derive(Default)]
+struct Recorder {
+    reports: Vec<(usize, RuleReport)>,
+    cap: Option<usize>,
+}
+
+impl Observer for Recorder {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        _: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        self.reports.push((index, *report));
+        match self.cap {
+            Some(cap) if report.state_len > cap => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        }
+    }
+}
+
+/// Writes the decoded case as `program.json` and `state.txt` in `dir`, ready for
+/// `regex-chess run program.json --state state.txt --trace`.
+fn dump(dir: &std::path::Path, program: &ValidProgram, state: &str) {
+    std::fs::create_dir_all(dir).expect("create the dump directory");
+    regex_chess::program::json::save(program.program(), &dir.join("program.json"))
+        .expect("write program.json");
+    std::fs::write(dir.join("state.txt"), state).expect("write state.txt");
+}
+
+fn validate(rules: Vec<Rule>) -> Option<ValidProgram> {
+    Program::from_rules(rules).validate().ok()
+}
+
+fn check(mut rules: Vec<Rule>, state: &str) {
+    if state.len() > MAX_STATE || rules.is_empty() {
+        return;
+    }
+    rules.truncate(MAX_RULES);
+    let Some(program) = validate(rules.clone()) else {
+        return;
+    };
+    // Cut the program after the rule that makes the state too large.
+    let mut probe = Recorder {
+        cap: Some(STATE_CAP),
+        ..Recorder::default()
+    };
+    Reference::new(program.clone()).run_observed(state, &mut probe);
+    let program = if probe.reports.len() < rules.len() {
+        rules.truncate(probe.reports.len());
+        validate(rules).expect("a prefix of a valid program is valid")
+    } else {
+        program
+    };
+
+    if let Some(dir) = std::env::var_os("EXEC_EQUIVALENCE_DUMP") {
+        dump(std::path::Path::new(&dir), &program, state);
+    }
+    let reference = Reference::new(program.clone());
+    let fast = Fast::new(program);
+    let mut expected = Recorder::default();
+    let want = reference.run_observed(state, &mut expected);
+    let diverge = |how: &str| -> ! {
+        let report = match trace::first_divergence(&reference, &fast, state) {
+            Some(d) => d.to_string(),
+            None => "no intermediate state differs".to_string(),
+        };
+        panic!("fast and reference disagree ({how})\n{report}");
+    };
+
+    if fast.run(state) != want {
+        diverge("run");
+    }
+    let (got, stats) = fast.run_with_stats(state);
+    if got != want {
+        diverge("run_with_stats");
+    }
+    let matches: usize = expected.reports.iter().map(|(_, r)| r.matches).sum();
+    assert_eq!(stats.matches, matches, "run_with_stats match totals differ");
+
+    let mut observed = Recorder::default();
+    if fast.run_observed(state, &mut observed) != want {
+        diverge("run_observed");
+    }
+    assert_eq!(observed.reports.len(), expected.reports.len());
+    for ((i, theirs), (j, ours)) in observed.reports.iter().zip(&expected.reports) {
+        assert_eq!(i, j, "rules reported out of order");
+        assert_eq!(
+            (theirs.matches, theirs.state_len),
+            (ours.matches, ours.state_len),
+            "rule {i} ({:?} -> {:?}): (matches, state length), fast vs reference",
+            reference.program().rules()[*i].pattern,
+            reference.program().rules()[*i].replacement,
+        );
+    }
+}

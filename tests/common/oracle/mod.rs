@@ -1,0 +1,31 @@
+//! The independent oracle shared by the chess test files: shakmaty judges, never the
+//! engine.
+//!
+//! It lives in `tests/common/oracle/` beside the compiler tests' `tests/common/mod.rs`,
+//! and test files include it by path:
+//!
+//! ```ignore
+//! #[path = "common/oracle/mod.rs"]
+//! mod oracle;
+//! ```
+//!
+//! - [`judge`]: legal moves of a position as sorted UCI strings, FEN after a move,
+//!   game-end verdicts, all from shakmaty.
+//! - [`perft`]: the published perft counts of `../shared/positions/perft.txt`.
+//! - [`playouts`]: seeded random playouts that collect distinct positions, weighted
+//!   towards checks, promotions, en passant and castling.
+//! - [`search`]: a plain-Rust implementation, on shakmaty, of the search defined in
+//!   `src/chess/mod.rs`, scoring with `regex_chess::chess::eval`.
+//! - [`parallel`]: checking many positions on two threads and reporting failures.
+//! - [`engine`]: the compiled chess programs, built once per test binary, or a clear skip
+//!   when they are not registered yet.
+//!
+//! Each test file uses a part of this; the rest would be dead code there.
+#![allow(dead_code)]
+
+pub mod engine;
+pub mod judge;
+pub mod parallel;
+pub mod perft;
+pub mod playouts;
+pub mod search;

@@ -1,0 +1,1098 @@
+//! Property tests proving that the fast executor equals the reference executor byte for byte.
+//!
+//! Programs are generated in the machine's own dialect (push, pop, dup, swap, lookup,
+//! assign, delete, fork, pause and reactivate, cross-thread tournaments) and as freely
+//! composed patterns (classes, alternations, counted and lazy repeats, named and
+//! non-participating groups, every anchor the `regex` crate knows, patterns that match the
+//! empty string), on states that follow the machine's conventions (up to ~60 threads,
+//! active and paused, with stacks and variables, multibyte values) and on states that do
+//! not (stray text, the empty string, arbitrary UTF-8). Programs contain runs of identical
+//! rules and rules whose literal is absent, which the fast executor handles by skipping.
+//!
+//! For every case the two executors must agree on:
+//! - the final state, through `run`, `run_with_stats`, `run_observed` and a split
+//!   `run_range`;
+//! - the match count of every rule and the state length after it, with every rule
+//!   reported once, in order;
+//! - the totals of `run_with_stats`.
+//!
+//! A failing case prints the `trace::first_divergence` report. The cases are seeded (set
+//! `PROPTEST_RNG_SEED` to explore other ones, `PROPTEST_CASES` to change how many run per
+//! test). The last tests check the trace module itself against an executor that is wrong
+//! on purpose.
+
+use std::ops::ControlFlow;
+
+use proptest::prelude::*;
+use proptest::sample::{Index, select};
+use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError};
+use regex_chess::exec::fast::Fast;
+use regex_chess::exec::reference::Reference;
+use regex_chess::exec::{Executor, Observer, RuleReport, RunStats, trace};
+use regex_chess::program::{Origin, Program, Rule, ValidProgram};
+
+// ---------------------------------------------------------------------------------------
+// Configuration
+
+/// A state larger than this after some rule ends the program there (forks and empty-match
+/// insertions grow the state geometrically; the interesting behaviour is long visible by
+/// then).
+const STATE_CAP: usize = 96 * 1024;
+
+/// `cases` cases from a fixed seed, unless the environment asks for something else.
+fn config(cases: u32) -> Config {
+    let base = Config::default();
+    let cases = if std::env::var_os("PROPTEST_CASES").is_some() {
+        base.cases
+    } else {
+        cases
+    };
+    let rng_seed = match base.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(0x5eed_c4e5_5000 + u64::from(cases)),
+        fixed => fixed,
+    };
+    Config {
+        cases,
+        rng_seed,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        max_shrink_iters: 2048,
+        ..base
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The comparison
+
+/// Records what every rule did, in order.
+#[derive(Default)]
+struct Recorder {
+    reports: Vec<(usize, RuleReport)>,
+}
+
+impl Observer for Recorder {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        _: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        self.reports.push((index, *report));
+        ControlFlow::Continue(())
+    }
+}
+
+/// Stops the run after the first rule that leaves the state longer than `limit`.
+struct Cap {
+    limit: usize,
+    stopped_after: Option<usize>,
+}
+
+impl Observer for Cap {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        _: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        if report.state_len > self.limit {
+            self.stopped_after = Some(index);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+    fn wants_match_counts(&self) -> bool {
+        false
+    }
+}
+
+/// Validates `rules`, cut after the first rule where the reference's state outgrows
+/// `limit` on any of `states`.
+fn prepare(
+    rules: Vec<Rule>,
+    states: &[String],
+    limit: usize,
+) -> Result<ValidProgram, TestCaseError> {
+    let valid = Program::from_rules(rules.clone())
+        .validate()
+        .map_err(|e| TestCaseError::fail(format!("the generator made an invalid rule: {e}")))?;
+    let reference = Reference::new(valid.clone());
+    let mut keep = rules.len();
+    for state in states {
+        let mut cap = Cap {
+            limit,
+            stopped_after: None,
+        };
+        reference.run_observed(state, &mut cap);
+        if let Some(last) = cap.stopped_after {
+            keep = keep.min(last + 1);
+        }
+    }
+    if keep == rules.len() {
+        return Ok(valid);
+    }
+    let mut rules = rules;
+    rules.truncate(keep);
+    Ok(Program::from_rules(rules)
+        .validate()
+        .expect("a prefix of a valid program is valid"))
+}
+
+fn divergence_report(reference: &Reference, fast: &Fast, state: &str) -> String {
+    match trace::first_divergence(reference, fast, state) {
+        Some(divergence) => divergence.to_string(),
+        None => "trace::first_divergence finds no rule where the states differ".to_string(),
+    }
+}
+
+/// Runs `rules` on `state` with both executors and fails on any difference.
+fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
+    let states = [state.to_string()];
+    let program = prepare(rules, &states, STATE_CAP)?;
+    let reference = Reference::new(program.clone());
+    let fast = Fast::new(program);
+    compare(&reference, &fast, state)
+}
+
+/// Every way of running `fast` on `state` must give what `reference` gives.
+fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), TestCaseError> {
+    let n = reference.program().rules().len();
+    let mut expected = Recorder::default();
+    let want = reference.run_observed(state, &mut expected);
+
+    let got = fast.run(state);
+    if got != want {
+        return Err(TestCaseError::fail(format!(
+            "final states differ (run)\n{}",
+            divergence_report(reference, fast, state)
+        )));
+    }
+
+    let (got, stats) = fast.run_with_stats(state);
+    if got != want {
+        return Err(TestCaseError::fail(format!(
+            "final states differ (run_with_stats)\n{}",
+            divergence_report(reference, fast, state)
+        )));
+    }
+
+    let mut observed = Recorder::default();
+    let got = fast.run_observed(state, &mut observed);
+    if got != want {
+        return Err(TestCaseError::fail(format!(
+            "final states differ (run_observed)\n{}",
+            divergence_report(reference, fast, state)
+        )));
+    }
+    let indices: Vec<usize> = observed.reports.iter().map(|(i, _)| *i).collect();
+    prop_assert_eq!(
+        indices,
+        (0..n).collect::<Vec<_>>(),
+        "rules reported out of order"
+    );
+    for ((index, theirs), (_, ours)) in observed.reports.iter().zip(&expected.reports) {
+        prop_assert_eq!(
+            (theirs.matches, theirs.state_len),
+            (ours.matches, ours.state_len),
+            "rule {} ({:?} -> {:?}, skipped by fast: {}): (matches, state length) differ, \
+             fast vs reference",
+            index,
+            fast.program().rules()[*index].pattern,
+            fast.program().rules()[*index].replacement,
+            theirs.skipped
+        );
+    }
+
+    let mut want_stats = RunStats::default();
+    for (_, report) in &expected.reports {
+        want_stats.record(report);
+    }
+    prop_assert_eq!(
+        stats.matches,
+        want_stats.matches,
+        "run_with_stats match totals differ"
+    );
+    prop_assert_eq!(stats.max_state_len, want_stats.max_state_len);
+    prop_assert_eq!(stats.rules_applied + stats.rules_skipped, n);
+
+    let middle = n / 2;
+    let mut none = regex_chess::exec::NoObserver;
+    let first = fast.run_range(state, 0..middle, &mut none);
+    let got = fast.run_range(&first, middle..n, &mut none);
+    prop_assert!(
+        got == want,
+        "running rules 0..{} then {}..{} gives another state",
+        middle,
+        middle,
+        n
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// States
+
+const NAMES: &[&str] = &["x", "y", "sq", "best", "score"];
+const TAGS: &[&str] = &["p1", "p2", "else3", "q", "w"];
+
+/// One value line's text: never `%` or a newline, never starting with `#`.
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        2 => Just(String::new()),
+        3 => select(&["True", "False"][..]).prop_map(str::to_string),
+        4 => "[01]{1,8}",
+        3 => "[a-h][1-8]",
+        2 => "[a-h][1-8][a-h][1-8][qrbn]?",
+        2 => "[♔♕♖♗♘♙♚♛♜♝♞♟·é]{1,4}",
+        2 => "[a-z0-9 _$:]{1,6}",
+    ]
+}
+
+/// One thread: its marker line, maybe a stack, then variables.
+fn thread() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![3 => Just(None), 1 => select(TAGS).prop_map(Some)],
+        prop::option::weighted(0.9, prop::collection::vec(value(), 0..5)),
+        prop::collection::vec((select(NAMES), value()), 0..4),
+    )
+        .prop_map(|(tag, stack, vars)| {
+            let mut thread = match tag {
+                None => "%%\n".to_string(),
+                Some(tag) => format!("%{tag}\n"),
+            };
+            if let Some(stack) = stack {
+                thread.push_str("#stack:\n");
+                for value in stack {
+                    thread.push_str(&value);
+                    thread.push('\n');
+                }
+            }
+            for (name, value) in vars {
+                thread.push_str(&format!("#{name}: {value}\n"));
+            }
+            thread
+        })
+}
+
+/// A state that follows the machine's conventions.
+fn machine_state() -> impl Strategy<Value = String> {
+    prop_oneof![
+        1 => prop::collection::vec(thread(), 0..4).prop_map(|t| t.concat()),
+        3 => prop::collection::vec(thread(), 0..60).prop_map(|t| t.concat()),
+    ]
+}
+
+/// Inserts `junk` into `state` at a character boundary chosen by `at`.
+fn insert_at(state: String, at: Index, junk: String) -> String {
+    let boundaries: Vec<usize> = state
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(state.len()))
+        .collect();
+    let at = boundaries[at.index(boundaries.len())];
+    let mut out = state;
+    out.insert_str(at, &junk);
+    out
+}
+
+/// A state that breaks the conventions: executors must agree on every UTF-8 string.
+fn stray_state() -> impl Strategy<Value = String> {
+    prop_oneof![
+        1 => Just(String::new()),
+        3 => "[%#\n\r a-z01:♟é$]{0,60}",
+        2 => "\\PC{0,40}",
+        1 => any::<String>(),
+        3 => (machine_state(), any::<Index>(), "[%#\n\r♟x ]{1,6}")
+            .prop_map(|(s, at, junk)| insert_at(s, at, junk)),
+    ]
+}
+
+fn any_state() -> impl Strategy<Value = String> {
+    prop_oneof![3 => machine_state(), 1 => stray_state()]
+}
+
+// ---------------------------------------------------------------------------------------
+// Rules in the machine's dialect
+
+/// The parameters a dialect rule may use.
+#[derive(Clone, Debug)]
+struct Params {
+    name: &'static str,
+    tag: &'static str,
+    value: String,
+    pick: usize,
+}
+
+fn params() -> impl Strategy<Value = Params> {
+    (select(NAMES), select(TAGS), value(), 0usize..16).prop_map(|(name, tag, value, pick)| Params {
+        name,
+        tag,
+        value,
+        pick,
+    })
+}
+
+/// How many instruction shapes [`dialect`] knows.
+const DIALECT_KINDS: u8 = 36;
+
+/// An instruction-shaped rule. Each works on active threads (`%%\n`) only, like the
+/// compiler's output, except the few that deliberately look elsewhere.
+fn dialect(kind: u8, p: &Params) -> Rule {
+    let Params {
+        name,
+        tag,
+        value,
+        pick,
+    } = p;
+    let value = value.replace('$', "$$");
+    let (pattern, replacement): (String, String) = match kind {
+        0 => ("(%%\n#stack:\n)".into(), format!("${{1}}{value}\n")),
+        1 => ("(%%\n#stack:\n)[^\n]*\n".into(), "$1".into()),
+        2 => ("(%%\n#stack:\n)([^\n]*\n)".into(), "$1$2$2".into()),
+        3 => (
+            "(%%\n#stack:\n)([^\n]*\n)([^\n]*\n)".into(),
+            "$1$3$2".into(),
+        ),
+        4 => (
+            format!("(%%\n#stack:\n)([^%]*#{name}: ([^\n]*)\n)"),
+            "${1}${3}\n${2}".into(),
+        ),
+        5 => (format!("(%%\n[^%]*)#{name}: [^\n]*\n"), "$1".into()),
+        6 => (
+            "(%%\n#stack:\n)([^\n]*)\n([^%]*)".into(),
+            format!("${{1}}${{3}}#{name}: ${{2}}\n"),
+        ),
+        7 => ("%%\n([^%]*)".into(), "%%\n${1}%%\n${1}".into()),
+        8 => (
+            "%%\n(#stack:\n)([^%]*)".into(),
+            "%%\n${1}True\n${2}%%\n${1}False\n${2}".into(),
+        ),
+        9 => ("%%\n".into(), format!("%{tag}\n")),
+        10 => ("%%\n(#stack:\n)False\n".into(), format!("%{tag}\n${{1}}")),
+        11 => ("%%\n(#stack:\n)True\n".into(), "%%\n${1}".into()),
+        12 => (format!("%{tag}\n"), "%%\n".into()),
+        13 => ("(%%\n[^%]*)(%%\n[^%]*)".into(), "$1".into()),
+        14 => (
+            "(%%\n#stack:\n)0([^%]*)(%%\n#stack:\n)1([^%]*)".into(),
+            "${3}1${4}".into(),
+        ),
+        15 => ("(%%\n[^%]*)(%%\n[^%]*)".into(), "$2$1".into()),
+        16 => ("(%%\n#stack:\n)[01]([01]*)\n".into(), "${1}${2}\n".into()),
+        17 => (
+            "(%%\n#stack:\n)([01]*)0(1*)\n".into(),
+            "${1}${2}1${3}\n".into(),
+        ),
+        18 => (
+            "(%%\n#stack:\n)([01]{4})([01]{0,4})\n".into(),
+            "$1$3\n$2\n".into(),
+        ),
+        19 => (
+            "(?P<head>%%\n#stack:\n)(?<top>[^\n]*)\n".into(),
+            "${head}${top}\n$top\n".into(),
+        ),
+        20 => ("(%%\n#stack:\n)([♔♕♖♗♘♙])".into(), "${1}♟$2".into()),
+        21 => ("é".into(), "e".into()),
+        22 => (
+            "(%%\n#stack:\n)(?:(True)|(False))\n".into(),
+            "${1}[$2|$3]\n".into(),
+        ),
+        23 => ("(%%\n#stack:\n)".into(), "${1}$$\n".into()),
+        24 => ("%absent\n([^%]*)".into(), "%%\n$1".into()),
+        25 => ("#nosuchvar: ([^\n]*)\n".into(), String::new()),
+        26 => ("(%%\n#stack:\n)".into(), "$1".into()),
+        27 => ("True".into(), "True".into()),
+        28 => ("(%%\n#stack:\n)e4\n".into(), "${1}True\n".into()),
+        29 => ("\\A%%\n".into(), format!("%{tag}\n")),
+        30 => (format!("(?m)^#{name}: "), format!("#{name}: {value}")),
+        31 => (
+            "(%%\n#stack:\n)([a-h])([1-8])".into(),
+            "${1}${3}${2}".into(),
+        ),
+        32 => (format!("%{tag}\n[^%]*"), String::new()),
+        33 => ("(%%\n#stack:\n[^\n]*\n)[^%]*".into(), "$1".into()),
+        34 => {
+            let patterns = [
+                "",
+                "a*",
+                "x?",
+                "(%%)?",
+                "(?m)^",
+                "$",
+                "\\b",
+                "\\A",
+                "\\z",
+                "(?m)$",
+                "[01]*",
+                "\\B",
+                "(?:%%\n)*",
+                "[^%]*",
+                "[^\n]*",
+                "é*",
+                "♟?",
+            ];
+            let replacements = ["", ".", "[$0]", "${0}${0}", "♙", "\n"];
+            (
+                patterns[pick % patterns.len()].into(),
+                replacements[(pick / 3) % replacements.len()].into(),
+            )
+        }
+        _ => {
+            let stride = 1 + pick % 4;
+            (
+                format!("(%%\n#stack:\n)([01])([01]{{{stride}}})([01])"),
+                "${1}${4}${3}${2}".into(),
+            )
+        }
+    };
+    Rule::new(pattern, replacement)
+}
+
+fn dialect_rule() -> impl Strategy<Value = Rule> {
+    (0..DIALECT_KINDS, params()).prop_map(|(kind, p)| dialect(kind, &p))
+}
+
+// ---------------------------------------------------------------------------------------
+// Freely composed patterns
+
+const LITERALS: &[&str] = &[
+    "%%\\n",
+    "%%",
+    "%",
+    "\\n",
+    "#stack:\\n",
+    "#",
+    "True",
+    "False",
+    "0",
+    "1",
+    "01",
+    "e4",
+    "♟",
+    "♔",
+    "é",
+    "a",
+    "x",
+    ": ",
+    " ",
+    "%p1\\n",
+    "#x: ",
+    "T",
+    "\\.",
+    "\\$",
+    "\\x25",
+    "\\u{265F}",
+    "\\\\",
+    "\\r",
+];
+const CLASSES: &[&str] = &[
+    "[^%]",
+    "[^\\n]",
+    "[^%\\n]",
+    "[01]",
+    "[a-h]",
+    "[1-8]",
+    ".",
+    "(?s:.)",
+    "\\d",
+    "\\w",
+    "\\s",
+    "\\S",
+    "[♔-♟]",
+    "\\pL",
+    "[[:alpha:]]",
+    "[[:digit:]]",
+    "[^#%]",
+    "[%#]",
+    "(?i:t)",
+    "[a-z&&[^aeiou]]",
+    "[\\x00-\\x7F]",
+    "(?-u:\\w)",
+    "[^\\x00-\\x7F]",
+];
+const ANCHORS: &[&str] = &[
+    "^",
+    "$",
+    "(?m:^)",
+    "(?m:$)",
+    "\\A",
+    "\\z",
+    "\\b",
+    "\\B",
+    "(?mR:$)",
+    "(?mR:^)",
+    "\\b{start}",
+    "\\b{end}",
+    "\\<",
+    "\\>",
+    "(?-u:\\b)",
+];
+const REPEATS: &[&str] = &[
+    "*", "+", "?", "{2}", "{0,3}", "{1,}", "*?", "+?", "??", "{1,2}?", "{3}", "{0}", "{0,1}",
+];
+const FLAGS: &[&str] = &["i", "s", "U", "m", "mR", "is", "-s"];
+
+/// A pattern as a tree, rendered with its groups numbered in order.
+#[derive(Clone, Debug)]
+enum Node {
+    Leaf(&'static str),
+    Group(Box<Node>),
+    Named(Box<Node>),
+    NonCapturing(Box<Node>),
+    Flags(&'static str, Box<Node>),
+    Concat(Vec<Node>),
+    Alternation(Vec<Node>),
+    Repeat(Box<Node>, &'static str),
+}
+
+/// A group of a rendered pattern: its index and, for a named group, its name.
+#[derive(Clone, Debug)]
+struct Groups(Vec<Option<String>>);
+
+impl Node {
+    fn render(&self, out: &mut String, groups: &mut Groups) {
+        match self {
+            Node::Leaf(text) => out.push_str(text),
+            Node::Group(inner) => {
+                groups.0.push(None);
+                out.push('(');
+                inner.render(out, groups);
+                out.push(')');
+            }
+            Node::Named(inner) => {
+                let index = groups.0.len() + 1;
+                let name = format!("g{index}");
+                let syntax = if index.is_multiple_of(2) { "?P" } else { "?" };
+                out.push_str(&format!("({syntax}<{name}>"));
+                groups.0.push(Some(name));
+                inner.render(out, groups);
+                out.push(')');
+            }
+            Node::NonCapturing(inner) => {
+                out.push_str("(?:");
+                inner.render(out, groups);
+                out.push(')');
+            }
+            Node::Flags(flags, inner) => {
+                out.push_str(&format!("(?{flags}:"));
+                inner.render(out, groups);
+                out.push(')');
+            }
+            Node::Concat(parts) => {
+                for part in parts {
+                    part.render(out, groups);
+                }
+            }
+            Node::Alternation(parts) => {
+                out.push_str("(?:");
+                for (i, part) in parts.iter().enumerate() {
+                    if i > 0 {
+                        out.push('|');
+                    }
+                    part.render(out, groups);
+                }
+                out.push(')');
+            }
+            Node::Repeat(inner, suffix) => {
+                let bracketed = matches!(
+                    **inner,
+                    Node::Group(_)
+                        | Node::Named(_)
+                        | Node::NonCapturing(_)
+                        | Node::Flags(..)
+                        | Node::Alternation(_)
+                );
+                if !bracketed {
+                    out.push_str("(?:");
+                }
+                inner.render(out, groups);
+                if !bracketed {
+                    out.push(')');
+                }
+                out.push_str(suffix);
+            }
+        }
+    }
+}
+
+fn node() -> impl Strategy<Value = Node> {
+    let leaf = prop_oneof![
+        4 => select(LITERALS).prop_map(Node::Leaf),
+        3 => select(CLASSES).prop_map(Node::Leaf),
+        1 => select(ANCHORS).prop_map(Node::Leaf),
+    ];
+    leaf.prop_recursive(4, 20, 4, |inner| {
+        prop_oneof![
+            2 => inner.clone().prop_map(|n| Node::Group(Box::new(n))),
+            1 => inner.clone().prop_map(|n| Node::Named(Box::new(n))),
+            1 => inner.clone().prop_map(|n| Node::NonCapturing(Box::new(n))),
+            1 => (select(FLAGS), inner.clone()).prop_map(|(f, n)| Node::Flags(f, Box::new(n))),
+            3 => prop::collection::vec(inner.clone(), 2..4).prop_map(Node::Concat),
+            2 => prop::collection::vec(inner.clone(), 2..4).prop_map(Node::Alternation),
+            3 => (inner, select(REPEATS)).prop_map(|(n, r)| Node::Repeat(Box::new(n), r)),
+        ]
+    })
+}
+
+/// One piece of a generated replacement; group pieces choose among the pattern's groups.
+#[derive(Clone, Debug)]
+enum Piece {
+    Text(String),
+    Braced(Index),
+    Bare(Index),
+    Name(Index),
+    Dollar,
+    LoneDollar,
+}
+
+fn piece() -> impl Strategy<Value = Piece> {
+    prop_oneof![
+        4 => "[a-zT%\n#:♙é ]{0,4}".prop_map(Piece::Text),
+        3 => any::<Index>().prop_map(Piece::Braced),
+        2 => any::<Index>().prop_map(Piece::Bare),
+        2 => any::<Index>().prop_map(Piece::Name),
+        1 => Just(Piece::Dollar),
+        1 => Just(Piece::LoneDollar),
+    ]
+}
+
+/// Renders a replacement that names only groups of the pattern, in every syntax
+/// `regex` accepts, so that the program validates.
+fn render_replacement(pieces: &[Piece], groups: &Groups, open_brace_at_end: bool) -> String {
+    let count = groups.0.len() + 1;
+    let rendered: Vec<(String, bool)> = pieces
+        .iter()
+        .map(|piece| match piece {
+            Piece::Text(text) => (text.clone(), false),
+            Piece::Braced(i) => (format!("${{{}}}", i.index(count)), false),
+            Piece::Bare(i) => (format!("${}", i.index(count)), true),
+            Piece::Name(i) => {
+                let named: Vec<&String> = groups.0.iter().flatten().collect();
+                if named.is_empty() {
+                    (format!("${{{}}}", i.index(count)), false)
+                } else {
+                    (format!("${{{}}}", named[i.index(named.len())]), false)
+                }
+            }
+            Piece::Dollar => ("$$".to_string(), false),
+            Piece::LoneDollar => ("$-".to_string(), false),
+        })
+        .collect();
+    let mut out = String::new();
+    for (i, (text, bare)) in rendered.iter().enumerate() {
+        let next_is_word = rendered[i + 1..]
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .find(|t| !t.is_empty())
+            .and_then(|t| t.chars().next())
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        if *bare && next_is_word {
+            out.push_str(&format!("${{{}}}", &text[1..]));
+        } else {
+            out.push_str(text);
+        }
+    }
+    if open_brace_at_end {
+        out.push_str("${");
+    }
+    out
+}
+
+const PREFIXES: &[&str] = &[
+    "",
+    "",
+    "%%\\n#stack:\\n",
+    "(%%\\n#stack:\\n)",
+    "(%%\\n[^%]*)",
+];
+
+fn composed_rule() -> impl Strategy<Value = Rule> {
+    (
+        select(PREFIXES),
+        prop::collection::vec(node(), 1..3),
+        prop::bool::weighted(0.15),
+        prop::collection::vec(piece(), 0..5),
+        prop::bool::weighted(0.05),
+    )
+        .prop_map(|(prefix, nodes, top_alternation, pieces, brace)| {
+            let mut pattern = prefix.to_string();
+            let mut counted = Groups(Vec::new());
+            for (i, node) in nodes.iter().enumerate() {
+                if i > 0 && top_alternation {
+                    pattern.push('|');
+                }
+                node.render(&mut pattern, &mut counted);
+            }
+            // The groups as `regex` sees them: a trailing group under `{0}` disappears.
+            let groups = match regex::Regex::new(&pattern) {
+                Ok(re) => Groups(
+                    re.capture_names()
+                        .skip(1)
+                        .map(|n| n.map(String::from))
+                        .collect(),
+                ),
+                Err(_) => Groups(Vec::new()),
+            };
+            let replacement = render_replacement(&pieces, &groups, brace);
+            Rule::new(pattern, replacement)
+        })
+}
+
+// ---------------------------------------------------------------------------------------
+// Programs
+
+/// How often a rule is written in a row: mostly once, sometimes a run that the fast
+/// executor may cut short at a fixpoint.
+fn repeat() -> impl Strategy<Value = usize> {
+    prop_oneof![8 => Just(1usize), 2 => 2usize..5, 1 => 5usize..10]
+}
+
+fn flatten(rules: Vec<(Rule, usize)>) -> Vec<Rule> {
+    let mut out = Vec::new();
+    for (rule, times) in rules {
+        for _ in 0..times {
+            out.push(rule.clone());
+        }
+    }
+    out
+}
+
+fn dialect_program() -> impl Strategy<Value = Vec<Rule>> {
+    prop::collection::vec((dialect_rule(), repeat()), 1..14).prop_map(flatten)
+}
+
+fn mixed_rule() -> impl Strategy<Value = Rule> {
+    prop_oneof![3 => dialect_rule(), 2 => composed_rule()]
+}
+
+fn mixed_program() -> impl Strategy<Value = Vec<Rule>> {
+    prop::collection::vec((mixed_rule(), repeat()), 1..10).prop_map(flatten)
+}
+
+/// A few rules, each written several times in a row, with rules that match without
+/// changing anything (their match counts must still be reported).
+fn runs_program() -> impl Strategy<Value = Vec<Rule>> {
+    let rule = prop_oneof![
+        3 => dialect_rule(),
+        1 => composed_rule(),
+        1 => select(&[("(%%\n#stack:\n)", "$1"), ("True", "True"), ("(%%\n)", "$1"), ("", "")][..])
+            .prop_map(|(p, r)| Rule::new(p, r)),
+    ];
+    prop::collection::vec((rule, 2usize..10), 1..5).prop_map(flatten)
+}
+
+// ---------------------------------------------------------------------------------------
+// The properties
+
+proptest! {
+    #![proptest_config(config(4000))]
+    #[test]
+    fn dialect_programs_agree_on_machine_states(
+        rules in dialect_program(),
+        state in machine_state(),
+    ) {
+        check(rules, &state)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(3500))]
+    #[test]
+    fn composed_patterns_agree(rules in mixed_program(), state in any_state()) {
+        check(rules, &state)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(1500))]
+    #[test]
+    fn every_utf8_state_agrees(rules in mixed_program(), state in stray_state()) {
+        check(rules, &state)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(1000))]
+    #[test]
+    fn runs_of_identical_rules_agree(rules in runs_program(), state in any_state()) {
+        check(rules, &state)?;
+    }
+}
+
+/// A state of hundreds to thousands of threads, where a fast executor may switch to
+/// per-thread or parallel strategies.
+fn wide_state() -> impl Strategy<Value = String> {
+    (prop::collection::vec(thread(), 1..12), 40usize..250)
+        .prop_map(|(threads, times)| threads.concat().repeat(times))
+}
+
+proptest! {
+    #![proptest_config(config(120))]
+    #[test]
+    fn wide_states_agree(rules in dialect_program(), state in wide_state()) {
+        let states = [state];
+        let program = prepare(rules, &states, 4 * 1024 * 1024)?;
+        let reference = Reference::new(program.clone());
+        let fast = Fast::new(program);
+        compare(&reference, &fast, &states[0])?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+    /// One executor, built once, runs several states, from two threads at once: nothing
+    /// from one run may leak into another.
+    #[test]
+    fn one_executor_serves_many_states(
+        rules in mixed_program(),
+        states in prop::collection::vec(any_state(), 2..5),
+    ) {
+        let program = prepare(rules, &states, STATE_CAP)?;
+        let reference = Reference::new(program.clone());
+        let fast = Fast::new(program);
+        for state in &states {
+            compare(&reference, &fast, state)?;
+        }
+        let results: Vec<Result<(), TestCaseError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = [0, 1]
+                .into_iter()
+                .map(|parity| {
+                    let (reference, fast, states) = (&reference, &fast, &states);
+                    scope.spawn(move || {
+                        for state in states.iter().skip(parity).step_by(2) {
+                            compare(reference, fast, state)?;
+                        }
+                        Ok(())
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for result in results {
+            result?;
+        }
+    }
+}
+
+/// Every generated rule validates: the generators build patterns from pieces rather than
+/// filtering.
+#[test]
+fn generated_rules_validate() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::new(config(1));
+    let strategy = mixed_rule();
+    for _ in 0..3000 {
+        let rule = strategy.new_tree(&mut runner).unwrap().current();
+        if let Err(e) = Program::from_rules(vec![rule.clone()]).validate() {
+            panic!("{rule:?} does not validate: {e}");
+        }
+    }
+}
+
+/// Hand-picked cases where `replace_all`'s handling of empty matches, anchors and
+/// multibyte text is easy to get wrong.
+#[test]
+fn tricky_cases_agree() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("a*", "-", "baaab"),
+        ("a*", "[$0]", "aaa"),
+        ("", ".", "♔é"),
+        ("x?", "+", "♟x♟"),
+        ("(%%)?", "<$1>", "%%\n#stack:\n%p1\n"),
+        ("(?m)^", "> ", "a\nb\n"),
+        ("(?m)$", "<", "a\nb\n"),
+        ("(?mR)$", "<", "a\r\nb\r\n"),
+        ("$", "END", "a\n"),
+        ("\\b", "|", "e4 ♟é x"),
+        ("\\B", "|", "e4 ♟é"),
+        ("\\A|\\z", "!", ""),
+        ("[^%]*", "X", "%%\nab%p1\n"),
+        ("(%%\n[^%]*)(%%\n[^%]*)", "$2$1", "%%\na\n%%\nb\n%%\nc\n"),
+        ("(?:(True)|False)", "[$1]", "True False"),
+        ("(?P<a>e)(?<b>4)", "${b}${a}$$", "e4e4"),
+        (
+            "%%\n([^%]*)",
+            "%%\n${1}%%\n${1}",
+            "%%\n#stack:\n♟\n%p\n#stack:\n",
+        ),
+        ("(?U)a+", "b", "aaa"),
+        ("(?i)true", "T", "TRUE true tRuE"),
+        ("\\b{start}|\\b{end}", "'", "ab cd"),
+    ];
+    for (pattern, replacement, state) in cases {
+        let rules = vec![Rule::new(*pattern, *replacement); 3];
+        if let Err(e) = check(rules, state) {
+            panic!("{pattern:?} -> {replacement:?} on {state:?}: {e}");
+        }
+    }
+}
+
+/// A rule that matches without changing the state is a fixpoint: the fast executor may skip
+/// the identical rules after it, but each of them still has (and must report) the same
+/// matches as the one before it.
+#[test]
+fn rules_skipped_at_a_fixpoint_report_their_matches() {
+    let state = "%%\n#stack:\nTrue\n%%\n#stack:\n%p1\n#stack:\n";
+    let program = Program::from_rules(vec![Rule::new("(%%\n#stack:\n)", "$1"); 4])
+        .validate()
+        .unwrap();
+    let fast = Fast::new(program.clone());
+    let mut observed = Recorder::default();
+    assert_eq!(fast.run_observed(state, &mut observed), state);
+    let matches: Vec<usize> = observed.reports.iter().map(|(_, r)| r.matches).collect();
+    assert_eq!(matches, [2, 2, 2, 2], "{:?}", observed.reports);
+    assert_eq!(fast.run_with_stats(state).1.matches, 8);
+    let reference = Reference::new(program);
+    assert_eq!(reference.run_with_stats(state).1.matches, 8);
+}
+
+// ---------------------------------------------------------------------------------------
+// The trace module against an executor that is wrong on purpose
+
+/// The reference executor, except that the output of rule `bad` gets `<BUG>` inserted in
+/// its middle.
+struct Corrupting {
+    inner: Reference,
+    bad: usize,
+}
+
+impl Corrupting {
+    fn new(program: ValidProgram, bad: usize) -> Corrupting {
+        Corrupting {
+            inner: Reference::new(program),
+            bad,
+        }
+    }
+}
+
+fn corrupt(state: &str) -> String {
+    let mut middle = state.len() / 2;
+    while !state.is_char_boundary(middle) {
+        middle += 1;
+    }
+    format!("{}<BUG>{}", &state[..middle], &state[middle..])
+}
+
+impl Executor for Corrupting {
+    fn name(&self) -> &'static str {
+        "corrupt"
+    }
+
+    fn program(&self) -> &ValidProgram {
+        self.inner.program()
+    }
+
+    fn run_range(
+        &self,
+        state: &str,
+        range: std::ops::Range<usize>,
+        observer: &mut dyn Observer,
+    ) -> String {
+        let mut state = state.to_string();
+        for index in range {
+            let matches = self.inner.count_matches(index, &state);
+            state = self.inner.apply(index, &state);
+            if index == self.bad {
+                state = corrupt(&state);
+            }
+            let report = RuleReport {
+                matches,
+                skipped: false,
+                state_len: state.len(),
+            };
+            if observer
+                .after_rule(index, &report, &|| state.clone())
+                .is_break()
+            {
+                break;
+            }
+        }
+        state
+    }
+}
+
+fn sample_program() -> ValidProgram {
+    Program::from_rules(vec![
+        Rule::new("(%%\n#stack:\n)", "${1}e4\n").with_origin(Origin::Text("push e4".into())),
+        Rule::new("%%\n([^%]*)", "%%\n${1}%%\n${1}").with_origin(Origin::Emitted {
+            instruction: "fork".into(),
+            file: "src/chess/search.rs".into(),
+            line: 42,
+            column: 7,
+        }),
+        Rule::new("(%%\n#stack:\n)([^\n]*)\n", "${1}♟${2}\n"),
+        Rule::new("%%\n", "%p1\n"),
+    ])
+    .validate()
+    .unwrap()
+}
+
+#[test]
+fn first_divergence_names_the_corrupted_rule() {
+    let program = sample_program();
+    let state = "%%\n#stack:\nTrue\n#x: 1\n%p2\n#stack:\n";
+    let reference = Reference::new(program.clone());
+    for bad in 0..program.rules().len() {
+        let wrong = Corrupting::new(program.clone(), bad);
+        let divergence = trace::first_divergence(&reference, &wrong, state)
+            .unwrap_or_else(|| panic!("no divergence found for corrupted rule {bad}"));
+        assert_eq!(divergence.index, bad);
+        assert_eq!(divergence.rule, program.rules()[bad]);
+        let mut none = regex_chess::exec::NoObserver;
+        let before = reference.run_range(state, 0..bad, &mut none);
+        let after = reference.apply(bad, &before);
+        assert_eq!(divergence.before, before);
+        assert_eq!(divergence.left, ("reference", after.clone()));
+        assert_eq!(divergence.right, ("corrupt", corrupt(&after)));
+
+        let report = divergence.to_string();
+        assert!(
+            report.starts_with(&format!("executors diverge at rule {bad} (")),
+            "{report}"
+        );
+        assert!(
+            report.contains(&format!("{:?}", program.rules()[bad].pattern)),
+            "{report}"
+        );
+        assert!(report.contains("  reference "), "{report}");
+        assert!(report.contains("  corrupt  "), "{report}");
+        assert!(report.contains("<BUG>"), "{report}");
+        if bad == 1 {
+            assert!(
+                report.contains("fork at src/chess/search.rs:42:7"),
+                "{report}"
+            );
+        }
+
+        // The other way round names the same rule.
+        let swapped = trace::first_divergence(&wrong, &reference, state).unwrap();
+        assert_eq!(swapped.index, bad);
+        assert_eq!(swapped.left.0, "corrupt");
+    }
+    // Corrupting a rule the program does not have changes nothing.
+    let harmless = Corrupting::new(program.clone(), 99);
+    assert!(trace::first_divergence(&reference, &harmless, state).is_none());
+    assert!(trace::first_divergence(&reference, &Fast::new(program), state).is_none());
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+    #[test]
+    fn first_divergence_finds_any_corrupted_rule(
+        rules in mixed_program(),
+        state in machine_state(),
+        bad in any::<Index>(),
+    ) {
+        let program = prepare(rules, std::slice::from_ref(&state), STATE_CAP)?;
+        let bad = bad.index(program.rules().len());
+        let reference = Reference::new(program.clone());
+        let wrong = Corrupting::new(program.clone(), bad);
+        let divergence = trace::first_divergence(&reference, &wrong, &state);
+        prop_assert!(divergence.is_some(), "no divergence found for rule {}", bad);
+        let divergence = divergence.unwrap();
+        prop_assert_eq!(divergence.index, bad);
+        prop_assert_eq!(&divergence.rule, &program.rules()[bad]);
+        prop_assert_eq!(&divergence.right.1, &corrupt(&divergence.left.1));
+    }
+}
