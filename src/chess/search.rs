@@ -191,6 +191,10 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
             |b| {
                 let g = evaluate::gain(b, &root_board, &pos.board, &uci);
                 let child = b.add(&root, &g);
+                // The root's board and score are dead from here: drop them before the
+                // replies copy every variable a thousand times.
+                b.emit(Instruction::Delete(root_board.var().clone()));
+                b.emit(Instruction::Delete(root.var().clone()));
                 // The child's position, for the replies' gains and for the end.
                 let saved: Vec<Value<kind::Str>> = [
                     &pos.board,
