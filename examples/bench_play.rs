@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use regex_chess::chess::runner;
-use regex_chess::exec::{Executor, ExecutorKind};
+use regex_chess::exec::ExecutorKind;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
