@@ -5,9 +5,11 @@
 //! the representation.
 //!
 //! Parsing: one rule splits each FEN line into the six variables, writing the board as
-//! its eight ranks each followed by `//`, with a `|` in front; then one rule per digit
-//! `1`..`8` expands every digit of every board at once (a digit of the board is the only
-//! digit that follows one of `|/.pnbrqkPNBRQK`), and one rule drops the `|`. 10 rules.
+//! its eight ranks each followed by `//`, with a `|` in front, and the en-passant square
+//! with a `_` between file and rank; then one rule per digit `1`..`8` expands every
+//! digit of every board at once (a digit of the board is the only digit that follows one
+//! of `|/.pnbrqkPNBRQK`: the `_` keeps `b6` out), and two rules drop the `|` and the `_`.
+//! 11 rules.
 //!
 //! Printing: one rule copies the variables into the FEN line (ranks joined by `/`), then
 //! runs of empty squares become digits, longest first: a rule for the runs of 8 repeated
@@ -34,13 +36,13 @@ pub fn parse_fen(b: &mut Builder) -> Position {
     let rank = format!("([{BOARD_CHARS}]+)");
     let ranks = vec![rank; 8].join("/");
     let castling = "(-|KQ?k?q?|Qk?q?|kq?|q)";
-    let pattern = format!("{ranks} ([wb]) {castling} (-|[a-h][1-8]) ([0-9]+) ([0-9]+)\n");
+    let pattern = format!("{ranks} ([wb]) {castling} (-|[a-h])([1-8]?) ([0-9]+) ([0-9]+)\n");
     let mut board = String::from("|");
     for i in 1..=8 {
         board.push_str(&format!("${{{i}}}//"));
     }
     let replacement = format!(
-        "{HEAD}#b: {board}\n#t: ${{9}}\n#c: ${{10}}\n#e: ${{11}}\n#h: ${{12}}\n#n: ${{13}}\n"
+        "{HEAD}#b: {board}\n#t: ${{9}}\n#c: ${{10}}\n#e: ${{11}}_${{12}}\n#h: ${{13}}\n#n: ${{14}}\n"
     );
     let mut rules = vec![(pattern, replacement)];
     for d in (1..=8).rev() {
@@ -50,6 +52,7 @@ pub fn parse_fen(b: &mut Builder) -> Position {
         ));
     }
     rules.push(("#b: \\|".to_string(), "#b: ".to_string()));
+    rules.push(("#e: ([^_\n]*)_".to_string(), "#e: ${1}".to_string()));
     b.rules("parse_fen", rules, &[], &pos.vars());
     pos
 }
