@@ -15,9 +15,17 @@ struct Timer<'a> {
 }
 
 impl Observer for Timer<'_> {
-    fn after_rule(&mut self, index: usize, _: &RuleReport, _: &dyn Fn() -> String) -> ControlFlow<()> {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        _: &RuleReport,
+        _: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
         let now = Instant::now();
-        let e = self.by_origin.entry(self.names[index].as_str()).or_default();
+        let e = self
+            .by_origin
+            .entry(self.names[index].as_str())
+            .or_default();
         e.0 += (now - self.last).as_secs_f64();
         e.1 += 1;
         self.last = now;
@@ -39,12 +47,23 @@ fn main() {
             let o = r.origin.to_string();
             // `instruction at file:line:col` -> `file:line instruction`
             match o.split_once(" at ") {
-                Some((i, site)) => format!("{} {i}", site.rsplit_once(':').map(|s| s.0).unwrap_or(site)),
+                Some((i, site)) => {
+                    format!("{} {i}", site.rsplit_once(':').map(|s| s.0).unwrap_or(site))
+                }
                 None => o,
             }
         })
         .collect();
-    let mut t = Timer { last: Instant::now(), origins: Vec::new(), by_origin: HashMap::new(), names: &names };
+    // A first run warms the executor's caches up; the second is measured.
+    let warm = Instant::now();
+    exec.run(&format!("{fen}\n"));
+    println!("first run {:.3} s", warm.elapsed().as_secs_f64());
+    let mut t = Timer {
+        last: Instant::now(),
+        origins: Vec::new(),
+        by_origin: HashMap::new(),
+        names: &names,
+    };
     let start = Instant::now();
     exec.run_observed(&format!("{fen}\n"), &mut t);
     let total = start.elapsed().as_secs_f64();

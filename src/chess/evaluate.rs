@@ -18,15 +18,17 @@
 //! [`gain`], which reads four table entries (the moved piece on its target square after
 //! the move, the piece on its origin square before, the captured piece, and the extra
 //! of castling's rook or en passant's pawn) in `2 × GAIN_BITS + 2` rules each, whatever
-//! the square: one rule per result bit, whose pattern is an alternation over the 64
-//! squares of `square name, the board offset, the class of pieces whose value has that
-//! bit set`. No rule counts, no backreference: the square's name selects an alternative
-//! and a counted `.{offset}` reaches the board character.
+//! the square: one rule selects the board character (an alternation over the 64 squares
+//! of `square name, a counted .{offset}, the character captured`), then one rule per
+//! result bit tests the short key `<square><piece>` against an alternation of
+//! `square name, class of pieces whose value has that bit set`. No backreference, and
+//! only the select rule has counted repetitions (a small automaton for the others).
 //!
 //! # Stack layouts (internal)
 //!
-//! A lookup works on the scratch line `<bits>:<key>` above the board line; each bit rule
-//! appends one result digit before the `:`, and the last rule drops the key and the board.
+//! A square lookup works on the scratch line `<bits>:<square><piece>` (the board line is
+//! consumed by the select rule); each bit rule appends one result digit before the `:`,
+//! and the last rule drops the key.
 
 use super::eval;
 use super::stack_rules::{self, on_stack};
@@ -111,7 +113,24 @@ fn class(chars: &[char]) -> String {
 /// `value(piece at square named by key, square)` in `bits` bits. Keys are square names;
 /// `value` must give a value for `.` too.
 fn square_lookup_rules(bits: u8, value: impl Fn(char, usize) -> i64) -> Vec<(String, String)> {
-    let mut rules = vec![(format!("{HEAD}([a-h][1-8]\n)"), "${1}:${2}".to_string())];
+    // One rule selects the board character: `<square>\n<board>\n` becomes `:<square><char>`
+    // (the only rule here with counted offsets), then each bit rule tests a short key.
+    let mut select = Vec::new();
+    let mut chars = String::new();
+    let mut names = String::new();
+    for sq in 0..64 {
+        select.push(format!(
+            "({})\n.{{{}}}(.)",
+            square_name(sq),
+            board_offset(sq)
+        ));
+        names.push_str(&format!("${{{}}}", 2 + 2 * sq));
+        chars.push_str(&format!("${{{}}}", 3 + 2 * sq));
+    }
+    let mut rules = vec![(
+        format!("{HEAD}(?:{})[^\n]*\n", select.join("|")),
+        format!("${{1}}:{names}{chars}\n"),
+    )];
     let codes: Vec<Vec<(char, Vec<u8>)>> = (0..64)
         .map(|sq| {
             SQUARE_CHARS
@@ -129,25 +148,20 @@ fn square_lookup_rules(bits: u8, value: impl Fn(char, usize) -> i64) -> Vec<(Str
                 .map(|(c, _)| *c)
                 .collect();
             if !ones.is_empty() {
-                alternatives.push(format!(
-                    "{}\n.{{{}}}{}",
-                    square_name(sq),
-                    board_offset(sq),
-                    class(&ones)
-                ));
+                alternatives.push(format!("{}{}", square_name(sq), class(&ones)));
             }
         }
         let prefix = format!("(%%\n#stack:\n[01]{{{j}}}):");
         if !alternatives.is_empty() {
             rules.push((
-                format!("{prefix}((?:{}))", alternatives.join("|")),
+                format!("{prefix}((?:{})\n)", alternatives.join("|")),
                 "${1}1:${2}".to_string(),
             ));
         }
         rules.push((prefix, "${1}0:".to_string()));
     }
     rules.push((
-        format!("(%%\n#stack:\n[01]{{{bits}}}):[^\n]*\n[^\n]*\n"),
+        format!("(%%\n#stack:\n[01]{{{bits}}}):[^\n]*\n"),
         "${1}\n".to_string(),
     ));
     rules
