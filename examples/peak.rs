@@ -1,13 +1,16 @@
-//! Where the `move` rules' state is largest: prints the rule, its origin, the state
-//! length and the number of threads at the peak, and one thread of that state.
+//! Where the `move` rules' state is largest: the peak (rule, origin, bytes, threads),
+//! one thread of the peak state, and how many rules run while the state is at least half
+//! its peak size (the wide part), by source file.
 //!
 //! `cargo run --release --example peak -- "<FEN>"`
+use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use regex_chess::chess::runner;
 use regex_chess::exec::{ExecutorKind, Observer, RuleReport};
 
 struct Peak {
+    lens: Vec<usize>,
     best: usize,
     at: usize,
     state: String,
@@ -20,6 +23,7 @@ impl Observer for Peak {
         report: &RuleReport,
         state: &dyn Fn() -> String,
     ) -> ControlFlow<()> {
+        self.lens.push(report.state_len);
         if report.state_len > self.best {
             self.best = report.state_len;
             self.at = index;
@@ -33,17 +37,32 @@ fn main() {
     let fen = std::env::args().nth(1).expect("a FEN");
     let exec = ExecutorKind::Fast.build(runner::load("move").unwrap());
     let mut peak = Peak {
+        lens: Vec::new(),
         best: 0,
         at: 0,
         state: String::new(),
     };
     exec.run_observed(&format!("{fen}\n"), &mut peak);
-    let rule = &exec.program().rules()[peak.at];
+    let rules = exec.program().rules();
     let threads = peak.state.matches("\n#stack:").count();
     println!(
         "peak {} B at rule {} ({}), {} threads",
-        peak.best, peak.at, rule.origin, threads
+        peak.best, peak.at, rules[peak.at].origin, threads
     );
+    let mut wide: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, len) in peak.lens.iter().enumerate() {
+        if *len * 2 >= peak.best {
+            let origin = rules[i].origin.to_string();
+            let file = origin
+                .split(" at ")
+                .nth(1)
+                .and_then(|s| s.split(':').next())
+                .unwrap_or("?")
+                .to_string();
+            *wide.entry(file).or_default() += 1;
+        }
+    }
+    println!("rules run at >= half the peak size: {wide:?}");
     let first = peak.state.find("%%").unwrap_or(0);
     let end = peak.state[first + 2..]
         .find('%')
