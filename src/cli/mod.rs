@@ -7,6 +7,7 @@
 mod best_move;
 mod compile;
 mod legal;
+mod play;
 mod run;
 
 use std::fmt;
@@ -57,6 +58,8 @@ enum Command {
     Move(best_move::MoveArgs),
     /// Compile a registered program to a rule list.
     Compile(compile::CompileArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
         Command::Legal(args) => legal::run(args),
         Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Play(args) => play::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
