@@ -471,3 +471,25 @@ fn the_binary_plays_through_stdin() {
     let err = String::from_utf8(bad.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn quit_ends_the_game_at_once() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["play"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Nothing after `quit` may be played.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"quit\ne2e4\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("Your move: ").count(), 1, "{text}");
+    assert!(!text.contains("plays"), "{text}");
+}

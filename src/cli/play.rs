@@ -1,7 +1,8 @@
 //! `regex-chess play`: the interactive game. A thin loop: the `board` rules draw the first
 //! board from a FEN, then each typed line is appended to the board text and the `play`
 //! rules answer with the next board. Nothing here looks at the chess: the loop only stops
-//! when the text ends with the rules' `Game over.` line or standard input ends.
+//! when the text ends with the rules' `Game over.` line, when the player types `quit` or
+//! `exit`, or when standard input ends.
 
 use std::io::{BufRead, Write};
 
@@ -55,6 +56,9 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         };
         let line = line?;
         writeln!(stdout)?;
+        if matches!(line.trim(), "quit" | "exit") {
+            return Ok(());
+        }
         text = play.run(&format!("{text}{line}\n"));
         if !text.starts_with("8 ") {
             return fail("engine bug: the play rules did not draw a board");
