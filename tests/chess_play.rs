@@ -491,5 +491,5 @@ fn quit_ends_the_game_at_once() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches("Your move: ").count(), 1, "{text}");
-    assert!(!text.contains("plays"), "{text}");
+    assert!(!text.contains("Black plays"), "{text}");
 }
