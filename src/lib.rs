@@ -10,6 +10,7 @@
 //! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
 //! - [`programs`]: the registry of programs the compiler builds, by name.
+//! - [`uci`]: the Universal Chess Interface session and the rules-backed engine behind it.
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
 pub mod chess;
@@ -18,3 +19,4 @@ pub mod compiler;
 pub mod exec;
 pub mod program;
 pub mod programs;
+pub mod uci;

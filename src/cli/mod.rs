@@ -5,9 +5,10 @@
 //! build input states, run programs and read the results.
 
 mod best_move;
-mod legal;
 mod compile;
+mod legal;
 mod run;
+mod uci;
 
 use std::fmt;
 use std::io::Write;
@@ -57,6 +58,8 @@ enum Command {
     Move(best_move::MoveArgs),
     /// Compile a registered program to a rule list.
     Compile(compile::CompileArgs),
+    /// Speak the Universal Chess Interface on standard input and output.
+    Uci(uci::UciArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
         Command::Legal(args) => legal::run(args),
         Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Uci(args) => uci::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
