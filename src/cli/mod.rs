@@ -7,6 +7,7 @@
 mod best_move;
 mod compile;
 mod legal;
+mod match_cmd;
 mod run;
 mod uci;
 
@@ -60,6 +61,8 @@ enum Command {
     Compile(compile::CompileArgs),
     /// Speak the Universal Chess Interface on standard input and output.
     Uci(uci::UciArgs),
+    /// Play the engine against a fixed opponent from every opening, both colours.
+    Match(match_cmd::MatchArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -85,6 +88,7 @@ pub fn main() -> ExitCode {
         Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
         Command::Uci(args) => uci::run(args),
+        Command::Match(args) => match_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -88,6 +88,11 @@ impl RulesEngine {
         self.kind
     }
 
+    /// Builds the `move` program only (all a match needs).
+    pub fn prepare_move(&self) -> Result<(), EngineError> {
+        self.picker().map(|_| ())
+    }
+
     fn applier(&self) -> Result<&ApplyMove, EngineError> {
         self.apply
             .get_or_init(|| ApplyMove::new(self.kind).map_err(EngineError::from))
