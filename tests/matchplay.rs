@@ -380,3 +380,58 @@ fn the_match_command_plays_the_rules() {
     let text = std::fs::read_to_string(&pgn_path).unwrap();
     assert_eq!(parse_pgn(&text).len(), 2);
 }
+
+/// A player that plays a fixed list of moves, then has no move (and forfeits).
+struct Scripted(Vec<&'static str>);
+
+impl Player for Scripted {
+    fn name(&self) -> String {
+        "scripted".to_string()
+    }
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, String> {
+        let ply = turn.moves.len() / 2;
+        self.0
+            .get(ply)
+            .map(|m| Choice {
+                uci: m.to_string(),
+                fen_after: None,
+            })
+            .ok_or_else(|| "out of moves".to_string())
+    }
+}
+
+#[test]
+fn pathologies_are_counted_in_games() {
+    let game = |fen: &str, engine: Vec<&'static str>, other: Vec<&'static str>| {
+        let start = parse_position(fen).unwrap();
+        let (mut e, mut o) = (Scripted(engine), Scripted(other));
+        play_game(0, 0, &start, &mut e, &mut o, Some(Color::White), 100)
+    };
+    // Ra7 instead of the mate Ra8, then Ra8 mate after all.
+    let g = game(
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        vec!["a1a7", "a7a8"],
+        vec!["g8h8"],
+    );
+    assert_eq!(g.pathologies.missed_mates, 1, "{g:?}");
+    assert_eq!(g.termination, Termination::Checkmate);
+    // The queen to d5, where the e6 pawn takes it for nothing.
+    let g = game(
+        "4k3/8/4p3/8/8/8/8/3QK3 w - - 0 1",
+        vec!["d1d5"],
+        vec!["e6d5"],
+    );
+    assert_eq!(g.pathologies.queen_en_prise, 1, "{g:?}");
+    assert_eq!(g.pathologies.missed_mates, 0);
+    // Stalemate with a queen and a rook more, when Ra8 mated.
+    let g = game("7k/4Q3/8/6K1/8/8/8/R7 w - - 0 1", vec!["e7f7"], vec![]);
+    assert_eq!(g.termination, Termination::Stalemate);
+    assert_eq!(g.pathologies.drawn_while_ahead, 1, "{g:?}");
+    let summary = Summary::of(&[g]);
+    assert_eq!(summary.pathologies.drawn_while_ahead, 1);
+    assert!(
+        summary
+            .report("e", "o")
+            .contains("drawn while 5+ pawns ahead 1, queen left en prise 0, missed mates in one 1")
+    );
+}
