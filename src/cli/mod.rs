@@ -8,6 +8,7 @@ mod best_move;
 mod compile;
 mod legal;
 mod match_cmd;
+mod play;
 mod run;
 mod uci;
 
@@ -63,6 +64,8 @@ enum Command {
     Uci(uci::UciArgs),
     /// Play the engine against a fixed opponent from every opening, both colours.
     Match(match_cmd::MatchArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -89,6 +92,7 @@ pub fn main() -> ExitCode {
         Command::Compile(args) => compile::run(args),
         Command::Uci(args) => uci::run(args),
         Command::Match(args) => match_cmd::run(args),
+        Command::Play(args) => play::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
