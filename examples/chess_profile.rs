@@ -1,6 +1,7 @@
 //! Where `legal-moves` spends its time: milliseconds by rule origin, on one position.
 //!
-//! `cargo run --release --example chess_profile [FEN]`
+//! `cargo run --release --example chess_profile [--two-plies] [FEN]`: `legal-moves`, or
+//! two plies of `fork_legal_moves` with `has_legal_move` and `in_check` on the leaves.
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -32,15 +33,56 @@ impl Observer for Timer {
     }
 }
 
-fn main() {
-    let fen = std::env::args().nth(1).unwrap_or_else(|| {
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".to_string()
+/// Two plies of `fork_legal_moves` (no UCI text), then, if `probe`, `has_legal_move` and
+/// `in_check` on every leaf: what a 2-ply search with mate detection costs.
+fn two_plies(probe: bool) -> regex_chess::program::ValidProgram {
+    use regex_chess::chess::board::MoveGen;
+    use regex_chess::chess::fen_rules::parse_fen;
+    use regex_chess::chess::movegen::{fork_legal_moves, has_legal_move, in_check};
+    use regex_chess::compiler::dsl::Builder;
+    let mut b = Builder::new("two-plies", "leaves of a 2-ply tree");
+    let pos = parse_fen(&mut b);
+    b.grouped(|b| {
+        fork_legal_moves(b, &pos, 218, MoveGen::default());
+        fork_legal_moves(b, &pos, 218, MoveGen::default());
     });
-    let entry = regex_chess::programs::find("legal-moves").expect("registered");
-    let program = compiler::compile((entry.build)(), &CompileOptions::default())
+    let mut reads = pos.vars().to_vec();
+    let (has, check);
+    if probe {
+        has = has_legal_move(&mut b, &pos);
+        check = in_check(&mut b, &pos);
+        reads.push(has.var());
+        reads.push(check.var());
+    }
+    b.rules(
+        "count",
+        vec![("%%\n#stack:\n[^%]*".to_string(), "x\n".to_string())],
+        &reads,
+        &[],
+    );
+    compiler::compile(b.finish(), &CompileOptions::default())
         .program
         .validate()
-        .expect("valid");
+        .expect("valid")
+}
+
+fn main() {
+    let two = std::env::args().any(|a| a == "--two-plies");
+    let fen = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with("--"))
+        .unwrap_or_else(|| {
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".to_string()
+        });
+    let entry = regex_chess::programs::find("legal-moves").expect("registered");
+    let program = if two {
+        two_plies(true)
+    } else {
+        compiler::compile((entry.build)(), &CompileOptions::default())
+            .program
+            .validate()
+            .expect("valid")
+    };
     for kind in [ExecutorKind::Reference, ExecutorKind::Fast] {
         let exec = kind.build(program.clone());
         let n = program.rules().len();

@@ -76,6 +76,7 @@ fn main() {
             let exec = kind.build(two_plies(probe));
             for (name, fen) in &positions[..2] {
                 let state = format!("{fen}\n");
+                let _ = exec.run(&state); // warm up the executor's caches
                 let start = Instant::now();
                 let (out, stats) = exec.run_with_stats(&state);
                 println!(

@@ -271,8 +271,8 @@ fn reference_executor_agrees_on_a_few_positions() {
     all_ok(results);
 }
 
-/// A program recorded here: the API as the search uses it, two plies deep.
-fn perft2_program() -> ValidProgram {
+/// A program recorded here: the API as the search uses it, `plies` deep.
+fn perft_program(plies: usize) -> ValidProgram {
     use regex_chess::chess::board::MoveGen;
     use regex_chess::chess::fen_rules::parse_fen;
     use regex_chess::chess::movegen::fork_legal_moves;
@@ -280,8 +280,9 @@ fn perft2_program() -> ValidProgram {
     let mut b = Builder::new("perft2", "one line per position two plies on");
     let pos = parse_fen(&mut b);
     b.grouped(|b| {
-        fork_legal_moves(b, &pos, 218, MoveGen::default());
-        fork_legal_moves(b, &pos, 218, MoveGen::default());
+        for _ in 0..plies {
+            fork_legal_moves(b, &pos, 218, MoveGen::default());
+        }
     });
     b.rules(
         "count",
@@ -297,7 +298,7 @@ fn perft2_program() -> ValidProgram {
 
 #[test]
 fn two_plies_of_children_count_perft_2() {
-    let exec = Fast::new(perft2_program());
+    let exec = Fast::new(perft_program(2));
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/positions/perft.txt");
     let text = std::fs::read_to_string(path).expect("perft.txt");
     for line in text
@@ -375,4 +376,24 @@ fn stuck_threads_stay_with_moved_false() {
         assert_eq!(got, want, "{fen}");
     }
     assert_eq!(lines.next(), None);
+}
+
+/// perft(3) with every ply made by the rules (the children's castling rights, en-passant
+/// squares and side to move feed the next generation). Full volume:
+/// `cargo test --release --test chess_core -- --ignored`.
+#[test]
+#[ignore = "full volume: cargo test --release -- --ignored"]
+fn three_plies_of_children_count_perft_3() {
+    let exec = Fast::new(perft_program(3));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/positions/perft.txt");
+    let text = std::fs::read_to_string(path).expect("perft.txt");
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split(';').collect();
+        let want: usize = fields[4].parse().unwrap();
+        let out = exec.run(&format!("{}\n", fields[1]));
+        assert_eq!(out.lines().count(), want, "perft(3) of {}", fields[0]);
+    }
 }

@@ -3,7 +3,9 @@
 //! # Representation
 //!
 //! A position lives in one thread as six variables, always in this order (the rules of
-//! this module rely on it; they rewrite them in place and never re-assign them):
+//! this module rely on it; they rewrite them in place and never re-assign them). Other
+//! variables may sit between them; a program that re-assigns them with the DSL (an
+//! `assign` appends the variable at the thread's end) must re-assign all six, in order:
 //!
 //! | variable | content | example |
 //! | --- | --- | --- |
@@ -48,7 +50,8 @@
 //! [`ORIGIN_MARKS`] for the piece about to move, `*` for the square it left, the same
 //! digit (or [`DOUBLE_PUSH`] / a [`PROMOTION_MARKS`] entry) on the square it reached,
 //! `a` (king's square) and `c` (crossed square) for a castling king, `^` as the cursor
-//! that walks over the side's pieces.
+//! that walks over the side's pieces and `@` for the piece it just picked. The
+//! `has_legal_move` / `in_check` scratch copy marks pinned pieces `@`.
 
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Type, Var};
@@ -171,8 +174,9 @@ impl Position {
 /// Options of [`super::movegen::fork_legal_moves`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveGen {
-    /// Write each move's UCI text into [`Children::uci`] (32 + 5 rules over the
-    /// children; leave it off where the move text is not needed, e.g. the replies).
+    /// Write each move's UCI text into [`Children::uci`] (17 rules per side over the
+    /// one-thread-per-piece stage for the origin square, 20 over the children for the
+    /// target and the promotion; leave it off where the move text is not needed).
     pub uci: bool,
     /// A thread with no legal move stays, unchanged, with [`Children::moved`] false
     /// (instead of disappearing).

@@ -23,8 +23,9 @@
 //!    pawns, and castling (rights, empty squares, rook in place) with the king's
 //!    start and crossed squares marked `a` and `c`. Then the parents (still active) are
 //!    deleted and the children woken.
-//! 3. **The child** (about 80 rules): UCI text from the marks (file and rank of `*`/`a`
-//!    and of the target, 8 rules each, and the promotion letter), the en-passant square
+//! 3. **The child** (about 80 rules): UCI text from the marks (the origin's file and
+//!    rank were appended once per piece, before step 2; the target's file and rank take
+//!    8 rules each, then the promotion letter), the en-passant square
 //!    after a double push, the half-move clock (reset on a pawn move or capture, else
 //!    incremented with carry rules), the full-move number after black's move, the marks
 //!    turned back into pieces, and the side to move flipped.
@@ -37,14 +38,15 @@
 //! Most rules run on few threads: steps 1 and 2 on one thread per piece, step 3 and 4 on
 //! one per pseudo-legal move.
 //!
-//! Sizes, both colours: 48 rules split by piece, 200 move rules, 186 child rules with
-//! the UCI text (112 without), 7 rights rules: `legal-moves` is 469 rules, 340
-//! distinct patterns.
+//! Sizes, both colours: 48 rules split by piece (82 with the UCI text's origin square),
+//! 200 move rules, 112 child rules (152 with the UCI text), 7 rights rules:
+//! `legal-moves` is 469 rules, 340 distinct patterns.
 //!
 //! # Check and mobility
 //!
-//! [`in_check`] is 11 rules: push `F`, then one rule per attack family and colour turns
-//! it into `T`. [`has_legal_move`] first runs a quick test (30 rules, on a
+//! [`in_check`] is 12 rules: a scratch copy of the board with a flag, `#_q: wF<board>`,
+//! one rule per attack family and colour that turns the flag into `T`, and one rule that
+//! moves the flag to the stack. [`has_legal_move`] first runs a quick test (30 rules, on a
 //! scratch copy of the board) that settles every thread not in check with an unpinned non-king
 //! piece able to step, jump, push or capture; only the others (in check, or everything
 //! pinned or blocked: a few percent of positions) pay a full generation. On the 2,039
@@ -69,7 +71,8 @@ const CHILD_TAG: &str = "mg";
 const STUCK_TAG: &str = "ms";
 /// The tag of a stuck-candidate that turned out to have a move ([`has_legal_move`]).
 const HAS_TAG: &str = "mh";
-/// The characters a moved piece can be marked with on its target square.
+/// The characters a moved piece can be marked with on its target square (the castling
+/// king's included).
 const MOVED_CLASS: &str = "[0-9=]";
 /// The moved marks of a pawn (a pawn move resets the half-move clock).
 const PAWN_MOVED_CLASS: &str = "[17890=]";
@@ -401,32 +404,13 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     let at = |name: &Var| var(name.name());
     let board = format!("{HEAD}{}#b: ", LINES);
     if let Some(u) = uci {
-        let u = u.name();
-        rules.push((format!("({HEAD}[^%]*)"), format!("${{1}}#{u}: \n")));
-        let append = |square: String, text: String| {
-            (
-                format!("({board}{square}{LINE}\n{}{LINE})\n", var(u)),
-                format!("${{1}}{text}\n"),
-            )
-        };
-        for marks in ["[*a]", MOVED_CLASS] {
-            for f in 0..8usize {
-                let file = (b'a' + f as u8) as char;
-                rules.push(append(
-                    format!("(?:{})*{}{marks}", any(10), any(f)),
-                    file.into(),
-                ));
-            }
-            for r in 0..8usize {
-                let rank = (b'1' + r as u8) as char;
-                rules.push(append(
-                    format!("{}[^\n]{{0,7}}{marks}", any(10 * (7 - r))),
-                    rank.into(),
-                ));
-            }
-        }
+        // The origin square is already there (see `square_rules`).
+        rules.extend(square_rules(u.name(), MOVED_CLASS));
         for (letter, mark) in PROMOTION_MARKS {
-            rules.push(append(format!("{LINE}{mark}"), letter.into()));
+            rules.push((
+                format!("({board}{LINE}{mark}{LINE}\n{}{LINE})\n", var(u.name())),
+                format!("${{1}}{letter}\n"),
+            ));
         }
     }
     if full {
@@ -503,6 +487,31 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     rules
 }
 
+/// 16 rules appending to the UCI variable `u` the file, then the rank, of the square
+/// of the board that holds a character of class `marks` (one per board).
+fn square_rules(u: &str, marks: &str) -> Rules {
+    let board = format!("{HEAD}{}#b: ", LINES);
+    let append = |square: String, text: char| {
+        (
+            format!("({board}{square}{LINE}\n{}{LINE})\n", var(u)),
+            format!("${{1}}{text}\n"),
+        )
+    };
+    let mut rules = Vec::new();
+    for f in 0..8usize {
+        let file = (b'a' + f as u8) as char;
+        rules.push(append(format!("(?:{})*{}{marks}", any(10), any(f)), file));
+    }
+    for r in 0..8usize {
+        let rank = (b'1' + r as u8) as char;
+        rules.push(append(
+            format!("{}[^\n]{{0,7}}{marks}", any(10 * (7 - r))),
+            rank,
+        ));
+    }
+    rules
+}
+
 /// Castling rights lose every letter whose king or rook left its home square.
 fn rights_rules(c: &Var) -> Rules {
     let board = format!("{HEAD}{}#b: ", LINES);
@@ -538,7 +547,13 @@ fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full
         writes.push(u);
     }
     let reads = pos.vars();
-    b.rules("split_by_piece", split_by_piece(side), &reads, &writes);
+    let mut split = split_by_piece(side);
+    if let Some(u) = uci {
+        // The move's origin square, once per piece rather than once per move.
+        split.push((format!("({HEAD}[^%]*)"), format!("${{1}}#{}: \n", u.name())));
+        split.extend(square_rules(u.name(), "[1-6]"));
+    }
+    b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
         "move_rules",
         move_rules(side, pos.castling.var(), pos.ep.var()),
@@ -634,16 +649,14 @@ pub fn has_legal_move(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
 
 /// The rules of the quick test: push `T` where it proves a legal move, else `F`.
 ///
-/// The work happens on one scratch line per active thread, `#_q: <turn><flag><board>`:
+/// The work happens on one scratch line per active thread, `#_q: <turn><flag><board>`
+/// (right after `#t`, so that making it does not copy the rest of the thread):
 /// only active threads of this instruction hold it, so the pin, mobility and check rules
 /// need no thread anchor and match only the 80-odd characters of that line.
 fn quick_rules(pos: &Position) -> Rules {
     let t = pos.turn.var().name();
     let mut rules = vec![(
-        format!(
-            "({HEAD}{}#b: ({LINE})\n{}#{t}: ([wb])\n[^%]*)",
-            LINES, LINES
-        ),
+        format!("({HEAD}{}#b: ({LINE})\n{}#{t}: ([wb])\n)", LINES, LINES),
         "${1}#_q: ${3}F${2}\n".to_string(),
     )];
     for side in [Side::White, Side::Black] {
@@ -754,7 +767,13 @@ fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
 /// Whether the side to move is in check.
 #[track_caller]
 pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
-    let mut rules = vec![(format!("({HEAD})"), "${1}F\n".to_string())];
+    let t = pos.turn.var().name();
+    // The same scratch line as the quick test of `has_legal_move`: the attack rules
+    // match only the board's copy, not the whole thread.
+    let mut rules = vec![(
+        format!("({HEAD}{LINES}#b: ({LINE})\n{LINES}#{t}: ([wb])\n)"),
+        "${1}#_q: ${3}F${2}\n".to_string(),
+    )];
     for side in [Side::White, Side::Black] {
         let king = side.letter(5).to_string();
         let turn = match side {
@@ -763,15 +782,14 @@ pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
         };
         for family in attack_families(&king, side.other()) {
             rules.push((
-                format!(
-                    "({HEAD})F(\n{}#b: {LINE}(?:{}){LINE}\n{}{turn}\n)",
-                    LINES,
-                    family.join("|"),
-                    var(pos.turn.var().name())
-                ),
-                "${1}T${2}".to_string(),
+                format!("#_q: {turn}F({LINE}(?:{}))", family.join("|")),
+                format!("#_q: {turn}T${{1}}"),
             ));
         }
     }
+    rules.push((
+        format!("({HEAD})({LINES})#_q: [wb]([TF])[^\n]*\n"),
+        "${1}${3}\n${2}".to_string(),
+    ));
     b.rules_value("in_check", rules, &pos.vars(), Type::Bool)
 }

@@ -247,4 +247,41 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn hand_written_rules_use_the_variables_they_declare() {
+        use Instruction::*;
+        let v = Var::new;
+        let site = Site::caller();
+        let rules = |reads: &[&str], writes: &[&str]| Rules {
+            name: "r".into(),
+            rules: vec![],
+            reads: reads.iter().map(|n| v(n)).collect(),
+            writes: writes.iter().map(|n| v(n)).collect(),
+        };
+        let body = vec![
+            rules(&[], &["b", "t"]), // 0: creates b and t
+            Lookup(v("t")),          // 1: t's last use
+            Assign(v("out")),        // 2
+            rules(&["b"], &["m"]),   // 3: b's last use; m is never read
+        ];
+        let ir = IrProgram {
+            body: body
+                .into_iter()
+                .map(|instruction| Located { instruction, site })
+                .collect(),
+            outputs: vec![v("out")],
+            ..IrProgram::default()
+        };
+        let mut found = deletes_after(&ir);
+        found.sort();
+        assert_eq!(
+            found,
+            vec![
+                (2, "t".to_string()),
+                (4, "b".to_string()),
+                (4, "m".to_string()),
+            ]
+        );
+    }
 }
