@@ -415,6 +415,10 @@ fn pathologies_are_counted_in_games() {
     );
     assert_eq!(g.pathologies.missed_mates, 1, "{g:?}");
     assert_eq!(g.termination, Termination::Checkmate);
+    assert_eq!(
+        g.pathology_events,
+        ["missed mate in one: 1. Ra7 (a1a7) in 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"]
+    );
     // The queen to d5, where the e6 pawn takes it for nothing.
     let g = game(
         "4k3/8/4p3/8/8/8/8/3QK3 w - - 0 1",
@@ -422,11 +426,14 @@ fn pathologies_are_counted_in_games() {
         vec!["e6d5"],
     );
     assert_eq!(g.pathologies.queen_en_prise, 1, "{g:?}");
+    assert!(g.pathology_events[0].starts_with("queen en prise: 1. Qd5 (d1d5) in "));
     assert_eq!(g.pathologies.missed_mates, 0);
     // Stalemate with a queen and a rook more, when Ra8 mated.
     let g = game("7k/4Q3/8/6K1/8/8/8/R7 w - - 0 1", vec!["e7f7"], vec![]);
     assert_eq!(g.termination, Termination::Stalemate);
     assert_eq!(g.pathologies.drawn_while_ahead, 1, "{g:?}");
+    assert_eq!(g.pathology_events.len(), 2, "{g:?}");
+    assert!(g.pathology_events[1].starts_with("drawn while ahead (stalemate): 7k/5Q2/"));
     let summary = Summary::of(&[g]);
     assert_eq!(summary.pathologies.drawn_while_ahead, 1);
     assert!(

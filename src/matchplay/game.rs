@@ -153,6 +153,9 @@ pub struct GameRecord {
     pub termination: Termination,
     /// The engine's pathologies in this game (all zero when no side is the engine).
     pub pathologies: Pathologies,
+    /// Each pathology found, with the position and the move: `queen en prise: 12. Qd5
+    /// (d1d5) in <FEN>`.
+    pub pathology_events: Vec<String>,
     /// Moves after which the engine's FEN differed from shakmaty's, with both FENs.
     pub fen_mismatches: Vec<String>,
 }
@@ -180,6 +183,7 @@ pub fn play_game(
         outcome: Outcome::Draw,
         termination: Termination::MoveCap,
         pathologies: Pathologies::default(),
+        pathology_events: Vec::new(),
         fen_mismatches: Vec::new(),
     };
     let forfeit = |color: Color, why: String| {
@@ -209,9 +213,14 @@ pub fn play_game(
         if let Some((outcome, termination)) = adjudicate(&pos, &seen, history.len(), max_plies) {
             if outcome == Outcome::Draw
                 && let Some(side) = engine
+                && pathology::drawn_while_ahead(&pos, side, &termination)
             {
-                record.pathologies.drawn_while_ahead +=
-                    u32::from(pathology::drawn_while_ahead(&pos, side, &termination));
+                record.pathologies.drawn_while_ahead += 1;
+                record.pathology_events.push(format!(
+                    "drawn while ahead ({}): {}",
+                    termination.describe(),
+                    fen_of(&pos)
+                ));
             }
             record.outcome = outcome;
             record.termination = termination;
@@ -241,7 +250,21 @@ pub fn play_game(
             return record;
         };
         if engine == Some(color) {
-            record.pathologies.add(&pathology::judge_move(&pos, &m));
+            let found = pathology::judge_move(&pos, &m);
+            for (count, kind) in [
+                (found.queen_en_prise, "queen en prise"),
+                (found.missed_mates, "missed mate in one"),
+            ] {
+                if count > 0 {
+                    record.pathology_events.push(format!(
+                        "{kind}: {} ({}) in {}",
+                        pathology::move_label(&pos, &m),
+                        choice.uci,
+                        fen_of(&pos)
+                    ));
+                }
+            }
+            record.pathologies.add(&found);
         }
         let mut next = pos.clone();
         next.play_unchecked(m);

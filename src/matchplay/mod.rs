@@ -179,6 +179,8 @@ pub struct Summary {
     pub pathologies: Pathologies,
     /// Games the engine lost by forfeit, with the reason.
     pub engine_forfeits: Vec<String>,
+    /// Each pathology, with its game, move and position.
+    pub pathology_events: Vec<String>,
     /// Moves after which the engine's FEN differed from shakmaty's.
     pub fen_mismatches: Vec<String>,
 }
@@ -202,6 +204,11 @@ impl Summary {
             }
             *s.terminations.entry(g.termination.kind()).or_default() += 1;
             s.pathologies.add(&g.pathologies);
+            s.pathology_events.extend(
+                g.pathology_events
+                    .iter()
+                    .map(|e| format!("game {}: {e}", g.number + 1)),
+            );
             s.fen_mismatches.extend(
                 g.fen_mismatches
                     .iter()
@@ -254,6 +261,9 @@ impl Summary {
             "pathologies: drawn while 5+ pawns ahead {}, queen left en prise {}, missed mates in one {}",
             p.drawn_while_ahead, p.queen_en_prise, p.missed_mates
         );
+        for e in self.pathology_events.iter().take(10) {
+            let _ = writeln!(out, "  {e}");
+        }
         let _ = writeln!(out, "engine forfeits: {}", self.engine_forfeits.len());
         for f in self.engine_forfeits.iter().take(5) {
             let _ = writeln!(out, "  {f}");

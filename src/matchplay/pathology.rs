@@ -60,6 +60,16 @@ pub fn drawn_while_ahead(pos: &Chess, engine: Color, termination: &Termination) 
     ) && material(pos, engine) - material(pos, !engine) >= 5
 }
 
+/// A move as a reader finds it in the game: `12. Qd5` or `12... Qd5`.
+pub fn move_label(pos: &Chess, m: &Move) -> String {
+    let number = pos.fullmoves().get();
+    let dots = if pos.turn().is_white() { "." } else { "..." };
+    format!(
+        "{number}{dots} {}",
+        shakmaty::san::SanPlus::from_move(pos.clone(), *m)
+    )
+}
+
 fn after(pos: &Chess, m: &Move) -> Chess {
     let mut next = pos.clone();
     next.play_unchecked(*m);
