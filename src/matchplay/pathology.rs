@@ -10,7 +10,8 @@
 //!   *hangs*, when the engine had a legal move after which none did. A queen on `q`
 //!   hangs when the opponent has a legal move capturing it such that, in the position
 //!   after that capture, the engine has no legal capture on `q` (no recapture). A move
-//!   that itself captures a queen is not counted (an exchange of queens is not a gift).
+//!   that itself captures a queen is not counted (an exchange of queens is not a gift),
+//!   nor is a promotion (a new queen lost at once costs only the pawn).
 //!   Only the immediate recapture counts: a queen "hanging" into a mate or a fork the
 //!   engine saw deeper is still counted, which at depth 2 is rare.
 //! - **Missed mate in one**: an engine move that does not checkmate, when some legal move
@@ -102,6 +103,7 @@ pub fn judge_move(pos: &Chess, played: &Move) -> Pathologies {
         found.missed_mates = 1;
     }
     if played.capture() != Some(Role::Queen)
+        && played.promotion().is_none()
         && queen_hangs(&played_after, side)
         && moves.iter().any(|m| !queen_hangs(&after(pos, m), side))
     {
@@ -146,6 +148,9 @@ mod tests {
         // Taking the opponent's queen with ours is an exchange, not a gift.
         let fen = "4k3/8/4p3/3q4/8/8/8/3QK3 w - - 0 1";
         assert_eq!(judge(fen, "d1d5").queen_en_prise, 0);
+        // Promoting into a capture costs the pawn, not a queen.
+        let fen = "4r3/1rPR4/8/4b3/7p/P1k5/6PP/6K1 w - - 0 48";
+        assert_eq!(judge(fen, "c7c8q").queen_en_prise, 0);
         // Unavoidable: in check from the b3 knight, white can only move the king, and
         // every king move leaves the h5 queen to the g6 pawn. Not counted.
         let fen = "4k3/8/6p1/7Q/8/1n6/8/K7 w - - 0 1";
