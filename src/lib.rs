@@ -10,11 +10,16 @@
 //! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
 //! - [`programs`]: the registry of programs the compiler builds, by name.
+//! - [`uci`]: the Universal Chess Interface session and the rules-backed engine behind it.
+//! - [`matchplay`]: matches against fixed opponents, adjudicated by shakmaty, with Elo and
+//!   pathology counters.
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
 pub mod chess;
 pub mod cli;
 pub mod compiler;
 pub mod exec;
+pub mod matchplay;
 pub mod program;
 pub mod programs;
+pub mod uci;

@@ -7,8 +7,10 @@
 mod best_move;
 mod compile;
 mod legal;
+mod match_cmd;
 mod play;
 mod run;
+mod uci;
 
 use std::fmt;
 use std::io::Write;
@@ -58,6 +60,10 @@ enum Command {
     Move(best_move::MoveArgs),
     /// Compile a registered program to a rule list.
     Compile(compile::CompileArgs),
+    /// Speak the Universal Chess Interface on standard input and output.
+    Uci(uci::UciArgs),
+    /// Play the engine against a fixed opponent from every opening, both colours.
+    Match(match_cmd::MatchArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
 }
@@ -84,6 +90,8 @@ pub fn main() -> ExitCode {
         Command::Legal(args) => legal::run(args),
         Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Uci(args) => uci::run(args),
+        Command::Match(args) => match_cmd::run(args),
         Command::Play(args) => play::run(args),
     };
     match result {

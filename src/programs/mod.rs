@@ -9,6 +9,7 @@
 //! `regex-chess compile --program NAME -o NAME.json` builds it and `regex-chess run
 //! NAME.json --state FILE` runs it.
 
+pub mod apply;
 pub mod chess;
 pub mod demo;
 
@@ -66,6 +67,11 @@ pub const ALL: &[Entry] = &[
         name: "play",
         summary: chess::PLAY_SUMMARY,
         build: chess::play_program,
+    },
+    Entry {
+        name: "apply-move",
+        summary: apply::SUMMARY,
+        build: apply::apply_move,
     },
 ];
 

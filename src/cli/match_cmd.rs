@@ -1,0 +1,173 @@
+//! `regex-chess match`: the engine (the rules) against a fixed opponent, paired games
+//! from every opening, adjudicated by shakmaty; see [`crate::matchplay`].
+
+use std::io::Write;
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::{CliError, fail};
+use crate::exec::ExecutorKind;
+use crate::matchplay::players::{
+    EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings,
+};
+use crate::matchplay::{self, MatchConfig, Summary};
+use crate::uci::{Engine, RulesEngine};
+
+/// Arguments of `match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The opponent: `random`, `material`, or `uci:PATH` for any UCI engine.
+    #[arg(long, default_value = "random")]
+    opponent: String,
+    /// A UCI opponent's option, `NAME=VALUE` (repeatable).
+    #[arg(long = "opponent-option")]
+    opponent_options: Vec<String>,
+    /// A UCI opponent's search depth (`go depth N`; 1 when neither this nor
+    /// `--opponent-movetime` is given).
+    #[arg(long)]
+    opponent_depth: Option<u32>,
+    /// A UCI opponent's time per move in milliseconds (`go movetime MS`).
+    #[arg(long)]
+    opponent_movetime: Option<u64>,
+    /// The openings file: one FEN (optionally `;eval`) a line.
+    #[arg(long, default_value = "../shared/positions/openings.txt")]
+    openings_file: String,
+    /// Use only the first K openings (two games each).
+    #[arg(long)]
+    openings: Option<usize>,
+    /// Play only the first N games of the schedule.
+    #[arg(long)]
+    games: Option<usize>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// The seed of the random and material opponents.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game still going after this many plies from its opening is drawn.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Write every game to this PGN file.
+    #[arg(long)]
+    pgn: Option<String>,
+    /// Which executor runs the engine's rules.
+    #[arg(long, default_value = "fast")]
+    executor: ExecutorKind,
+    /// Print one line per finished game on standard error.
+    #[arg(long)]
+    verbose: bool,
+}
+
+/// The opponent's settings, checked.
+enum Opponent {
+    Random,
+    Material,
+    Uci(UciSettings),
+}
+
+fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
+    let mut options = Vec::new();
+    for option in &args.opponent_options {
+        match option.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                options.push((name.trim().to_string(), value.trim().to_string()));
+            }
+            _ => return fail(format!("--opponent-option `{option}`: expected NAME=VALUE")),
+        }
+    }
+    let uci_only =
+        !options.is_empty() || args.opponent_depth.is_some() || args.opponent_movetime.is_some();
+    match args.opponent.as_str() {
+        "random" | "material" if uci_only => fail(
+            "--opponent-option, --opponent-depth and --opponent-movetime apply to a uci:PATH opponent",
+        ),
+        "random" => Ok(Opponent::Random),
+        "material" => Ok(Opponent::Material),
+        other => match other.strip_prefix("uci:") {
+            Some(path) if !path.is_empty() => Ok(Opponent::Uci(UciSettings {
+                path: path.to_string(),
+                options,
+                depth: args.opponent_depth,
+                movetime: args.opponent_movetime,
+            })),
+            _ => fail(format!(
+                "unknown opponent `{other}` (expected random, material or uci:PATH)"
+            )),
+        },
+    }
+}
+
+/// Runs `match`.
+pub fn run(args: MatchArgs) -> Result<(), CliError> {
+    let opponent = opponent(&args)?;
+    if args.jobs == 0 {
+        return fail("--jobs must be at least 1");
+    }
+    let text = std::fs::read_to_string(&args.openings_file)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", args.openings_file)))?;
+    let openings = matchplay::read_openings(&text)
+        .map_err(|e| CliError(format!("{}: {e}", args.openings_file)))?;
+    let pairings = matchplay::schedule(openings.len(), args.openings, args.games);
+    if pairings.is_empty() {
+        return fail("no games to play");
+    }
+    let engine = Arc::new(RulesEngine::new(args.executor));
+    engine.prepare_move()?;
+    let engine: Arc<dyn Engine> = engine;
+    let version = format!(
+        "regex-chess {} (rules, {:?} executor)",
+        env!("CARGO_PKG_VERSION"),
+        args.executor
+    )
+    .to_lowercase();
+    let make_engine = || -> Result<Box<dyn Player>, String> {
+        Ok(Box::new(EnginePlayer::new(version.clone(), engine.clone())))
+    };
+    let make_opponent = || -> Result<Box<dyn Player>, String> {
+        Ok(match &opponent {
+            Opponent::Random => Box::new(RandomPlayer::new(args.seed)),
+            Opponent::Material => Box::new(MaterialPlayer::new(args.seed)),
+            Opponent::Uci(settings) => Box::new(UciPlayer::start(settings.clone())?),
+        })
+    };
+    let opponent_name = make_opponent().map_err(CliError)?.name();
+    let config = MatchConfig {
+        openings,
+        pairings,
+        max_plies: args.max_plies,
+        jobs: args.jobs,
+    };
+    let verbose = args.verbose;
+    let progress = |g: &matchplay::game::GameRecord| {
+        if verbose {
+            eprintln!(
+                "game {}: {} - {} {} ({}, {} plies)",
+                g.number + 1,
+                g.white,
+                g.black,
+                g.outcome.pgn(),
+                g.termination.describe(),
+                g.moves.len()
+            );
+        }
+    };
+    let games =
+        matchplay::run_match(&config, &make_engine, &make_opponent, &progress).map_err(CliError)?;
+    if let Some(path) = &args.pgn {
+        let event = format!("{version} vs {opponent_name}");
+        let text: String = games
+            .iter()
+            .map(|g| matchplay::pgn::game_pgn(g, &event))
+            .collect();
+        std::fs::write(path, text).map_err(|e| CliError(format!("cannot write {path}: {e}")))?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    write!(
+        stdout,
+        "{}",
+        Summary::of(&games).report(&version, &opponent_name)
+    )?;
+    stdout.flush()?;
+    Ok(())
+}

@@ -1,0 +1,208 @@
+//! The engine the binary uses: every answer comes from the compiled rule programs.
+
+use std::sync::OnceLock;
+
+use super::{Engine, EngineError, Thought};
+use crate::chess::fen::Fen;
+use crate::chess::runner::{self, MovePicker, RunError};
+use crate::chess::uci::UciMove;
+use crate::exec::{Executor, ExecutorKind};
+
+/// The name of the program that plays a given move: input state `<FEN>\n<uci>\n`,
+/// output state `fen <FEN after the move>\n`, or `illegal\n` when the move is not legal
+/// in that position.
+pub const APPLY_MOVE: &str = "apply-move";
+
+/// Reads the output of `apply-move`: `Some(fen)` for `fen <FEN>\n` (the FEN valid and in
+/// normalised form), `None` for `illegal\n`.
+pub fn parse_apply_output(state: &str) -> Result<Option<Fen>, String> {
+    if state == "illegal\n" {
+        return Ok(None);
+    }
+    let text = state
+        .strip_prefix("fen ")
+        .and_then(|rest| rest.strip_suffix('\n'))
+        .filter(|text| !text.contains('\n'))
+        .ok_or_else(|| "expected `fen <FEN>\\n` or `illegal\\n`".to_string())?;
+    let fen: Fen = text.parse().map_err(|e| format!("{e}"))?;
+    if fen.to_string() != text {
+        return Err(format!(
+            "the FEN {text:?} is not in normalised six-field form ({fen})"
+        ));
+    }
+    Ok(Some(fen))
+}
+
+/// The `apply-move` program, ready to run.
+pub struct ApplyMove {
+    exec: Box<dyn Executor>,
+}
+
+impl ApplyMove {
+    /// Compiles the registered program and builds an executor of `kind` for it.
+    pub fn new(kind: ExecutorKind) -> Result<ApplyMove, RunError> {
+        Ok(ApplyMove::with_executor(
+            kind.build(runner::load(APPLY_MOVE)?),
+        ))
+    }
+
+    /// Uses an executor already built for the program.
+    pub fn with_executor(exec: Box<dyn Executor>) -> ApplyMove {
+        ApplyMove { exec }
+    }
+
+    /// The position after `mv` in `fen` as the rules play it, or `None` when the rules
+    /// find it illegal.
+    pub fn run(&self, fen: &Fen, mv: UciMove) -> Result<Option<Fen>, RunError> {
+        let state = self.exec.run(&format!("{fen}\n{mv}\n"));
+        parse_apply_output(&state).map_err(|problem| RunError::Output {
+            program: APPLY_MOVE,
+            problem,
+            state,
+        })
+    }
+}
+
+/// The rules-backed engine: `apply-move` for [`Engine::apply`], `move` for
+/// [`Engine::think`]. Each program is compiled the first time it is needed (or on
+/// [`Engine::prepare`]); a program that is not registered or does not validate is an
+/// [`EngineError`] on every call, never a panic.
+pub struct RulesEngine {
+    kind: ExecutorKind,
+    apply: OnceLock<Result<ApplyMove, EngineError>>,
+    picker: OnceLock<Result<MovePicker, EngineError>>,
+}
+
+impl RulesEngine {
+    /// An engine whose programs run on executors of `kind`.
+    pub fn new(kind: ExecutorKind) -> RulesEngine {
+        RulesEngine {
+            kind,
+            apply: OnceLock::new(),
+            picker: OnceLock::new(),
+        }
+    }
+
+    /// The executor kind.
+    pub fn kind(&self) -> ExecutorKind {
+        self.kind
+    }
+
+    /// Builds the `move` program only (all a match needs).
+    pub fn prepare_move(&self) -> Result<(), EngineError> {
+        self.picker().map(|_| ())
+    }
+
+    fn applier(&self) -> Result<&ApplyMove, EngineError> {
+        self.apply
+            .get_or_init(|| ApplyMove::new(self.kind).map_err(EngineError::from))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    fn picker(&self) -> Result<&MovePicker, EngineError> {
+        self.picker
+            .get_or_init(|| MovePicker::new(self.kind).map_err(EngineError::from))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+impl Engine for RulesEngine {
+    fn prepare(&self) -> Result<(), EngineError> {
+        let apply = self.applier().map(|_| ());
+        let picker = self.picker().map(|_| ());
+        match (apply, picker) {
+            (Ok(()), Ok(())) => Ok(()),
+            (Err(a), Err(b)) => Err(EngineError(format!("{a}; {b}"))),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        }
+    }
+
+    fn apply(&self, fen: &Fen, mv: UciMove) -> Result<Option<Fen>, EngineError> {
+        Ok(self.applier()?.run(fen, mv)?)
+    }
+
+    fn think(&self, fen: &Fen) -> Result<Thought, EngineError> {
+        let reply = self.picker()?.run(fen)?;
+        // The `move` contract reports neither a node count nor a score.
+        Ok(Thought {
+            reply,
+            nodes: None,
+            score_cp: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Program, Rule};
+
+    #[test]
+    fn reads_the_apply_output() {
+        assert_eq!(parse_apply_output("illegal\n"), Ok(None));
+        let fen =
+            parse_apply_output("fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n")
+                .unwrap()
+                .unwrap();
+        assert_eq!(
+            fen.to_string(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        );
+        for (state, problem) in [
+            ("", "expected"),
+            ("illegal", "expected"),
+            ("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "expected"),
+            ("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nillegal\n", "expected"),
+            ("fen 4k3/8/8/8/8/8/8/4K3 w - -\n", "normalised"),
+            ("fen 4k3/8/8/8/8/8/8/8 w - - 0 1\n", "white has 0 kings"),
+        ] {
+            let error = parse_apply_output(state).unwrap_err();
+            assert!(error.contains(problem), "{state:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn the_apply_input_state_is_the_fen_and_the_move() {
+        // A stand-in program (not chess) that answers one exact input state.
+        let program = Program::from_rules(vec![
+            Rule::new(
+                r"^4k3/8/8/8/8/8/8/4K3 w - - 0 1\ne1e2\n$",
+                "fen 4k3/8/8/8/8/8/4K3/8 b - - 1 1\n",
+            ),
+            Rule::new(r"^4k3/8/8/8/8/8/8/4K3 w - - 0 1\ne1e3\n$", "illegal\n"),
+        ])
+        .validate()
+        .unwrap();
+        let apply = ApplyMove::with_executor(ExecutorKind::Fast.build(program));
+        let fen: Fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
+        let after = apply.run(&fen, "e1e2".parse().unwrap()).unwrap().unwrap();
+        assert_eq!(after.to_string(), "4k3/8/8/8/8/8/4K3/8 b - - 1 1");
+        assert_eq!(apply.run(&fen, "e1e3".parse().unwrap()).unwrap(), None);
+        assert!(matches!(
+            apply.run(&fen, "e1d1".parse().unwrap()),
+            Err(RunError::Output { .. })
+        ));
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_on_every_call() {
+        if runner::compile(APPLY_MOVE).is_some() && runner::compile(runner::MOVE).is_some() {
+            return;
+        }
+        let engine = RulesEngine::new(ExecutorKind::Fast);
+        let fen = Fen::start();
+        assert!(engine.prepare().is_err());
+        for _ in 0..2 {
+            let error = match (
+                engine.apply(&fen, "e2e4".parse().unwrap()),
+                engine.think(&fen),
+            ) {
+                (Err(e), _) | (_, Err(e)) => e,
+                _ => panic!("expected an error"),
+            };
+            assert!(error.0.contains("not registered"), "{error}");
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! The match plumbing: games between the built-in opponents and a test-only stand-in
+//! engine, PGN that parses back, forfeits, a UCI opponent (Stockfish, when installed),
+//! and the `match` command through the binary.
+
+#[path = "common/fake_engine.rs"]
+mod fake_engine;
+#[path = "common/oracle/mod.rs"]
+mod oracle;
+
+use std::process::Command;
+use std::sync::Arc;
+
+use fake_engine::FakeEngine;
+use regex_chess::chess::runner::MOVE;
+use regex_chess::matchplay::game::{Outcome, Termination, parse_position, play_game};
+use regex_chess::matchplay::players::{
+    Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
+};
+use regex_chess::matchplay::{self, MatchConfig, Summary, pgn};
+use shakmaty::san::SanPlus;
+use shakmaty::{Color, Position};
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+fn openings() -> Vec<matchplay::Opening> {
+    let text = std::fs::read_to_string(oracle::perft::shared_positions("openings.txt"))
+        .expect("../shared/positions/openings.txt");
+    matchplay::read_openings(&text).unwrap()
+}
+
+fn config(openings: usize, jobs: usize) -> MatchConfig {
+    let all = self::openings();
+    MatchConfig {
+        pairings: matchplay::schedule(all.len(), Some(openings), None),
+        openings: all,
+        max_plies: 120,
+        jobs,
+    }
+}
+
+fn random() -> Result<Box<dyn Player>, String> {
+    Ok(Box::new(RandomPlayer::new(7)))
+}
+
+fn material() -> Result<Box<dyn Player>, String> {
+    Ok(Box::new(MaterialPlayer::new(7)))
+}
+
+fn fake() -> Result<Box<dyn Player>, String> {
+    Ok(Box::new(EnginePlayer::new(
+        "fake engine (test-only)",
+        Arc::new(FakeEngine::default()),
+    )))
+}
+
+fn summary_line(games: &[matchplay::game::GameRecord]) -> Vec<String> {
+    games
+        .iter()
+        .map(|g| {
+            format!(
+                "{} {} {} {}",
+                g.number,
+                g.outcome.pgn(),
+                g.termination.describe(),
+                g.moves.len()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_openings_file_reads() {
+    let all = openings();
+    assert!(all.len() >= 30, "{} openings", all.len());
+}
+
+#[test]
+fn a_tiny_match_between_built_in_opponents_is_deterministic() {
+    let one = matchplay::run_match(&config(3, 1), &material, &random, &|_| {}).unwrap();
+    let two = matchplay::run_match(&config(3, 2), &material, &random, &|_| {}).unwrap();
+    assert_eq!(one.len(), 6);
+    assert_eq!(summary_line(&one), summary_line(&two));
+    for (i, g) in one.iter().enumerate() {
+        assert_eq!(g.number, i);
+        assert_eq!(g.opening, i / 2);
+        assert_eq!(
+            g.engine,
+            Some(if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            })
+        );
+        assert!(g.fen_mismatches.is_empty());
+        assert!(!matches!(g.termination, Termination::Forfeit(_)), "{g:?}");
+        assert!(g.moves.len() <= 120);
+    }
+    let summary = Summary::of(&one);
+    assert_eq!(summary.wins + summary.draws + summary.losses, 6);
+    let report = summary.report("material", "random");
+    assert!(report.contains("games 6: +"), "{report}");
+    assert!(report.contains("elo difference "), "{report}");
+    assert!(
+        report.contains("pathologies: drawn while 5+ pawns ahead "),
+        "{report}"
+    );
+    // The material engine against the random mover should not lose much.
+    assert!(summary.wins >= summary.losses, "{report}");
+}
+
+#[test]
+fn the_stand_in_engine_plays_through_the_engine_player() {
+    let games = matchplay::run_match(&config(2, 2), &fake, &material, &|_| {}).unwrap();
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert!(g.fen_mismatches.is_empty(), "{:?}", g.fen_mismatches);
+        assert!(!matches!(g.termination, Termination::Forfeit(_)), "{g:?}");
+    }
+    let names: Vec<&str> = games
+        .iter()
+        .map(|g| {
+            if g.engine == Some(Color::White) {
+                g.white.as_str()
+            } else {
+                g.black.as_str()
+            }
+        })
+        .collect();
+    assert!(names.iter().all(|n| *n == "fake engine (test-only)"));
+}
+
+/// A player that always names the same move.
+struct Stubborn(&'static str);
+
+impl Player for Stubborn {
+    fn name(&self) -> String {
+        format!("stubborn {}", self.0)
+    }
+    fn choose(&mut self, _: &Turn<'_>) -> Result<Choice, String> {
+        Ok(Choice {
+            uci: self.0.to_string(),
+            fen_after: Some("8/8/8/8/8/8/8/8 w - - 0 1".to_string()),
+        })
+    }
+}
+
+#[test]
+fn an_illegal_move_forfeits_and_a_wrong_fen_is_recorded() {
+    let start = parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+    let mut white = Stubborn("e2e4");
+    let mut black = Stubborn("e2e4");
+    let g = play_game(
+        0,
+        0,
+        &start,
+        &mut white,
+        &mut black,
+        Some(Color::White),
+        100,
+    );
+    assert_eq!(g.outcome, Outcome::Win(Color::White));
+    match &g.termination {
+        Termination::Forfeit(why) => {
+            assert!(why.starts_with("black: illegal move `e2e4`"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(g.moves.len(), 1);
+    assert_eq!(g.fen_mismatches.len(), 1);
+    assert!(g.fen_mismatches[0].contains("said 8/8/8/8/8/8/8/8 w - - 0 1"));
+    let summary = Summary::of(&[g]);
+    assert_eq!((summary.wins, summary.losses), (1, 0));
+}
+
+/// A game read back from PGN: its tags, its moves in UCI, its result.
+type ParsedGame = (Vec<(String, String)>, Vec<String>, String);
+
+/// Reads a PGN file back with shakmaty: tags, then the SAN moves replayed from the FEN.
+fn parse_pgn(text: &str) -> Vec<ParsedGame> {
+    let mut games = Vec::new();
+    for block in text.split("\n\n[").filter(|b| !b.trim().is_empty()) {
+        let block = block.strip_prefix('[').unwrap_or(block);
+        let (header, movetext) = block.split_once("\n\n").expect("tags, a blank line, moves");
+        let tags: Vec<(String, String)> = header
+            .lines()
+            .map(|line| {
+                let line = line.trim_start_matches('[').trim_end_matches(']');
+                let (name, value) = line.split_once(' ').unwrap();
+                (name.to_string(), value.trim_matches('"').to_string())
+            })
+            .collect();
+        let fen = &tags.iter().find(|(n, _)| n == "FEN").unwrap().1;
+        let mut pos = parse_position(fen).unwrap();
+        let mut moves = Vec::new();
+        let mut result = String::new();
+        let without_comments: String = {
+            let mut out = String::new();
+            let mut depth = 0;
+            for c in movetext.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ if depth == 0 => out.push(c),
+                    _ => {}
+                }
+            }
+            out
+        };
+        for word in without_comments.split_whitespace() {
+            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
+                result = word.to_string();
+                continue;
+            }
+            if word.ends_with('.') {
+                continue;
+            }
+            let san: SanPlus = word.parse().unwrap_or_else(|e| panic!("{word}: {e:?}"));
+            let m = san
+                .san
+                .to_move(&pos)
+                .unwrap_or_else(|e| panic!("{word}: {e:?}"));
+            moves.push(m.to_uci(shakmaty::CastlingMode::Standard).to_string());
+            pos.play_unchecked(m);
+        }
+        games.push((tags, moves, result));
+    }
+    games
+}
+
+#[test]
+fn pgn_output_parses_back() {
+    let games = matchplay::run_match(&config(2, 1), &random, &material, &|_| {}).unwrap();
+    let text: String = games
+        .iter()
+        .map(|g| pgn::game_pgn(g, "test \"event\""))
+        .collect();
+    for line in text.lines() {
+        assert!(
+            line.len() <= 79 || line.starts_with('[') || line.contains('{'),
+            "{line}"
+        );
+    }
+    let parsed = parse_pgn(&text);
+    assert_eq!(parsed.len(), games.len());
+    for (g, (tags, moves, result)) in games.iter().zip(&parsed) {
+        let tag = |name: &str| {
+            tags.iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(tag("Result"), Some(g.outcome.pgn()));
+        assert_eq!(result, g.outcome.pgn());
+        assert_eq!(tag("FEN"), Some(g.start_fen.as_str()));
+        assert_eq!(tag("SetUp"), Some("1"));
+        assert_eq!(tag("Event"), Some(r#"test \"event\"#));
+        assert_eq!(tag("PlyCount").unwrap(), g.moves.len().to_string());
+        let expected: Vec<String> = g
+            .moves
+            .iter()
+            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+            .collect();
+        assert_eq!(moves, &expected);
+    }
+    // A game from a position with black to move starts with `N...`.
+    let start = parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 7").unwrap();
+    let mut white = RandomPlayer::new(1);
+    let mut black = RandomPlayer::new(1);
+    let g = play_game(0, 0, &start, &mut black, &mut white, None, 3);
+    let text = pgn::game_pgn(&g, "e");
+    assert!(text.contains("\n\n7... K"), "{text}");
+    assert_eq!(parse_pgn(&text)[0].1.len(), 3);
+    assert_eq!(start.turn(), Color::Black);
+}
+
+#[test]
+fn a_uci_opponent_plays_when_stockfish_is_installed() {
+    if !std::path::Path::new(STOCKFISH).exists() {
+        eprintln!(
+            "SKIPPED a_uci_opponent_plays_when_stockfish_is_installed: {STOCKFISH} is absent (apt-get install stockfish); nothing was checked"
+        );
+        return;
+    }
+    let make = || -> Result<Box<dyn Player>, String> {
+        Ok(Box::new(UciPlayer::start(UciSettings {
+            path: STOCKFISH.to_string(),
+            options: vec![("Skill Level".to_string(), "0".to_string())],
+            depth: Some(1),
+            movetime: None,
+        })?))
+    };
+    let mut cfg = config(1, 2);
+    cfg.max_plies = 40;
+    let games = matchplay::run_match(&cfg, &random, &make, &|_| {}).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(!matches!(g.termination, Termination::Forfeit(_)), "{g:?}");
+        let opponent = if g.engine == Some(Color::White) {
+            &g.black
+        } else {
+            &g.white
+        };
+        assert!(opponent.starts_with("Stockfish"), "{opponent}");
+        assert!(opponent.ends_with("(Skill Level=0)"), "{opponent}");
+    }
+}
+
+fn regex_chess(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn the_match_command_checks_its_arguments() {
+    for (args, message) in [
+        (
+            vec!["--opponent", "gnuchess"],
+            "unknown opponent `gnuchess`",
+        ),
+        (vec!["--opponent", "uci:"], "unknown opponent `uci:`"),
+        (
+            vec!["--opponent", "random", "--opponent-depth", "3"],
+            "apply to a uci:PATH opponent",
+        ),
+        (
+            vec!["--opponent", "uci:/x", "--opponent-option", "novalue"],
+            "expected NAME=VALUE",
+        ),
+        (
+            vec!["--openings-file", "/nonexistent/openings.txt"],
+            "cannot read /nonexistent/openings.txt",
+        ),
+        (vec!["--jobs", "0"], "--jobs must be at least 1"),
+        (vec!["--games", "0"], "no games to play"),
+    ] {
+        let mut all = vec!["match"];
+        all.extend(args.iter());
+        let out = regex_chess(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{all:?}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "{all:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_match_command_plays_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn_path = dir.path().join("games.pgn");
+    let out = regex_chess(&[
+        "match",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--jobs",
+        "2",
+        "--max-plies",
+        "20",
+        "--pgn",
+        pgn_path.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !oracle::engine::registered(MOVE) {
+        oracle::engine::skip("the_match_command_plays_the_rules", MOVE);
+        assert!(!out.status.success());
+        assert!(stderr.contains("not registered"), "{stderr}");
+        return;
+    }
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("games 2: +"), "{stdout}");
+    assert!(
+        stdout.contains("engine FEN-after disagreements with shakmaty: 0"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("engine forfeits: 0"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn_path).unwrap();
+    assert_eq!(parse_pgn(&text).len(), 2);
+}
+
+/// A player that plays a fixed list of moves, then has no move (and forfeits).
+struct Scripted(Vec<&'static str>);
+
+impl Player for Scripted {
+    fn name(&self) -> String {
+        "scripted".to_string()
+    }
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, String> {
+        let ply = turn.moves.len() / 2;
+        self.0
+            .get(ply)
+            .map(|m| Choice {
+                uci: m.to_string(),
+                fen_after: None,
+            })
+            .ok_or_else(|| "out of moves".to_string())
+    }
+}
+
+#[test]
+fn pathologies_are_counted_in_games() {
+    let game = |fen: &str, engine: Vec<&'static str>, other: Vec<&'static str>| {
+        let start = parse_position(fen).unwrap();
+        let (mut e, mut o) = (Scripted(engine), Scripted(other));
+        play_game(0, 0, &start, &mut e, &mut o, Some(Color::White), 100)
+    };
+    // Ra7 instead of the mate Ra8, then Ra8 mate after all.
+    let g = game(
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        vec!["a1a7", "a7a8"],
+        vec!["g8h8"],
+    );
+    assert_eq!(g.pathologies.missed_mates, 1, "{g:?}");
+    assert_eq!(g.termination, Termination::Checkmate);
+    assert_eq!(
+        g.pathology_events,
+        ["missed mate in one: 1. Ra7 (a1a7) in 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"]
+    );
+    // The queen to d5, where the e6 pawn takes it for nothing.
+    let g = game(
+        "4k3/8/4p3/8/8/8/8/3QK3 w - - 0 1",
+        vec!["d1d5"],
+        vec!["e6d5"],
+    );
+    assert_eq!(g.pathologies.queen_en_prise, 1, "{g:?}");
+    assert!(g.pathology_events[0].starts_with("queen en prise: 1. Qd5 (d1d5) in "));
+    assert_eq!(g.pathologies.missed_mates, 0);
+    // Stalemate with a queen and a rook more, when Ra8 mated.
+    let g = game("7k/4Q3/8/6K1/8/8/8/R7 w - - 0 1", vec!["e7f7"], vec![]);
+    assert_eq!(g.termination, Termination::Stalemate);
+    assert_eq!(g.pathologies.drawn_while_ahead, 1, "{g:?}");
+    assert_eq!(g.pathology_events.len(), 2, "{g:?}");
+    assert!(g.pathology_events[1].starts_with("drawn while ahead (stalemate): 7k/5Q2/"));
+    let summary = Summary::of(&[g]);
+    assert_eq!(summary.pathologies.drawn_while_ahead, 1);
+    assert!(
+        summary
+            .report("e", "o")
+            .contains("drawn while 5+ pawns ahead 1, queen left en prise 0, missed mates in one 1")
+    );
+}
