@@ -206,8 +206,9 @@ fn go_reports_info_and_a_promotion_in_bestmove() {
     assert_eq!(engine.thought.load(Ordering::SeqCst), 2);
 }
 
-#[test]
-fn a_python_chess_driver_plays_through_the_binary() {
+/// Runs `tests/uci_driver.py` with `args`; `None` (after saying so) when python-chess is
+/// not importable.
+fn python_driver(test: &str, args: &[&str]) -> Option<String> {
     let importable = Command::new("python3")
         .args(["-c", "import chess, chess.engine"])
         .output()
@@ -215,20 +216,39 @@ fn a_python_chess_driver_plays_through_the_binary() {
         .unwrap_or(false);
     if !importable {
         eprintln!(
-            "SKIPPED a_python_chess_driver_plays_through_the_binary: python-chess is not importable \
-             (pip install chess); nothing was checked"
+            "SKIPPED {test}: python-chess is not importable (pip install chess); nothing was checked"
         );
-        return;
+        return None;
     }
     let out = Command::new("python3")
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci_driver.py"))
         .arg(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(args)
         .output()
         .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "driver failed:\n{stdout}\n{stderr}");
     eprint!("{stdout}");
+    Some(stdout)
+}
+
+/// A whole game through python-chess, played to its end (about 15 moves: the replies are
+/// weak, so the engine mates quickly).
+#[test]
+fn a_python_chess_driver_plays_a_whole_game() {
+    let Some(stdout) = python_driver("a_python_chess_driver_plays_a_whole_game", &["whole"]) else {
+        return;
+    };
+    assert!(rules_registered(), "the chess rules are not registered");
+    assert!(stdout.contains("RESULT"), "{stdout}");
+}
+
+#[test]
+fn a_python_chess_driver_plays_through_the_binary() {
+    let Some(stdout) = python_driver("a_python_chess_driver_plays_through_the_binary", &[]) else {
+        return;
+    };
     if rules_registered() {
         assert!(stdout.contains("PLAYED"), "{stdout}");
     } else {
