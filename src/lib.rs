@@ -10,11 +10,13 @@
 //! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
 //! - [`programs`]: the registry of programs the compiler builds, by name.
+//! - [`export`]: the rule list written for other regex engines (JSON, Python, JavaScript).
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
 pub mod chess;
 pub mod cli;
 pub mod compiler;
 pub mod exec;
+pub mod export;
 pub mod program;
 pub mod programs;

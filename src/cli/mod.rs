@@ -5,8 +5,9 @@
 //! build input states, run programs and read the results.
 
 mod best_move;
-mod legal;
 mod compile;
+mod export;
+mod legal;
 mod run;
 
 use std::fmt;
@@ -57,6 +58,8 @@ enum Command {
     Move(best_move::MoveArgs),
     /// Compile a registered program to a rule list.
     Compile(compile::CompileArgs),
+    /// Write a program's rules for Python's re or JavaScript's RegExp.
+    Export(export::ExportArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
         Command::Legal(args) => legal::run(args),
         Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Export(args) => export::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,320 @@
+//! Cross-engine tests of the exports: each program is exported as JSON pairs, as a Python
+//! module and as an ES module, run with CPython (`python3`) and Node.js (`node`) on several
+//! states, and every final state must equal the fast executor's (itself checked against
+//! the reference executor) byte for byte.
+//!
+//! Without `python3` or `node` the engine's half of a test prints `SKIPPED` (visible with
+//! `-- --nocapture`); with `REGEX_CHESS_REQUIRE_ENGINES=1` in the environment a missing
+//! engine fails the test instead (CI sets it after `scripts/ci-deps.sh`).
+
+use std::path::Path;
+use std::process::Command;
+
+use regex_chess::compiler::encode::{self, Thread};
+use regex_chess::compiler::{self, CompileOptions};
+use regex_chess::exec::{Executor, fast::Fast, reference::Reference};
+use regex_chess::export::{self, Format};
+use regex_chess::program::{Program, Rule, ValidProgram};
+use regex_chess::programs;
+
+/// Runs the pair list with the plain `re.sub` loop of the docs.
+const PY_PAIRS: &str = r#"
+import json, re, sys
+rules = [(re.compile(p), r) for p, r in json.load(open(sys.argv[1], encoding="utf-8"))]
+results = []
+for state in json.load(open(sys.argv[2], encoding="utf-8")):
+    for pattern, replacement in rules:
+        state = pattern.sub(replacement, state)
+    results.append(state)
+sys.stdout.write(json.dumps(results))
+"#;
+
+/// Loads the Python module and runs it on each state.
+const PY_MODULE: &str = r#"
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("rules", sys.argv[1])
+rules = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rules)
+states = json.load(open(sys.argv[2], encoding="utf-8"))
+sys.stdout.write(json.dumps([rules.run(s) for s in states]))
+"#;
+
+/// Imports the ES module and runs it on each state.
+const JS_MODULE: &str = r#"
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const { run } = await import(pathToFileURL(process.argv[2]).href);
+const states = JSON.parse(readFileSync(process.argv[3], "utf8"));
+process.stdout.write(JSON.stringify(states.map((s) => run(s))));
+"#;
+
+fn have(program: &str) -> bool {
+    let found = Command::new(program)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !found {
+        assert!(
+            std::env::var_os("REGEX_CHESS_REQUIRE_ENGINES").is_none(),
+            "{program} is required (REGEX_CHESS_REQUIRE_ENGINES is set) but not found"
+        );
+        println!("SKIPPED: {program} not found; its half of the export tests checks nothing");
+    }
+    found
+}
+
+/// Runs `script` with `interpreter` on the export at `rules` and each state; the results.
+fn run_engine(
+    interpreter: &str,
+    script: &str,
+    ext: &str,
+    rules: &Path,
+    states: &[String],
+) -> Vec<String> {
+    let dir = rules.parent().unwrap();
+    let script_path = dir.join(format!("runner.{ext}"));
+    std::fs::write(&script_path, script).unwrap();
+    let states_path = dir.join("states.json");
+    std::fs::write(&states_path, serde_json::to_string(states).unwrap()).unwrap();
+    let output = Command::new(interpreter)
+        .arg(&script_path)
+        .arg(rules)
+        .arg(&states_path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{interpreter} failed on {}: {}",
+        rules.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// What the exports of a program must do.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// Every format exports and agrees.
+    All,
+    /// The pair list refuses the program (a rule can match both empty and longer text).
+    NoPairs,
+    /// The ES module refuses the program.
+    NoJs,
+}
+
+/// Checks every format of `program` on `states` against the executors.
+fn check(program: &ValidProgram, states: &[String], expect: Expect) {
+    let expected: Vec<String> = states
+        .iter()
+        .map(|s| {
+            let fast = Fast::new(program.clone()).run(s);
+            let reference = Reference::new(program.clone()).run(s);
+            assert_eq!(fast, reference, "the executors disagree");
+            fast
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let engines: [(Format, &str, &str, &str, &str); 3] = [
+        (Format::Json, "python3", PY_PAIRS, "py", "rules.json"),
+        (
+            Format::Python,
+            "python3",
+            PY_MODULE,
+            "py",
+            "rules_module.py",
+        ),
+        (Format::Js, "node", JS_MODULE, "mjs", "rules.mjs"),
+    ];
+    for (format, interpreter, script, ext, file) in engines {
+        let refused = match format {
+            Format::Json => expect == Expect::NoPairs,
+            Format::Js => expect == Expect::NoJs,
+            Format::Python => false,
+        };
+        let text = match export::export(program, format) {
+            Ok(text) => {
+                assert!(!refused, "{} should have been refused", format.name());
+                text
+            }
+            Err(e) => {
+                assert!(refused, "{} export failed: {e}", format.name());
+                assert!(e.to_string().starts_with("rule "), "{e}");
+                continue;
+            }
+        };
+        if !have(interpreter) {
+            continue;
+        }
+        let path = dir.path().join(file);
+        std::fs::write(&path, &text).unwrap();
+        let got = run_engine(interpreter, script, ext, &path, states);
+        for ((state, want), got) in states.iter().zip(&expected).zip(&got) {
+            assert_eq!(
+                got,
+                want,
+                "{} export run by {interpreter} differs on state {state:?}",
+                format.name()
+            );
+        }
+    }
+}
+
+fn hand(rules: &[(&str, &str)]) -> ValidProgram {
+    Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap()
+}
+
+fn strings(states: &[&str]) -> Vec<String> {
+    states.iter().map(|s| s.to_string()).collect()
+}
+
+fn registered(name: &str) -> ValidProgram {
+    let entry = programs::find(name).unwrap();
+    compiler::compile((entry.build)(), &CompileOptions::default())
+        .program
+        .validate()
+        .unwrap()
+}
+
+#[test]
+fn demo_arith() {
+    let mut states = Vec::new();
+    for (a, b, c) in [(1, 2, 3), (-5, 7, 100), (32767, 1, -32768), (0, 0, 0)] {
+        let vars = [
+            ("a", encode::int(16, a)),
+            ("b", encode::int(16, b)),
+            ("c", encode::int(16, c)),
+        ];
+        let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let threads = [
+            Thread::active(&[], &vars),
+            Thread::active(&["T"], &[("x", "1")]).paused("p"),
+            Thread::active(&[], &vars),
+        ];
+        states.push(encode::render(&threads));
+    }
+    check(&registered("demo-arith"), &states, Expect::All);
+}
+
+#[test]
+fn demo_max() {
+    let mut states = Vec::new();
+    for (xs, bonus) in [(vec![3, -1, 7], 2), (vec![-4, -9], 5), (vec![0; 16], -1)] {
+        let xs: Vec<String> = xs.iter().map(|x| encode::int(16, *x)).collect();
+        let vars = [("xs", encode::list(&xs)), ("bonus", encode::int(16, bonus))];
+        let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        states.push(encode::render(&[Thread::active(&[], &vars)]));
+    }
+    check(&registered("demo-max"), &states, Expect::All);
+}
+
+#[test]
+fn anchors() {
+    let program = hand(&[
+        ("^a", "<S>"),
+        ("a$", "<E>"),
+        (r"\Aq", "<A>"),
+        (r"q\z", "<Z>"),
+        ("(?m)^b", "<s>"),
+        ("(?m)b$", "<e>"),
+        ("(?Rm)^c|c$", "<r>"),
+    ]);
+    let states = strings(&[
+        "a\nb\na",
+        "a\n",
+        "ab\nb\nba\n",
+        "q\nq",
+        "qq\n",
+        "b\r\nb",
+        "c\r\nc\rc",
+        "",
+        "\n",
+    ]);
+    check(&program, &states, Expect::All);
+}
+
+#[test]
+fn empty_matches_on_multibyte_states() {
+    // Only empty matches: every engine inserts at each code point boundary.
+    let only_empty = hand(&[("", "."), (r"\b", "|")]);
+    let states = strings(&["", "ab", "♔x😀y", "😀😀", "é\n", "a b"]);
+    check(&only_empty, &states, Expect::All);
+    // Empty and non-empty matches: `regex` skips an empty match where the previous match
+    // ended; the pair list cannot say so.
+    let both = hand(&[("x*", "-"), ("|y", "+"), ("😀?", "[$0]")]);
+    let states = strings(&["", "baxxc", "xx", "♔x😀y", "😀😀", "yy", "éx"]);
+    check(&both, &states, Expect::NoPairs);
+}
+
+#[test]
+fn classes_mean_what_regex_means() {
+    let program = hand(&[
+        (r"\d+", "<d:$0>"),
+        (r"\w+", "[$0]"),
+        (r"\s", "_"),
+        (r"(?-u:\w)(?-u:\b)", "{$0}"),
+        (r"(?i)straße|σ", "(ci)"),
+        (r"\p{Greek}+", "(gr)"),
+        ("[^a-z<>\\[\\]_]", "?"),
+        (r"(?s:.)\z", "!"),
+    ]);
+    let states = strings(&[
+        "abc 123 ١٢٣ x",
+        "Straße STRASSE ΣΣ ς",
+        "tab\there\u{2028}ls\u{a0}nb",
+        "😀 a😀 ✓",
+        "αβγ δ",
+        "\n",
+    ]);
+    check(&program, &states, Expect::All);
+}
+
+#[test]
+fn replacements_with_dollars_and_backslashes() {
+    let program = hand(&[
+        ("(a)", "$$1${1}$$"),
+        ("(?P<n>b)", "${n}$$$n"),
+        ("c", "$0\\1\\g<1>\\"),
+        ("(d)(e)?", "[$2|$1]1"),
+    ]);
+    let states = strings(&["abc", "a$b", "cc d de", "\\$"]);
+    check(&program, &states, Expect::All);
+}
+
+#[test]
+fn named_groups_and_repeats() {
+    let program = hand(&[
+        ("(?P<word>[a-z]+)-(?P<num>[0-9]+)", "${num}-${word}"),
+        ("(?P<a.b>x)(?P<c>y)", "${c}${a.b}"),
+        ("a+?", "A"),
+        ("(?:bc){2}", "B"),
+        ("d{2,3}", "D"),
+        ("e{0,2}?f", "F"),
+        ("(?:(g)h)+", "<$1>"),
+    ]);
+    let states = strings(&["abc-12 xy", "bcbcbc ddddd eef", "ghgh", "aaa"]);
+    check(&program, &states, Expect::All);
+}
+
+#[test]
+fn optional_captures_in_repeats_are_refused_for_js_only() {
+    let program = hand(&[("(?:(a)|b)+", "<$1>")]);
+    check(&program, &strings(&["ab", "ba", "bb"]), Expect::NoJs);
+    let err = export::export(&program, Format::Js)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("rule 0 (unknown origin)"), "{err}");
+    assert!(err.contains("JavaScript"), "{err}");
+}
+
+#[test]
+fn untranslatable_rules_are_named() {
+    let program = hand(&[("a", "b"), ("(?:|a)?", "x")]);
+    let err = export::export(&program, Format::Python)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("rule 1 "), "{err}");
+    assert!(err.contains("empty string"), "{err}");
+}
