@@ -9,6 +9,8 @@ mod compile;
 mod export;
 mod legal;
 mod run;
+mod serve;
+mod site;
 
 use std::fmt;
 use std::io::Write;
@@ -60,6 +62,10 @@ enum Command {
     Compile(compile::CompileArgs),
     /// Write a program's rules for Python's re or JavaScript's RegExp.
     Export(export::ExportArgs),
+    /// Write the static site that plays in the browser (the page, rules.js, start.txt).
+    Site(site::SiteArgs),
+    /// Serve a directory (the site) on localhost.
+    Serve(serve::ServeArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -85,6 +91,8 @@ pub fn main() -> ExitCode {
         Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
         Command::Export(args) => export::run(args),
+        Command::Site(args) => site::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
