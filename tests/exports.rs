@@ -318,3 +318,87 @@ fn untranslatable_rules_are_named() {
     assert!(err.starts_with("rule 1 "), "{err}");
     assert!(err.contains("empty string"), "{err}");
 }
+
+#[test]
+fn groups_above_99() {
+    let pattern = format!("{}(z)?", "(.)".repeat(100));
+    let program = hand(&[(&pattern, "<${101}|${100}${1}$$>")]);
+    let states = strings(&[&"ab".repeat(60), &format!("{}z!", "x".repeat(100)), "short"]);
+    check(&program, &states, Expect::All);
+}
+
+// ----- the chess programs (skipped until they are registered) -----
+
+/// Positions for the chess programs: the start, Kiwipete (castling, pins), en passant, a
+/// promotion, and a mate in one.
+const FENS: [&str; 5] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "8/P6k/8/8/8/8/6p1/K7 w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+];
+
+/// The registered program `name`, or `None` with a `SKIPPED` line.
+fn chess_program(name: &str) -> Option<ValidProgram> {
+    if programs::find(name).is_none() {
+        println!("SKIPPED: `{name}` is not registered; the export test of it checks nothing");
+        return None;
+    }
+    Some(registered(name))
+}
+
+#[test]
+fn chess_legal_moves() {
+    let Some(program) = chess_program("legal-moves") else {
+        return;
+    };
+    let states: Vec<String> = FENS.iter().map(|f| format!("{f}\n")).collect();
+    check(&program, &states, Expect::All);
+}
+
+#[test]
+fn chess_move() {
+    let Some(program) = chess_program("move") else {
+        return;
+    };
+    // Two positions in CI; every position with `--ignored`.
+    let states: Vec<String> = [FENS[0], FENS[4]]
+        .iter()
+        .map(|f| format!("{f}\n"))
+        .collect();
+    check(&program, &states, Expect::All);
+}
+
+#[test]
+#[ignore = "minutes: the engine's move on every position in Python and Node"]
+fn chess_move_every_position() {
+    let Some(program) = chess_program("move") else {
+        return;
+    };
+    let states: Vec<String> = FENS.iter().map(|f| format!("{f}\n")).collect();
+    check(&program, &states, Expect::All);
+}
+
+#[test]
+fn chess_board_and_play() {
+    let (Some(board), Some(play)) = (chess_program("board"), chess_program("play")) else {
+        return;
+    };
+    let starts: Vec<String> = [FENS[0], FENS[2]]
+        .iter()
+        .map(|f| format!("{f}\n"))
+        .collect();
+    check(&board, &starts, Expect::All);
+    // A game: each input is the previous output (from our executor) and a typed line; an
+    // empty line asks the engine to move; the bad lines must get the rules' messages.
+    let fast = Fast::new(play.clone());
+    let mut state = Fast::new(board).run(&starts[0]);
+    let mut inputs = Vec::new();
+    for typed in ["e2e4", "", "e9e4", "g1f3", "", "a1a8"] {
+        let input = format!("{state}{typed}\n");
+        state = fast.run(&input);
+        inputs.push(input);
+    }
+    check(&play, &inputs, Expect::All);
+}

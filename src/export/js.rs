@@ -3,7 +3,9 @@
 //!
 //! Every `RegExp` literal has the `g` flag, and `u` when [`super::syntax`] says the
 //! pattern needs it or the pattern can match the empty string (so that an empty match
-//! advances one code point, not one UTF-16 unit). Replacements use `$NN`, `$&` and `$$`.
+//! advances one code point, not one UTF-16 unit). Replacements use `$NN`, `$&` and `$$`;
+//! one that uses a group above 99, which a string cannot reach, is a function of the match
+//! (`(...m) => (m[1] ?? "") + "text" + (m[100] ?? "")`), which `replace` accepts too.
 //! `EXACT` holds the indices of the rules that can match both the empty string and longer
 //! text (see [`super`]); `run` applies those with a loop over `exec` that skips an empty
 //! match where the previous match ended, and the others with `String.prototype.replace`.
@@ -15,6 +17,7 @@ use crate::program::ValidProgram;
 
 const RUNNER: &str = r#"
 function expand(replacement, m) {
+  if (typeof replacement === "function") return replacement(...m);
   return replacement.replace(/\$(\$|&|\d\d)/g, (_, x) =>
     x === "$" ? "$" : x === "&" ? m[0] : (m[Number(x)] ?? ""));
 }
@@ -76,8 +79,7 @@ pub fn write(program: &ValidProgram, rules: &[TargetRule]) -> String {
         };
         out.push_str(&format!(
             "  [/{}/{flags}, {}],\n",
-            rule.pattern.source,
-            string_literal(&rule.replacement)
+            rule.pattern.source, rule.replacement
         ));
     }
     out.push_str("];\n\n");

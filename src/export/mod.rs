@@ -16,7 +16,7 @@
 //! reference is a number: `\g<1>` in Python, `$01` in JavaScript (two digits, so that a
 //! digit after it is never read as part of the number; `$&` for the whole match, `$$` for
 //! a dollar). JavaScript cannot refer to a group above 99 in a replacement string, so such a
-//! rule is refused.
+//! rule's replacement is written as a function of the match instead.
 //!
 //! Empty matches need care. All three engines advance one code point after an empty match
 //! (JavaScript only with the `u` flag, which every JavaScript rule that can match the empty
@@ -120,7 +120,8 @@ impl fmt::Display for ExportError {
 pub struct TargetRule {
     /// The pattern.
     pub pattern: Translated,
-    /// The replacement in the target's syntax.
+    /// The replacement in the target's syntax: for Python a template string; for
+    /// JavaScript a string literal or a function expression (see [`js`]), as source text.
     pub replacement: String,
     /// The rule can match both the empty string and longer text, so it must be run with
     /// the exact loop rather than the engine's own global replace.
@@ -149,7 +150,7 @@ pub fn translate_rules(
         let template = program.template(index);
         let replacement = match target {
             Target::Python => crate::program::replacement::rust_to_python(template),
-            Target::Js => js_replacement(template).map_err(error)?,
+            Target::Js => js_replacement(template),
         };
         let exact = pattern.can_be_empty && !pattern.only_empty;
         if exact && format == Format::Json {
@@ -169,23 +170,32 @@ pub fn translate_rules(
     Ok(out)
 }
 
-/// A replacement in JavaScript's syntax: `$$`, `$&` and two-digit `$NN`.
-fn js_replacement(template: &Template) -> Result<String, String> {
+/// A replacement in JavaScript's syntax: `$$`, `$&` and two-digit `$NN`. A string can
+/// only reach groups 1 to 99, so a replacement that uses a higher group is written as a
+/// function of the match instead: `(...m) => (m[1] ?? "") + "text" + (m[100] ?? "")`.
+fn js_replacement(template: &Template) -> String {
+    if template.max_group().is_some_and(|g| g > 99) {
+        let mut parts = Vec::new();
+        for piece in template.pieces() {
+            match piece {
+                Piece::Literal(text) => parts.push(string_literal(text)),
+                Piece::Group(i) => parts.push(format!("(m[{i}] ?? \"\")")),
+            }
+        }
+        if parts.is_empty() {
+            parts.push("\"\"".to_string());
+        }
+        return format!("(...m) => {}", parts.join(" + "));
+    }
     let mut out = String::new();
     for piece in template.pieces() {
         match piece {
             Piece::Literal(text) => out.push_str(&text.replace('$', "$$")),
             Piece::Group(0) => out.push_str("$&"),
-            Piece::Group(i) if *i <= 99 => out.push_str(&format!("${i:02}")),
-            Piece::Group(i) => {
-                return Err(format!(
-                    "the replacement refers to group {i}; JavaScript replacement strings \
-                     reach only groups 1 to 99"
-                ));
-            }
+            Piece::Group(i) => out.push_str(&format!("${i:02}")),
         }
     }
-    Ok(out)
+    string_literal(&out)
 }
 
 /// Writes `program` in `format`.
