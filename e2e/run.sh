@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the browser page (callable from .ci/run): installs Chromium,
-# ChromeDriver and playwright-core if missing, writes the site, serves it on localhost,
-# plays two moves in headless Chromium (e2e/browser.mjs) and leaves a screenshot in
-# target/e2e/screenshot.png.
+# ChromeDriver and playwright-core if missing (scripts/ci-deps.sh), writes the site,
+# serves it on localhost, plays two moves in headless Chromium (e2e/browser.mjs) and
+# leaves a screenshot in target/e2e/screenshot.png.
 #
 # E2E_PROGRAM=play|toy chooses the program (default: play when it is registered, else the
 # toy of e2e/toy_play.py); E2E_PROFILE=release builds the binary with --release.
@@ -14,14 +14,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 
 echo "== e2e: dependencies"
-if [ ! -x /usr/bin/chromium ] || ! command -v node >/dev/null 2>&1; then
-  SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-  $SUDO apt-get update
-  $SUDO apt-get install -y chromium chromium-driver nodejs npm
-fi
-if [ ! -d e2e/node_modules/playwright-core ]; then
-  (cd e2e && npm install --no-audit --no-fund)
-fi
+scripts/ci-deps.sh
 
 echo "== e2e: build"
 PROFILE=${E2E_PROFILE:-debug}
