@@ -33,12 +33,16 @@ pub struct SiteArgs {
     output: PathBuf,
     #[command(flatten)]
     source: SiteProgram,
-    /// The starting state. Default: the `board` program's drawing of --fen.
+    /// The starting state. Default: the `board` program's drawing of --fen, with the
+    /// engine playing --engine-color.
     #[arg(long)]
     start: Option<PathBuf>,
     /// The starting position, when the starting state is drawn by the `board` program.
-    #[arg(long, default_value = START_FEN)]
+    #[arg(long, default_value = START_FEN, allow_hyphen_values = true)]
     fen: String,
+    /// The side the engine plays, when the starting state is drawn by the `board` program.
+    #[arg(long, default_value = "black", value_parser = ["white", "black"])]
+    engine_color: String,
 }
 
 /// The program the page runs: `play` unless said otherwise.
@@ -77,7 +81,9 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
                      give --start STATE_FILE",
                 );
             }
-            Fast::new(registered("board")?).run(&format!("{}\n", args.fen))
+            // The `board` program's input: the engine's side, then the FEN.
+            let input = format!("engine: {}\n{}\n", args.engine_color, args.fen);
+            Fast::new(registered("board")?).run(&input)
         }
     };
     std::fs::create_dir_all(&args.output)
