@@ -1,9 +1,9 @@
-//! The ES module: `RULES` as `[RegExp, replacement]` pairs, `ORIGINS`, `EXACT` and
-//! `run(state, onProgress)`.
+//! The ES module: `RULES` as `[RegExp, replacement]` pairs, `ORIGINS`, `EXACT`,
+//! `applyRule(i, state)` and `run(state, onProgress)`.
 //!
-//! Every `RegExp` literal has the `g` flag, and `u` when [`super::syntax`] says the
-//! pattern needs it or the pattern can match the empty string (so that an empty match
-//! advances one code point, not one UTF-16 unit). Replacements use `$NN`, `$&` and `$$`;
+//! Every `RegExp` literal has the `g` flag and no other: patterns are written for UTF-16
+//! code units, with surrogate pairs spelled out and a guard against matching inside a
+//! pair (see [`super::syntax`] for why not `u`). Replacements use `$NN`, `$&` and `$$`;
 //! one that uses a group above 99, which a string cannot reach, is a function of the match
 //! (`(...m) => (m[1] ?? "") + "text" + (m[100] ?? "")`), which `replace` accepts too.
 //! `EXACT` holds the indices of the rules that can match both the empty string and longer
@@ -44,12 +44,17 @@ function subExact(rx, replacement, state) {
   return out + state.slice(copied);
 }
 
+/** Applies rule `i` alone to `state` (every match, like the regex crate's replace_all). */
+export function applyRule(i, state) {
+  const [rx, replacement] = RULES[i];
+  return EXACT.has(i) ? subExact(rx, replacement, state) : state.replace(rx, replacement);
+}
+
 /** Applies every rule in order to `state` and returns the final state. */
 export function run(state, onProgress) {
   const n = RULES.length;
   for (let i = 0; i < n; i++) {
-    const [rx, replacement] = RULES[i];
-    state = EXACT.has(i) ? subExact(rx, replacement, state) : state.replace(rx, replacement);
+    state = applyRule(i, state);
     if (onProgress) onProgress(i, n, state);
   }
   return state;
@@ -72,13 +77,8 @@ pub fn write(program: &ValidProgram, rules: &[TargetRule]) -> String {
     ));
     out.push_str("export const RULES = [\n");
     for rule in rules {
-        let flags = if rule.pattern.unicode || rule.pattern.can_be_empty {
-            "gu"
-        } else {
-            "g"
-        };
         out.push_str(&format!(
-            "  [/{}/{flags}, {}],\n",
+            "  [/{}/g, {}],\n",
             rule.pattern.source, rule.replacement
         ));
     }

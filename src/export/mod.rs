@@ -18,11 +18,10 @@
 //! a dollar). JavaScript cannot refer to a group above 99 in a replacement string, so such a
 //! rule's replacement is written as a function of the match instead.
 //!
-//! Empty matches need care. All three engines advance one code point after an empty match
-//! (JavaScript only with the `u` flag, which every JavaScript rule that can match the empty
-//! string gets; without it, it advances one UTF-16 unit, into the middle of a surrogate
-//! pair). But `regex` never reports an empty match that starts where the previous match
-//! ended, while Python's `re.sub` (3.7 and later) and JavaScript's `replace` do: `a*` turns
+//! Empty matches need care. `regex` and Python advance one code point after an empty
+//! match; JavaScript (without `u`) one UTF-16 unit, possibly into a surrogate pair, where
+//! the guard that [`syntax`] puts before such patterns stops it from matching. And `regex`
+//! never reports an empty match that starts where the previous match ended, while Python's `re.sub` (3.7 and later) and JavaScript's `replace` do: `a*` turns
 //! `baac` into `-b-c-` with `regex` and into `-b--c-` with the other two. So:
 //!
 //! - a rule that cannot match the empty string, or can match only the empty string, means

@@ -1,5 +1,5 @@
-//! The Python module: `RULES`, `run(state, on_progress=None)` and a command-line entry
-//! point that runs the rules on standard input.
+//! The Python module: `RULES`, `run(state, on_progress=None)`, `apply_rule(i, state)` and
+//! a command-line entry point that runs the rules on standard input.
 //!
 //! `RULES` holds `(pattern, replacement, exact)` triples in `re` syntax. Exact rules (see
 //! [`super`]) are run by a loop over `Pattern.search` that skips an empty match where the
@@ -41,19 +41,24 @@ def _sub_exact(pattern, replacement, state):
     return "".join(out)
 
 
+def apply_rule(i, state):
+    """Apply rule i alone to `state` (every match, like the regex crate's replace_all)."""
+    pattern, replacement, exact = _rules()[i]
+    if exact:
+        return _sub_exact(pattern, replacement, state)
+    return pattern.sub(replacement, state)
+
+
 def run(state, on_progress=None):
     """Apply every rule in order to `state` and return the final state.
 
     `on_progress(i, n)` is called after rule i of n, if given.
     """
-    rules = _rules()
-    for i, (pattern, replacement, exact) in enumerate(rules):
-        if exact:
-            state = _sub_exact(pattern, replacement, state)
-        else:
-            state = pattern.sub(replacement, state)
+    n = len(_rules())
+    for i in range(n):
+        state = apply_rule(i, state)
         if on_progress is not None:
-            on_progress(i, len(rules))
+            on_progress(i, n)
     return state
 
 

@@ -24,9 +24,15 @@
 //! JavaScript, a capture group inside a repetition that an iteration may skip (JavaScript
 //! resets captures at every iteration; `regex` and Python keep the last value).
 //!
-//! The result records whether a JavaScript pattern needs the `u` flag: when it holds a
-//! code point above U+FFFF or a class that can match one (without `u`, a class matches a
-//! single UTF-16 code unit, half a surrogate pair).
+//! JavaScript patterns are written for the `u`-less mode, in which the engine sees UTF-16
+//! code units: a code point above U+FFFF is written as its surrogate pair, and a class that
+//! holds such code points becomes an alternation of a BMP class and surrogate-pair
+//! sequences; BMP classes never include surrogates, so nothing matches half a pair. A
+//! pattern that can match the empty string is prefixed with `(?![\uDC00-\uDFFF])`, so that
+//! no match starts inside a pair (after an empty match `replace` advances one code unit).
+//! The `u` flag is not an alternative: V8 (Node.js 20, Chromium) with `u` still tries
+//! look-arounds at positions inside a surrogate pair, so `/(?<![\s\S])/gu` replaces
+//! *inside* the `😀` of `a😀b`.
 
 use std::fmt::Write;
 
@@ -44,10 +50,9 @@ pub enum Target {
 /// A pattern written for a target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Translated {
-    /// The pattern source in the target's syntax (for JavaScript, without slashes).
+    /// The pattern source in the target's syntax (for JavaScript, without slashes or
+    /// flags; it is meant for the `g` flag alone).
     pub source: String,
-    /// JavaScript only: the pattern needs the `u` flag.
-    pub unicode: bool,
     /// The pattern can match the empty string.
     pub can_be_empty: bool,
     /// The pattern matches only the empty string.
@@ -73,19 +78,21 @@ pub fn translate(pattern: &str, target: Target) -> Result<Translated, Refusal> {
     let mut writer = Writer {
         target,
         out: String::new(),
-        unicode: false,
     };
     writer.hir(&hir)?;
-    let source = if writer.out.is_empty() {
+    let props = hir.properties();
+    let can_be_empty = props.minimum_len() == Some(0);
+    let source = if target == Target::Js && can_be_empty {
+        // No match, empty or not, may start between the halves of a surrogate pair.
+        format!("(?![\\uDC00-\\uDFFF])(?:{})", writer.out)
+    } else if writer.out.is_empty() {
         "(?:)".to_string()
     } else {
         writer.out
     };
-    let props = hir.properties();
     Ok(Translated {
         source,
-        unicode: writer.unicode,
-        can_be_empty: props.minimum_len() == Some(0),
+        can_be_empty,
         only_empty: props.maximum_len() == Some(0),
     })
 }
@@ -93,7 +100,6 @@ pub fn translate(pattern: &str, target: Target) -> Result<Translated, Refusal> {
 struct Writer {
     target: Target,
     out: String,
-    unicode: bool,
 }
 
 /// True when `name` is a group name both Python and JavaScript accept.
@@ -103,12 +109,18 @@ fn portable_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// True when the expression is written as one atom that a quantifier can follow.
-fn is_atom(hir: &Hir) -> bool {
+/// True when the expression is written as one atom that a quantifier can follow (for
+/// JavaScript, a code point above U+FFFF is two units, so it is not).
+fn is_atom(hir: &Hir, target: Target) -> bool {
     match hir.kind() {
         HirKind::Literal(lit) => std::str::from_utf8(&lit.0)
-            .map(|s| s.chars().count() == 1)
-            .unwrap_or(false),
+            .ok()
+            .and_then(|s| {
+                let mut chars = s.chars();
+                let c = chars.next()?;
+                chars.next().is_none().then_some(c)
+            })
+            .is_some_and(|c| target == Target::Python || (c as u32) <= 0xFFFF),
         HirKind::Class(_) | HirKind::Capture(_) => true,
         _ => false,
     }
@@ -126,7 +138,13 @@ impl Writer {
                     self.literal_char(c);
                 }
             }
-            HirKind::Class(class) => self.class(&class_ranges(class)?),
+            HirKind::Class(class) => {
+                let ranges = class_ranges(class)?;
+                match self.target {
+                    Target::Python => self.class(&ranges),
+                    Target::Js => self.js_class(&ranges),
+                }
+            }
             HirKind::Look(look) => self.look(*look),
             HirKind::Repetition(rep) => {
                 if rep.sub.properties().minimum_len() == Some(0) {
@@ -146,7 +164,7 @@ impl Writer {
                         rep.sub
                     )));
                 }
-                if is_atom(&rep.sub) {
+                if is_atom(&rep.sub, self.target) {
                     self.hir(&rep.sub)?;
                 } else {
                     self.out.push_str("(?:");
@@ -230,8 +248,13 @@ impl Writer {
     /// A code point that is not a metacharacter: itself when it is visible, else an escape.
     fn code_point(&mut self, c: char) {
         let n = c as u32;
-        if n > 0xFFFF {
-            self.unicode = true;
+        if self.target == Target::Js && n > 0xFFFF {
+            // Two code units, written as escapes: the pattern has no `u` flag.
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                write!(self.out, "\\u{unit:04x}").unwrap();
+            }
+            return;
         }
         if visible(c) {
             self.out.push(c);
@@ -243,12 +266,12 @@ impl Writer {
             (_, 0x0D) => self.out.push_str("\\r"),
             (_, 0..=0xFF) => write!(self.out, "\\x{n:02x}").unwrap(),
             (_, 0x100..=0xFFFF) => write!(self.out, "\\u{n:04x}").unwrap(),
-            (Target::Python, _) => write!(self.out, "\\U{n:08x}").unwrap(),
-            (Target::Js, _) => write!(self.out, "\\u{{{n:x}}}").unwrap(),
+            (_, _) => write!(self.out, "\\U{n:08x}").unwrap(),
         }
     }
 
-    /// A set of code points as a bracket list, the shorter of the list and its complement.
+    /// A set of code points as a bracket list, the shorter of the list and its complement
+    /// (Python: one class matches one code point).
     fn class(&mut self, ranges: &[(char, char)]) {
         let complement = complement(ranges);
         if ranges.is_empty() {
@@ -257,21 +280,26 @@ impl Writer {
             return;
         }
         if complement.is_empty() {
-            self.unicode = true;
             self.out.push_str("[\\s\\S]");
             return;
         }
-        let (negated, list) = if complement.len() < ranges.len() {
-            (true, complement)
+        if complement.len() < ranges.len() {
+            self.bracket(true, &complement);
         } else {
-            (false, ranges.to_vec())
-        };
-        if negated {
-            // The set holds code points above U+FFFF.
-            self.unicode = true;
+            self.bracket(false, ranges);
         }
+    }
+
+    /// `[...]` or `[^...]` of `list`.
+    fn bracket(&mut self, negated: bool, list: &[(char, char)]) {
         self.out.push_str(if negated { "[^" } else { "[" });
-        for (start, end) in list {
+        self.list(list);
+        self.out.push(']');
+    }
+
+    /// The ranges of a bracket list, without the brackets.
+    fn list(&mut self, list: &[(char, char)]) {
+        for &(start, end) in list {
             self.class_char(start);
             if end != start {
                 if end as u32 > start as u32 + 1 {
@@ -280,7 +308,64 @@ impl Writer {
                 self.class_char(end);
             }
         }
-        self.out.push(']');
+    }
+
+    /// A set of code points for JavaScript without `u`: a class of BMP code points (never
+    /// a surrogate, so a negated list also excludes them) and, for the code points above
+    /// U+FFFF, surrogate-pair sequences; an alternation of both is grouped.
+    fn js_class(&mut self, ranges: &[(char, char)]) {
+        // The BMP part, split around the surrogates: a JavaScript range such as
+        // `&-\uffff` would include them.
+        let mut bmp: Vec<(char, char)> = Vec::new();
+        for &(start, end) in ranges.iter().filter(|(start, _)| (*start as u32) <= 0xFFFF) {
+            let end = end.min('\u{FFFF}');
+            if start <= '\u{D7FF}' && end >= '\u{E000}' {
+                bmp.push((start, '\u{D7FF}'));
+                bmp.push(('\u{E000}', end));
+            } else {
+                bmp.push((start, end));
+            }
+        }
+        let astral: Vec<(u32, u32)> = ranges
+            .iter()
+            .filter(|(_, end)| (*end as u32) > 0xFFFF)
+            .map(|&(start, end)| ((start as u32).max(0x10000), end as u32))
+            .collect();
+        let mut branches = Vec::new();
+        if !bmp.is_empty() {
+            // The complement within the BMP; written negated, it also lists the
+            // surrogates, so that `[^...]` never matches half a pair.
+            let outside: Vec<(char, char)> = complement(&bmp)
+                .into_iter()
+                .filter(|(start, _)| (*start as u32) <= 0xFFFF)
+                .map(|(start, end)| (start, end.min('\u{FFFF}')))
+                .collect();
+            let mut w = Writer {
+                target: self.target,
+                out: String::new(),
+            };
+            if outside.len() < bmp.len() {
+                w.out.push_str("[^");
+                w.list(&outside);
+                w.out.push_str("\\ud800-\\udfff]");
+            } else {
+                w.bracket(false, &bmp);
+            }
+            branches.push(w.out);
+        }
+        let only_bmp = astral.is_empty();
+        for (start, end) in astral {
+            branches.extend(surrogate_ranges(start, end));
+        }
+        match branches.len() {
+            0 => self.out.push_str("(?!)"),
+            1 if only_bmp => self.out.push_str(&branches[0]),
+            _ => {
+                self.out.push_str("(?:");
+                self.out.push_str(&branches.join("|"));
+                self.out.push(')');
+            }
+        }
     }
 
     fn look(&mut self, look: Look) {
@@ -318,10 +403,11 @@ impl Writer {
         let mut w = Writer {
             target: self.target,
             out: String::new(),
-            unicode: false,
         };
-        w.class(&word);
-        self.unicode |= w.unicode;
+        match self.target {
+            Target::Python => w.class(&word),
+            Target::Js => w.js_class(&word),
+        }
         let w = w.out;
         let text = match look {
             Look::WordAscii | Look::WordUnicode => {
@@ -337,6 +423,43 @@ impl Writer {
         };
         self.out.push_str(&text);
     }
+}
+
+/// The code points `start..=end` (all above U+FFFF) as surrogate-pair sequences.
+fn surrogate_ranges(start: u32, end: u32) -> Vec<String> {
+    let split = |c: u32| {
+        let v = c - 0x10000;
+        (0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF))
+    };
+    let unit_class = |a: u32, b: u32| {
+        if a == b {
+            format!("\\u{a:04x}")
+        } else {
+            format!("[\\u{a:04x}-\\u{b:04x}]")
+        }
+    };
+    let ((hs, ls), (he, le)) = (split(start), split(end));
+    if hs == he {
+        return vec![format!("\\u{hs:04x}{}", unit_class(ls, le))];
+    }
+    let mut out = Vec::new();
+    let (mut first_full, mut last_full) = (hs, he);
+    if ls != 0xDC00 {
+        out.push(format!("\\u{hs:04x}{}", unit_class(ls, 0xDFFF)));
+        first_full += 1;
+    }
+    let tail = (le != 0xDFFF).then(|| format!("\\u{he:04x}{}", unit_class(0xDC00, le)));
+    if tail.is_some() {
+        last_full -= 1;
+    }
+    if first_full <= last_full {
+        out.push(format!(
+            "{}[\\udc00-\\udfff]",
+            unit_class(first_full, last_full)
+        ));
+    }
+    out.extend(tail);
+    out
 }
 
 /// True when a capture group in `hir` may not take part in a match of `hir`.
@@ -437,17 +560,24 @@ mod tests {
         translate(p, Target::Python).unwrap().source
     }
 
-    fn js(p: &str) -> (String, bool) {
-        let t = translate(p, Target::Js).unwrap();
-        (t.source, t.unicode)
+    fn js(p: &str) -> String {
+        translate(p, Target::Js).unwrap().source
     }
 
     #[test]
     fn classes_are_explicit() {
         assert_eq!(py(r"[^%\n]"), r"[^\n%]");
-        assert_eq!(js(r"[^%\n]"), (r"[^\n%]".to_string(), true));
+        assert_eq!(
+            js(r"[^%\n]"),
+            r"(?:[^\n%\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])"
+        );
+        assert_eq!(js("[a😀-😂]"), r"(?:[a]|\ud83d[\ude00-\ude02])");
+        assert_eq!(
+            js("[\u{FFFF}-\u{10400}]"),
+            r"(?:[\uffff]|\ud800[\udc00-\udfff]|\ud801\udc00)"
+        );
         assert_eq!(py(r"[-a\]&]"), r"[\&\-\]a]");
-        assert_eq!(js(r"[01]"), (r"[01]".to_string(), false));
+        assert_eq!(js(r"[01]"), r"[01]");
         assert_eq!(py(r"(?-u:\d)"), r"[0-9]");
         assert_eq!(py(r"."), r"[^\n]");
         assert_eq!(py(r"(?s:.)"), r"[\s\S]");
@@ -459,7 +589,7 @@ mod tests {
     #[test]
     fn anchors_and_flags() {
         assert_eq!(py(r"^a$"), r"\Aa\Z");
-        assert_eq!(js(r"^a$").0, r"(?<![\s\S])a(?![\s\S])");
+        assert_eq!(js(r"^a$"), r"(?<![\s\S])a(?![\s\S])");
         assert_eq!(py(r"(?m)^a$"), r"(?<![^\n])a(?![^\n])");
         assert_eq!(py(r"\Aa\z"), r"\Aa\Z");
     }
@@ -467,12 +597,13 @@ mod tests {
     #[test]
     fn groups_and_repeats() {
         assert_eq!(py(r"(?P<x>a)(?P<a.b>b)"), r"(?P<x>a)(b)");
-        assert_eq!(js(r"(?P<x>a)").0, r"(?<x>a)");
+        assert_eq!(js(r"(?P<x>a)"), r"(?<x>a)");
         assert_eq!(py(r"(?:ab){2,3}?c+"), r"(?:ab){2,3}?c+");
         assert_eq!(py(r"a|b(?:cc|d)"), r"a|b(?:cc|d)");
-        assert_eq!(js(r"a/b").0, r"a\/b");
+        assert_eq!(js(r"a/b"), r"a\/b");
         assert_eq!(py("♔ ·"), "♔ ·");
-        assert!(js("😀").1);
+        assert_eq!(js("😀+"), r"(?:\ud83d\ude00)+");
+        assert_eq!(js("x*"), r"(?![\uDC00-\uDFFF])(?:x*)");
     }
 
     #[test]
