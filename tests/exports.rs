@@ -462,6 +462,10 @@ fn random_pattern(rng: &mut Rng, depth: u32) -> String {
         "\\z",
         "\\b{start}",
         "\\b{end}",
+        "(?Rm:^)",
+        "(?Rm:$)",
+        "(?-u:\\b)",
+        "\\b{start-half}",
     ];
     const REPEATS: &[&str] = &["*", "+", "?", "{2}", "{1,2}", "*?", "+?", "??", "{0,3}?"];
     let mut out = String::new();
@@ -470,6 +474,11 @@ fn random_pattern(rng: &mut Rng, depth: u32) -> String {
             0..=2 => rng.pick(ATOMS).to_string(),
             3 => rng.pick(LOOKS).to_string(),
             4 | 5 => format!("{}{}", rng.pick(ATOMS), rng.pick(REPEATS)),
+            6 if rng.below(2) == 0 => format!(
+                "(?P<g{}>{})",
+                rng.below(1 << 20),
+                random_pattern(rng, depth + 1)
+            ),
             6 => format!("({})", random_pattern(rng, depth + 1)),
             7 => format!(
                 "(?:{}|{}){}",
@@ -486,7 +495,7 @@ fn random_pattern(rng: &mut Rng, depth: u32) -> String {
 
 fn random_state(rng: &mut Rng) -> String {
     const CHARS: &[&str] = &[
-        "a", "b", " ", "\n", "♔", "😀", "1", "١", "é", "É", "%", "_", "x",
+        "a", "b", " ", "\n", "\r", "♔", "😀", "1", "١", "é", "É", "%", "_", "x",
     ];
     (0..rng.below(12)).map(|_| rng.pick(CHARS)).collect()
 }
