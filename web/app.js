@@ -5,12 +5,13 @@
 
 const $ = (id) => document.getElementById(id);
 const BOARD_ROW = /^([1-8]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ])$/u;
-const FILES_LINE = /^ {2}a b c d e f g h$/;
 const FILES = "abcdefgh";
 const EMPTY = "·";
 const ENGINE_PROMPT = /press Enter/i;
 const GAME_OVER = /^Game over/;
-const PROBLEM = /illegal|not a move|invalid|unknown|cannot/i;
+const PROBLEM = /illegal|malformed|not a move|invalid/i;
+// Lines shown beside the board (the history of position keys is long and only for the rules).
+const INFO_LINE = /^(Side to move|Castling|En passant|Halfmove clock|Move number|Engine plays): /;
 
 let startState = "";
 let state = "";
@@ -39,9 +40,11 @@ function parse(text) {
     const m = BOARD_ROW.exec(line);
     if (m) rows.push({ rank: m[1], cells: m.slice(2) });
   }
-  const isBoardLine = (l) => BOARD_ROW.test(l) || FILES_LINE.test(l);
   const boardIsDrawn = rows.length === 8;
-  return { lines, rows: boardIsDrawn ? rows : null, prompt, message, isBoardLine };
+  const info = lines.filter((l) => INFO_LINE.test(l));
+  // The player sits on the side the engine does not play.
+  const flipped = lines.includes("Engine plays: white");
+  return { lines, rows: boardIsDrawn ? rows : null, prompt, message, info, flipped };
 }
 
 function render() {
@@ -53,12 +56,15 @@ function render() {
     board.hidden = false;
     pre.hidden = true;
     const last = lastMove(view.message);
-    for (const row of view.rows) {
+    const rows = view.flipped ? [...view.rows].reverse() : view.rows;
+    const order = view.flipped ? [7, 6, 5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5, 6, 7];
+    for (const row of rows) {
       const label = document.createElement("div");
       label.className = "label";
       label.textContent = row.rank;
       board.append(label);
-      row.cells.forEach((glyph, file) => {
+      for (const file of order) {
+        const glyph = row.cells[file];
         const square = FILES[file] + row.rank;
         const cell = document.createElement("button");
         cell.type = "button";
@@ -71,13 +77,13 @@ function render() {
         cell.title = square;
         cell.addEventListener("click", () => clickSquare(square, glyph));
         board.append(cell);
-      });
+      }
     }
     const files = document.createElement("div");
     files.className = "files";
-    for (const f of FILES) {
+    for (const file of order) {
       const span = document.createElement("span");
-      span.textContent = f;
+      span.textContent = FILES[file];
       files.append(span);
     }
     board.append(document.createElement("div"), files);
@@ -90,6 +96,7 @@ function render() {
   message.textContent = failure ?? view.message;
   message.classList.toggle("error", failure !== null || PROBLEM.test(view.message));
   $("prompt").textContent = view.prompt.trim() || "Input:";
+  $("info").textContent = view.info.join("\n");
   $("details").textContent = state;
   const over = GAME_OVER.test(view.prompt);
   $("move-input").disabled = busy || over;
