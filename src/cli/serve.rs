@@ -1,11 +1,11 @@
 //! `regex-chess serve`: a tiny static file server for the site, on localhost.
 //!
-//! Standard library only: one thread per connection, `GET` and `HEAD` only, files under
-//! the directory only (no `..`, no hidden files), `index.html` for `/`, and the MIME
-//! types a browser needs (`text/javascript` for modules and workers). Every response
-//! carries `Cache-Control: no-store`, so a rebuilt site is never stale.
+//! Standard library only: 127.0.0.1 only, one thread per connection, `GET` and `HEAD`
+//! only, files under the directory only (no `..`, no hidden files), `index.html` for `/`,
+//! and the MIME types a browser needs (`text/javascript` for modules and workers). Every
+//! response carries `Cache-Control: no-store`, so a rebuilt site is never stale.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 
@@ -81,7 +81,8 @@ pub fn resolve(dir: &Path, target: &str) -> Option<PathBuf> {
 }
 
 fn respond(stream: TcpStream, dir: &Path) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
+    // A request line and headers beyond 64 KiB are not read.
+    let mut reader = BufReader::new(stream.try_clone()?.take(64 * 1024));
     let mut request = String::new();
     reader.read_line(&mut request)?;
     // Skip the headers.
