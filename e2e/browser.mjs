@@ -5,8 +5,9 @@
 //  - the progress display reported "rule i of N",
 //  - every run in the browser produced exactly the state the native executor produces
 //    from the same input (`regex-chess run`),
-//  - with the real `play` program, the engine's replies are legal moves (`regex-chess
-//    legal` on the position before each reply); with the toy program, it mirrored the move.
+//  - with the real `play` program, the player's moves and the engine's replies are legal
+//    (`regex-chess legal` on the position before each); with the toy program, the toy
+//    mirrored the move.
 // It saves a screenshot and the runs to OUT_DIR.
 //
 // Usage: node browser.mjs URL OUT_DIR MODE(play|toy) REGEX_CHESS_BINARY PROGRAM_JSON
@@ -115,17 +116,56 @@ outcome.forEach((run, i) => {
   check(native === run.output, `run ${i} (${(run.ms / 1000).toFixed(2)} s in the browser) equals the native executor's`);
 });
 
-// The engine's replies must be legal.
+// The engine's replies must be legal. A run's input is the board and the typed line; the
+// player's move is checked against `regex-chess legal` on that position, applied here, and
+// the engine's reply (named in the output's message) against `legal` on the result. (With
+// a play program that stops at "Engine to move, press Enter", the typed line is empty and
+// the reply is judged on the input's position.)
 if (mode === "play") {
+  const legalMoves = (fen) =>
+    execFileSync(bin, ["legal", "--fen", fen], { encoding: "utf8" }).split("\n").filter(Boolean);
   for (const run of outcome) {
-    if (!/press Enter: \n$/.test(run.input)) continue;
-    const fen = fenOf(run.input);
-    const lines = run.output.split("\n");
-    const said = lines.find((l) => / plays /.test(l)) ?? "";
-    const move = / ([a-h][1-8][a-h][1-8][qrbn]?)\b/.exec(said)?.[1];
-    const legal = execFileSync(bin, ["legal", "--fen", fen], { encoding: "utf8" }).split("\n");
-    check(move !== undefined && legal.includes(move), `the engine's reply "${said}" is legal in ${fen}`);
+    const lines = run.input.split("\n");
+    const typed = lines[lines.length - 2].replace(/^.*?: /, "").trim();
+    let fen = fenOf(run.input);
+    if (typed !== "") {
+      check(legalMoves(fen).includes(typed), `the player's ${typed} is legal in ${fen}`);
+      fen = applyUci(fen, typed);
+    }
+    const said = run.output.split("\n").find((l) => / plays /.test(l)) ?? "";
+    const reply = / ([a-h][1-8][a-h][1-8][qrbn]?)\b/.exec(said)?.[1];
+    check(reply !== undefined && legalMoves(fen).includes(reply), `the engine's reply "${said}" is legal in ${fen}`);
   }
+}
+
+/** The FEN after a legal UCI move (castling, en passant, promotion, rights, clocks). */
+function applyUci(fen, uci) {
+  const [placement, side, castling, , half, full] = fen.split(" ");
+  const board = placement.split("/").map((rank) =>
+    [...rank].flatMap((c) => (/\d/.test(c) ? Array(Number(c)).fill(".") : [c])));
+  const at = (sq) => [8 - Number(sq[1]), sq.charCodeAt(0) - 97];
+  const [fr, ff] = at(uci.slice(0, 2));
+  const [tr, tf] = at(uci.slice(2, 4));
+  const piece = board[fr][ff];
+  const captured = board[tr][tf];
+  const pawn = piece.toLowerCase() === "p";
+  board[fr][ff] = ".";
+  board[tr][tf] = uci[4] ? (side === "w" ? uci[4].toUpperCase() : uci[4]) : piece;
+  if (pawn && ff !== tf && captured === ".") board[fr][tf] = "."; // en passant
+  if (piece.toLowerCase() === "k" && Math.abs(tf - ff) === 2) {
+    const [rookFrom, rookTo] = tf > ff ? [7, 5] : [0, 3];
+    board[fr][rookTo] = board[fr][rookFrom];
+    board[fr][rookFrom] = ".";
+  }
+  const gone = new Set([uci.slice(0, 2), uci.slice(2, 4)]);
+  const rights = [...castling].filter((r) =>
+    r !== "-" && !({ K: ["e1", "h1"], Q: ["e1", "a1"], k: ["e8", "h8"], q: ["e8", "a8"] })[r].some((sq) => gone.has(sq)));
+  const ep = pawn && Math.abs(tr - fr) === 2 ? uci[0] + (side === "w" ? "3" : "6") : "-";
+  const placementAfter = board
+    .map((rank) => rank.join("").replace(/\.+/g, (dots) => String(dots.length)))
+    .join("/");
+  return [placementAfter, side === "w" ? "b" : "w", rights.join("") || "-", ep,
+    pawn || captured !== "." ? 0 : Number(half) + 1, side === "b" ? Number(full) + 1 : full].join(" ");
 }
 
 /** The FEN of a pretty board text. */
