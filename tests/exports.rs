@@ -256,6 +256,7 @@ fn empty_matches_on_multibyte_states() {
 #[test]
 fn classes_mean_what_regex_means() {
     let program = hand(&[
+        (r"x[a&&b]*y|[a&&b]", "(empty class)"),
         (r"\d+", "<d:$0>"),
         (r"\w+", "[$0]"),
         (r"\s", "_"),
@@ -272,6 +273,7 @@ fn classes_mean_what_regex_means() {
         "😀 a😀 ✓",
         "αβγ δ",
         "\n",
+        "xy xay",
     ]);
     check(&program, &states, Expect::All);
 }

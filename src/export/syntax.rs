@@ -276,7 +276,7 @@ impl Writer {
         let complement = complement(ranges);
         if ranges.is_empty() {
             // Matches nothing.
-            self.out.push_str("(?!)");
+            self.out.push_str("[^\\s\\S]");
             return;
         }
         if complement.is_empty() {
@@ -358,7 +358,7 @@ impl Writer {
             branches.extend(surrogate_ranges(start, end));
         }
         match branches.len() {
-            0 => self.out.push_str("(?!)"),
+            0 => self.out.push_str("[^\\s\\S]"),
             1 if only_bmp => self.out.push_str(&branches[0]),
             _ => {
                 self.out.push_str("(?:");
