@@ -110,6 +110,16 @@ enum Expect {
 
 /// Checks every format of `program` on `states` against the executors.
 fn check(program: &ValidProgram, states: &[String], expect: Expect) {
+    check_formats(
+        program,
+        states,
+        expect,
+        &[Format::Json, Format::Python, Format::Js],
+    );
+}
+
+/// Checks `formats` of `program` on `states` against the executors.
+fn check_formats(program: &ValidProgram, states: &[String], expect: Expect, formats: &[Format]) {
     let expected: Vec<String> = states
         .iter()
         .map(|s| {
@@ -132,6 +142,9 @@ fn check(program: &ValidProgram, states: &[String], expect: Expect) {
         (Format::Js, "node", JS_MODULE, "mjs", "rules.mjs"),
     ];
     for (format, interpreter, script, ext, file) in engines {
+        if !formats.contains(&format) {
+            continue;
+        }
         let refused = match format {
             Format::Json => expect == Expect::NoPairs,
             Format::Js => expect == Expect::NoJs,
@@ -364,17 +377,24 @@ fn chess_legal_moves() {
     check(&program, &states, Expect::All);
 }
 
+/// The formats the CI-sized chess tests run: the pair list (CPython) and the ES module
+/// (Node). The Python module runs the same patterns with the same `re`; the `--ignored`
+/// tests run it too.
+const CI_FORMATS: [Format; 2] = [Format::Json, Format::Js];
+
+/// Every format.
+const ALL_FORMATS: [Format; 3] = [Format::Json, Format::Python, Format::Js];
+
 #[test]
 fn chess_move() {
     let Some(program) = chess_program("move") else {
         return;
     };
-    // Two positions in CI; every position with `--ignored`.
     let states: Vec<String> = [FENS[0], FENS[4]]
         .iter()
         .map(|f| format!("{f}\n"))
         .collect();
-    check(&program, &states, Expect::All);
+    check_formats(&program, &states, Expect::All, &CI_FORMATS);
 }
 
 #[test]
@@ -384,7 +404,28 @@ fn chess_move_every_position() {
         return;
     };
     let states: Vec<String> = FENS.iter().map(|f| format!("{f}\n")).collect();
-    check(&program, &states, Expect::All);
+    check_formats(&program, &states, Expect::All, &ALL_FORMATS);
+}
+
+/// The inputs of a game of the `play` program: the `board` program draws the start (the
+/// engine playing `engine`), then each input is the previous output (from our executor)
+/// and a typed line.
+fn game(
+    board: &ValidProgram,
+    play: &ValidProgram,
+    engine: &str,
+    fen: &str,
+    typed: &[&str],
+) -> Vec<String> {
+    let fast = Fast::new(play.clone());
+    let mut state = Fast::new(board.clone()).run(&format!("engine: {engine}\n{fen}\n"));
+    let mut inputs = Vec::new();
+    for line in typed {
+        let input = format!("{state}{line}\n");
+        state = fast.run(&input);
+        inputs.push(input);
+    }
+    inputs
 }
 
 #[test]
@@ -392,22 +433,33 @@ fn chess_board_and_play() {
     let (Some(board), Some(play)) = (chess_program("board"), chess_program("play")) else {
         return;
     };
-    let starts: Vec<String> = [FENS[0], FENS[2]]
+    // The board program's input: the engine's side, then the FEN.
+    let starts: Vec<String> = [("black", FENS[0]), ("white", FENS[2]), ("black", FENS[1])]
         .iter()
-        .map(|f| format!("{f}\n"))
+        .map(|(side, fen)| format!("engine: {side}\n{fen}\n"))
         .collect();
-    check(&board, &starts, Expect::All);
-    // A game: each input is the previous output (from our executor) and a typed line; an
-    // empty line asks the engine to move; the bad lines must get the rules' messages.
-    let fast = Fast::new(play.clone());
-    let mut state = Fast::new(board).run(&starts[0]);
-    let mut inputs = Vec::new();
-    for typed in ["e2e4", "", "e9e4", "g1f3", "", "a1a8"] {
-        let input = format!("{state}{typed}\n");
-        state = fast.run(&input);
-        inputs.push(input);
-    }
-    check(&play, &inputs, Expect::All);
+    check_formats(&board, &starts, Expect::All, &ALL_FORMATS);
+    // A move the engine answers, and an illegal one.
+    let inputs = game(&board, &play, "black", FENS[0], &["e2e4", "e9e4"]);
+    check_formats(&play, &inputs, Expect::All, &CI_FORMATS);
+}
+
+#[test]
+#[ignore = "minutes: games of the play program in Python and Node"]
+fn chess_play_games() {
+    let (Some(board), Some(play)) = (chess_program("board"), chess_program("play")) else {
+        return;
+    };
+    let mut inputs = game(
+        &board,
+        &play,
+        "black",
+        FENS[0],
+        &["e2e4", "", "e9e4", "g1f3", "f1c4", "xyz"],
+    );
+    inputs.extend(game(&board, &play, "white", FENS[0], &["", "e7e5", "b8c6"]));
+    inputs.extend(game(&board, &play, "black", FENS[4], &["a1a8", ""]));
+    check_formats(&play, &inputs, Expect::All, &ALL_FORMATS);
 }
 
 // ----- random single rules -----

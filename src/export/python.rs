@@ -74,7 +74,8 @@ pub fn write(program: &ValidProgram, rules: &[TargetRule]) -> String {
     let mut out = String::new();
     out.push_str("\"\"\"The rules of a regex-chess program, for Python's re module.\n\n");
     out.push_str("Written by `regex-chess export --format python`. run(state) applies them\n");
-    out.push_str("in order, each as a global replace, and returns the final state.\n\"\"\"\n\n");
+    out.push_str("in order, each as a global replace, and returns the final state;\n");
+    out.push_str("apply_rule(i, state) applies rule i alone.\n\"\"\"\n\n");
     out.push_str("import re\n\n");
     out.push_str(&format!("NAME = {}\n", string_literal(&meta.name)));
     out.push_str(&format!(
