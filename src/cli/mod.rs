@@ -8,6 +8,7 @@ mod best_move;
 mod compile;
 mod export;
 mod legal;
+mod play;
 mod run;
 mod serve;
 mod site;
@@ -60,6 +61,8 @@ enum Command {
     Move(best_move::MoveArgs),
     /// Compile a registered program to a rule list.
     Compile(compile::CompileArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
     /// Write a program's rules for Python's re or JavaScript's RegExp.
     Export(export::ExportArgs),
     /// Write the static site that plays in the browser (the page, rules.js, start.txt).
@@ -90,6 +93,7 @@ pub fn main() -> ExitCode {
         Command::Legal(args) => legal::run(args),
         Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Play(args) => play::run(args),
         Command::Export(args) => export::run(args),
         Command::Site(args) => site::run(args),
         Command::Serve(args) => serve::run(args),

@@ -1,34 +1,261 @@
-//! The fast executor (placeholder: delegates to the reference until the real one lands).
+//! The fast executor: same results as [`super::reference::Reference`], byte for byte, with
+//! far less work per rule.
+//!
+//! Contract: for every program, state and rule range, [`Fast`] returns the state the
+//! reference returns and reports every rule index in order to the observer (with the same
+//! match counts when the observer wants them). `skipped: true` means the rule was not
+//! searched: a literal every match needs is absent (0 matches), or the identical previous
+//! rule changed nothing (it then reports that rule's matches, which it would find again).
+//!
+//! Pieces:
+//! - `literal`: literal prefixes, required literals and fixed literal groups, from the
+//!   pattern's HIR.
+//! - `pattern`: each distinct pattern compiled once, lazily on first use, into a shared
+//!   NFA, an anchored lazy DFA (or `meta::Regex` when there is no literal to anchor at) and
+//!   capture engines built only when a template needs them.
+//! - `linear`: plain-sequence patterns (push, pop, lookups, forks): an anchored
+//!   depth-first search with memchr/memmem that finds the match end and its groups at
+//!   once; the DFA and capture engines are its fallback.
+//! - `rewrite`: one output pass per rule with `replace_all`'s empty-match rules.
+//! - `state`: the state between rules (the seam for the thread-segmented buffer).
+//!
+//! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs,
+//! so a run that touches few patterns pays for few. Lazy-DFA caches are pooled between
+//! runs so that repeated runs (a game, a benchmark) reuse the states already built.
 
-use std::ops::Range;
+mod linear;
+mod literal;
+mod pattern;
+mod rewrite;
+mod state;
 
-use super::reference::Reference;
-use super::{Executor, Observer};
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::ops::{ControlFlow, Range};
+use std::sync::{Mutex, OnceLock};
+
+use super::{Executor, Observer, RuleReport};
 use crate::program::ValidProgram;
+use pattern::{Cache, Compiled};
+use rewrite::GroupNeed;
+use state::State;
+
+/// One distinct pattern: its source and its engines, compiled on first use.
+#[derive(Debug)]
+struct PatternSlot {
+    source: String,
+    compiled: OnceLock<Compiled>,
+}
+
+impl PatternSlot {
+    fn get(&self) -> &Compiled {
+        self.compiled.get_or_init(|| Compiled::new(&self.source))
+    }
+}
+
+/// Scratch space for one run: one cache per distinct pattern, made on first use.
+#[derive(Debug, Default)]
+struct Scratch {
+    caches: Vec<Option<Box<Cache>>>,
+}
 
 /// Runs programs quickly.
 #[derive(Debug)]
 pub struct Fast {
-    inner: Reference,
+    program: ValidProgram,
+    patterns: Vec<PatternSlot>,
+    /// The pattern slot of each rule.
+    rule_pattern: Vec<usize>,
+    /// Whether rule `i` has the same pattern and replacement as rule `i - 1`.
+    same_as_previous: Vec<bool>,
+    /// How each rule's template uses groups, decided when its pattern is first compiled.
+    needs: Vec<OnceLock<GroupNeed>>,
+    /// Scratch spaces of finished runs, reused by later runs.
+    pool: Mutex<Vec<Scratch>>,
+    /// States at least this long use the segmented form for rules that allow it.
+    segment_min_len: usize,
 }
 
 impl Fast {
-    /// Prepares `program`.
+    /// Prepares `program`: finds its distinct patterns and runs of identical rules. No
+    /// pattern is compiled yet.
     pub fn new(program: ValidProgram) -> Fast {
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        let mut patterns = Vec::new();
+        let mut rule_pattern = Vec::with_capacity(program.rules().len());
+        for rule in program.rules() {
+            let id = *ids.entry(rule.pattern.as_str()).or_insert_with(|| {
+                patterns.push(PatternSlot {
+                    source: rule.pattern.clone(),
+                    compiled: OnceLock::new(),
+                });
+                patterns.len() - 1
+            });
+            rule_pattern.push(id);
+        }
+        let rules = program.rules();
+        let same_as_previous = (0..rules.len())
+            .map(|i| {
+                i > 0
+                    && rule_pattern[i] == rule_pattern[i - 1]
+                    && rules[i].replacement == rules[i - 1].replacement
+            })
+            .collect();
+        let needs = (0..rules.len()).map(|_| OnceLock::new()).collect();
         Fast {
-            inner: Reference::new(program),
+            program,
+            patterns,
+            rule_pattern,
+            same_as_previous,
+            needs,
+            pool: Mutex::new(Vec::new()),
+            segment_min_len: usize::MAX,
         }
     }
+
+    /// Turns on the thread-segmented state (see `state.rs`) for states of at least
+    /// `min_len` bytes. Off by default: on the benchmarks in PERF.md, where every thread
+    /// matches, its per-segment overhead makes it about three times slower than the flat
+    /// path; it pays only when rules touch few of many threads. Results are identical
+    /// either way.
+    pub fn segmented(mut self, min_len: usize) -> Fast {
+        self.segment_min_len = min_len;
+        self
+    }
+
+    /// The number of distinct patterns.
+    pub fn distinct_patterns(&self) -> usize {
+        self.patterns.len()
+    }
+
+    /// Applies rule `index` to `state`. Returns the report's `matches` and `skipped` and
+    /// whether the state changed.
+    fn apply(&self, index: usize, state: &mut State, scratch: &mut Scratch) -> (usize, bool, bool) {
+        let id = self.rule_pattern[index];
+        let compiled = self.patterns[id].get();
+        let template = self.program.template(index);
+        let need = *self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
+        if scratch.caches.len() < self.patterns.len() {
+            scratch.caches.resize_with(self.patterns.len(), || None);
+        }
+        let cache = scratch.caches[id].get_or_insert_with(Box::default);
+        if let Some(prefix) = compiled.segment_prefix()
+            && state.len() >= self.segment_min_len
+            && let Some(result) = by_segment(compiled, cache, template, need, prefix, state)
+        {
+            return result;
+        }
+        let Some(from) = compiled.first_possible(state.text()) else {
+            return (0, true, false);
+        };
+        let (text, out) = state.buffers();
+        match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
+            None => (0, false, false),
+            Some(count) => {
+                let changed = *out != text;
+                if changed {
+                    state.swap();
+                }
+                (count, false, changed)
+            }
+        }
+    }
+}
+
+/// Applies a rule whose matches start with `prefix` (see `Compiled::segment_prefix`)
+/// segment by segment: a clean segment is searched only if it starts with the prefix,
+/// and only rewritten segments are replaced. Returns `None`, having changed nothing,
+/// when a search in some segment other than the last looked at the segment's end: a
+/// match there might continue into the next segment, so the caller runs the rule on the
+/// flat text instead.
+fn by_segment(
+    compiled: &Compiled,
+    cache: &mut Cache,
+    template: &crate::program::Template,
+    need: GroupNeed,
+    prefix: &[u8],
+    state: &mut State,
+) -> Option<(usize, bool, bool)> {
+    let segments = state.segments();
+    let last = segments.len().saturating_sub(1);
+    let mut edits = Vec::new();
+    let mut count = 0;
+    let mut searched = false;
+    for (index, segment) in segments.iter().enumerate() {
+        let text = segment.text.as_str();
+        if segment.clean && !text.as_bytes().starts_with(prefix) {
+            continue;
+        }
+        searched = true;
+        let mut out = String::with_capacity(text.len() + 64);
+        let result = rewrite::rewrite(compiled, cache, template, need, text, 0, &mut out);
+        if index != last && Compiled::touched_end(cache) {
+            return None;
+        }
+        if let Some(n) = result {
+            count += n;
+            if out != text {
+                edits.push((index, out));
+            }
+        }
+    }
+    let changed = !edits.is_empty();
+    if changed {
+        state.edit_segments(edits);
+    }
+    Some((count, !searched, changed))
 }
 
 impl Executor for Fast {
     fn name(&self) -> &'static str {
         "fast"
     }
+
     fn program(&self) -> &ValidProgram {
-        self.inner.program()
+        &self.program
     }
+
     fn run_range(&self, state: &str, range: Range<usize>, observer: &mut dyn Observer) -> String {
-        self.inner.run_range(state, range, observer)
+        let counts = observer.wants_match_counts();
+        let mut scratch = self
+            .pool
+            .lock()
+            .map(|mut p| p.pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let mut state = State::new(state);
+        // True while the last applied rule changed nothing: an identical rule right after
+        // it cannot change anything either.
+        let mut fixpoint = false;
+        // The matches of the last applied rule: an identical rule skipped at a fixpoint
+        // meets the same state, so it has the same matches (which replace them by
+        // themselves).
+        let mut last_matches = 0;
+        for index in range {
+            let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
+                (last_matches, true)
+            } else {
+                let (matches, skipped, changed) = self.apply(index, &mut state, &mut scratch);
+                fixpoint = !changed;
+                last_matches = matches;
+                (matches, skipped)
+            };
+            let report = RuleReport {
+                matches: if counts { matches } else { 0 },
+                skipped,
+                state_len: state.len(),
+            };
+            let flow = observer.after_rule(index, &report, &|| state.render());
+            if let ControlFlow::Break(()) = flow {
+                break;
+            }
+        }
+        if let Ok(mut pool) = self.pool.lock() {
+            pool.push(scratch);
+        }
+        state.into_string()
     }
 }

@@ -1,0 +1,570 @@
+//! "Linear" patterns: matches and capture groups found without an engine.
+//!
+//! A pattern is linear when, after flattening groups, it is a plain sequence of literals,
+//! single-char classes and repetitions of a single-char class (`[^%]*`, `[^\n]+?`,
+//! `x{2,5}`), with no alternation, look-around or nested repetition. The machine's lookups
+//! are linear: `(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n`.
+//!
+//! Contract: [`Linear::find_end`] gives the leftmost-first match anchored at a position
+//! and its groups, exactly as `regex` would, or gives up when its work budget runs out
+//! (the caller then uses the DFA). [`Linear::resolve`] is given a span `start..end` that
+//! is the pattern's leftmost-first match; it writes exactly the group spans `regex`
+//! gives, or returns false (slots then undefined) when its budget runs out.
+//!
+//! Why it is exact: every path through a linear pattern consumes one char per repetition
+//! step, and leftmost-first prefers, at each repetition, more steps (greedy) or fewer
+//! (lazy). The overall winning path ends at `end`, so it is the most preferred path among
+//! those that end at `end`, which is what a depth-first search in preference order, pinned
+//! to `end`, finds first. The search steps back from the longest run one char at a time,
+//! so the usual lookup (the wanted line is near the end of the span) costs little; the
+//! budget (a few times the span length) cuts off patterns that would backtrack a lot.
+
+use memchr::memmem;
+use regex_syntax::hir::{Class, Hir, HirKind};
+
+/// A char class with a bitmap for ASCII, the common case.
+#[derive(Clone, Debug)]
+struct CharSet {
+    ascii: u128,
+    class: Class,
+}
+
+impl CharSet {
+    fn new(class: Class) -> CharSet {
+        let ascii = (0u8..128)
+            .filter(|b| class_has(&class, char::from(*b)))
+            .fold(0u128, |m, b| m | (1u128 << b));
+        CharSet { ascii, class }
+    }
+
+    /// Whether `%` is in the set.
+    fn has_percent(&self) -> bool {
+        self.ascii >> b'%' & 1 == 1
+    }
+
+    /// Whether the char starting at byte `at` of `hay` (at a char boundary) is in the set,
+    /// and its length in bytes.
+    #[inline]
+    fn step(&self, hay: &str, at: usize) -> Option<usize> {
+        let b = *hay.as_bytes().get(at)?;
+        if b < 128 {
+            return (self.ascii >> b & 1 == 1).then_some(1);
+        }
+        let c = hay[at..].chars().next()?;
+        class_has(&self.class, c).then(|| c.len_utf8())
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Atom {
+    Literal(Box<[u8]>),
+    Class(CharSet),
+    Repeat {
+        class: CharSet,
+        min: u32,
+        max: Option<u32>,
+        greedy: bool,
+        /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
+        quick: Option<QuickRun>,
+    },
+    Open(usize),
+    Close(usize),
+}
+
+/// A greedy `C*` / `C+` where `C` is every char but one to three ASCII bytes (`[^%]*`,
+/// `[^\n]+`, `.*`): its longest run ends at the first of those bytes (memchr), and when a
+/// literal follows, the places to give back to are found with a reverse memmem.
+#[derive(Clone, Debug)]
+struct QuickRun {
+    stops: Vec<u8>,
+    next_literal: Option<memmem::FinderRev<'static>>,
+}
+
+impl QuickRun {
+    fn new(class: &CharSet, min: u32, max: Option<u32>, greedy: bool) -> Option<QuickRun> {
+        if !greedy || max.is_some() || min > 1 {
+            return None;
+        }
+        let mut negated = class.class.clone();
+        negated.negate();
+        let stops: Vec<u8> = (0u8..=255)
+            .filter(|b| !b.is_ascii() || class.ascii >> b & 1 == 0)
+            .filter(|b| b.is_ascii())
+            .collect();
+        let non_ascii_all_in = match &negated {
+            Class::Unicode(u) => u.ranges().iter().all(|r| r.end().is_ascii()),
+            Class::Bytes(_) => false,
+        };
+        (non_ascii_all_in && stops.len() <= 3).then_some(QuickRun {
+            stops,
+            next_literal: None,
+        })
+    }
+
+    /// The end of the longest run of the class in `hay[from..end]`.
+    fn run_end(&self, hay: &[u8], from: usize, end: usize) -> usize {
+        let h = &hay[from..end];
+        let found = match self.stops[..] {
+            [] => None,
+            [a] => memchr::memchr(a, h),
+            [a, b] => memchr::memchr2(a, b, h),
+            [a, b, c] => memchr::memchr3(a, b, c, h),
+            _ => unreachable!("at most three stop bytes"),
+        };
+        found.map_or(end, |k| from + k)
+    }
+}
+
+/// A linear pattern, ready to resolve groups.
+#[derive(Clone, Debug)]
+pub struct Linear {
+    atoms: Vec<Atom>,
+}
+
+impl Linear {
+    /// The linear form of `hir`, if it has one.
+    pub fn new(hir: &Hir) -> Option<Linear> {
+        let mut atoms = Vec::new();
+        flatten(hir, &mut atoms)?;
+        // Tell each quick run which literal follows it, if one does (group marks between
+        // them take no space).
+        for i in 0..atoms.len() {
+            let next = atoms[i + 1..]
+                .iter()
+                .find(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)));
+            let literal = match next {
+                Some(Atom::Literal(lit)) => Some(memmem::FinderRev::new(&lit[..]).into_owned()),
+                _ => None,
+            };
+            if let Atom::Repeat {
+                quick: Some(quick), ..
+            } = &mut atoms[i]
+            {
+                quick.next_literal = literal;
+            }
+        }
+        Some(Linear { atoms })
+    }
+
+    /// The text of every match when the pattern is a plain literal (groups aside).
+    pub fn as_literal(&self) -> Option<Vec<u8>> {
+        let mut text = Vec::new();
+        for atom in &self.atoms {
+            match atom {
+                Atom::Literal(lit) => text.extend_from_slice(lit),
+                Atom::Open(_) | Atom::Close(_) => {}
+                _ => return None,
+            }
+        }
+        (!text.is_empty()).then_some(text)
+    }
+
+    /// Fills `slots` (2 per group) for the match `start..end` of `hay`. Returns false when
+    /// the budget ran out.
+    pub fn resolve(
+        &self,
+        hay: &str,
+        start: usize,
+        end: usize,
+        slots: &mut [Option<usize>],
+    ) -> bool {
+        let mut search = Search {
+            atoms: &self.atoms,
+            hay,
+            end,
+            pinned: true,
+            budget: 4 * (end - start) + 64,
+            touched_end: false,
+            slots,
+        };
+        let found = search.at(0, start);
+        if found {
+            search.slots[0] = Some(start);
+            search.slots[1] = Some(end);
+        }
+        found
+    }
+
+    /// The leftmost-first match anchored at `start`: `Ok(Some(end))` with the groups in
+    /// `slots`, `Ok(None)` when there is none, `Err(())` when the budget ran out (the
+    /// caller then asks a DFA). Without look-around and without empty loops, the first
+    /// path a depth-first search in preference order completes is the leftmost-first
+    /// match, so no end needs to be known beforehand. The steps spent are added to `work`
+    /// (scanning charges about one step per eight bytes).
+    #[allow(clippy::result_unit_err)]
+    pub fn find_end(
+        &self,
+        hay: &str,
+        start: usize,
+        slots: &mut [Option<usize>],
+        work: &mut usize,
+        touched_end: &mut bool,
+    ) -> Result<Option<usize>, ()> {
+        let budget = 1024 + (hay.len() - start) / 4;
+        let mut search = Search {
+            atoms: &self.atoms,
+            hay,
+            end: hay.len(),
+            pinned: false,
+            budget,
+            touched_end: false,
+            slots,
+        };
+        let found = search.at(0, start);
+        *work += budget - search.budget;
+        *touched_end |= search.touched_end;
+        if found {
+            let end = search.end;
+            search.slots[0] = Some(start);
+            search.slots[1] = Some(end);
+            Ok(Some(end))
+        } else if search.budget == 0 {
+            Err(())
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
+    match hir.kind() {
+        HirKind::Empty => {}
+        HirKind::Literal(lit) => out.push(Atom::Literal(lit.0.clone())),
+        HirKind::Class(class) => out.push(Atom::Class(CharSet::new(class.clone()))),
+        HirKind::Capture(cap) => {
+            out.push(Atom::Open(cap.index as usize));
+            flatten(&cap.sub, out)?;
+            out.push(Atom::Close(cap.index as usize));
+        }
+        HirKind::Concat(subs) => {
+            for sub in subs {
+                flatten(sub, out)?;
+            }
+        }
+        HirKind::Repetition(rep) => {
+            let class = match rep.sub.kind() {
+                HirKind::Class(class) => class.clone(),
+                HirKind::Literal(lit) => single_char_class(&lit.0)?,
+                _ => return None,
+            };
+            let class = CharSet::new(class);
+            out.push(Atom::Repeat {
+                quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
+                class,
+                min: rep.min,
+                max: rep.max,
+                greedy: rep.greedy,
+            });
+        }
+        HirKind::Look(_) | HirKind::Alternation(_) => return None,
+    }
+    Some(())
+}
+
+/// The class holding exactly the one char `bytes` encodes.
+fn single_char_class(bytes: &[u8]) -> Option<Class> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    if chars.next().is_some() {
+        return None;
+    }
+    let range = regex_syntax::hir::ClassUnicodeRange::new(c, c);
+    Some(Class::Unicode(regex_syntax::hir::ClassUnicode::new([
+        range,
+    ])))
+}
+
+fn class_has(class: &Class, c: char) -> bool {
+    match class {
+        Class::Unicode(u) => {
+            let ranges = u.ranges();
+            // Ranges are sorted and disjoint.
+            let i = ranges.partition_point(|r| r.end() < c);
+            ranges.get(i).is_some_and(|r| r.start() <= c)
+        }
+        Class::Bytes(b) => {
+            c.is_ascii() && {
+                let byte = c as u8;
+                b.ranges()
+                    .iter()
+                    .any(|r| r.start() <= byte && byte <= r.end())
+            }
+        }
+    }
+}
+
+/// Charge for scanning `len` bytes with memchr/memmem, in search steps.
+fn scan_cost(len: usize) -> usize {
+    len / 8 + 1
+}
+
+struct Search<'a, 's> {
+    atoms: &'a [Atom],
+    hay: &'a str,
+    /// The right edge of the text the atoms may consume; once an unpinned search
+    /// succeeds, where the match ended.
+    end: usize,
+    /// Whether a match must end exactly at `end` (group resolution on a known span).
+    pinned: bool,
+    /// Set when the answer could differ if the text went on past `end` with a `%` (the
+    /// thread-segmented state cuts the text before a `%`, and uses this to detect a match
+    /// that might cross into the next thread). A run that would stop at `%` anyway, or a
+    /// literal or class that would not accept it, leaves it unset.
+    touched_end: bool,
+    budget: usize,
+    slots: &'s mut [Option<usize>],
+}
+
+impl Search<'_, '_> {
+    /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
+    fn quick(&mut self, quick: &QuickRun, min: u32, i: usize, pos: usize) -> bool {
+        let bytes = self.hay.as_bytes();
+        let run_end = quick.run_end(bytes, pos, self.end);
+        self.touched_end |= run_end == self.end && !quick.stops.contains(&b'%');
+        let cost = scan_cost(run_end - pos);
+        if self.budget <= cost {
+            self.budget = 0;
+            return false;
+        }
+        self.budget -= cost;
+        let lowest = if min == 1 {
+            match self.hay[pos..run_end].chars().next() {
+                Some(c) => pos + c.len_utf8(),
+                None => return false,
+            }
+        } else {
+            pos
+        };
+        match &quick.next_literal {
+            Some(lit) => {
+                // An occurrence of the literal that starts in the run but ends past `end`
+                // is invisible here; it would have to hold the `%` that follows `end`.
+                self.touched_end |=
+                    run_end + lit.needle().len() > self.end && lit.needle().contains(&b'%');
+                let mut high = (run_end + lit.needle().len()).min(self.end);
+                while high > lowest {
+                    let Some(k) = lit.rfind(&bytes[lowest..high]) else {
+                        return false;
+                    };
+                    let q = lowest + k;
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                    high = q + lit.needle().len() - 1;
+                }
+                false
+            }
+            None => {
+                let mut q = run_end;
+                loop {
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if q <= lowest {
+                        return false;
+                    }
+                    let Some(c) = self.hay[lowest..q].chars().next_back() else {
+                        return false;
+                    };
+                    q -= c.len_utf8();
+                }
+            }
+        }
+    }
+
+    /// Whether atoms `i..` match `hay[pos..end]` exactly, following the most preferred
+    /// path; on success the slots hold that path's groups.
+    fn at(&mut self, i: usize, pos: usize) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        let Some(atom) = self.atoms.get(i) else {
+            if self.pinned {
+                return pos == self.end;
+            }
+            self.end = pos;
+            return true;
+        };
+        match atom {
+            Atom::Literal(lit) => {
+                let after = pos + lit.len();
+                if after > self.end {
+                    let available = &self.hay.as_bytes()[pos..self.end];
+                    self.touched_end |= lit.starts_with(available) && lit[available.len()] == b'%';
+                    return false;
+                }
+                after <= self.end
+                    && self.hay.as_bytes()[pos..after] == lit[..]
+                    && self.at(i + 1, after)
+            }
+            Atom::Class(class) => {
+                if pos >= self.end {
+                    self.touched_end |= class.has_percent();
+                    return false;
+                }
+                match class.step(self.hay, pos) {
+                    Some(len) => self.at(i + 1, pos + len),
+                    None => false,
+                }
+            }
+            Atom::Open(g) | Atom::Close(g) => {
+                let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
+                let old = self.slots[slot];
+                self.slots[slot] = Some(pos);
+                if self.at(i + 1, pos) {
+                    return true;
+                }
+                self.slots[slot] = old;
+                false
+            }
+            Atom::Repeat {
+                quick: Some(quick),
+                min,
+                ..
+            } => self.quick(quick, *min, i, pos),
+            Atom::Repeat {
+                class,
+                min,
+                max,
+                greedy,
+                quick: None,
+            } => {
+                let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
+                if *greedy {
+                    // Run as far as the class and `max` allow, then give back one char at
+                    // a time.
+                    let mut steps = 0;
+                    let mut q = pos;
+                    while steps < max && q < self.end {
+                        let Some(len) = class.step(self.hay, q) else {
+                            break;
+                        };
+                        steps += 1;
+                        q += len;
+                    }
+                    self.touched_end |= q == self.end && steps < max && class.has_percent();
+                    if self.budget <= steps {
+                        // Out of budget: every later step fails too, so the whole
+                        // search reports failure rather than a less preferred path.
+                        self.budget = 0;
+                        return false;
+                    }
+                    self.budget -= steps;
+                    loop {
+                        if steps < min {
+                            return false;
+                        }
+                        if self.at(i + 1, q) {
+                            return true;
+                        }
+                        let Some(c) = self.hay[pos..q].chars().next_back() else {
+                            return false;
+                        };
+                        q -= c.len_utf8();
+                        steps -= 1;
+                    }
+                } else {
+                    let mut steps = 0;
+                    let mut q = pos;
+                    loop {
+                        if steps >= min && self.at(i + 1, q) {
+                            return true;
+                        }
+                        if steps == max {
+                            return false;
+                        }
+                        if q >= self.end {
+                            self.touched_end |= class.has_percent();
+                            return false;
+                        }
+                        match class.step(self.hay, q) {
+                            Some(len) => {
+                                steps += 1;
+                                q += len;
+                            }
+                            None => return false,
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn groups(pattern: &str, hay: &str) -> Option<Vec<Option<(usize, usize)>>> {
+        let re = regex::Regex::new(pattern).unwrap();
+        let caps = re.captures(hay).unwrap();
+        let m = caps.get(0).unwrap();
+        let hir = regex_syntax::parse(pattern).unwrap();
+        let linear = Linear::new(&hir)?;
+        let mut slots = vec![None; 2 * re.captures_len()];
+        assert!(linear.resolve(hay, m.start(), m.end(), &mut slots));
+        let ours: Vec<_> = (0..re.captures_len())
+            .map(|g| slots[2 * g].zip(slots[2 * g + 1]))
+            .collect();
+        let theirs: Vec<_> = (0..re.captures_len())
+            .map(|g| caps.get(g).map(|m| (m.start(), m.end())))
+            .collect();
+        assert_eq!(ours, theirs, "{pattern:?} on {hay:?}");
+        Some(ours)
+    }
+
+    #[test]
+    fn lookup_groups() {
+        let p = "(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n";
+        groups(p, "%%\n#stack:\nA\n#x: 1\n#y: 2\n#x: 3\n%%\n").unwrap();
+        groups(p, "q%%\n#stack:\n\n#x: \n").unwrap();
+    }
+
+    #[test]
+    fn greedy_lazy_and_counted() {
+        groups("(a*)(a*?)(a+)", "aaaa").unwrap();
+        groups("(a*?)(a+?)(b)", "xaaab").unwrap();
+        groups("(é{1,2})(é*)", "ééé").unwrap();
+        groups("([a-c]{2})(.*)(c)", "abcabc").unwrap();
+        groups("(?i)(ab)(c*)", "xABcC").unwrap();
+        groups("(x?)(x)", "x").unwrap();
+    }
+
+    #[test]
+    fn not_linear() {
+        let hir = regex_syntax::parse("(a|bc)").unwrap();
+        assert!(Linear::new(&hir).is_none());
+        let hir = regex_syntax::parse(r"\ba").unwrap();
+        assert!(Linear::new(&hir).is_none());
+        let hir = regex_syntax::parse("(ab)*").unwrap();
+        assert!(Linear::new(&hir).is_none());
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    /// A pattern that backtracks a lot either resolves exactly or gives up (never a wrong
+    /// answer).
+    #[test]
+    fn heavy_backtracking_is_exact_or_refused() {
+        let pattern = "(a*)(a*)(a*)(a*)(b)";
+        let hay = "a".repeat(300) + "b";
+        let re = regex::Regex::new(pattern).unwrap();
+        let caps = re.captures(&hay).unwrap();
+        let linear = Linear::new(&regex_syntax::parse(pattern).unwrap()).unwrap();
+        let mut slots = vec![None; 12];
+        if linear.resolve(&hay, 0, hay.len(), &mut slots) {
+            for g in 0..6 {
+                let m = caps.get(g).map(|m| (m.start(), m.end()));
+                assert_eq!(slots[2 * g].zip(slots[2 * g + 1]), m);
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Literal facts about one pattern, read off its HIR: where a match can start, what every
+//! match must contain, and which capture groups are fixed literals at a known offset.
+//!
+//! Contract:
+//! - [`Prefix::One`] / [`Prefix::Many`]: every match of the pattern starts with that literal
+//!   (one of those literals). A pattern that can match the empty string never gets a prefix.
+//!   [`Prefix::Never`]: the pattern matches nothing at all.
+//! - [`Literals::required`]: a literal that occurs inside every match; when it is absent
+//!   from the state, the rule has no match.
+//! - [`Literals::fixed_groups`]: group `i` that is a plain literal sitting at a fixed offset
+//!   from the start of every match (such as the leading `(%%\n#stack:\n)`), so its span is
+//!   known without running a capture engine.
+//!
+//! Trade-offs: only the top-level concatenation is walked for required literals and fixed
+//! groups. That covers the machine dialect (a literal head, then classes and groups) while
+//! staying obviously sound; anything subtler is left to the engines.
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use memchr::memmem;
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
+use regex_syntax::hir::{Hir, HirKind};
+
+/// How to find the positions where a match may start.
+// One per distinct pattern, read on the hot path: the inline finder is worth its size.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Prefix {
+    /// No usable literal: search with a general engine.
+    None,
+    /// The pattern cannot match anything.
+    Never,
+    /// Every match starts with this literal.
+    One(memmem::Finder<'static>),
+    /// Every match starts with one of these literals (they share no common prefix).
+    Many(AhoCorasick),
+}
+
+impl Prefix {
+    /// The first position at or after `at` where a match may start, if any. Every position
+    /// returned is a char boundary of a valid UTF-8 `hay` (a literal's first byte is never
+    /// a continuation byte).
+    pub fn next_candidate(&self, hay: &[u8], at: usize) -> Option<usize> {
+        let rest = hay.get(at..)?;
+        match self {
+            Prefix::None => Some(at),
+            Prefix::Never => None,
+            Prefix::One(finder) => finder.find(rest).map(|i| i + at),
+            Prefix::Many(ac) => ac.find(rest).map(|m| m.start() + at),
+        }
+    }
+}
+
+/// Everything [`analyze`] learns about one pattern.
+#[derive(Debug)]
+pub struct Literals {
+    /// Where matches may start.
+    pub prefix: Prefix,
+    /// A literal every match contains, when it is worth a separate check (it is not the
+    /// prefix itself).
+    pub required: Option<memmem::Finder<'static>>,
+    /// For each group index, `Some((start, end))` offsets from the match start when the
+    /// group is a literal at a fixed place. Index 0 is always `None` (the whole match is
+    /// known anyway).
+    pub fixed_groups: Vec<Option<(usize, usize)>>,
+}
+
+/// Reads the literal facts of `hir`, a pattern with `group_len` groups (counting group 0).
+pub fn analyze(hir: &Hir, group_len: usize) -> Literals {
+    let prefix = prefix_of(hir);
+    let prefix_bytes: Option<Vec<u8>> = match &prefix {
+        Prefix::One(f) => Some(f.needle().to_vec()),
+        _ => None,
+    };
+    let mut required_lits = Vec::new();
+    required_literals(hir, &mut required_lits);
+    let required = required_lits
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .filter(|l| match &prefix_bytes {
+            // A literal contained in the prefix is already checked by the prefix search.
+            Some(p) => memmem::find(p, l).is_none(),
+            None => true,
+        })
+        .max_by_key(|l| l.len())
+        .map(|l| memmem::Finder::new(&l).into_owned());
+    let mut fixed_groups = vec![None; group_len];
+    fixed_groups_of(hir, &mut 0, &mut fixed_groups);
+    Literals {
+        prefix,
+        required,
+        fixed_groups,
+    }
+}
+
+fn prefix_of(hir: &Hir) -> Prefix {
+    let mut seq = Extractor::new().kind(ExtractKind::Prefix).extract(hir);
+    seq.dedup();
+    let Some(lits) = seq.literals() else {
+        return Prefix::None;
+    };
+    if lits.is_empty() {
+        return Prefix::Never;
+    }
+    if lits.iter().any(|l| l.as_bytes().is_empty()) {
+        return Prefix::None;
+    }
+    if let Some(lcp) = seq.longest_common_prefix().filter(|p| !p.is_empty()) {
+        return Prefix::One(memmem::Finder::new(lcp).into_owned());
+    }
+    if lits.len() > 64 {
+        return Prefix::None;
+    }
+    // Leftmost semantics: `find` reports the occurrence that starts first, which is what
+    // candidate enumeration needs (standard semantics would report the one ending first).
+    let ac = AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostFirst)
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(lits.iter().map(|l| l.as_bytes()));
+    match ac {
+        Ok(ac) => Prefix::Many(ac),
+        Err(_) => Prefix::None,
+    }
+}
+
+/// Collects literals that every match must contain: the literal leaves of the top-level
+/// concatenation, looking through groups and repetitions that occur at least once.
+fn required_literals(hir: &Hir, out: &mut Vec<Vec<u8>>) {
+    match hir.kind() {
+        HirKind::Literal(lit) => out.push(lit.0.to_vec()),
+        HirKind::Capture(cap) => required_literals(&cap.sub, out),
+        HirKind::Repetition(rep) if rep.min >= 1 => required_literals(&rep.sub, out),
+        HirKind::Concat(subs) => subs.iter().for_each(|s| required_literals(s, out)),
+        _ => {}
+    }
+}
+
+/// Walks the head of the top-level concatenation while its length is fixed and its text is
+/// literal, recording the offsets of the groups that are plain literals. Returns false once
+/// the walk meets something of unknown length.
+fn fixed_groups_of(hir: &Hir, offset: &mut usize, out: &mut [Option<(usize, usize)>]) -> bool {
+    match hir.kind() {
+        HirKind::Literal(lit) => {
+            *offset += lit.0.len();
+            true
+        }
+        HirKind::Look(_) | HirKind::Empty => true,
+        HirKind::Capture(cap) => {
+            let start = *offset;
+            if fixed_groups_of(&cap.sub, offset, out) {
+                if let Some(slot) = out.get_mut(cap.index as usize) {
+                    *slot = Some((start, *offset));
+                }
+                true
+            } else {
+                false
+            }
+        }
+        HirKind::Concat(subs) => subs.iter().all(|s| fixed_groups_of(s, offset, out)),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lits(pattern: &str) -> Literals {
+        let hir = regex_syntax::parse(pattern).unwrap();
+        let groups = regex::Regex::new(pattern).unwrap().captures_len();
+        analyze(&hir, groups)
+    }
+
+    fn one(p: &Prefix) -> Option<&[u8]> {
+        match p {
+            Prefix::One(f) => Some(f.needle()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn machine_prefixes() {
+        let l = lits("(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n");
+        assert_eq!(one(&l.prefix), Some(&b"%%\n#stack:\n"[..]));
+        assert_eq!(l.required.as_ref().unwrap().needle(), b"\n#x: ");
+        assert_eq!(l.fixed_groups, vec![None, Some((0, 11)), None, None]);
+
+        let l = lits("%%\n([^%]*)");
+        assert_eq!(one(&l.prefix), Some(&b"%%\n"[..]));
+        assert!(l.required.is_none());
+
+        let l = lits("(?m)^%tag\n");
+        assert_eq!(one(&l.prefix), Some(&b"%tag\n"[..]));
+    }
+
+    #[test]
+    fn empty_matching_patterns_have_no_prefix() {
+        for p in ["a*", "x?", "^", "$", "(?m)^", r"\b", "(?:ab)?c*", "|a"] {
+            assert!(matches!(lits(p).prefix, Prefix::None), "{p}");
+        }
+    }
+
+    #[test]
+    fn alternatives_use_several_literals() {
+        let l = lits("%%\n|%t\n");
+        assert_eq!(one(&l.prefix), Some(&b"%"[..]));
+        let l = lits("ab|cd");
+        assert!(matches!(l.prefix, Prefix::Many(_)));
+        assert_eq!(l.prefix.next_candidate(b"xxcdab", 0), Some(2));
+        assert_eq!(l.prefix.next_candidate(b"xxcdab", 3), Some(4));
+    }
+
+    #[test]
+    fn fixed_groups_stop_at_the_first_variable_part() {
+        let l = lits("(a)(bc)(d*)(e)");
+        assert_eq!(
+            l.fixed_groups,
+            vec![None, Some((0, 1)), Some((1, 3)), None, None]
+        );
+        let l = lits("((a)b)");
+        assert_eq!(l.fixed_groups, vec![None, Some((0, 2)), Some((0, 1))]);
+    }
+}

@@ -1,0 +1,372 @@
+//! One distinct pattern, compiled for the fast executor, and its per-run scratch space.
+//!
+//! Contract: [`Compiled::find_at`] returns exactly the match `regex::Regex` would report
+//! for a search of the whole state starting at byte `at` (leftmost-first, look-around seen
+//! through the whole state, empty matches never splitting a char), and
+//! [`Compiled::resolve_groups`] fills exactly the group spans `regex` gives for that match.
+//!
+//! How:
+//! - The pattern is parsed once (with `regex`'s syntax defaults) into one Thompson NFA that
+//!   every engine shares.
+//! - Patterns with a literal prefix ([`literal::Prefix`]) find candidates with memmem or
+//!   aho-corasick and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
+//!   the first candidate that matches starts the leftmost match and the anchored
+//!   leftmost-first DFA gives its end. Such patterns cannot match the empty string.
+//! - Patterns without one use `meta::Regex` (the engine inside `regex`) for the search.
+//! - Groups: literal groups at fixed offsets are computed from the match start; linear
+//!   patterns (see [`super::linear`]) are resolved by a budgeted search on the span;
+//!   otherwise a one-pass DFA when the pattern is one-pass, else the bounded backtracker, else the
+//!   PikeVM, always anchored on the match span, as `regex` itself does.
+//!
+//! Trade-offs: candidates that fail after long scans (a pattern like `a[^\n]*c` on a long
+//! line of `a`s) would make candidate enumeration quadratic; the linear search counts the
+//! work spent on failed candidates and, past a few scans of the state, the rest of the
+//! rule runs on the unanchored meta regex; the lazy DFA's byte count does the same for
+//! the DFA path. (Machine patterns stop at the next `%` or newline, so each byte is
+//! scanned about once and the guard never fires.) A DFA that quits (a Unicode `\b` meeting non-ASCII text) falls
+//! back to the meta regex for that one search. Engines that only some rules need (meta,
+//! capture engines) are built on first use.
+
+use std::sync::OnceLock;
+
+use regex_automata::dfa::onepass;
+use regex_automata::hybrid::dfa as hybrid;
+use regex_automata::nfa::thompson::{self, NFA, backtrack, pikevm};
+use regex_automata::util::primitives::NonMaxUsize;
+use regex_automata::util::syntax;
+use regex_automata::{Anchored, Input, meta};
+
+use super::linear::Linear;
+use super::literal::{self, Literals, Prefix};
+
+/// Engines for group resolution, built on first need.
+#[derive(Debug)]
+enum GroupEngine {
+    OnePass(Box<onepass::DFA>),
+    Backtrack(backtrack::BoundedBacktracker),
+    PikeVm,
+}
+
+/// One distinct pattern, ready to search.
+#[derive(Debug)]
+pub struct Compiled {
+    hir: regex_syntax::hir::Hir,
+    nfa: NFA,
+    literals: Literals,
+    /// The pattern as a plain sequence, when it is one (resolves groups without engine).
+    linear: Option<Linear>,
+    /// The whole text of every match, when the pattern is a plain literal: a candidate
+    /// then needs only a comparison.
+    literal: Option<Box<[u8]>>,
+    /// See [`Compiled::segment_prefix`].
+    segment_prefix: Option<Box<[u8]>>,
+    /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
+    dfa: Option<hybrid::DFA>,
+    meta: OnceLock<meta::Regex>,
+    groups: OnceLock<GroupEngine>,
+    pikevm: OnceLock<pikevm::PikeVM>,
+}
+
+/// Per-run scratch for one [`Compiled`]: lazy DFA states, engine caches, slots.
+#[derive(Debug, Default)]
+pub struct Cache {
+    dfa: Option<hybrid::Cache>,
+    meta: Option<meta::Cache>,
+    onepass: Option<onepass::Cache>,
+    backtrack: Option<backtrack::Cache>,
+    pikevm: Option<pikevm::Cache>,
+    /// Engine slots (2 per group).
+    slots: Vec<Option<NonMaxUsize>>,
+    /// Group offsets of the last resolved match: `2i` and `2i + 1` are group `i`'s start
+    /// and end.
+    pub groups: Vec<Option<usize>>,
+    /// Bytes scanned (estimated, for the linear search) by candidates that did not
+    /// match, in the current rule.
+    failed_work: usize,
+    /// Set when `failed_work` grew past the rule's allowance: the rest of the rule is
+    /// searched with the unanchored meta regex, which is linear in the state.
+    unanchored: bool,
+    /// Set when a search of the current rule looked at or past the end of the text, so
+    /// its answer might change if the text went on (see `state.rs`).
+    touched_end: bool,
+    /// The match whose groups `groups` already holds (the linear search finds them while
+    /// finding the match).
+    groups_for: Option<(usize, usize)>,
+}
+
+impl Compiled {
+    /// Compiles `pattern`, which `regex::Regex::new` accepts.
+    pub fn new(pattern: &str) -> Compiled {
+        let hir = syntax::parse_with(pattern, &syntax::Config::default())
+            .expect("a validated pattern parses");
+        let nfa = thompson::Compiler::new()
+            .build_from_hir(&hir)
+            .expect("a validated pattern compiles to an NFA");
+        let linear = Linear::new(&hir);
+        let literals = literal::analyze(&hir, nfa.group_info().group_len(0.into()));
+        let dfa = match literals.prefix {
+            Prefix::One(_) | Prefix::Many(_) => hybrid::Builder::new()
+                .configure(
+                    hybrid::Config::new()
+                        .unicode_word_boundary(true)
+                        .cache_capacity(1 << 20),
+                )
+                .build_from_nfa(nfa.clone())
+                .ok(),
+            Prefix::None | Prefix::Never => None,
+        };
+        let segment_prefix = match &literals.prefix {
+            Prefix::One(f)
+                if f.needle().first() == Some(&b'%')
+                    && memchr::memmem::find(f.needle(), b"\n%").is_none()
+                    && hir.properties().look_set().is_empty() =>
+            {
+                Some(f.needle().into())
+            }
+            _ => None,
+        };
+        Compiled {
+            hir,
+            nfa,
+            literal: linear
+                .as_ref()
+                .and_then(Linear::as_literal)
+                .map(Vec::into_boxed_slice),
+            segment_prefix,
+            linear,
+            literals,
+            dfa,
+            meta: OnceLock::new(),
+            groups: OnceLock::new(),
+            pikevm: OnceLock::new(),
+        }
+    }
+
+    /// Where a match can first start in `hay`, or `None` when the rule can be skipped
+    /// without running an engine: a literal every match needs (the prefix, or a required
+    /// literal inside) is absent. Both checks stop at the first occurrence, so they are
+    /// cheap when the literal is present early; the prefix position found is handed to
+    /// the search so it is not looked for twice.
+    pub fn first_possible(&self, hay: &str) -> Option<usize> {
+        let bytes = hay.as_bytes();
+        let first = match &self.literals.prefix {
+            Prefix::Never => return None,
+            Prefix::One(_) | Prefix::Many(_) => self.literals.prefix.next_candidate(bytes, 0)?,
+            Prefix::None => 0,
+        };
+        match &self.literals.required {
+            Some(finder) => finder.find(bytes).map(|_| first),
+            None => Some(first),
+        }
+    }
+
+    /// The prefix literal when rules of this pattern may run thread by thread (see
+    /// `state.rs`): every match starts with this literal, which starts with `%` and holds
+    /// no `\n%`, and the pattern has no look-around.
+    pub fn segment_prefix(&self) -> Option<&[u8]> {
+        self.segment_prefix.as_deref()
+    }
+
+    /// The group spans that are fixed offsets from the match start, by group index.
+    pub fn fixed_groups(&self) -> &[Option<(usize, usize)>] {
+        &self.literals.fixed_groups
+    }
+
+    fn meta(&self) -> &meta::Regex {
+        self.meta.get_or_init(|| {
+            meta::Builder::new()
+                .configure(
+                    meta::Config::new()
+                        .nfa_size_limit(Some(10 * (1 << 20)))
+                        .hybrid_cache_capacity(2 * (1 << 20)),
+                )
+                .build_from_hir(&self.hir)
+                .expect("a validated pattern builds a meta regex")
+        })
+    }
+
+    fn pikevm(&self) -> &pikevm::PikeVM {
+        self.pikevm.get_or_init(|| {
+            pikevm::PikeVM::new_from_nfa(self.nfa.clone()).expect("PikeVM builds from any NFA")
+        })
+    }
+
+    /// Resets the per-rule bookkeeping of `cache`; call before each rule's first search.
+    pub fn begin_rule(&self, cache: &mut Cache) {
+        cache.failed_work = 0;
+        cache.unanchored = false;
+        cache.touched_end = false;
+        cache.groups_for = None;
+    }
+
+    /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
+    /// or `None`. Whether the state even contains a required literal is checked first, by
+    /// the caller, with [`Compiled::first_possible`].
+    pub fn find_at(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
+        let Some(dfa) = &self.dfa else {
+            if matches!(self.literals.prefix, Prefix::Never) {
+                return None;
+            }
+            return self.find_unanchored(cache, hay, at);
+        };
+        let bytes = hay.as_bytes();
+        let mut from = at;
+        while let Some(start) = self.literals.prefix.next_candidate(bytes, from) {
+            if cache.unanchored {
+                return self.find_unanchored(cache, hay, start);
+            }
+            if let Some(end) = self.anchored_end(dfa, cache, hay, start) {
+                return Some((start, end));
+            }
+            from = start + 1;
+        }
+        None
+    }
+
+    /// Whether a search since [`Compiled::begin_rule`] looked at or past the end of the
+    /// text (conservatively: general-engine searches always count).
+    pub fn touched_end(cache: &Cache) -> bool {
+        cache.touched_end
+    }
+
+    /// The general search: `meta::Regex` from `at`, as `regex` itself searches.
+    fn find_unanchored(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
+        cache.groups_for = None;
+        cache.touched_end = true;
+        let meta = self.meta();
+        let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
+        let m = meta.search_with(mcache, &Input::new(hay).range(at..))?;
+        Some((m.start(), m.end()))
+    }
+
+    /// Anchored search at `start`: the linear search when the pattern is linear (it also
+    /// fills the groups), else (or when it gives up) the lazy DFA.
+    fn anchored_end(
+        &self,
+        dfa: &hybrid::DFA,
+        cache: &mut Cache,
+        hay: &str,
+        start: usize,
+    ) -> Option<usize> {
+        cache.groups_for = None;
+        if let Some(literal) = &self.literal {
+            // A literal cut off by the end of the text might go on past it.
+            cache.touched_end |= start + literal.len() > hay.len();
+            return hay.as_bytes()[start..]
+                .starts_with(literal)
+                .then_some(start + literal.len());
+        }
+        if let Some(linear) = &self.linear {
+            cache.groups.clear();
+            cache.groups.resize(self.nfa.group_info().slot_len(), None);
+            let mut work = 0;
+            let found = linear.find_end(
+                hay,
+                start,
+                &mut cache.groups,
+                &mut work,
+                &mut cache.touched_end,
+            );
+            match found {
+                Ok(Some(end)) => {
+                    cache.groups_for = Some((start, end));
+                    return Some(end);
+                }
+                Ok(None) => {
+                    // Failed candidates normally cost a few steps each (a thread each).
+                    // When they add up to several scans of the whole state, candidates
+                    // are rescanning the same text: finish the rule unanchored.
+                    // One step scans about eight bytes.
+                    self.note_failure(cache, hay, 8 * work);
+                    return None;
+                }
+                Err(()) => {}
+            }
+        }
+        let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
+        let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
+        let before = dcache.search_total_len();
+        let result = dfa.try_search_fwd(dcache, &input);
+        // The lazy DFA counts the bytes it searched (from zero again if its cache was
+        // cleared during this search).
+        let after = dcache.search_total_len();
+        let scanned = after.checked_sub(before).unwrap_or(after);
+        // A search that stopped within a byte of the end may have needed what follows.
+        cache.touched_end |= start + scanned + 1 >= hay.len() || after < before;
+        match result {
+            Ok(Some(hm)) => Some(hm.offset()),
+            Ok(None) => {
+                self.note_failure(cache, hay, scanned);
+                None
+            }
+            Err(_) => {
+                cache.touched_end = true;
+                let meta = self.meta();
+                let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
+                meta.search_with(mcache, &input).map(|m| m.end())
+            }
+        }
+    }
+
+    /// Counts `scanned` bytes spent on a failed candidate; once failures add up to several
+    /// scans of the whole state, candidates are rescanning the same text, and the rest of
+    /// the rule is searched unanchored.
+    fn note_failure(&self, cache: &mut Cache, hay: &str, scanned: usize) {
+        cache.failed_work += scanned;
+        if cache.failed_work > 4 * hay.len() + 32 * 1024 {
+            cache.unanchored = true;
+        }
+    }
+
+    /// Resolves the groups of the match `start..end` into `cache.groups`. `start..end`
+    /// must be a match [`Compiled::find_at`] reported.
+    pub fn resolve_groups(&self, cache: &mut Cache, hay: &str, start: usize, end: usize) {
+        if cache.groups_for == Some((start, end)) {
+            return;
+        }
+        let slot_len = self.nfa.group_info().slot_len();
+        cache.groups.clear();
+        cache.groups.resize(slot_len, None);
+        if let Some(linear) = &self.linear
+            && linear.resolve(hay, start, end, &mut cache.groups)
+        {
+            return;
+        }
+        cache.slots.clear();
+        cache.slots.resize(slot_len, None);
+        let input = Input::new(hay).span(start..end).anchored(Anchored::Yes);
+        let engine = self.groups.get_or_init(|| {
+            if let Ok(op) = onepass::Builder::new().build_from_nfa(self.nfa.clone()) {
+                GroupEngine::OnePass(Box::new(op))
+            } else if let Ok(bt) = backtrack::Builder::new().build_from_nfa(self.nfa.clone()) {
+                GroupEngine::Backtrack(bt)
+            } else {
+                GroupEngine::PikeVm
+            }
+        });
+        let found = match engine {
+            GroupEngine::OnePass(op) => {
+                let c = cache.onepass.get_or_insert_with(|| op.create_cache());
+                op.try_search_slots(c, &input, &mut cache.slots).ok()
+            }
+            GroupEngine::Backtrack(bt) if end - start <= bt.max_haystack_len() => {
+                let c = cache.backtrack.get_or_insert_with(|| bt.create_cache());
+                bt.try_search_slots(c, &input, &mut cache.slots).ok()
+            }
+            _ => None,
+        };
+        if found.flatten().is_none() {
+            let vm = self.pikevm();
+            let c = cache.pikevm.get_or_insert_with(|| vm.create_cache());
+            vm.search_slots(c, &input, &mut cache.slots);
+        }
+        for (group, slot) in cache.groups.iter_mut().zip(&cache.slots) {
+            *group = slot.map(|s| s.get());
+        }
+        debug_assert_eq!(
+            (cache.groups[0], cache.groups[1]),
+            (Some(start), Some(end)),
+            "group resolution must find the same match"
+        );
+    }
+}

@@ -1,0 +1,391 @@
+//! Unit tests: the fast executor against the reference, rule by rule, plus a small
+//! randomized self-check (the big equivalence suite lives elsewhere).
+
+use std::ops::ControlFlow;
+
+use super::Fast;
+use crate::exec::reference::Reference;
+use crate::exec::{Executor, Observer, RuleReport};
+use crate::program::{Program, Rule};
+
+/// Records every report and the state after every rule.
+#[derive(Default)]
+struct Recorder {
+    seen: Vec<(usize, RuleReport, String)>,
+}
+
+impl Observer for Recorder {
+    fn after_rule(&mut self, i: usize, r: &RuleReport, s: &dyn Fn() -> String) -> ControlFlow<()> {
+        self.seen.push((i, *r, s()));
+        ControlFlow::Continue(())
+    }
+}
+
+/// Runs both executors and compares the state after every rule and the match counts of
+/// rules the fast one did not skip.
+fn check(rules: &[(&str, &str)], state: &str) -> String {
+    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    let reference = Reference::new(program.clone());
+    let mut a = Recorder::default();
+    let ra = reference.run_observed(state, &mut a);
+    // Flat, then segmented for every non-empty state.
+    let rb = compare(&a, &ra, Fast::new(program.clone()), rules, state);
+    compare(&a, &ra, Fast::new(program).segmented(1), rules, state);
+    rb
+}
+
+fn compare(a: &Recorder, ra: &str, fast: Fast, rules: &[(&str, &str)], state: &str) -> String {
+    let mut b = Recorder::default();
+    let rb = fast.run_observed(state, &mut b);
+    assert_eq!(a.seen.len(), b.seen.len());
+    for ((i, x, sx), (j, y, sy)) in a.seen.iter().zip(&b.seen) {
+        assert_eq!(i, j);
+        assert_eq!(sx, sy, "state after rule {i} {:?} on {state:?}", rules[*i]);
+        assert_eq!(x.state_len, y.state_len);
+        if !y.skipped {
+            assert_eq!(x.matches, y.matches, "matches of rule {i} {:?}", rules[*i]);
+        } else {
+            assert_eq!(y.matches, 0);
+            // A skipped rule changed nothing; the states compared above prove it.
+        }
+    }
+    assert_eq!(ra, rb);
+    // A second run reuses pooled caches and must agree too.
+    assert_eq!(fast.run(state), ra);
+    rb
+}
+
+const THREADS: &str = "%%\n#stack:\nTrue\nFalse\n#x: 12\n#y: a\n\
+                       %p\n#stack:\nFalse\n#x: 7\n\
+                       %%\n#stack:\n#x: 3\n#y: b\n";
+
+#[test]
+fn machine_dialect() {
+    let rules = [
+        ("(%%\n#stack:\n)", "${1}True\n"),
+        ("(%%\n#stack:\n)[^\n]*\n", "${1}"),
+        (
+            "(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n",
+            "${1}${3}\n${2}${3}\n",
+        ),
+        ("%%\n([^%]*)", "%%\n${1}%%\n${1}"),
+        ("%%\n(#stack:\nFalse\n)", "%p\n${1}"),
+        ("%p\n", "%%\n"),
+        ("(%%\n#stack:\n)(True|False)\n", "${1}${2}${2}\n"),
+    ];
+    check(&rules, THREADS);
+    check(&rules, "");
+    check(&rules, "no threads at all");
+}
+
+#[test]
+fn empty_matches() {
+    let patterns = [
+        "a*", "x?", "^", "$", "(?m)^", "(?m)$", r"\b", r"\B", "", "a*?", "(?:ab)*",
+    ];
+    let states = [
+        "",
+        "a",
+        "baaac",
+        "é",
+        "aéa\nb",
+        "ab\nab\n",
+        "日本\n語",
+        "xx x",
+    ];
+    for p in patterns {
+        for s in states {
+            check(&[(p, "<$0>")], s);
+            check(&[(p, "-")], s);
+        }
+    }
+}
+
+#[test]
+fn unicode_word_boundaries() {
+    for s in ["é a", "aé b", "x日y", "ab cd"] {
+        check(&[(r"a\b", "[$0]"), (r"\bb", "{$0}"), (r"\w+\b", "<$0>")], s);
+    }
+}
+
+#[test]
+fn dollars_and_missing_groups() {
+    check(&[("(a)|(b)", "$$[$1|$2]$$")], "abcab");
+    check(&[("(x)?y", "<${1}>")], "y xy");
+    check(&[("(?P<v>a+)", "${v}$$v")], "baab");
+}
+
+#[test]
+fn fixpoint_runs() {
+    let rules = vec![("ab", "b"); 8];
+    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    let fast = Fast::new(program);
+    let mut rec = Recorder::default();
+    let out = fast.run_observed("aaab", &mut rec);
+    assert_eq!(out, "b");
+    let indices: Vec<usize> = rec.seen.iter().map(|s| s.0).collect();
+    assert_eq!(indices, (0..8).collect::<Vec<_>>());
+    let skipped: Vec<bool> = rec.seen.iter().map(|s| s.1.skipped).collect();
+    // Three rules change the state; then `ab` is absent, so the fourth is skipped by its
+    // literal and the rest by the fixpoint.
+    assert_eq!(skipped, [false, false, false, true, true, true, true, true]);
+
+    // A rule that matches but changes nothing is applied once, then its copies skipped.
+    let rules2 = vec![("b", "b"); 4];
+    let program = Program::from_rules(rules2.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    let mut rec = Recorder::default();
+    assert_eq!(Fast::new(program).run_observed("abcb", &mut rec), "abcb");
+    let reports: Vec<(bool, usize)> = rec
+        .seen
+        .iter()
+        .map(|s| (s.1.skipped, s.1.matches))
+        .collect();
+    assert_eq!(reports, [(false, 2), (true, 0), (true, 0), (true, 0)]);
+    check(&rules2, "abcb");
+    check(&rules, "aaab");
+}
+
+#[test]
+fn absent_literal_skips() {
+    let program = Program::from_rules(vec![Rule::new("%%\n#stack:\n", "x")])
+        .validate()
+        .unwrap();
+    let fast = Fast::new(program);
+    let mut rec = Recorder::default();
+    assert_eq!(
+        fast.run_observed("%p\n#stack:\n", &mut rec),
+        "%p\n#stack:\n"
+    );
+    assert!(rec.seen[0].1.skipped);
+    check(&[("([^%]*)#z: ", "")], THREADS);
+}
+
+#[test]
+fn observer_break_stops() {
+    struct StopAt(usize, Vec<usize>);
+    impl Observer for StopAt {
+        fn after_rule(
+            &mut self,
+            i: usize,
+            _: &RuleReport,
+            _: &dyn Fn() -> String,
+        ) -> ControlFlow<()> {
+            self.1.push(i);
+            if i == self.0 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        }
+    }
+    let program = Program::from_rules(vec![
+        Rule::new("a", "b"),
+        Rule::new("b", "c"),
+        Rule::new("c", "d"),
+    ])
+    .validate()
+    .unwrap();
+    let fast = Fast::new(program);
+    let mut stop = StopAt(1, Vec::new());
+    assert_eq!(fast.run_observed("a", &mut stop), "c");
+    assert_eq!(stop.1, vec![0, 1]);
+    assert_eq!(fast.run_range("a", 1..3, &mut crate::exec::NoObserver), "a");
+}
+
+/// A tiny deterministic generator, so the self-check needs no extra crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+#[test]
+fn randomized_self_check() {
+    let atoms = [
+        "a",
+        "b",
+        "%",
+        "%%\n",
+        "\n",
+        "é",
+        "[^%]*",
+        "[^\n]*",
+        "a*",
+        "b?",
+        "(a|b)",
+        "(%%|%p)",
+        "(x)?",
+        "^",
+        "$",
+        "(?m)^",
+        "(?m)$",
+        r"\b",
+        ".",
+        "(a*)",
+        "(?:ab)+",
+        "[a-c]",
+        "#x: ",
+        "(é|a)*",
+        "([^%]*)",
+        "(b+?)",
+        "(é?)",
+        "([a-c]{1,2})",
+        "(\n#x: )",
+        "([^\n]*)",
+        "(.)",
+        "(?s:.)*?",
+        "[^%\n]+",
+        "(?i)A",
+        "(?i:é)+",
+        "(a|ab)(c|bcd)?",
+        "((a)|b)+",
+        "[é日]{2}",
+        r"\w+",
+        r"\W",
+        "a{2,}?",
+        r"(?-u:\w)",
+        "(?:%%\n|%p\n)",
+        "(?m:^#)",
+        r"\s*",
+    ];
+    let bits = [
+        "a", "b", "%", "%%\n", "%p\n", "\n", "é", "日", "#x: ", "ab", " ", "c", "A", "É", "bcd",
+    ];
+    let pieces = ["${0}", "${1}", "${2}", "${3}", "[", "$$", "x"];
+    // FAST_SELF_CHECK=<iterations>,<seed> widens the check while developing.
+    let (iterations, seed) = std::env::var("FAST_SELF_CHECK")
+        .ok()
+        .and_then(|v| {
+            let (n, s) = v.split_once(',')?;
+            Some((n.parse().ok()?, s.parse().ok()?))
+        })
+        .unwrap_or((600, 0x9e37_79b9_7f4a_7c15));
+    let mut rng = Rng(seed);
+    for _ in 0..iterations {
+        let mut rules = Vec::new();
+        for _ in 0..(1 + rng.next() % 4) {
+            let mut pattern = String::new();
+            for _ in 0..(1 + rng.next() % 4) {
+                pattern.push_str(rng.pick(&atoms));
+            }
+            let groups = regex::Regex::new(&pattern).unwrap().captures_len();
+            let mut rep = String::new();
+            for _ in 0..(rng.next() % 4) {
+                let piece = rng.pick(&pieces);
+                let usable = match piece.strip_prefix("${") {
+                    Some(g) => g[..1].parse::<usize>().unwrap() < groups,
+                    None => true,
+                };
+                if usable {
+                    rep.push_str(piece);
+                }
+            }
+            rules.push((pattern, rep));
+        }
+        let mut state = String::new();
+        for _ in 0..(rng.next() % 24) {
+            state.push_str(rng.pick(&bits));
+        }
+        let borrowed: Vec<(&str, &str)> = rules
+            .iter()
+            .map(|(p, r)| (p.as_str(), r.as_str()))
+            .collect();
+        check(&borrowed, &state);
+    }
+}
+
+/// Thread-shaped programs and states, to exercise the segmented path (every state is cut
+/// in unit tests) and its guard against matches that cross into the next thread.
+#[test]
+fn randomized_threads_self_check() {
+    let heads = [
+        "%%\n",
+        "%p\n",
+        "%%\n#stack:\n",
+        "(%%\n#stack:\n)",
+        "%",
+        "%%",
+    ];
+    let atoms = [
+        "[^%]*",
+        "[^\n]*\n",
+        "([^%]*\n#x: )",
+        "([^\n]*)\n",
+        "%",
+        "\n%",
+        "(True|False)\n",
+        "[^%]*?",
+        "(?:[^%]|%p)*",
+        "#x: ",
+        "\n",
+        "[^%\n]+",
+        "(a|%)",
+        ".*",
+        "(?s:.)*?%%",
+    ];
+    let lines = [
+        "True\n",
+        "False\n",
+        "#x: 1\n",
+        "#x: \n",
+        "a%b\n",
+        "\n",
+        "#y: é\n",
+        "%%",
+        "#stack:\n",
+    ];
+    let markers = ["%%\n", "%p\n", "%%\n#stack:\n", "%p\n#stack:\n", "%"];
+    let pieces = ["${0}", "${1}", "[", "%%\n", "\n", ""];
+    let (iterations, seed) = std::env::var("FAST_SELF_CHECK")
+        .ok()
+        .and_then(|v| {
+            let (n, s) = v.split_once(',')?;
+            Some((n.parse().ok()?, s.parse().ok()?))
+        })
+        .unwrap_or((500, 0x2545_f491_4f6c_dd1d));
+    let mut rng = Rng(seed);
+    for _ in 0..iterations {
+        let mut rules = Vec::new();
+        for _ in 0..(1 + rng.next() % 4) {
+            let mut pattern = rng.pick(&heads).to_string();
+            for _ in 0..(rng.next() % 3) {
+                pattern.push_str(rng.pick(&atoms));
+            }
+            let groups = regex::Regex::new(&pattern).unwrap().captures_len();
+            let mut rep = String::new();
+            for _ in 0..(rng.next() % 3) {
+                let piece = rng.pick(&pieces);
+                if piece != "${1}" || groups > 1 {
+                    rep.push_str(piece);
+                }
+            }
+            rules.push((pattern, rep));
+        }
+        let mut state = String::new();
+        for _ in 0..(rng.next() % 8) {
+            state.push_str(rng.pick(&markers));
+            for _ in 0..(rng.next() % 4) {
+                state.push_str(rng.pick(&lines));
+            }
+        }
+        let borrowed: Vec<(&str, &str)> = rules
+            .iter()
+            .map(|(p, r)| (p.as_str(), r.as_str()))
+            .collect();
+        check(&borrowed, &state);
+    }
+}
