@@ -106,9 +106,9 @@ function render() {
   document.body.dataset.over = String(over);
 }
 
-/** The squares of the last move named in the message, if any. */
+/** The squares of the move the message says was played ("Black plays knight g8f6"). */
 function lastMove(message) {
-  const m = /\b([a-h][1-8])([a-h][1-8])[qrbn]?\b/.exec(message);
+  const m = / plays .*?\b([a-h][1-8])([a-h][1-8])[qrbn]?\b/.exec(message);
   return m ? [m[1], m[2]] : null;
 }
 
