@@ -13,12 +13,14 @@
 //! - [`uci`]: the Universal Chess Interface session and the rules-backed engine behind it.
 //! - [`matchplay`]: matches against fixed opponents, adjudicated by shakmaty, with Elo and
 //!   pathology counters.
+//! - [`export`]: the rule list written for other regex engines (JSON, Python, JavaScript).
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
 pub mod chess;
 pub mod cli;
 pub mod compiler;
 pub mod exec;
+pub mod export;
 pub mod matchplay;
 pub mod program;
 pub mod programs;

@@ -6,10 +6,13 @@
 
 mod best_move;
 mod compile;
+mod export;
 mod legal;
 mod match_cmd;
 mod play;
 mod run;
+mod serve;
+mod site;
 mod uci;
 
 use std::fmt;
@@ -66,6 +69,12 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
+    /// Write a program's rules for Python's re or JavaScript's RegExp.
+    Export(export::ExportArgs),
+    /// Write the static site that plays in the browser (the page, rules.js, start.txt).
+    Site(site::SiteArgs),
+    /// Serve a directory (the site) on localhost.
+    Serve(serve::ServeArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -93,6 +102,9 @@ pub fn main() -> ExitCode {
         Command::Uci(args) => uci::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Play(args) => play::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Site(args) => site::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

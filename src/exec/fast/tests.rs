@@ -21,8 +21,7 @@ impl Observer for Recorder {
     }
 }
 
-/// Runs both executors and compares the state after every rule and the match counts of
-/// rules the fast one did not skip.
+/// Runs both executors and compares the state after every rule and the match counts.
 fn check(rules: &[(&str, &str)], state: &str) -> String {
     let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
         .validate()

@@ -1,0 +1,81 @@
+//! `regex-chess export`: write a program's rules for another regex engine (see
+//! [`crate::export`]).
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::{CliError, fail};
+use crate::compiler::{self, CompileOptions};
+use crate::export::{self, Format};
+use crate::program::ValidProgram;
+use crate::program::json::{self, Syntax};
+use crate::programs;
+
+/// Arguments of `export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The format: json (pairs in Python syntax), python (a module) or js (an ES module).
+    #[arg(long, value_parser = parse_format)]
+    format: Format,
+    #[command(flatten)]
+    source: ProgramSource,
+    /// Where to write the export.
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
+}
+
+/// Where a program comes from: the registry or a file.
+#[derive(Args, Debug)]
+#[group(required = true, multiple = false)]
+pub struct ProgramSource {
+    /// A registered program, compiled with the default passes.
+    #[arg(long)]
+    pub program: Option<String>,
+    /// A program file (native JSON or [pattern, replacement] pairs).
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+}
+
+impl ProgramSource {
+    /// Builds or loads the program.
+    pub fn load(&self) -> Result<ValidProgram, CliError> {
+        match (&self.program, &self.file) {
+            (Some(name), _) => registered(name),
+            (None, Some(path)) => Ok(json::load(path, Syntax::Auto)?),
+            (None, None) => fail("give --program NAME or --file PROGRAM.json"),
+        }
+    }
+}
+
+/// Compiles the registered program `name`.
+pub fn registered(name: &str) -> Result<ValidProgram, CliError> {
+    let Some(entry) = programs::find(name) else {
+        return fail(format!(
+            "unknown program `{name}` (known: {})",
+            programs::names().join(", ")
+        ));
+    };
+    let compiled = compiler::compile((entry.build)(), &CompileOptions::default());
+    compiled
+        .program
+        .validate()
+        .map_err(|e| CliError(format!("the compiler emitted a bad rule: {e}")))
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+}
+
+/// Writes `text` to `path`, naming the file in the error.
+pub fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Runs `export`.
+pub fn run(args: ExportArgs) -> Result<(), CliError> {
+    let program = args.source.load()?;
+    let text = export::export(&program, args.format)?;
+    write_file(&args.output, &text)
+}

@@ -1,0 +1,208 @@
+//! The `export`, `site` and `serve` commands, end to end through the binary.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+}
+
+fn write_program(dir: &std::path::Path, pairs: &str) -> std::path::PathBuf {
+    let path = dir.join("program.json");
+    std::fs::write(&path, pairs).unwrap();
+    path
+}
+
+#[test]
+fn export_writes_each_format() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, needle) in [
+        ("json", "[\n  ["),
+        ("python", "def run(state"),
+        ("js", "export function run(state, onProgress)"),
+    ] {
+        let out = dir.path().join(format!("rules.{format}"));
+        let status = bin()
+            .args([
+                "export",
+                "--format",
+                format,
+                "--program",
+                "demo-arith",
+                "-o",
+            ])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{format}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains(needle), "{format}: {}", &text[..200]);
+    }
+}
+
+#[test]
+fn export_refusals_name_the_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = write_program(dir.path(), r#"[["a", "b"], ["x*", "-"]]"#);
+    let output = bin()
+        .args(["export", "--format", "json", "--file"])
+        .arg(&program)
+        .arg("-o")
+        .arg(dir.path().join("out.json"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("regex-chess: error: rule 1 (unknown origin), pattern \"x*\""),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // The Python module runs such a rule exactly, so it is accepted there.
+    let status = bin()
+        .args(["export", "--format", "python", "--file"])
+        .arg(&program)
+        .arg("-o")
+        .arg(dir.path().join("out.py"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn export_needs_exactly_one_source() {
+    let output = bin()
+        .args(["export", "--format", "js", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let output = bin()
+        .args([
+            "export",
+            "--format",
+            "js",
+            "--program",
+            "nope",
+            "-o",
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("unknown program `nope`"), "{stderr}");
+}
+
+/// A GET (or other method) on the server; the status line, headers and body.
+fn request(port: u16, method: &str, path: &str) -> (String, String, Vec<u8>) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let split = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8(response[..split].to_vec()).unwrap();
+    let (status, headers) = head.split_once("\r\n").unwrap();
+    (
+        status.to_string(),
+        headers.to_string(),
+        response[split + 4..].to_vec(),
+    )
+}
+
+#[test]
+fn site_and_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = write_program(dir.path(), r#"[["(?m)^x$", "y"]]"#);
+    let start = dir.path().join("start.state");
+    std::fs::write(&start, "x\nYour move: ").unwrap();
+    let site = dir.path().join("site");
+    let status = bin()
+        .args(["site", "--file"])
+        .arg(&program)
+        .arg("--start")
+        .arg(&start)
+        .arg("-o")
+        .arg(&site)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for file in ["index.html", "app.js", "worker.js", "style.css", "rules.js"] {
+        assert!(site.join(file).is_file(), "{file}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(site.join("start.txt")).unwrap(),
+        "x\nYour move: "
+    );
+
+    let mut server = bin()
+        .args(["serve", "--port", "0", "--dir"])
+        .arg(&site)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port: u16 = line
+        .trim()
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|_| panic!("no port in {line:?}"));
+    let checks = || {
+        let (status, headers, body) = request(port, "GET", "/");
+        assert_eq!(status, "HTTP/1.1 200 OK");
+        assert!(headers.contains("Content-Type: text/html; charset=utf-8"));
+        assert!(String::from_utf8(body).unwrap().contains("app.js"));
+        let (status, headers, body) = request(port, "GET", "/rules.js?v=2");
+        assert_eq!(status, "HTTP/1.1 200 OK");
+        assert!(
+            headers.contains("Content-Type: text/javascript"),
+            "{headers}"
+        );
+        assert!(
+            String::from_utf8(body)
+                .unwrap()
+                .contains("export const RULES")
+        );
+        let (status, _, _) = request(port, "GET", "/../program.json");
+        assert_eq!(status, "HTTP/1.1 404 Not Found");
+        let (status, _, _) = request(port, "POST", "/index.html");
+        assert_eq!(status, "HTTP/1.1 405 Method Not Allowed");
+        let (status, _, body) = request(port, "HEAD", "/style.css");
+        assert_eq!(status, "HTTP/1.1 200 OK");
+        assert!(body.is_empty());
+    };
+    let result = std::panic::catch_unwind(checks);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    result.unwrap();
+}
+
+#[test]
+fn site_without_board_needs_a_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = write_program(dir.path(), r#"[["a", "b"]]"#);
+    let output = bin()
+        .args(["site", "--file"])
+        .arg(&program)
+        .arg("-o")
+        .arg(dir.path().join("site"))
+        .output()
+        .unwrap();
+    if regex_chess::programs::find("board").is_none() {
+        assert!(!output.status.success());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("--start"), "{stderr}");
+    } else {
+        assert!(output.status.success());
+    }
+}
