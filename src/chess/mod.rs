@@ -27,7 +27,11 @@
 //!   material-plus-table score of the position after the reply;
 //! - ties go to the move whose UCI text is smallest in byte order.
 
+pub mod board;
 pub mod eval;
 pub mod fen;
+pub mod fen_rules;
+pub mod movegen;
 pub mod runner;
+pub mod rx;
 pub mod uci;

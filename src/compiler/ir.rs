@@ -224,6 +224,23 @@ pub enum Instruction {
         /// Compile-time bound on the length of the joined string.
         max_len: usize,
     },
+    /// Hand-designed rules, emitted as written (the escape hatch for patterns the other
+    /// instructions cannot express, such as the chess board's stride patterns). The
+    /// author keeps the conventions: a thread-local rule starts with `%%\n#stack:\n`,
+    /// values never gain `%` or a newline, scratch lines and marks are gone when the
+    /// last rule has run. `reads` and `writes` declare every variable the rules look at
+    /// or create/change, so that passes stay correct (dead-variable elimination treats
+    /// each as a use; constant inlining leaves them alone).
+    Rules {
+        /// A short name for origins and profiles (`movegen`, `legality`...).
+        name: String,
+        /// `(pattern, replacement)` pairs, in order.
+        rules: Vec<(String, String)>,
+        /// Variables the rules read.
+        reads: Vec<Var>,
+        /// Variables the rules create or change.
+        writes: Vec<Var>,
+    },
 }
 
 impl Instruction {
@@ -266,6 +283,7 @@ impl Instruction {
             MapChars { .. } => "map_chars",
             Split { .. } => "split",
             Join { .. } => "join",
+            Rules { .. } => "rules",
         }
     }
 
@@ -278,6 +296,15 @@ impl Instruction {
             | Instruction::Delete(v)
             | Instruction::Take(v) => Some(v),
             _ => None,
+        }
+    }
+
+    /// Every variable this instruction mentions: the one of [`Instruction::var`], or the
+    /// declared reads and writes of [`Instruction::Rules`].
+    pub fn vars(&self) -> Vec<&Var> {
+        match self {
+            Instruction::Rules { reads, writes, .. } => reads.iter().chain(writes).collect(),
+            other => other.var().into_iter().collect(),
         }
     }
 
@@ -324,6 +351,22 @@ impl fmt::Display for Instruction {
             MapChars { table, max_len } => write!(f, " {table:?} max_len={max_len}"),
             Split { sep, max_len } | Join { sep, max_len } => {
                 write!(f, " {sep:?} max_len={max_len}")
+            }
+            Rules {
+                name,
+                rules,
+                reads,
+                writes,
+            } => {
+                let names =
+                    |vars: &[Var]| vars.iter().map(|v| v.name()).collect::<Vec<_>>().join(",");
+                write!(
+                    f,
+                    " {name} ({} rules) reads=[{}] writes=[{}]",
+                    rules.len(),
+                    names(reads),
+                    names(writes)
+                )
             }
             Pop | Dup | Swap | Not | And | Or | Fork | ForkBool | Destroy | ListPush | Concat => {
                 Ok(())

@@ -1,7 +1,7 @@
 //! The registry of programs the compiler can build, by name.
 //!
 //! Each [`Entry`] records a program with the DSL ([`crate::compiler::dsl`]); the
-//! `compile` command looks names up here. The chess programs will be registered here too.
+//! `compile` command looks names up here. The chess programs live in [`chess`].
 //!
 //! To add a program: write a `fn() -> IrProgram` that records it (document the input
 //! state it expects and the variables it leaves), add an [`Entry`] to [`ALL`], and test
@@ -9,6 +9,7 @@
 //! `regex-chess compile --program NAME -o NAME.json` builds it and `regex-chess run
 //! NAME.json --state FILE` runs it.
 
+pub mod chess;
 pub mod demo;
 
 use crate::compiler::ir::IrProgram;
@@ -35,6 +36,21 @@ pub const ALL: &[Entry] = &[
         name: "demo-max",
         summary: "fork over a list of up to 16 scores, adjust each, keep the best thread",
         build: demo::max,
+    },
+    Entry {
+        name: "legal-moves",
+        summary: "a FEN in, its legal moves in UCI out (one per line)",
+        build: chess::legal_moves,
+    },
+    Entry {
+        name: "chess-children",
+        summary: "a FEN in, one line `<uci> <FEN after>` per legal move out",
+        build: chess::children,
+    },
+    Entry {
+        name: "chess-probe",
+        summary: "a FEN in, `<in check> <has a legal move> <FEN>` out",
+        build: chess::probe,
     },
 ];
 

@@ -28,6 +28,7 @@
 //! | arithmetic, logic | `add`, `sub`, `neg`, `and`, `or`, `not` |
 //! | comparisons | `eq`, `ne`, `lt`, `le`, `gt`, `ge` (bool, int, enum); `eq_text(&v, "e2e4")` (any type) |
 //! | text and lists | `concat`, `slice`, `map_chars`, `split`, `join`, `list_push`, `text_of`, `matches(&board, "R\\.{7}K")` |
+//! | hand-written rules | `rules(name, rules, reads, writes)`, `rules_value`, `named`, `fresh` |
 //! | branches | `let r = if_else(&c, \|b\| .., \|b\| ..)`; `when(&c, \|b\| ..)` |
 //! | threads | `fork`, `fork_bool`, `fork_list(&xs, max)`, `destroy` |
 //! | many threads to one | `gather(&v, max_threads)`, `keep_best(&score, max_threads, Best::Max)` |
@@ -42,6 +43,7 @@
 //! attributed to their callers instead of their bodies.
 
 mod control;
+mod custom;
 mod text;
 mod threads;
 mod values;

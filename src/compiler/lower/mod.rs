@@ -10,13 +10,15 @@
 //! The families live in their own files: [`stack`] (push, pop, dup, swap), [`vars`]
 //! (lookup, assign, define, delete, take), [`values`] (booleans, comparisons, integer
 //! arithmetic), [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy,
-//! groups, gather, tournament) and [`strings`] (lists, text and line patterns).
+//! groups, gather, tournament), [`strings`] (lists, text and line patterns) and
+//! [`custom`] (hand-designed rules, whose origin reads `rules:<name>`).
 //!
 //! Scratch lines: while one instruction's rules run, a stack line may start with `!` (an
 //! interleaved comparison, a sum being resolved, a pending test). No value starts with `!`, and every
 //! instruction removes its scratch lines before it ends.
 
 pub mod control;
+pub mod custom;
 pub mod stack;
 pub mod strings;
 pub mod threads;
@@ -61,7 +63,10 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
     let mut out = Out {
         rules,
         origin: Origin::Emitted {
-            instruction: located.instruction.name().to_string(),
+            instruction: match &located.instruction {
+                Instruction::Rules { name, .. } => format!("rules:{name}"),
+                other => other.name().to_string(),
+            },
             file: site.file.to_string(),
             line: site.line,
             column: site.column,
@@ -108,6 +113,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         MapChars { table, max_len } => strings::map_chars(&mut out, table, *max_len),
         Split { sep, max_len } => strings::split(&mut out, *sep, *max_len),
         Join { sep, max_len } => strings::join(&mut out, *sep, *max_len),
+        Rules { rules, .. } => custom::rules(&mut out, rules),
     }
 }
 

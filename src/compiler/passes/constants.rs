@@ -2,7 +2,7 @@
 //!
 //! The DSL records a constant as `push c; define _k`, and each use as `lookup _k`. When
 //! `_k` is stored exactly once (assign or define), right after a `push`, is neither an input nor an output,
-//! and is never deleted or taken by hand, every `lookup _k` becomes `push c` and the
+//! and is never deleted, taken or touched by hand-written rules, every `lookup _k` becomes `push c` and the
 //! `push; define` pair goes. A push is one rule that does not scan the thread's
 //! variables; a store is one or two rules that do, and the variable would be copied by every fork
 //! until its last use.
@@ -24,6 +24,7 @@ pub fn run(ir: &IrProgram) -> IrProgram {
             Instruction::Delete(v) | Instruction::Take(v) => {
                 touched.insert(v);
             }
+            Instruction::Rules { .. } => touched.extend(located.instruction.vars()),
             _ => {}
         }
     }

@@ -16,6 +16,9 @@
 //! Threads: forks, gathers and tournaments only copy or drop whole threads, so a delete
 //! after the last use is right for every thread alive at that point.
 //!
+//! Hand-written rules ([`Instruction::Rules`]) count as a use of every variable they
+//! declare (read or written).
+//!
 //! Left alone: outputs, and any variable the program already deletes itself. Inputs that
 //! are never read are deleted at the very start. An inserted delete takes the call site
 //! of the instruction it follows (the last use, or the end of the `if` it was moved
@@ -121,6 +124,12 @@ pub fn run(ir: &IrProgram) -> IrProgram {
             Instruction::Lookup(v) | Instruction::Assign(v) | Instruction::Define(v) => {
                 first.entry(v).or_insert(i);
                 last.insert(v, i);
+            }
+            Instruction::Rules { .. } => {
+                for v in located.instruction.vars() {
+                    first.entry(v).or_insert(i);
+                    last.insert(v, i);
+                }
             }
             _ => {}
         }

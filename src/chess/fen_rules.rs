@@ -1,0 +1,109 @@
+//! FEN in and out, in rules.
+//!
+//! [`parse_fen`] turns the raw input state (`<FEN>\n` lines) into position threads;
+//! [`to_fen`] writes a position's FEN into a new string value. See [`super::board`] for
+//! the representation.
+//!
+//! Parsing: one rule splits each FEN line into the six variables, writing the board as
+//! its eight ranks each followed by `//`, with a `|` in front, and the en-passant square
+//! with a `_` between file and rank; then one rule per digit `1`..`8` expands every
+//! digit of every board at once (a digit of the board is the only digit that follows one
+//! of `|/.pnbrqkPNBRQK`: the `_` keeps `b6` out), and two rules drop the `|` and the `_`.
+//! 11 rules.
+//!
+//! Printing: one rule copies the variables into the FEN line (ranks joined by `/`), then
+//! runs of empty squares become digits, longest first: a rule for the runs of 8 repeated
+//! 8 times (one run per rank at most), then 7, 6, 5, 4 (8 times each), 3 (16), 2 (24)
+//! and 1 (32). Each application rewrites one run of each active thread; an executor that
+//! stops a run of identical rules at its first idle rule does about as many as there are
+//! runs. 113 rules, 9 distinct patterns.
+
+use super::board::Position;
+use super::rx::{HEAD, LINE, LINES, var};
+use crate::compiler::dsl::{Builder, Value, kind};
+use crate::compiler::ir::Type;
+
+/// The characters of a FEN board field.
+const BOARD_CHARS: &str = "1-8pnbrqkPNBRQK";
+
+/// The program's first step: every line `<FEN>\n` of the input state becomes one active
+/// thread holding `#b #t #c #e #h #n` (see [`super::board`]). The FEN must have its six
+/// fields and standard castling letters; a line that is not such a FEN is left as it is
+/// (and no later rule touches it, since it is not an active thread).
+#[track_caller]
+pub fn parse_fen(b: &mut Builder) -> Position {
+    let pos = Position::handles(b);
+    let rank = format!("([{BOARD_CHARS}]+)");
+    let ranks = vec![rank; 8].join("/");
+    let castling = "(-|KQ?k?q?|Qk?q?|kq?|q)";
+    let pattern = format!("{ranks} ([wb]) {castling} (-|[a-h])([1-8]?) ([0-9]+) ([0-9]+)\n");
+    let mut board = String::from("|");
+    for i in 1..=8 {
+        board.push_str(&format!("${{{i}}}//"));
+    }
+    let replacement = format!(
+        "{HEAD}#b: {board}\n#t: ${{9}}\n#c: ${{10}}\n#e: ${{11}}_${{12}}\n#h: ${{13}}\n#n: ${{14}}\n"
+    );
+    let mut rules = vec![(pattern, replacement)];
+    for d in (1..=8).rev() {
+        rules.push((
+            format!("([|/.pnbrqkPNBRQK]){d}"),
+            format!("${{1}}{}", ".".repeat(d)),
+        ));
+    }
+    rules.push(("#b: \\|".to_string(), "#b: ".to_string()));
+    rules.push(("#e: ([^_\n]*)_".to_string(), "#e: ${1}".to_string()));
+    b.rules("parse_fen", rules, &[], &pos.vars());
+    pos
+}
+
+/// The FEN of the position in every active thread, as a new string value (the position
+/// is unchanged).
+#[track_caller]
+pub fn to_fen(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
+    let fen: Value<kind::Str> = b.fresh(Type::Str);
+    let f = fen.var().name().to_string();
+    let mut pattern = format!("{HEAD}({}#b: )", LINES);
+    for _ in 0..8 {
+        pattern.push_str("([^\n]{8})//");
+    }
+    for name in ["t", "c", "e", "h", "n"] {
+        pattern.push_str(&format!("(\n{})({LINE})", var(name)));
+    }
+    pattern.push_str("(\n[^%]*)");
+    // Groups: 1 prefix, 2..=9 ranks, then (10, 11) .. (18, 19) for t c e h n, 20 the rest.
+    let mut replacement = String::from(HEAD);
+    replacement.push_str("${1}");
+    for i in 2..=9 {
+        replacement.push_str(&format!("${{{i}}}//"));
+    }
+    for i in 10..=19 {
+        replacement.push_str(&format!("${{{i}}}"));
+    }
+    replacement.push_str(&format!("${{20}}#{f}: "));
+    let ranks: Vec<String> = (2..=9).map(|i| format!("${{{i}}}")).collect();
+    replacement.push_str(&ranks.join("/"));
+    for i in [11, 13, 15, 17, 19] {
+        replacement.push_str(&format!(" ${{{i}}}"));
+    }
+    replacement.push('\n');
+    let mut rules = vec![(pattern, replacement)];
+    for (run, times) in [
+        (8, 8),
+        (7, 8),
+        (6, 8),
+        (5, 8),
+        (4, 8),
+        (3, 16),
+        (2, 24),
+        (1, 32),
+    ] {
+        let rule = (
+            format!("({HEAD}{}[^ \n]*?)\\.{{{run}}}", var(&f)),
+            format!("${{1}}{run}"),
+        );
+        rules.extend(std::iter::repeat_n(rule, times));
+    }
+    b.rules("to_fen", rules, &pos.vars(), &[fen.var()]);
+    fen
+}

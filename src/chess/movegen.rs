@@ -1,0 +1,660 @@
+//! Legal move generation, making moves and check detection, in rules.
+//!
+//! See [`super::board`] for the representation and the contract of each function.
+//!
+//! # How a position becomes its children
+//!
+//! Everything below runs once per colour, on the threads whose side to move it is (an
+//! `if_else` on `#t`); the rule sets differ only in which letters are "ours".
+//!
+//! 1. **One thread per piece** (18 + 6 rules). A cursor `^` enters the board; each of
+//!    16 identical rules splits every thread in two: a copy whose first piece of ours
+//!    after the cursor is marked `@` (its letter saved in `#_p`), and the original with
+//!    the cursor moved past that piece. The threads left with a cursor are deleted, and
+//!    6 rules turn `@` + `#_p` into the role's origin digit `1`..`6`.
+//! 2. **One thread per move** (about 110 rules). Each rule is a stride pattern from the
+//!    origin digit to a target square, such as "a rook or queen, 3 empty squares up,
+//!    then an empty or enemy square": `[45](?:[^\n]{9}\.){2}[^\n]{9}[.pnbrqk]` read
+//!    backwards. Where it matches, the rule appends a *paused* copy of the thread with
+//!    the move made on the board (origin `*`, target = the mover's digit, the captured
+//!    square's old content saved in `#_x`): one rule per direction and distance for
+//!    sliders and the king (56), one per jump for knights (8), pushes, double pushes,
+//!    captures, promotions to each piece and en passant (one per file and side) for
+//!    pawns, and castling (rights, empty squares, rook in place) with the king's
+//!    start and crossed squares marked `a` and `c`. Then the parents (still active) are
+//!    deleted and the children woken.
+//! 3. **The child** (about 80 rules): UCI text from the marks (file and rank of `*`/`a`
+//!    and of the target, 8 rules each, and the promotion letter), the en-passant square
+//!    after a double push, the half-move clock (reset on a pawn move or capture, else
+//!    incremented with carry rules), the full-move number after black's move, the marks
+//!    turned back into pieces, and the side to move flipped.
+//! 4. **Legality** (5 rules): delete every child where our king (or a castling king's
+//!    start or crossed square, `a`/`c`) is attacked: a knight, pawn or king at a fixed
+//!    offset (one alternation), or a slider along a ray of empty squares (one rule per
+//!    axis). Then castling is finished (`acKR` → `.RK.`) and the castling rights lose
+//!    every letter whose king or rook is not on its home square (7 rules, both colours).
+//!
+//! Most rules run on few threads: steps 1 and 2 on one thread per piece, step 3 and 4 on
+//! one per pseudo-legal move.
+
+use super::board::{
+    Children, DIAGONAL_STEPS, KNIGHT_STEPS, MoveGen, ORIGIN_MARKS, ORTHOGONAL_STEPS,
+    PROMOTION_MARKS, Position,
+};
+use super::rx::{
+    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between, var,
+};
+use crate::compiler::dsl::{Builder, Value, kind};
+use crate::compiler::ir::{Type, Var};
+
+type Rules = Vec<(String, String)>;
+
+/// The tag of a child thread while its siblings are being generated.
+const CHILD_TAG: &str = "mg";
+/// The tag of a kept stuck thread (see [`MoveGen::keep_stuck`]).
+const STUCK_TAG: &str = "ms";
+/// The tag of a stuck-candidate that turned out to have a move ([`has_legal_move`]).
+const HAS_TAG: &str = "mh";
+/// The characters a moved piece can be marked with on its target square.
+const MOVED_CLASS: &str = "[0-9=]";
+/// The moved marks of a pawn (a pawn move resets the half-move clock).
+const PAWN_MOVED_CLASS: &str = "[17890=]";
+
+/// A side, with the letters and geometry its rules need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    fn ours(self) -> &'static str {
+        match self {
+            Side::White => "PNBRQK",
+            Side::Black => "pnbrqk",
+        }
+    }
+    fn theirs(self) -> &'static str {
+        match self {
+            Side::White => "pnbrqk",
+            Side::Black => "PNBRQK",
+        }
+    }
+    fn letter(self, role: usize) -> char {
+        self.ours().as_bytes()[role] as char
+    }
+    fn enemy(self) -> String {
+        format!("[{}]", self.theirs())
+    }
+    fn target(self) -> String {
+        format!("[.{}]", self.theirs())
+    }
+    fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+}
+
+/// One piece of a move rule's board pattern.
+enum Seg {
+    /// Matched and left as it is in the child.
+    Keep(String),
+    /// Matched; the child has `child` instead (`$O` stands for the origin's digit).
+    Swap(String, &'static str),
+    /// The origin square: the child has `*` (or the given text).
+    Origin(String, &'static str),
+    /// The target square: the child has `$O` or the given text; its old content goes to
+    /// `#_x`.
+    Target(String, &'static str),
+}
+
+/// A rule that, where the board matches `segs` (from its first character), appends a
+/// paused copy of the thread with the move made.
+fn fork_rule(segs: &[Seg]) -> (String, String) {
+    let mut pattern = format!("{HEAD}({LINES}#b: )");
+    let mut parent = format!("{HEAD}${{1}}");
+    let mut child = format!("%{CHILD_TAG}\n#stack:\n${{1}}");
+    let origin_group = segs
+        .iter()
+        .position(|s| matches!(s, Seg::Origin(..)))
+        .map(|i| i + 2);
+    let mut captured = None;
+    for (i, seg) in segs.iter().enumerate() {
+        let g = i + 2;
+        let (pat, text) = match seg {
+            Seg::Keep(p) => (p, None),
+            Seg::Swap(p, t) | Seg::Origin(p, t) => (p, Some(*t)),
+            Seg::Target(p, t) => {
+                captured = Some(g);
+                (p, Some(*t))
+            }
+        };
+        pattern.push_str(&format!("({pat})"));
+        parent.push_str(&format!("${{{g}}}"));
+        match text {
+            None => child.push_str(&format!("${{{g}}}")),
+            Some(t) => {
+                let o = origin_group
+                    .map(|o| format!("${{{o}}}"))
+                    .unwrap_or_default();
+                child.push_str(&t.replace("$O", &o));
+            }
+        }
+    }
+    let tail = segs.len() + 2;
+    pattern.push_str("([^%]*)");
+    parent.push_str(&format!("${{{tail}}}"));
+    child.push_str(&format!("${{{tail}}}#_x: "));
+    match captured {
+        Some(g) => child.push_str(&format!("${{{g}}}")),
+        None => child.push('.'),
+    }
+    child.push('\n');
+    (pattern, format!("{parent}{child}"))
+}
+
+/// The move of the piece on the origin (`origin` class) by `k` steps of `step` onto a
+/// square of class `target`, the squares between empty; the child's target gets
+/// `mark` (`$O`: the origin's digit).
+fn step_move(
+    origin: &str,
+    step: i32,
+    k: usize,
+    target: &str,
+    mark: &'static str,
+    origin_range: Option<(usize, usize)>,
+) -> (String, String) {
+    let between = ray_between(step.unsigned_abs() as usize, k);
+    let d = step * k as i32;
+    let before = |range: Option<(usize, usize)>| match range {
+        None => LINE.to_string(),
+        Some((lo, hi)) => any_range(lo, hi),
+    };
+    if d > 0 {
+        fork_rule(&[
+            Seg::Keep(before(origin_range)),
+            Seg::Origin(origin.to_string(), "*"),
+            Seg::Keep(between),
+            Seg::Target(target.to_string(), mark),
+        ])
+    } else {
+        let range = origin_range.map(|(lo, hi)| {
+            (
+                (lo as i32 + d).max(0) as usize,
+                (hi as i32 + d).max(0) as usize,
+            )
+        });
+        fork_rule(&[
+            Seg::Keep(before(range)),
+            Seg::Target(target.to_string(), mark),
+            Seg::Keep(between),
+            Seg::Origin(origin.to_string(), "*"),
+        ])
+    }
+}
+
+/// Step 1: one thread per piece of `side`, its square holding the role's origin digit.
+fn split_by_piece(side: Side) -> Rules {
+    let ours = side.ours();
+    let board = format!("({HEAD}{}#b: )", LINES);
+    let mut rules = vec![(board.clone(), "${1}^".to_string())];
+    let peel = (
+        format!("{board}([^\n^]*)\\^([^\n{ours}]*)([{ours}])([^\n]*\n[^%]*)"),
+        "${1}${2}${3}@${5}#_p: ${4}\n${1}${2}${3}${4}^${5}".to_string(),
+    );
+    rules.extend(std::iter::repeat_n(peel, 16));
+    rules.push(delete_if_board("\\^"));
+    for (role, mark) in ORIGIN_MARKS.iter().enumerate() {
+        rules.push((
+            format!(
+                "({HEAD}{}#b: {LINE})@({LINE}\n{LINES})#_p: {}\n",
+                LINES,
+                side.letter(role)
+            ),
+            format!("${{1}}{mark}${{2}}"),
+        ));
+    }
+    rules
+}
+
+/// Step 2: the move rules of `side`.
+fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
+    let mut rules = Vec::new();
+    let target = side.target();
+    let enemy = side.enemy();
+    // Knights.
+    for step in KNIGHT_STEPS {
+        rules.push(step_move("2", step, 1, &target, "$O", None));
+    }
+    // Sliders, and the king's single steps.
+    for (steps, sliders, with_king) in [
+        (ORTHOGONAL_STEPS, "[45]", "[456]"),
+        (DIAGONAL_STEPS, "[35]", "[356]"),
+    ] {
+        for step in steps {
+            for k in 1..=7 {
+                let origin = if k == 1 { with_king } else { sliders };
+                rules.push(step_move(origin, step, k, &target, "$O", None));
+            }
+        }
+    }
+    // Pawns. `forward` is the push direction; origin ranges by board offset.
+    let (forward, quiet_range, start_range, last_range) = match side {
+        Side::White => (-10, (20, 69), (60, 67), (10, 17)),
+        Side::Black => (10, (10, 59), (10, 17), (60, 67)),
+    };
+    let caps = [forward - 1, forward + 1];
+    rules.push(step_move("1", forward, 1, "\\.", "1", Some(quiet_range)));
+    rules.push(step_move("1", forward, 2, "\\.", "7", Some(start_range)));
+    for cap in caps {
+        rules.push(step_move("1", cap, 1, &enemy, "1", Some(quiet_range)));
+    }
+    for (_, mark) in PROMOTION_MARKS {
+        let mark: &'static str = match mark {
+            '8' => "8",
+            '9' => "9",
+            '0' => "0",
+            _ => "=",
+        };
+        rules.push(step_move("1", forward, 1, "\\.", mark, Some(last_range)));
+        for cap in caps {
+            rules.push(step_move("1", cap, 1, &enemy, mark, Some(last_range)));
+        }
+    }
+    // En passant: per file of the en-passant square, from either side.
+    let their_pawn = side.other().letter(0).to_string();
+    let tail = |square: String| Seg::Keep(format!("{LINE}\n{}{square}\n", var(ep.name())));
+    for file in 0..8usize {
+        let name = (b'a' + file as u8) as char;
+        match side {
+            Side::White => {
+                let square = format!("{name}6");
+                let t = 20 + file;
+                // From the left (file - 1): origin at t + 9, captured pawn at t + 10.
+                rules.push(fork_rule(&[
+                    Seg::Keep(any(t)),
+                    Seg::Target("\\.".into(), "1"),
+                    Seg::Keep(any(8)),
+                    Seg::Origin("1".into(), "*"),
+                    Seg::Swap(their_pawn.clone(), "."),
+                    tail(square.clone()),
+                ]));
+                // From the right (file + 1): captured pawn at t + 10, origin at t + 11.
+                rules.push(fork_rule(&[
+                    Seg::Keep(any(t)),
+                    Seg::Target("\\.".into(), "1"),
+                    Seg::Keep(any(9)),
+                    Seg::Swap(their_pawn.clone(), "."),
+                    Seg::Origin("1".into(), "*"),
+                    tail(square),
+                ]));
+            }
+            Side::Black => {
+                let square = format!("{name}3");
+                let t = 50 + file;
+                // From the right (file + 1): captured at t - 10, origin at t - 9.
+                rules.push(fork_rule(&[
+                    Seg::Keep(any(t - 10)),
+                    Seg::Swap(their_pawn.clone(), "."),
+                    Seg::Origin("1".into(), "*"),
+                    Seg::Keep(any(8)),
+                    Seg::Target("\\.".into(), "1"),
+                    tail(square.clone()),
+                ]));
+                // From the left (file - 1): origin at t - 11, captured at t - 10.
+                rules.push(fork_rule(&[
+                    Seg::Keep(any(t - 11)),
+                    Seg::Origin("1".into(), "*"),
+                    Seg::Swap(their_pawn.clone(), "."),
+                    Seg::Keep(any(9)),
+                    Seg::Target("\\.".into(), "1"),
+                    tail(square),
+                ]));
+            }
+        }
+    }
+    // Castling: the king's start becomes `a`, the crossed square `c`, the king's target
+    // its digit; the rook moves after the legality check.
+    let rights = |letters: &str| Seg::Keep(format!("{LINE}\n{}{letters}", var(castling.name())));
+    let (home, rook, short, long) = match side {
+        Side::White => (70, "R", "K", "K?Q"),
+        Side::Black => (0, "r", "[KQ]*k", "[KQk]*q"),
+    };
+    rules.push(fork_rule(&[
+        Seg::Keep(any(home + 4)),
+        Seg::Origin("6".into(), "a"),
+        Seg::Swap("\\.".into(), "c"),
+        Seg::Swap("\\.".into(), "6"),
+        Seg::Keep(rook.into()),
+        rights(short),
+    ]));
+    rules.push(fork_rule(&[
+        Seg::Keep(format!("{}{rook}\\.", any(home))),
+        Seg::Swap("\\.".into(), "6"),
+        Seg::Swap("\\.".into(), "c"),
+        Seg::Origin("6".into(), "a"),
+        rights(long),
+    ]));
+    // The parents go, the children wake up.
+    rules.push(("%%\n[^%]*".to_string(), String::new()));
+    rules.push((format!("%{CHILD_TAG}\n"), "%%\n".to_string()));
+    rules
+}
+
+/// The attack patterns on a square of class `king` by the pieces of `by`, in families
+/// (each family becomes one alternation).
+fn attack_families(king: &str, by: Side) -> Vec<Vec<String>> {
+    let l = |role: usize| by.letter(role);
+    let (p, n, bishop, r, q, k) = (l(0), l(1), l(2), l(3), l(4), l(5));
+    let mut fixed = Vec::new();
+    for d in [8usize, 12, 19, 21] {
+        fixed.push(format!("{n}{}{king}", any(d - 1)));
+        fixed.push(format!("{king}{}{n}", any(d - 1)));
+    }
+    for d in [1usize, 9, 10, 11] {
+        fixed.push(format!("{k}{}{king}", any(d - 1)));
+        fixed.push(format!("{king}{}{k}", any(d - 1)));
+    }
+    for d in [9usize, 11] {
+        match by {
+            // Black pawns attack downwards (towards higher offsets).
+            Side::Black => fixed.push(format!("{p}{}{king}", any(d - 1))),
+            Side::White => fixed.push(format!("{king}{}{p}", any(d - 1))),
+        }
+    }
+    let mut families = vec![fixed];
+    for (step, sliders) in [
+        (1usize, format!("[{r}{q}]")),
+        (10, format!("[{r}{q}]")),
+        (9, format!("[{bishop}{q}]")),
+        (11, format!("[{bishop}{q}]")),
+    ] {
+        let ray = ray_any(step);
+        families.push(vec![
+            format!("{sliders}{ray}{king}"),
+            format!("{king}{ray}{sliders}"),
+        ]);
+    }
+    families
+}
+
+/// Step 3 and 4 on the children of `side`: the move's UCI text (if `uci`), the state
+/// variables (if `full`), the board cleaned, illegal children deleted.
+fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rules {
+    let mut rules = Vec::new();
+    let at = |name: &Var| var(name.name());
+    let board = format!("{HEAD}{}#b: ", LINES);
+    if let Some(u) = uci {
+        let u = u.name();
+        rules.push((format!("({HEAD}[^%]*)"), format!("${{1}}#{u}: \n")));
+        let append = |square: String, text: String| {
+            (
+                format!("({board}{square}{LINE}\n{}{LINE})\n", var(u)),
+                format!("${{1}}{text}\n"),
+            )
+        };
+        for marks in ["[*a]", MOVED_CLASS] {
+            for f in 0..8usize {
+                let file = (b'a' + f as u8) as char;
+                rules.push(append(
+                    format!("(?:{})*{}{marks}", any(10), any(f)),
+                    file.into(),
+                ));
+            }
+            for r in 0..8usize {
+                let rank = (b'1' + r as u8) as char;
+                rules.push(append(
+                    format!("{}[^\n]{{0,7}}{marks}", any(10 * (7 - r))),
+                    rank.into(),
+                ));
+            }
+        }
+        for (letter, mark) in PROMOTION_MARKS {
+            rules.push(append(format!("{LINE}{mark}"), letter.into()));
+        }
+    }
+    if full {
+        let (e, h) = (pos.ep.var(), pos.halfmove.var());
+        // En passant square: set after a double push, else `-`.
+        rules.push((format!("({HEAD}{})[^\n]*", at(e)), "${1}-".to_string()));
+        let (landing, behind) = match side {
+            Side::White => (40, '3'),
+            Side::Black => (30, '6'),
+        };
+        for f in 0..8usize {
+            let file = (b'a' + f as u8) as char;
+            rules.push((
+                format!("({board}{}7{LINE}\n{})-", any(landing + f), at(e)),
+                format!("${{1}}{file}{behind}"),
+            ));
+        }
+        // Half-move clock: mark, reset on pawn moves and captures, increment the rest.
+        rules.push((format!("({HEAD}{}[0-9]*)\n", at(h)), "${1}+\n".to_string()));
+        rules.push((
+            format!(
+                "({board}{LINE}{PAWN_MOVED_CLASS}{LINE}\n{})[0-9]*\\+",
+                at(h)
+            ),
+            "${1}0".to_string(),
+        ));
+        rules.push((
+            format!("({HEAD}{})[0-9]*\\+(\n{}[^.\n])", at(h), var("_x")),
+            "${1}0${2}".to_string(),
+        ));
+        rules.extend(increment_marked(h.name()));
+    }
+    rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
+    // Marks back to pieces.
+    rules.push((format!("({board}{LINE})\\*"), "${1}.".to_string()));
+    let mut marks: Vec<(char, usize)> = ORIGIN_MARKS.iter().copied().zip(0..6).collect();
+    marks.push(('7', 0));
+    for (letter, mark) in PROMOTION_MARKS {
+        let role = "pnbrqk".find(letter).expect("a promotion letter is a role");
+        marks.push((mark, role));
+    }
+    for (mark, role) in marks {
+        rules.push((
+            format!("({board}{LINE}){}", regex::escape(&mark.to_string())),
+            format!("${{1}}{}", side.letter(role)),
+        ));
+    }
+    // Legality: our king (or a castling king's path) must not be attacked.
+    let king = format!("[{}ac]", side.letter(5));
+    for family in attack_families(&king, side.other()) {
+        rules.push(delete_if_board(&family.join("|")));
+    }
+    // Castling finished: the rook jumps over.
+    let (k, r) = (side.letter(5), side.letter(3));
+    rules.push((
+        format!("({board}{LINE})ac{k}{r}"),
+        format!("${{1}}.{r}{k}."),
+    ));
+    rules.push((
+        format!("({board}{LINE}){r}\\.{k}ca"),
+        format!("${{1}}..{k}{r}."),
+    ));
+    if full {
+        let (t, n) = (pos.turn.var(), pos.fullmove.var());
+        match side {
+            Side::White => rules.push((format!("({HEAD}{})w", at(t)), "${1}b".to_string())),
+            Side::Black => {
+                rules.push((format!("({HEAD}{})b", at(t)), "${1}w".to_string()));
+                rules.push((format!("({HEAD}{}[0-9]*)\n", at(n)), "${1}+\n".to_string()));
+                rules.extend(increment_marked(n.name()));
+            }
+        }
+    }
+    rules
+}
+
+/// Castling rights lose every letter whose king or rook left its home square.
+fn rights_rules(c: &Var) -> Rules {
+    let board = format!("{HEAD}{}#b: ", LINES);
+    let rights = |square: usize, piece: char, pre: &str, drop: &str| {
+        (
+            format!(
+                "({board}{}[^{piece}]{LINE}\n{}{pre}){drop}",
+                any(square),
+                var(c.name())
+            ),
+            "${1}".to_string(),
+        )
+    };
+    vec![
+        rights(74, 'K', "", "K?Q?"),
+        rights(77, 'R', "", "K"),
+        rights(70, 'R', "K?", "Q"),
+        rights(4, 'k', "K?Q?", "k?q?"),
+        rights(7, 'r', "K?Q?", "k"),
+        rights(0, 'r', "K?Q?k?", "q"),
+        (
+            format!("({HEAD}{})\n", var(c.name())),
+            "${1}-\n".to_string(),
+        ),
+    ]
+}
+
+/// Generation for one side, on the active threads (all of that side to move).
+#[track_caller]
+fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full: bool) {
+    let mut writes: Vec<&Var> = pos.vars().to_vec();
+    if let Some(u) = uci {
+        writes.push(u);
+    }
+    let reads = pos.vars();
+    b.rules("split_by_piece", split_by_piece(side), &reads, &writes);
+    b.rules(
+        "move_rules",
+        move_rules(side, pos.castling.var(), pos.ep.var()),
+        &reads,
+        &writes,
+    );
+    b.rules("child", child_rules(side, pos, uci, full), &reads, &writes);
+}
+
+/// Generation for both sides (an `if_else` on the side to move).
+#[track_caller]
+fn generate_both(b: &mut Builder, pos: &Position, uci: Option<&Var>, full: bool) {
+    let white = b.eq_text(&pos.turn, "w");
+    b.if_else(
+        &white,
+        |b| generate(b, Side::White, pos, uci, full),
+        |b| generate(b, Side::Black, pos, uci, full),
+    );
+}
+
+/// Every active thread becomes one thread per legal move of its side to move, holding
+/// the position after the move (same variables) and, with [`MoveGen::uci`], the move's
+/// UCI text. `max_moves` is only a documented bound (218 is the known maximum): the
+/// rules need none, since each move rule adds at most one child per thread.
+#[track_caller]
+pub fn fork_legal_moves(
+    b: &mut Builder,
+    pos: &Position,
+    max_moves: usize,
+    options: MoveGen,
+) -> Children {
+    let _ = max_moves;
+    let uci: Option<Value<kind::Str>> = options.uci.then(|| b.fresh(Type::Str));
+    let uci_var = uci.as_ref().map(|u| u.var().clone());
+    if options.keep_stuck {
+        b.rules(
+            "keep_stuck",
+            vec![(
+                "%%\n([^%]*)".to_string(),
+                format!("%%\n${{1}}%{STUCK_TAG}\n${{1}}"),
+            )],
+            &pos.vars(),
+            &[],
+        );
+    }
+    generate_both(b, pos, uci_var.as_ref(), true);
+    b.rules(
+        "rights",
+        rights_rules(pos.castling.var()),
+        &pos.vars(),
+        &pos.vars(),
+    );
+    let moved = options.keep_stuck.then(|| {
+        let mut rules = vec![
+            (
+                format!("(%%\n[^%]*)%{STUCK_TAG}\n[^%]*"),
+                "${1}".to_string(),
+            ),
+            (format!("({HEAD})"), "${1}T\n".to_string()),
+        ];
+        let uci_line = uci_var
+            .as_ref()
+            .map(|u| format!("#{}: \n", u.name()))
+            .unwrap_or_default();
+        rules.push((
+            format!("%{STUCK_TAG}\n#stack:\n([^%]*)"),
+            format!("%%\n#stack:\nF\n${{1}}{uci_line}"),
+        ));
+        let mut reads: Vec<&Var> = pos.vars().to_vec();
+        if let Some(u) = &uci_var {
+            reads.push(u);
+        }
+        b.rules_value("stuck", rules, &reads, Type::Bool)
+    });
+    Children { uci, moved }
+}
+
+/// Whether the side to move has a legal move (the position is unchanged). Costs a move
+/// generation without the bookkeeping of the children.
+#[track_caller]
+pub fn has_legal_move(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
+    b.rules(
+        "has_move_fork",
+        vec![(
+            "%%\n([^%]*)".to_string(),
+            format!("%%\n${{1}}%{STUCK_TAG}\n${{1}}"),
+        )],
+        &pos.vars(),
+        &[],
+    );
+    generate_both(b, pos, None, false);
+    let rules = vec![
+        (
+            format!("(%%\n[^%]*)%{STUCK_TAG}\n"),
+            format!("${{1}}%{HAS_TAG}\n"),
+        ),
+        ("%%\n[^%]*".to_string(), String::new()),
+        (
+            format!("%{HAS_TAG}\n#stack:\n"),
+            "%%\n#stack:\nT\n".to_string(),
+        ),
+        (
+            format!("%{STUCK_TAG}\n#stack:\n"),
+            "%%\n#stack:\nF\n".to_string(),
+        ),
+    ];
+    b.rules_value("has_move", rules, &pos.vars(), Type::Bool)
+}
+
+/// Whether the side to move is in check.
+#[track_caller]
+pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
+    let mut rules = vec![(format!("({HEAD})"), "${1}F\n".to_string())];
+    for side in [Side::White, Side::Black] {
+        let king = side.letter(5).to_string();
+        let turn = match side {
+            Side::White => 'w',
+            Side::Black => 'b',
+        };
+        for family in attack_families(&king, side.other()) {
+            rules.push((
+                format!(
+                    "({HEAD})F(\n{}#b: {LINE}(?:{}){LINE}\n{}{turn}\n)",
+                    LINES,
+                    family.join("|"),
+                    var(pos.turn.var().name())
+                ),
+                "${1}T${2}".to_string(),
+            ));
+        }
+    }
+    b.rules_value("in_check", rules, &pos.vars(), Type::Bool)
+}

@@ -1,0 +1,99 @@
+//! The chess programs built from the chess core ([`crate::chess`]).
+
+use crate::chess::board::MoveGen;
+use crate::chess::fen_rules::{parse_fen, to_fen};
+use crate::chess::movegen::{fork_legal_moves, has_legal_move, in_check};
+use crate::chess::rx::{HEAD, LINES};
+use crate::compiler::dsl::Builder;
+use crate::compiler::ir::IrProgram;
+
+/// `legal-moves`: a FEN and `\n` in, the legal moves in UCI out, one per line (see the
+/// contract in [`crate::chess`]). Several FEN lines give the moves of each, one after
+/// the other.
+pub fn legal_moves() -> IrProgram {
+    let mut b = Builder::new(
+        "legal-moves",
+        "Input: a FEN and a newline. Output: the legal moves in UCI notation, one per line.",
+    );
+    let pos = parse_fen(&mut b);
+    let children = fork_legal_moves(
+        &mut b,
+        &pos,
+        218,
+        MoveGen {
+            uci: true,
+            keep_stuck: false,
+        },
+    );
+    let uci = children.uci.expect("asked for the UCI text");
+    let u = uci.var().name().to_string();
+    b.rules(
+        "print_moves",
+        vec![(
+            format!("{HEAD}{LINES}#{u}: ([^\n]*)\n[^%]*"),
+            "${1}\n".to_string(),
+        )],
+        &[uci.var()],
+        &[],
+    );
+    b.finish()
+}
+
+/// `chess-children`: a FEN and `\n` in; for every legal move a line `<uci> <FEN after>`
+/// out. A tool for checking move making (clocks, rights, en passant) against other
+/// engines.
+pub fn children() -> IrProgram {
+    let mut b = Builder::new(
+        "chess-children",
+        "Input: a FEN and a newline. Output: one line `<uci> <FEN after the move>` per legal move.",
+    );
+    let pos = parse_fen(&mut b);
+    let children = fork_legal_moves(
+        &mut b,
+        &pos,
+        218,
+        MoveGen {
+            uci: true,
+            keep_stuck: false,
+        },
+    );
+    let uci = children.uci.expect("asked for the UCI text");
+    let fen = to_fen(&mut b, &pos);
+    let (u, f) = (uci.var().name(), fen.var().name());
+    b.rules(
+        "print_children",
+        vec![(
+            format!("{HEAD}{LINES}#{u}: ([^\n]*)\n{LINES}#{f}: ([^\n]*)\n[^%]*"),
+            "${1} ${2}\n".to_string(),
+        )],
+        &[uci.var(), fen.var()],
+        &[],
+    );
+    b.finish()
+}
+
+/// `chess-probe`: a FEN and `\n` in; `<in check T/F> <has a legal move T/F> <FEN>\n` out,
+/// the FEN as the rules print it back.
+pub fn probe() -> IrProgram {
+    let mut b = Builder::new(
+        "chess-probe",
+        "Input: a FEN and a newline. Output: `<in check> <has a legal move> <FEN>` (T/F).",
+    );
+    let pos = parse_fen(&mut b);
+    let fen = to_fen(&mut b, &pos);
+    let check = in_check(&mut b, &pos);
+    let has = has_legal_move(&mut b, &pos);
+    let (f, c, h) = (fen.var().name(), check.var().name(), has.var().name());
+    b.rules(
+        "print_probe",
+        vec![(
+            format!(
+                "{HEAD}{LINES}#{f}: ([^\n]*)\n{LINES}#{c}: ([^\n]*)\n{LINES}#{h}: ([^\n]*)\n[^%]*"
+            ),
+            "${2} ${3} ${1}\n".to_string(),
+        )],
+        &[fen.var(), check.var(), has.var()],
+        &[],
+    );
+    b.finish()
+}
