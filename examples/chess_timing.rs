@@ -82,7 +82,11 @@ fn main() {
                     "{:<10} {:<9} two plies{}: {:>8.1} ms, {} leaves, max state {} B",
                     exec.name(),
                     name,
-                    if probe { " + has_legal_move + in_check" } else { "" },
+                    if probe {
+                        " + has_legal_move + in_check"
+                    } else {
+                        ""
+                    },
                     start.elapsed().as_secs_f64() * 1e3,
                     out.lines().count(),
                     stats.max_state_len
