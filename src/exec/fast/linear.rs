@@ -67,6 +67,15 @@ enum Atom {
         /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
         quick: Option<QuickRun>,
     },
+    /// A greedy `(?:C*\n)*` where `C` excludes `\n` and stops only at a few ASCII bytes
+    /// (the machine's "any whole lines of this thread", `(?:[^%\n]*\n)*`). It can end at
+    /// its start or just after any `\n` before the first byte of `stops` (`C`'s stop
+    /// bytes other than `\n`), preferring the farthest.
+    Lines {
+        stops: Vec<u8>,
+        /// The literal that follows, if one does: only its occurrences are tried.
+        next_literal: Option<memmem::FinderRev<'static>>,
+    },
     Open(usize),
     Close(usize),
 }
@@ -78,6 +87,9 @@ enum Atom {
 struct QuickRun {
     stops: Vec<u8>,
     next_literal: Option<memmem::FinderRev<'static>>,
+    /// When a class of one to three ASCII bytes follows (`[^\n]*([45])`): those bytes,
+    /// so that the places to give back to are found with a reverse memchr.
+    next_bytes: Option<Vec<u8>>,
 }
 
 impl QuickRun {
@@ -98,6 +110,7 @@ impl QuickRun {
         (non_ascii_all_in && stops.len() <= 3).then_some(QuickRun {
             stops,
             next_literal: None,
+            next_bytes: None,
         })
     }
 
@@ -136,11 +149,19 @@ impl Linear {
                 Some(Atom::Literal(lit)) => Some(memmem::FinderRev::new(&lit[..]).into_owned()),
                 _ => None,
             };
-            if let Atom::Repeat {
-                quick: Some(quick), ..
-            } = &mut atoms[i]
-            {
-                quick.next_literal = literal;
+            let bytes = match next {
+                Some(Atom::Class(set)) => small_ascii_set(set),
+                _ => None,
+            };
+            match &mut atoms[i] {
+                Atom::Repeat {
+                    quick: Some(quick), ..
+                } => {
+                    quick.next_literal = literal;
+                    quick.next_bytes = bytes;
+                }
+                Atom::Lines { next_literal, .. } => *next_literal = literal,
+                _ => {}
             }
         }
         Some(Linear { atoms })
@@ -245,7 +266,31 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             let class = match rep.sub.kind() {
                 HirKind::Class(class) => class.clone(),
                 HirKind::Literal(lit) => single_char_class(&lit.0)?,
-                _ => return None,
+                _ => {
+                    if let Some(stops) = lines_loop(rep) {
+                        out.push(Atom::Lines {
+                            stops,
+                            next_literal: None,
+                        });
+                        return Some(());
+                    }
+                    // `(?:X){n}`: X repeated exactly n times is X written out n times,
+                    // when X holds no group (the same group in each copy would need
+                    // the last copy's span, which the slots would not keep apart).
+                    let n = rep.max.filter(|&m| m == rep.min && m <= 16)?;
+                    let mut body = Vec::new();
+                    flatten(&rep.sub, &mut body)?;
+                    if body
+                        .iter()
+                        .any(|a| matches!(a, Atom::Open(_) | Atom::Close(_)))
+                    {
+                        return None;
+                    }
+                    for _ in 0..n {
+                        out.extend(body.iter().cloned());
+                    }
+                    return Some(());
+                }
             };
             let class = CharSet::new(class);
             out.push(Atom::Repeat {
@@ -259,6 +304,61 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
         HirKind::Look(_) | HirKind::Alternation(_) => return None,
     }
     Some(())
+}
+
+/// The members of `set` when they are one to three ASCII bytes and nothing else.
+fn small_ascii_set(set: &CharSet) -> Option<Vec<u8>> {
+    let bytes: Vec<u8> = (0u8..128).filter(|b| set.ascii >> b & 1 == 1).collect();
+    let only_ascii = match &set.class {
+        Class::Unicode(u) => u.ranges().iter().all(|r| r.end().is_ascii()),
+        Class::Bytes(b) => b.ranges().iter().all(|r| r.end().is_ascii()),
+    };
+    (only_ascii && (1..=3).contains(&bytes.len())).then_some(bytes)
+}
+
+/// The last position in `hay` of one of `bytes` (one to three).
+fn memrchr_any(bytes: &[u8], hay: &[u8]) -> Option<usize> {
+    match *bytes {
+        [a] => memchr::memrchr(a, hay),
+        [a, b] => memchr::memrchr2(a, b, hay),
+        [a, b, c] => memchr::memrchr3(a, b, c, hay),
+        _ => unreachable!("one to three bytes"),
+    }
+}
+
+/// The stop bytes of a `(?:C*\n)*` loop (see [`Atom::Lines`]), when `rep` is one: greedy,
+/// no bounds, a body of a repeated class `C` without `\n` whose quick run stops at a few
+/// ASCII bytes (one of them `\n`), then `\n`.
+fn lines_loop(rep: &regex_syntax::hir::Repetition) -> Option<Vec<u8>> {
+    if rep.min != 0 || rep.max.is_some() || !rep.greedy {
+        return None;
+    }
+    let HirKind::Concat(parts) = rep.sub.kind() else {
+        return None;
+    };
+    let [run, newline] = &parts[..] else {
+        return None;
+    };
+    match newline.kind() {
+        HirKind::Literal(lit) if &lit.0[..] == b"\n" => {}
+        _ => return None,
+    }
+    let HirKind::Repetition(inner) = run.kind() else {
+        return None;
+    };
+    let HirKind::Class(class) = inner.sub.kind() else {
+        return None;
+    };
+    if inner.min != 0 || inner.max.is_some() {
+        return None;
+    }
+    // Greedy or lazy alike: the run must reach the `\n`, so it has one way to match.
+    let class = CharSet::new(class.clone());
+    let quick = QuickRun::new(&class, 0, None, true)?;
+    if !quick.stops.contains(&b'\n') {
+        return None;
+    }
+    Some(quick.stops.into_iter().filter(|&b| b != b'\n').collect())
 }
 
 /// The class holding exactly the one char `bytes` encodes.
@@ -358,6 +458,31 @@ impl Search<'_, '_> {
                 }
                 false
             }
+            None if quick.next_bytes.is_some() => {
+                // Only places followed by a byte of the next class can go on; the byte
+                // at `run_end` itself (a stop byte, or past `end`) may be one.
+                let next = quick.next_bytes.as_deref().unwrap_or_default();
+                if run_end == self.end {
+                    self.touched_end |= next.contains(&b'%');
+                }
+                let mut high = (run_end + 1).min(self.end);
+                while high > lowest {
+                    let Some(k) = memrchr_any(next, &bytes[lowest..high]) else {
+                        return false;
+                    };
+                    let q = lowest + k;
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                    high = q;
+                }
+                // The run may also end at `lowest` with the class failing there;
+                // only a class byte at `lowest` can go on, and that was tried.
+                false
+            }
             None => {
                 let mut q = run_end;
                 loop {
@@ -374,6 +499,68 @@ impl Search<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Atom `i` is a lines loop at `pos`: try its ends, farthest first.
+    fn lines(
+        &mut self,
+        stops: &[u8],
+        next_literal: Option<&memmem::FinderRev<'static>>,
+        i: usize,
+        pos: usize,
+    ) -> bool {
+        let bytes = self.hay.as_bytes();
+        let h = &bytes[pos..self.end];
+        let found = match *stops {
+            [] => None,
+            [a] => memchr::memchr(a, h),
+            [a, b] => memchr::memchr2(a, b, h),
+            [a, b, c] => memchr::memchr3(a, b, c, h),
+            _ => unreachable!("at most two stop bytes besides the newline"),
+        };
+        let stop = found.map_or(self.end, |k| pos + k);
+        self.touched_end |= stop == self.end && !stops.contains(&b'%');
+        let cost = scan_cost(stop - pos);
+        if self.budget <= cost {
+            self.budget = 0;
+            return false;
+        }
+        self.budget -= cost;
+        if let Some(lit) = next_literal {
+            // The ends followed by the literal, farthest first: its occurrences that start
+            // at `pos` or after a `\n`, no later than `stop`. One cut off by `end` would
+            // have to hold the `%` that may follow.
+            let len = lit.needle().len();
+            self.touched_end |= stop + len > self.end && lit.needle().contains(&b'%');
+            let mut high = (stop + len).min(self.end);
+            while high > pos {
+                let Some(k) = lit.rfind(&bytes[pos..high]) else {
+                    return false;
+                };
+                let q = pos + k;
+                if q <= stop && (q == pos || bytes[q - 1] == b'\n') {
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                }
+                high = q + len - 1;
+            }
+            return false;
+        }
+        let mut high = stop;
+        while let Some(k) = memchr::memrchr(b'\n', &bytes[pos..high]) {
+            if self.at(i + 1, pos + k + 1) {
+                return true;
+            }
+            if self.budget == 0 {
+                return false;
+            }
+            high = pos + k;
+        }
+        self.at(i + 1, pos)
     }
 
     /// Whether atoms `i..` match `hay[pos..end]` exactly, following the most preferred
@@ -427,6 +614,10 @@ impl Search<'_, '_> {
                 min,
                 ..
             } => self.quick(quick, *min, i, pos),
+            Atom::Lines {
+                stops,
+                next_literal,
+            } => self.lines(stops, next_literal.as_ref(), i, pos),
             Atom::Repeat {
                 class,
                 min,
@@ -543,6 +734,24 @@ mod tests {
         assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse("(ab)*").unwrap();
         assert!(Linear::new(&hir).is_none());
+        let hir = regex_syntax::parse("(?:(a)b){2}").unwrap();
+        assert!(Linear::new(&hir).is_none());
+        let hir = regex_syntax::parse("(?:[^%\n]*\n)*?").unwrap();
+        assert!(Linear::new(&hir).is_none());
+    }
+
+    #[test]
+    fn lines_loops_and_counted_bodies() {
+        let p =
+            "(%%\n#stack:\n)((?:[^%\n]*\n)*#b: )([^\n]*)(x)((?:[^\n]{2}\\.){2}[^\n]{2})(y)([^%]*)";
+        let hay = "%%\n#stack:\nq\n#b: ..x12.ab.cdy..\n#c: 1\n#b: x\n%%\n";
+        assert!(Linear::new(&regex_syntax::parse(p).unwrap()).is_some());
+        groups(p, hay).unwrap();
+        let p = "(%%\n)((?:[^%\n]*\n)*)(#v: )([^\n]*)\n";
+        groups(p, "%%\n#a: 1\n#v: 2\n#v: 3\n%%\n#v: 4\n").unwrap();
+        groups(p, "%%\n#v: é\nü\n#v: \n").unwrap();
+        groups("((?:[^x\n]*\n)*)(b)", "a\nb\nxb").unwrap();
+        groups("((?:.*\n)*)(b)", "a\nb\nxb\n").unwrap();
     }
 }
 
