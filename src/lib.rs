@@ -10,11 +10,15 @@
 //! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
 //! - [`programs`]: the registry of programs the compiler builds, by name.
+//! - [`bench`] and [`profile`]: seconds per move on the bench positions, and time by
+//!   source origin.
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
+pub mod bench;
 pub mod chess;
 pub mod cli;
 pub mod compiler;
 pub mod exec;
+pub mod profile;
 pub mod program;
 pub mod programs;

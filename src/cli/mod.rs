@@ -4,9 +4,11 @@
 //! standard error and exits non-zero. Nothing here decides a chess move: subcommands only
 //! build input states, run programs and read the results.
 
+mod bench;
 mod best_move;
 mod compile;
 mod legal;
+mod profile;
 mod run;
 
 use std::fmt;
@@ -57,6 +59,10 @@ enum Command {
     Move(best_move::MoveArgs),
     /// Compile a registered program to a rule list.
     Compile(compile::CompileArgs),
+    /// Milliseconds per move on the bench positions, for one or both executors.
+    Bench(bench::BenchArgs),
+    /// Time, matches, bytes scanned and state size by source origin for one run.
+    Profile(profile::ProfileArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -81,6 +87,8 @@ pub fn main() -> ExitCode {
         Command::Legal(args) => legal::run(args),
         Command::Move(args) => best_move::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Profile(args) => profile::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
