@@ -40,6 +40,9 @@ pub struct ProfileArgs {
     /// How many origins the table shows.
     #[arg(long, default_value_t = 20)]
     top: usize,
+    /// Also show this many of the slowest single rules, with their patterns.
+    #[arg(long, default_value_t = 0)]
+    slowest: usize,
     /// Write folded stacks (`file:line;instruction microseconds`) here.
     #[arg(long)]
     folded: Option<PathBuf>,
@@ -94,6 +97,12 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
         exec.name()
     );
     print!("{}", profile::render_top(&rows, args.top));
+    if args.slowest > 0 {
+        print!(
+            "{}",
+            profile::render_slowest(&workload.program, &recorder.samples, args.slowest)
+        );
+    }
     if let Some(path) = &args.folded {
         std::fs::write(path, profile::folded(&rows))
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;

@@ -165,6 +165,30 @@ pub fn render_top(rows: &[OriginRow], top: usize) -> String {
     out
 }
 
+/// The `top` slowest single rules: index, ms, matches, state before, origin and the
+/// pattern's first 100 chars.
+pub fn render_slowest(program: &ValidProgram, samples: &[RuleSample], top: usize) -> String {
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    order.sort_by(|&a, &b| samples[b].nanos.cmp(&samples[a].nanos));
+    let mut out = format!(
+        "{:>6} {:>9} {:>8} {:>10}  origin / pattern\n",
+        "rule", "ms", "matches", "scanned B"
+    );
+    for &i in order.iter().take(top) {
+        let rule = &program.rules()[i];
+        let (location, instruction) = origin_key(&rule.origin);
+        let pattern: String = rule.pattern.chars().take(100).collect();
+        out.push_str(&format!(
+            "{i:>6} {:>9.3} {:>8} {:>10}  {location} {instruction}\n{:>38}{pattern:?}\n",
+            samples[i].nanos as f64 / 1e6,
+            samples[i].matches,
+            samples[i].scanned,
+            ""
+        ));
+    }
+    out
+}
+
 /// Folded stacks: `file:line;instruction microseconds`, one line per origin (spaces in a
 /// frame become `_`, as flame-graph tools split on the last space).
 pub fn folded(rows: &[OriginRow]) -> String {
