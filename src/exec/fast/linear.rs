@@ -66,6 +66,9 @@ enum Atom {
         greedy: bool,
         /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
         quick: Option<QuickRun>,
+        /// The ASCII bytes the next atom can start with, when it can start only with
+        /// ASCII bytes: other places to stop are not tried.
+        next_first: Option<u128>,
     },
     /// A greedy `(?:C*\n)*` where `C` excludes `\n` and stops only at a few ASCII bytes
     /// (the machine's "any whole lines of this thread", `(?:[^%\n]*\n)*`). It can end at
@@ -74,7 +77,7 @@ enum Atom {
     Lines {
         stops: Vec<u8>,
         /// The literal that follows, if one does: only its occurrences are tried.
-        next_literal: Option<memmem::FinderRev<'static>>,
+        next_literal: Option<memmem::Finder<'static>>,
     },
     Open(usize),
     Close(usize),
@@ -153,6 +156,14 @@ impl Linear {
                 Some(Atom::Class(set)) => small_ascii_set(set),
                 _ => None,
             };
+            let first = match next {
+                Some(Atom::Literal(lit)) if lit[0].is_ascii() => Some(1u128 << lit[0]),
+                Some(Atom::Class(set)) if only_ascii(set) => Some(set.ascii),
+                _ => None,
+            };
+            if let Atom::Repeat { next_first, .. } = &mut atoms[i] {
+                *next_first = first;
+            }
             match &mut atoms[i] {
                 Atom::Repeat {
                     quick: Some(quick), ..
@@ -160,7 +171,11 @@ impl Linear {
                     quick.next_literal = literal;
                     quick.next_bytes = bytes;
                 }
-                Atom::Lines { next_literal, .. } => *next_literal = literal,
+                Atom::Lines { next_literal, .. } => {
+                    *next_literal = literal
+                        .as_ref()
+                        .map(|l| memmem::Finder::new(l.needle()).into_owned());
+                }
                 _ => {}
             }
         }
@@ -295,6 +310,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             let class = CharSet::new(class);
             out.push(Atom::Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
+                next_first: None,
                 class,
                 min: rep.min,
                 max: rep.max,
@@ -306,14 +322,18 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
     Some(())
 }
 
+/// Whether every member of `set` is ASCII.
+fn only_ascii(set: &CharSet) -> bool {
+    match &set.class {
+        Class::Unicode(u) => u.ranges().iter().all(|r| r.end().is_ascii()),
+        Class::Bytes(b) => b.ranges().iter().all(|r| r.end().is_ascii()),
+    }
+}
+
 /// The members of `set` when they are one to three ASCII bytes and nothing else.
 fn small_ascii_set(set: &CharSet) -> Option<Vec<u8>> {
     let bytes: Vec<u8> = (0u8..128).filter(|b| set.ascii >> b & 1 == 1).collect();
-    let only_ascii = match &set.class {
-        Class::Unicode(u) => u.ranges().iter().all(|r| r.end().is_ascii()),
-        Class::Bytes(b) => b.ranges().iter().all(|r| r.end().is_ascii()),
-    };
-    (only_ascii && (1..=3).contains(&bytes.len())).then_some(bytes)
+    (only_ascii(set) && (1..=3).contains(&bytes.len())).then_some(bytes)
 }
 
 /// The last position in `hay` of one of `bytes` (one to three).
@@ -418,7 +438,14 @@ struct Search<'a, 's> {
 
 impl Search<'_, '_> {
     /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
-    fn quick(&mut self, quick: &QuickRun, min: u32, i: usize, pos: usize) -> bool {
+    fn quick(
+        &mut self,
+        quick: &QuickRun,
+        min: u32,
+        next_first: Option<u128>,
+        i: usize,
+        pos: usize,
+    ) -> bool {
         let bytes = self.hay.as_bytes();
         let run_end = quick.run_end(bytes, pos, self.end);
         self.touched_end |= run_end == self.end && !quick.stops.contains(&b'%');
@@ -486,16 +513,23 @@ impl Search<'_, '_> {
             None => {
                 let mut q = run_end;
                 loop {
-                    if self.at(i + 1, q) {
+                    // As in the counted loop: skip places the next atom cannot start at.
+                    let hopeless = q < self.end
+                        && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
+                    if !hopeless && self.at(i + 1, q) {
                         return true;
                     }
                     if q <= lowest {
                         return false;
                     }
-                    let Some(c) = self.hay[lowest..q].chars().next_back() else {
-                        return false;
+                    q -= if bytes[q - 1] < 128 {
+                        1
+                    } else {
+                        let Some(c) = self.hay[lowest..q].chars().next_back() else {
+                            return false;
+                        };
+                        c.len_utf8()
                     };
-                    q -= c.len_utf8();
                 }
             }
         }
@@ -505,7 +539,7 @@ impl Search<'_, '_> {
     fn lines(
         &mut self,
         stops: &[u8],
-        next_literal: Option<&memmem::FinderRev<'static>>,
+        next_literal: Option<&memmem::Finder<'static>>,
         i: usize,
         pos: usize,
     ) -> bool {
@@ -528,25 +562,29 @@ impl Search<'_, '_> {
         self.budget -= cost;
         if let Some(lit) = next_literal {
             // The ends followed by the literal, farthest first: its occurrences that start
-            // at `pos` or after a `\n`, no later than `stop`. One cut off by `end` would
-            // have to hold the `%` that may follow.
-            let len = lit.needle().len();
-            self.touched_end |= stop + len > self.end && lit.needle().contains(&b'%');
-            let mut high = (stop + len).min(self.end);
-            while high > pos {
-                let Some(k) = lit.rfind(&bytes[pos..high]) else {
-                    return false;
-                };
-                let q = pos + k;
+            // at `pos` or after a `\n`, no later than `stop`, found forwards (memmem is
+            // vectorised that way) and tried backwards. One cut off by `end` would have
+            // to hold the `%` that may follow.
+            let needle = lit.needle();
+            let len = needle.len();
+            self.touched_end |= stop + len > self.end && needle.contains(&b'%');
+            let window = &bytes[pos..(stop + len).min(self.end)];
+            let mut found: Vec<usize> = Vec::new();
+            let mut from = 0;
+            while let Some(k) = lit.find(&window[from..]) {
+                let q = pos + from + k;
                 if q <= stop && (q == pos || bytes[q - 1] == b'\n') {
-                    if self.at(i + 1, q) {
-                        return true;
-                    }
-                    if self.budget == 0 {
-                        return false;
-                    }
+                    found.push(q);
                 }
-                high = q + len - 1;
+                from += k + 1;
+            }
+            for &q in found.iter().rev() {
+                if self.at(i + 1, q) {
+                    return true;
+                }
+                if self.budget == 0 {
+                    return false;
+                }
             }
             return false;
         }
@@ -612,8 +650,9 @@ impl Search<'_, '_> {
             Atom::Repeat {
                 quick: Some(quick),
                 min,
+                next_first,
                 ..
-            } => self.quick(quick, *min, i, pos),
+            } => self.quick(quick, *min, *next_first, i, pos),
             Atom::Lines {
                 stops,
                 next_literal,
@@ -624,16 +663,27 @@ impl Search<'_, '_> {
                 max,
                 greedy,
                 quick: None,
+                next_first,
             } => {
                 let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
+                let bytes = self.hay.as_bytes();
                 if *greedy {
                     // Run as far as the class and `max` allow, then give back one char at
                     // a time.
                     let mut steps = 0;
                     let mut q = pos;
                     while steps < max && q < self.end {
-                        let Some(len) = class.step(self.hay, q) else {
-                            break;
+                        let b = bytes[q];
+                        let len = if b < 128 {
+                            if class.ascii >> b & 1 == 0 {
+                                break;
+                            }
+                            1
+                        } else {
+                            match class.step(self.hay, q) {
+                                Some(len) => len,
+                                None => break,
+                            }
                         };
                         steps += 1;
                         q += len;
@@ -650,13 +700,25 @@ impl Search<'_, '_> {
                         if steps < min {
                             return false;
                         }
-                        if self.at(i + 1, q) {
+                        // A place where the next atom cannot start is not tried (at the
+                        // end the next atom runs, to note whether it touched the end).
+                        let hopeless = q < self.end
+                            && next_first
+                                .is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
+                        if !hopeless && self.at(i + 1, q) {
                             return true;
                         }
-                        let Some(c) = self.hay[pos..q].chars().next_back() else {
+                        if q == pos {
                             return false;
+                        }
+                        q -= if bytes[q - 1] < 128 {
+                            1
+                        } else {
+                            let Some(c) = self.hay[pos..q].chars().next_back() else {
+                                return false;
+                            };
+                            c.len_utf8()
                         };
-                        q -= c.len_utf8();
                         steps -= 1;
                     }
                 } else {
