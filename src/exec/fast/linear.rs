@@ -182,6 +182,26 @@ impl Linear {
         Some(Linear { atoms })
     }
 
+    /// Whether finding matches would try many places one by one: a run of a class with
+    /// something after it that is neither a literal nor a class of at most three bytes
+    /// (`[^\n]*[.pnbrqk]...`), so each char of the run is a place to try the rest at. A
+    /// DFA finds such matches in one pass; the groups of the matches are still resolved
+    /// here.
+    pub fn dense(&self) -> bool {
+        self.atoms.iter().enumerate().any(|(i, atom)| {
+            let Atom::Repeat {
+                quick: Some(quick), ..
+            } = atom
+            else {
+                return false;
+            };
+            let rest = self.atoms[i + 1..]
+                .iter()
+                .any(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)));
+            rest && quick.next_literal.is_none() && quick.next_bytes.is_none()
+        })
+    }
+
     /// The text of every match when the pattern is a plain literal (groups aside).
     pub fn as_literal(&self) -> Option<Vec<u8>> {
         let mut text = Vec::new();

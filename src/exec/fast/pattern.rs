@@ -65,6 +65,8 @@ pub struct Compiled {
     literal: Option<Box<[u8]>>,
     /// See [`Compiled::segment_prefix`].
     segment_prefix: Option<Box<[u8]>>,
+    /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
+    dense: bool,
     /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
     dfa: Option<hybrid::DFA>,
     meta: OnceLock<meta::Regex>,
@@ -138,6 +140,7 @@ impl Compiled {
             _ => None,
         };
         Compiled {
+            dense: linear.as_ref().is_some_and(Linear::dense),
             hir,
             nfa,
             literal: linear
@@ -288,7 +291,7 @@ impl Compiled {
                 .starts_with(literal)
                 .then_some(start + literal.len());
         }
-        if let Some(linear) = &self.linear {
+        if let Some(linear) = self.linear.as_ref().filter(|_| !self.dense) {
             cache.groups.clear();
             cache.groups.resize(self.nfa.group_info().slot_len(), None);
             let mut work = 0;
