@@ -201,7 +201,29 @@ fn fen_after_every_move_matches_shakmaty() {
 fn check_and_mobility_and_fen_round_trip() {
     let exec = fast("chess-probe");
     let mut fens: Vec<String> = SPECIAL.iter().map(|s| s.to_string()).collect();
-    fens.extend(perft_positions().iter().map(|(_, p)| fen_of(p)));
+    for (_, pos) in perft_positions() {
+        fens.push(fen_of(&pos));
+        for m in pos.legal_moves() {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            fens.push(fen_of(&next));
+        }
+    }
+    // Pins everywhere: only a pinned piece or the king could move, or nothing can.
+    fens.extend(
+        [
+            "4k3/8/8/8/8/8/4r3/r3K3 w - - 0 1",
+            "k7/8/8/8/q7/8/2P5/r2RK3 w - - 0 1",
+            "4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1",
+            "K7/1P6/2b5/8/8/8/8/k7 w - - 0 1",
+            "K7/1P6/2q5/8/8/8/8/k7 w - - 0 1",
+            "8/8/8/8/8/8/1q6/K6k w - - 0 1",
+            // Stalemate only because the knight is pinned.
+            "7k/8/8/8/8/8/7r/KN5r w - - 0 1",
+            "kn5R/7R/8/8/8/8/8/7K b - - 0 1",
+        ]
+        .map(str::to_string),
+    );
     let mut results = Vec::new();
     for fen in fens {
         let pos = position(&fen);

@@ -38,7 +38,7 @@
 //! - [`super::movegen::has_legal_move`] and [`super::movegen::in_check`]: booleans for
 //!   the side to move (mate = in check and no legal move).
 //!
-//! Every scratch variable (`#_p`, `#_x`: names starting with `_` are the compiler's, so
+//! Every scratch variable (`#_p`, `#_x`, `#_q`: names starting with `_` are the compiler's, so
 //! they never clash with a program's own), marker character and paused thread these
 //! functions use is gone when they return.
 //!

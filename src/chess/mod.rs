@@ -10,7 +10,8 @@
 //! | --- | --- | --- |
 //! | `legal-moves` | a FEN and `\n` | the legal moves in UCI notation, one per line, each ending in `\n`, in any order; empty when there are none |
 //! | `move` | a FEN and `\n` | `move <uci>\nfen <FEN after the move>\nstatus <status>\n`, or, when the side to move has no legal move, `status checkmate\n` / `status stalemate\n` |
-//! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`board`](self) docs once written) |
+//! | `board` | `engine: white` or `engine: black`, a newline, a FEN and `\n` | the first pretty board of a game (see [`pretty`]) |
+//! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply, or the same position with a message |
 //!
 //! `<status>` is the position after the engine's move as the rules judge it: `ongoing`,
 //! `checkmate`, `stalemate`, `fifty-move` or `insufficient-material`. FEN is the standard
@@ -29,9 +30,14 @@
 
 pub mod board;
 pub mod eval;
+pub mod evaluate;
 pub mod fen;
 pub mod fen_rules;
+pub mod game_end;
 pub mod movegen;
+pub mod pretty;
 pub mod runner;
 pub mod rx;
+pub mod search;
+pub mod stack_rules;
 pub mod uci;

@@ -8,6 +8,7 @@ mod bench;
 mod best_move;
 mod compile;
 mod legal;
+mod play;
 mod profile;
 mod run;
 
@@ -63,6 +64,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Time, matches, bytes scanned and state size by source origin for one run.
     Profile(profile::ProfileArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -89,6 +92,7 @@ pub fn main() -> ExitCode {
         Command::Compile(args) => compile::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Profile(args) => profile::run(args),
+        Command::Play(args) => play::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

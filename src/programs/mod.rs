@@ -52,6 +52,21 @@ pub const ALL: &[Entry] = &[
         summary: "a FEN in, `<in check> <has a legal move> <FEN>` out",
         build: chess::probe,
     },
+    Entry {
+        name: "move",
+        summary: chess::MOVE_SUMMARY,
+        build: chess::move_program,
+    },
+    Entry {
+        name: "board",
+        summary: chess::BOARD_SUMMARY,
+        build: chess::board_program,
+    },
+    Entry {
+        name: "play",
+        summary: chess::PLAY_SUMMARY,
+        build: chess::play_program,
+    },
 ];
 
 /// The program called `name`.

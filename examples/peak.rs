@@ -1,0 +1,72 @@
+//! Where the `move` rules' state is largest: the peak (rule, origin, bytes, threads),
+//! one thread of the peak state, and how many rules run while the state is at least half
+//! its peak size (the wide part), by source file.
+//!
+//! `cargo run --release --example peak -- "<FEN>"`
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+
+use regex_chess::chess::runner;
+use regex_chess::exec::{ExecutorKind, Observer, RuleReport};
+
+struct Peak {
+    lens: Vec<usize>,
+    best: usize,
+    at: usize,
+    state: String,
+}
+
+impl Observer for Peak {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        state: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        self.lens.push(report.state_len);
+        if report.state_len > self.best {
+            self.best = report.state_len;
+            self.at = index;
+            self.state = state();
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+fn main() {
+    let fen = std::env::args().nth(1).expect("a FEN");
+    let exec = ExecutorKind::Fast.build(runner::load("move").unwrap());
+    let mut peak = Peak {
+        lens: Vec::new(),
+        best: 0,
+        at: 0,
+        state: String::new(),
+    };
+    exec.run_observed(&format!("{fen}\n"), &mut peak);
+    let rules = exec.program().rules();
+    let threads = peak.state.matches("\n#stack:").count();
+    println!(
+        "peak {} B at rule {} ({}), {} threads",
+        peak.best, peak.at, rules[peak.at].origin, threads
+    );
+    let mut wide: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, len) in peak.lens.iter().enumerate() {
+        if *len * 2 >= peak.best {
+            let origin = rules[i].origin.to_string();
+            let file = origin
+                .split(" at ")
+                .nth(1)
+                .and_then(|s| s.split(':').next())
+                .unwrap_or("?")
+                .to_string();
+            *wide.entry(file).or_default() += 1;
+        }
+    }
+    println!("rules run at >= half the peak size: {wide:?}");
+    let first = peak.state.find("%%").unwrap_or(0);
+    let end = peak.state[first + 2..]
+        .find('%')
+        .map(|e| e + first + 2)
+        .unwrap_or(peak.state.len());
+    println!("{}", &peak.state[first..end.min(first + 3000)]);
+}

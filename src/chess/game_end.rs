@@ -1,0 +1,198 @@
+//! The end of a game, in rules: checkmate, stalemate, the fifty-move rule, insufficient
+//! material and threefold repetition, for the position of every active thread.
+//!
+//! Repetition needs the history since the last irreversible move: a list of position
+//! keys (see [`position_key`]), one per position, fixed-width so that two keys compare
+//! with one interleaving rule (no backreference).
+
+use super::board::Position;
+use super::movegen::has_legal_move;
+use super::search::status;
+use super::stack_rules::on_stack;
+use crate::compiler::dsl::{Builder, Value, kind};
+use crate::compiler::ir::Type;
+
+/// Characters of a key: board, side, castling, en passant, and the padding `-`.
+const KEY_CHARS: &str = "PNBRQKpnbrqk.wb-abcdefgh36";
+/// Length of a position key.
+pub const KEY_LEN: usize = 64 + 1 + 4 + 2;
+/// The longest history kept (the fifty-move rule ends a game before).
+pub const MAX_HISTORY: usize = 128;
+
+const HEAD: &str = "(%%\n#stack:\n)";
+
+/// The position's key: the 64 squares (rank 8 first), the side to move, the castling
+/// rights padded to 4 with `-`, the en-passant square padded to 2: 71 characters.
+#[track_caller]
+pub fn position_key(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
+    let ranks: String = (0..8).map(|_| "([^\n/]{8})//").collect();
+    let mut squares = String::new();
+    for i in 0..8 {
+        squares.push_str(&format!("${{{}}}", i + 5));
+    }
+    let rules = vec![
+        // Stack: e, c, t, board (e on top).
+        (
+            format!("{HEAD}([^\n]*)\n([^\n]*)\n([^\n]*)\n{ranks}\n"),
+            format!("${{1}}{squares}${{4}}${{3}}:${{2}}\n"),
+        ),
+        (
+            format!("{HEAD}([^\n]{{65}})([^:\n]):"),
+            "${1}${2}${3}---:".into(),
+        ),
+        (
+            format!("{HEAD}([^\n]{{65}})([^:\n]{{2}}):"),
+            "${1}${2}${3}--:".into(),
+        ),
+        (
+            format!("{HEAD}([^\n]{{65}})([^:\n]{{3}}):"),
+            "${1}${2}${3}-:".into(),
+        ),
+        (format!("{HEAD}([^\n]{{69}}):-\n"), "${1}${2}--\n".into()),
+        (format!("{HEAD}([^\n]{{69}}):"), "${1}${2}".into()),
+    ];
+    on_stack(
+        b,
+        "position_key",
+        &[
+            pos.board.var(),
+            pos.turn.var(),
+            pos.castling.var(),
+            pos.ep.var(),
+        ],
+        rules,
+        Type::Str,
+    )
+}
+
+/// Whether two texts of exactly `len` characters from `alphabet` are equal (one rule
+/// interleaves them, one tests the pairs).
+#[track_caller]
+pub fn equal_fixed(
+    b: &mut Builder,
+    x: &Value<kind::Str>,
+    y: &Value<kind::Str>,
+    len: usize,
+    alphabet: &str,
+) -> Value<kind::Bool> {
+    let one = "([^\n])".repeat(len);
+    let mut interleaved = String::from("${1}!");
+    for i in 0..len {
+        interleaved.push_str(&format!("${{{}}}${{{}}}", 2 + len + i, 2 + i));
+    }
+    interleaved.push('\n');
+    let pairs: Vec<String> = alphabet
+        .chars()
+        .map(|c| regex::escape(&format!("{c}{c}")))
+        .collect();
+    let rules = vec![
+        (format!("{HEAD}{one}\n{one}\n"), interleaved),
+        (
+            format!("{HEAD}!(?:{}){{{len}}}\n", pairs.join("|")),
+            "${1}T\n".to_string(),
+        ),
+        (format!("{HEAD}![^\n]*\n"), "${1}F\n".to_string()),
+    ];
+    on_stack(b, "equal_fixed", &[x.var(), y.var()], rules, Type::Bool)
+}
+
+/// Whether `key` occurs at least twice in `history` (a list of keys): with the position
+/// itself, a threefold repetition.
+#[track_caller]
+pub fn repeated(
+    b: &mut Builder,
+    key: &Value<kind::Str>,
+    history: &Value<kind::Str>,
+) -> Value<kind::Bool> {
+    // A list never forks to nothing: a dummy entry that no key equals ends it.
+    let dummy = b.str(&format!(";{}", "x".repeat(KEY_LEN)));
+    let list = b.concat(history, &dummy);
+    let entries = on_stack::<kind::List<kind::Str>>(
+        b,
+        "as_list",
+        &[list.var()],
+        Vec::new(),
+        Type::List(crate::compiler::ir::Scalar::Str),
+    );
+    let seen = b.grouped(|b| {
+        let entry = b.fork_list(&entries, MAX_HISTORY);
+        let same = equal_fixed(b, &entry, key, KEY_LEN, KEY_CHARS);
+        b.gather(&same, MAX_HISTORY)
+    });
+    on_stack(
+        b,
+        "twice",
+        &[seen.var()],
+        vec![
+            (format!("{HEAD}[^\n]*T[^\n]*T[^\n]*\n"), "${1}!T\n".into()),
+            (format!("{HEAD}(?:[^!\n][^\n]*)?\n"), "${1}F\n".into()),
+            (format!("{HEAD}!T\n"), "${1}T\n".into()),
+        ],
+        Type::Bool,
+    )
+}
+
+/// The end of the game in the position of every active thread, as a message (`""` when
+/// the game goes on): `Checkmate: white wins`, `Draw by stalemate`, `Draw by the
+/// fifty-move rule`, `Draw by insufficient material`, `Draw by threefold repetition`.
+/// `history` is the list of keys before this position.
+#[track_caller]
+pub fn verdict(
+    b: &mut Builder,
+    pos: &Position,
+    key: &Value<kind::Str>,
+    history: &Value<kind::Str>,
+) -> Value<kind::Str> {
+    let can_move = has_legal_move(b, pos);
+    let no_move = b.not(&can_move);
+    let st = status(b, pos, &no_move);
+    let mate = b.eq_text(&st, "checkmate");
+    b.if_else(
+        &mate,
+        |b| {
+            let white_to_move = b.eq_text(&pos.turn, "w");
+            b.if_else(
+                &white_to_move,
+                |b| b.str("Checkmate: black wins"),
+                |b| b.str("Checkmate: white wins"),
+            )
+        },
+        |b| {
+            let ongoing = b.eq_text(&st, "ongoing");
+            b.if_else(
+                &ongoing,
+                |b| {
+                    let three = repeated(b, key, history);
+                    b.if_else(
+                        &three,
+                        |b| b.str("Draw by threefold repetition"),
+                        |b| b.str(""),
+                    )
+                },
+                |b| {
+                    let text: Value<kind::Str> = on_stack(
+                        b,
+                        "draw_text",
+                        &[st.var()],
+                        vec![
+                            (
+                                format!("{HEAD}stalemate\n"),
+                                "${1}Draw by stalemate\n".into(),
+                            ),
+                            (
+                                format!("{HEAD}fifty-move\n"),
+                                "${1}Draw by the fifty-move rule\n".into(),
+                            ),
+                            (
+                                format!("{HEAD}insufficient-material\n"),
+                                "${1}Draw by insufficient material\n".into(),
+                            ),
+                        ],
+                        Type::Str,
+                    );
+                    text
+                },
+            )
+        },
+    )
+}

@@ -1,0 +1,368 @@
+//! The search of `src/chess/mod.rs` in rules, and the `move` program.
+//!
+//! # Shape
+//!
+//! ```text
+//! parse_fen                         1 thread: the root
+//! root score (full evaluation)      1 thread, ~1,900 rules
+//! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
+//!   child = root + gain(move)       incremental, ~190 rules
+//!   save the child's position       pb pt pc pe ph pn
+//!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
+//!     leaf = child - gain(reply)    incremental, ~190 rules
+//!     no legal move for the engine: -MATE in check, else 0
+//!     a child with no reply (kept stuck): MATE in check, else 0
+//!   tournament: min per child       3 rules per bit per round, in each child's group
+//! key = score ++ complement(uci)    ties go to the smallest UCI text under a max
+//! tournament: max over the moves    one thread left
+//! restore the child's position, its status, the output text
+//! ```
+//!
+//! The reply's gain needs the board before the reply: the child's board `pb`, which the
+//! leaves carry anyway, is also what restores the chosen child's position at the end.
+
+use super::board::{MoveGen, Position};
+use super::eval;
+use super::evaluate::{self, SCORE_BITS};
+use super::fen_rules::{parse_fen, to_fen};
+use super::movegen::{fork_legal_moves, has_legal_move, in_check};
+use super::stack_rules::on_stack;
+use crate::compiler::dsl::{Builder, Value, kind};
+use crate::compiler::ir::{Best, Instruction, IrProgram, Type};
+
+/// The most legal moves a position can have.
+pub const MAX_MOVES: usize = 218;
+/// Width of the tie-break key folded under the score (from, to, promotion).
+pub const UCI_KEY_BITS: u8 = 15;
+
+const HEAD: &str = "(%%\n#stack:\n)";
+
+/// MATE in the rules' units.
+pub fn mate_units() -> i64 {
+    evaluate::units(eval::MATE)
+}
+
+/// Rules turning a UCI text on top of the stack into 15 binary digits whose order is the
+/// reverse of the texts' byte order (so that a max prefers the smallest text).
+fn uci_key_rules() -> Vec<(String, String)> {
+    let mut rules = Vec::new();
+    let digits = |v: usize| format!("{:03b}", 7 - v);
+    for (k, chars) in ["abcdefgh", "12345678", "abcdefgh", "12345678"]
+        .iter()
+        .enumerate()
+    {
+        for (v, c) in chars.chars().enumerate() {
+            rules.push((
+                format!("(%%\n#stack:\n[01]{{{}}}){c}", 3 * k),
+                format!("${{1}}{}", digits(v)),
+            ));
+        }
+    }
+    // No promotion sorts first, then b, n, q, r.
+    for (v, c) in ["", "b", "n", "q", "r"].iter().enumerate() {
+        rules.push((
+            format!("(%%\n#stack:\n[01]{{12}}){c}\n"),
+            format!("${{1}}{}\n", digits(v)),
+        ));
+    }
+    rules
+}
+
+/// The comparison key of a move: its score's digits, then the UCI key.
+#[track_caller]
+fn move_key(b: &mut Builder, score: &Value<kind::Int>, uci: &Value<kind::Str>) -> Value<kind::Int> {
+    let key: Value<kind::Str> = on_stack(b, "uci_key", &[uci.var()], uci_key_rules(), Type::Str);
+    let text = b.text_of(score);
+    let joined = b.concat(&text, &key);
+    on_stack(
+        b,
+        "as_int",
+        &[joined.var()],
+        Vec::new(),
+        Type::Int {
+            bits: SCORE_BITS + UCI_KEY_BITS,
+        },
+    )
+}
+
+/// Whether a decimal clock is at least 100.
+#[track_caller]
+pub fn clock_at_least_100(b: &mut Builder, clock: &Value<kind::Str>) -> Value<kind::Bool> {
+    on_stack(
+        b,
+        "fifty_moves",
+        &[clock.var()],
+        vec![
+            (format!("{HEAD}[1-9][0-9]{{2,}}\n"), "${1}T\n".to_string()),
+            (
+                format!("{HEAD}(?:[^T\n][^\n]*|T[^\n]+)?\n"),
+                "${1}F\n".to_string(),
+            ),
+        ],
+        Type::Bool,
+    )
+}
+
+/// Whether neither side can ever mate on `board` (shakmaty's rule): no pawn, rook or
+/// queen, and either a lone knight besides the kings, or no knight and every bishop on
+/// squares of one colour.
+#[track_caller]
+pub fn insufficient_material(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Bool> {
+    // A square of the board line is light when file + rank is odd.
+    let only = |light: &str, dark: &str| -> String {
+        let mut p = String::new();
+        for row in 0..8 {
+            let rank = 7 - row;
+            for file in 0..8 {
+                p.push_str(if (file + rank) % 2 == 1 { light } else { dark });
+            }
+            p.push_str("//");
+        }
+        p
+    };
+    let no_heavy = "[^PRQprqNn]";
+    let no_heavy_nor_bishop = "[^PRQprqNnBb]";
+    let rules = vec![
+        (
+            format!("{HEAD}[^PRQprqBbNn\n]*[Nn][^PRQprqBbNn\n]*\n"),
+            "${1}!T\n".to_string(),
+        ),
+        (
+            format!("{HEAD}{}\n", only(no_heavy_nor_bishop, no_heavy)),
+            "${1}!T\n".to_string(),
+        ),
+        (
+            format!("{HEAD}{}\n", only(no_heavy, no_heavy_nor_bishop)),
+            "${1}!T\n".to_string(),
+        ),
+        (format!("{HEAD}(?:[^!\n][^\n]*)?\n"), "${1}F\n".to_string()),
+        (format!("{HEAD}!T\n"), "${1}T\n".to_string()),
+    ];
+    on_stack(
+        b,
+        "insufficient_material",
+        &[board.var()],
+        rules,
+        Type::Bool,
+    )
+}
+
+/// Copies a value into a fresh temporary.
+#[track_caller]
+fn copy<K: crate::compiler::dsl::Kind>(b: &mut Builder, v: &Value<K>) -> Value<K> {
+    on_stack(b, "copy", &[v.var()], Vec::new(), v.ty())
+}
+
+/// What the search leaves in its single thread.
+pub struct Chosen {
+    /// Whether the engine had a move (false: the root position is unchanged).
+    pub moved: Value<kind::Bool>,
+    /// The move's UCI text (empty when there is none).
+    pub uci: Value<kind::Str>,
+    /// Whether the position after the move leaves the opponent no legal move.
+    pub no_reply: Value<kind::Bool>,
+    /// The move's 2-ply score (units of 5 cp).
+    pub score: Value<kind::Int>,
+}
+
+/// The 2-ply search on the position of the single active thread. Afterwards the thread
+/// holds the position after the chosen move (or the root position when there is none).
+#[track_caller]
+pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
+    let white = b.eq_text(&pos.turn, "w");
+    let root_white = evaluate::full_score_white(b, &pos.board);
+    let root = evaluate::for_side(b, &root_white, &white);
+    let root_board = copy(b, &pos.board);
+    let mate = mate_units();
+    let (moved, uci, no_reply, score, key) = b.grouped(|b| {
+        let children = fork_legal_moves(
+            b,
+            pos,
+            MAX_MOVES,
+            MoveGen {
+                uci: true,
+                keep_stuck: true,
+            },
+        );
+        let uci = children.uci.expect("asked for uci");
+        let moved = children.moved.expect("asked for keep_stuck");
+        let (no_reply, score) = b.if_else(
+            &moved,
+            |b| {
+                let g = evaluate::gain(b, &root_board, &pos.board, &uci);
+                let child = b.add(&root, &g);
+                // The root's board and score are dead from here: drop them before the
+                // replies copy every variable a thousand times.
+                b.emit(Instruction::Delete(root_board.var().clone()));
+                b.emit(Instruction::Delete(root.var().clone()));
+                // The child's position, for the replies' gains and for the end.
+                let saved: Vec<Value<kind::Str>> = [
+                    &pos.board,
+                    &pos.turn,
+                    &pos.castling,
+                    &pos.ep,
+                    &pos.halfmove,
+                    &pos.fullmove,
+                ]
+                .iter()
+                .map(|v| copy(b, v))
+                .collect();
+                let (no_reply, score) = b.grouped(|b| {
+                    let replies = fork_legal_moves(
+                        b,
+                        pos,
+                        MAX_MOVES,
+                        MoveGen {
+                            uci: true,
+                            keep_stuck: true,
+                        },
+                    );
+                    let reply = replies.uci.expect("asked for uci");
+                    let replied = replies.moved.expect("asked for keep_stuck");
+                    let leaf = b.if_else(
+                        &replied,
+                        |b| {
+                            let g = evaluate::gain(b, &saved[0], &pos.board, &reply);
+                            let s = b.sub(&child, &g);
+                            let can_move = has_legal_move(b, pos);
+                            b.if_else(
+                                &can_move,
+                                |_| s.clone(),
+                                |b| {
+                                    let check = in_check(b, pos);
+                                    let mated = b.int(SCORE_BITS, -mate);
+                                    let zero = b.int(SCORE_BITS, 0);
+                                    b.if_else(&check, |_| mated.clone(), |_| zero.clone())
+                                },
+                            )
+                        },
+                        |b| {
+                            let check = in_check(b, pos);
+                            let mates = b.int(SCORE_BITS, mate);
+                            let zero = b.int(SCORE_BITS, 0);
+                            b.if_else(&check, |_| mates.clone(), |_| zero.clone())
+                        },
+                    );
+                    b.keep_best(&leaf, MAX_MOVES, Best::Min);
+                    let no_reply = b.not(&replied);
+                    (no_reply, leaf)
+                });
+                // Back to the child's position, its six variables in order.
+                for v in pos.vars() {
+                    b.emit(Instruction::Delete(v.clone()));
+                }
+                for (v, s) in pos.vars().iter().zip(&saved) {
+                    b.emit(Instruction::Lookup(s.var().clone()));
+                    b.emit(Instruction::Assign((*v).clone()));
+                }
+                (no_reply, score)
+            },
+            |b| {
+                let f = b.bool(false);
+                let zero = b.int(SCORE_BITS, 0);
+                (f, zero)
+            },
+        );
+        let key = move_key(b, &score, &uci);
+        b.keep_best(&key, MAX_MOVES, Best::Max);
+        (moved, uci, no_reply, score, key)
+    });
+    let _ = key;
+    Chosen {
+        moved,
+        uci,
+        no_reply,
+        score,
+    }
+}
+
+/// The status of the position in the thread: `checkmate`, `stalemate`, `fifty-move`,
+/// `insufficient-material` or `ongoing`. `no_move` says the side to move has no legal
+/// move (known from the search).
+#[track_caller]
+pub fn status(b: &mut Builder, pos: &Position, no_move: &Value<kind::Bool>) -> Value<kind::Str> {
+    b.if_else(
+        no_move,
+        |b| {
+            let check = in_check(b, pos);
+            let mate = b.str("checkmate");
+            let stale = b.str("stalemate");
+            b.if_else(&check, |_| mate.clone(), |_| stale.clone())
+        },
+        |b| {
+            let fifty = clock_at_least_100(b, &pos.halfmove);
+            b.if_else(
+                &fifty,
+                |b| b.str("fifty-move"),
+                |b| {
+                    let dead = insufficient_material(b, &pos.board);
+                    b.if_else(
+                        &dead,
+                        |b| b.str("insufficient-material"),
+                        |b| b.str("ongoing"),
+                    )
+                },
+            )
+        },
+    )
+}
+
+/// Replaces the whole state by `text` (on top of the single thread's stack), with each
+/// `;` turned into a newline: the last rules of a program whose output is plain text.
+#[track_caller]
+pub fn emit_text(b: &mut Builder, text: &Value<kind::Str>) {
+    b.emit(Instruction::Lookup(text.var().clone()));
+    b.rules(
+        "output_text",
+        vec![
+            (
+                "%%\n#stack:\n([^\n]*)\n[^%]*".to_string(),
+                "${1}".to_string(),
+            ),
+            (";".to_string(), "\n".to_string()),
+        ],
+        &[],
+        &[],
+    );
+}
+
+/// The `move` program (see the contract in `src/chess/mod.rs`).
+pub fn move_program() -> IrProgram {
+    let mut b = Builder::new(
+        "move",
+        "A FEN and a newline in; `move <uci>\\nfen <fen>\\nstatus <status>\\n` out (or \
+         `status checkmate|stalemate\\n` when the side to move has no move): the 2-ply \
+         minimax over legal moves with material and piece-square tables.",
+    );
+    let pos = parse_fen(&mut b);
+    let chosen = search(&mut b, &pos);
+    let text = b.if_else(
+        &chosen.moved,
+        |b| {
+            let fen = to_fen(b, &pos);
+            let st = status(b, &pos, &chosen.no_reply);
+            let mut text = b.str("move ");
+            for part in [
+                chosen.uci.clone(),
+                b.str(";fen "),
+                fen,
+                b.str(";status "),
+                st,
+                b.str(";"),
+            ] {
+                text = b.concat(&text, &part);
+            }
+            text
+        },
+        |b| {
+            let t = b.bool(true);
+            let st = status(b, &pos, &t);
+            let prefix = b.str("status ");
+            let text = b.concat(&prefix, &st);
+            let end = b.str(";");
+            b.concat(&text, &end)
+        },
+    );
+    emit_text(&mut b, &text);
+    b.finish()
+}

@@ -1,0 +1,63 @@
+//! `regex-chess play`: the interactive game. A thin loop: the `board` rules draw the first
+//! board from a FEN, then each typed line is appended to the board text and the `play`
+//! rules answer with the next board. Nothing here looks at the chess: the loop only stops
+//! when the text ends with the rules' `Game over.` line or standard input ends.
+
+use std::io::{BufRead, Write};
+
+use clap::Args;
+
+use super::{CliError, fail};
+use crate::chess::fen::Fen;
+use crate::chess::pretty::GAME_OVER;
+use crate::chess::runner;
+use crate::exec::ExecutorKind;
+
+/// The standard starting position.
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Arguments of `play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The side the engine plays.
+    #[arg(long, default_value = "black", value_parser = ["white", "black"])]
+    engine_color: String,
+    /// The starting position, as a FEN (default: the standard start).
+    #[arg(long, allow_hyphen_values = true)]
+    fen: Option<String>,
+    /// Which executor runs the rules.
+    #[arg(long, default_value = "fast")]
+    executor: ExecutorKind,
+}
+
+/// Runs `play`.
+pub fn run(args: PlayArgs) -> Result<(), CliError> {
+    let fen_text = args.fen.as_deref().unwrap_or(START);
+    let fen: Fen = fen_text.parse()?;
+    let board = args.executor.build(runner::load("board")?);
+    let play = args.executor.build(runner::load("play")?);
+    let mut text = board.run(&format!("engine: {}\n{fen}\n", args.engine_color));
+    if !text.starts_with("8 ") {
+        return fail(format!("the rules could not read the FEN {fen_text:?}"));
+    }
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut stdout = std::io::stdout();
+    loop {
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
+        if text.ends_with(&format!("{GAME_OVER}\n")) {
+            return Ok(());
+        }
+        let Some(line) = lines.next() else {
+            writeln!(stdout)?;
+            return Ok(());
+        };
+        let line = line?;
+        writeln!(stdout)?;
+        text = play.run(&format!("{text}{line}\n"));
+        if !text.starts_with("8 ") {
+            return fail("engine bug: the play rules did not draw a board");
+        }
+    }
+}

@@ -1,0 +1,473 @@
+//! The `board` and `play` rules, judged by shakmaty: scripted games in which a seeded
+//! random mover plays against the engine through the pretty board text, with typed
+//! mistakes, and every engine move, every position shown and every end-of-game verdict
+//! compared with shakmaty's. CI plays a few short games and near-end positions; the full
+//! volume (200 games, both colours: openings for 6 moves, endgames for 30) runs with `cargo test --release -- --ignored`.
+//! A last test drives the `regex-chess play` binary through standard input.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use regex_chess::chess::runner;
+use regex_chess::exec::{Executor, ExecutorKind};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+const GLYPHS: [(char, char); 13] = [
+    ('K', '♔'),
+    ('Q', '♕'),
+    ('R', '♖'),
+    ('B', '♗'),
+    ('N', '♘'),
+    ('P', '♙'),
+    ('k', '♚'),
+    ('q', '♛'),
+    ('r', '♜'),
+    ('b', '♝'),
+    ('n', '♞'),
+    ('p', '♟'),
+    ('.', '·'),
+];
+
+struct Rules {
+    board: Box<dyn Executor>,
+    play: Box<dyn Executor>,
+}
+
+impl Rules {
+    fn new() -> Rules {
+        Rules {
+            board: ExecutorKind::Fast.build(runner::load("board").unwrap()),
+            play: ExecutorKind::Fast.build(runner::load("play").unwrap()),
+        }
+    }
+    fn first(&self, fen: &str, engine: Color) -> String {
+        let side = if engine == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        self.board.run(&format!("engine: {side}\n{fen}\n"))
+    }
+    fn answer(&self, text: &str, typed: &str) -> String {
+        self.play.run(&format!("{text}{typed}\n"))
+    }
+}
+
+/// The line after `label` in the text.
+fn field<'a>(text: &'a str, label: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no `{label}` line in\n{text}"))
+}
+
+/// The message line (the one before the prompt).
+fn message(text: &str) -> &str {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len() - 2]
+}
+
+fn over(text: &str) -> bool {
+    text.ends_with("Game over.\n")
+}
+
+/// The position the text shows, as a FEN (en passant as the rules keep it: after every
+/// double push).
+fn shown_fen(text: &str) -> String {
+    let mut ranks = Vec::new();
+    for line in text.lines().take(8) {
+        let mut rank = String::new();
+        let mut empty = 0;
+        for cell in line.split(' ').skip(1) {
+            let glyph = cell.chars().next().unwrap();
+            let letter = GLYPHS.iter().find(|(_, g)| *g == glyph).unwrap().0;
+            if letter == '.' {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    rank.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                rank.push(letter);
+            }
+        }
+        if empty > 0 {
+            rank.push_str(&empty.to_string());
+        }
+        ranks.push(rank);
+    }
+    let side = if field(text, "Side to move: ") == "white" {
+        "w"
+    } else {
+        "b"
+    };
+    format!(
+        "{} {side} {} {} {} {}",
+        ranks.join("/"),
+        field(text, "Castling: "),
+        field(text, "En passant: "),
+        field(text, "Halfmove clock: "),
+        field(text, "Move number: ")
+    )
+}
+
+fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Always).to_string()
+}
+
+fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+/// The judge: the game so far and the verdict the rules must give.
+struct Judge {
+    pos: Chess,
+    /// Repetition keys since the last irreversible move, this position included.
+    keys: Vec<String>,
+}
+
+fn key(pos: &Chess) -> String {
+    let fen = fen_of(pos);
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+impl Judge {
+    fn new(fen: &str) -> Judge {
+        let pos = position(fen);
+        let keys = vec![key(&pos)];
+        Judge { pos, keys }
+    }
+
+    /// Plays `uci`, which must be legal, and returns the verdict message ("" if the game
+    /// goes on), with the rules' precedence: no move, fifty-move, material, repetition.
+    fn play(&mut self, uci: &str) -> String {
+        let m = uci
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(&self.pos)
+            .unwrap_or_else(|e| panic!("{uci} is not legal in {}: {e}", fen_of(&self.pos)));
+        self.pos = self.pos.clone().play(m).unwrap();
+        let k = key(&self.pos);
+        if self.pos.halfmoves() == 0 {
+            self.keys.clear();
+        }
+        let seen = self.keys.iter().filter(|x| **x == k).count();
+        self.keys.push(k);
+        self.verdict(seen >= 2)
+    }
+
+    fn verdict(&self, repeated: bool) -> String {
+        if self.pos.legal_moves().is_empty() {
+            if self.pos.is_check() {
+                let winner = if self.pos.turn() == Color::White {
+                    "black"
+                } else {
+                    "white"
+                };
+                return format!("Checkmate: {winner} wins");
+            }
+            return "Draw by stalemate".into();
+        }
+        if self.pos.halfmoves() >= 100 {
+            return "Draw by the fifty-move rule".into();
+        }
+        if self.pos.is_insufficient_material() {
+            return "Draw by insufficient material".into();
+        }
+        if repeated {
+            return "Draw by threefold repetition".into();
+        }
+        String::new()
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The engine's move named in a message such as `Black plays knight g8f6`.
+fn engine_uci(message: &str) -> String {
+    let words: Vec<&str> = message.split(['.', ' ']).collect();
+    assert!(
+        words.len() >= 4 && words[1] == "plays",
+        "not an engine move: {message:?}"
+    );
+    words[3].to_string()
+}
+
+/// Plays one game from `fen` with the engine on `engine`'s side and `plies` player moves
+/// at most; returns how the game ended ("" if it did not).
+fn play_game(rules: &Rules, fen: &str, engine: Color, seed: u64, plies: usize) -> String {
+    let mut rng = Rng(seed);
+    let mut judge = Judge::new(fen);
+    let mut text = rules.first(fen, engine);
+    assert_eq!(shown_fen(&text), fen_of(&judge.pos), "first board of {fen}");
+    let end = judge.verdict(false);
+    assert_eq!(over(&text), !end.is_empty(), "{fen}: {text}");
+    if over(&text) {
+        assert_eq!(message(&text), end);
+        return end;
+    }
+    for _ in 0..plies {
+        let before = text.clone();
+        if judge.pos.turn() == engine {
+            text = rules.answer(&text, "");
+        } else {
+            // Sometimes a mistake first: the same position must come back with a message.
+            match rng.below(8) {
+                0 => {
+                    let again = rules.answer(&text, "e9e4");
+                    assert!(message(&again).starts_with("Malformed move"), "{again}");
+                    assert_eq!(shown_fen(&again), shown_fen(&before));
+                    assert_eq!(field(&again, "History: "), field(&before, "History: "));
+                }
+                1 => {
+                    let legal: Vec<String> = judge
+                        .pos
+                        .legal_moves()
+                        .iter()
+                        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                        .collect();
+                    let wrong = ["a1a2", "e2e5", "h7h5", "b1b3", "d8d1", "e1g1", "g8f5"]
+                        .into_iter()
+                        .find(|m| !legal.iter().any(|l| l.starts_with(m)));
+                    if let Some(wrong) = wrong {
+                        let again = rules.answer(&text, wrong);
+                        assert_eq!(
+                            message(&again),
+                            format!("Illegal move {wrong}, try again"),
+                            "{again}"
+                        );
+                        assert_eq!(shown_fen(&again), shown_fen(&before));
+                    }
+                }
+                _ => {}
+            }
+            let moves = judge.pos.legal_moves();
+            let m = moves[rng.below(moves.len())];
+            let mut uci = m.to_uci(CastlingMode::Standard).to_string();
+            // Queen promotions are typed without their letter half of the time.
+            if uci.ends_with('q') && rng.below(2) == 0 {
+                uci.pop();
+            }
+            text = rules.answer(&text, &uci);
+            let mut full = m.to_uci(CastlingMode::Standard).to_string();
+            if full.len() == 4 && uci.len() == 4 {
+                full = uci.clone();
+            }
+            let end = judge.play(&full);
+            if !end.is_empty() {
+                assert!(over(&text), "after {full}: {text}");
+                assert_eq!(message(&text), end, "after {full}");
+                assert_eq!(shown_fen(&text), fen_of(&judge.pos));
+                return end;
+            }
+        }
+        // The engine's reply.
+        let said = message(&text).to_string();
+        let reply = engine_uci(&said);
+        let end = judge.play(&reply);
+        assert_eq!(
+            shown_fen(&text),
+            fen_of(&judge.pos),
+            "after the engine's {reply}"
+        );
+        assert_eq!(over(&text), !end.is_empty(), "{text}");
+        if !end.is_empty() {
+            assert!(said.ends_with(&end), "{said} vs {end}");
+            return end;
+        }
+    }
+    String::new()
+}
+
+#[test]
+fn near_end_positions_end_as_shakmaty_says() {
+    let rules = Rules::new();
+    // (FEN, engine side, the player's move, the verdict)
+    let cases = [
+        (
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            Color::Black,
+            "a1a8",
+            "Checkmate: white wins",
+        ),
+        (
+            "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1",
+            Color::Black,
+            "c1c7",
+            "Draw by stalemate",
+        ),
+        (
+            "8/8/4k3/8/8/3K4/8/7R w - - 99 80",
+            Color::Black,
+            "h1h2",
+            "Draw by the fifty-move rule",
+        ),
+        (
+            "8/8/4k3/8/8/3K4/3r4/8 w - - 0 1",
+            Color::Black,
+            "d3d2",
+            "Draw by insufficient material",
+        ),
+    ];
+    for (fen, engine, typed, want) in cases {
+        let text = rules.first(fen, engine);
+        let next = rules.answer(&text, typed);
+        assert!(over(&next), "{fen} {typed}: {next}");
+        assert_eq!(message(&next), want, "{fen} {typed}");
+        let mut judge = Judge::new(fen);
+        assert_eq!(judge.play(typed), want);
+    }
+    // The engine mates when it can, and says so.
+    let text = rules.first("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Color::White);
+    let next = rules.answer(&text, "go");
+    assert_eq!(
+        message(&next),
+        "White plays rook a1a8. Checkmate: white wins"
+    );
+    assert!(over(&next));
+    // A promotion typed without its letter is a queen's.
+    let text = rules.first("8/P7/8/8/8/8/k7/7K w - - 0 1", Color::Black);
+    let next = rules.answer(&text, "a7a8");
+    assert!(next.starts_with("8 ♕"), "{next}");
+}
+
+#[test]
+fn a_third_repetition_is_a_draw() {
+    let rules = Rules::new();
+    let fen = "8/8/4k3/8/8/3K4/8/7R w - - 4 40";
+    let text = rules.first(fen, Color::Black);
+    // The position after h1h2, entered twice in the history already.
+    let mut judge = Judge::new(fen);
+    judge.play("h1h2");
+    let after = rules.first(&fen_of(&judge.pos), Color::Black);
+    let key = field(&after, "History: ").to_string();
+    let history = field(&text, "History: ").to_string();
+    let doctored = text.replace(
+        &format!("History: {history}"),
+        &format!("History: {history}{key}{key}"),
+    );
+    let next = rules.answer(&doctored, "h1h2");
+    assert_eq!(message(&next), "Draw by threefold repetition", "{next}");
+    assert!(over(&next));
+    // Once only: the game goes on.
+    let once = text.replace(
+        &format!("History: {history}"),
+        &format!("History: {history}{key}"),
+    );
+    let next = rules.answer(&once, "h1h2");
+    assert!(!over(&next), "{next}");
+}
+
+#[test]
+fn random_games_ci_share() {
+    let rules = Rules::new();
+    let starts = [
+        (START, Color::Black),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", Color::White),
+        ("8/8/4k3/8/2K5/8/3P4/8 w - - 0 1", Color::Black),
+        ("8/P7/8/8/8/5k2/8/4K3 w - - 0 1", Color::Black),
+    ];
+    for (i, (fen, engine)) in starts.iter().enumerate() {
+        play_game(&rules, fen, *engine, 7 + i as u64, 3);
+    }
+}
+
+#[test]
+#[ignore = "full volume: cargo test --release -- --ignored"]
+fn random_games_full() {
+    let rules = Rules::new();
+    let openings = std::fs::read_to_string("../shared/positions/openings.txt")
+        .or_else(|_| std::fs::read_to_string("/work/shared/positions/openings.txt"))
+        .unwrap();
+    let fens: Vec<String> = openings
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split(';').next().unwrap().trim().to_string())
+        .collect();
+    // Endgames play long enough to reach the ends; openings check the middle game.
+    let endgames = [
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/8/4k3/8/2K5/8/3P4/8 w - - 0 1",
+        "8/P7/8/8/8/5k2/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "8/8/8/3k4/8/8/2B5/4K1N1 w - - 0 1",
+    ];
+    let mut ends: HashMap<String, usize> = HashMap::new();
+    for game in 0..200u64 {
+        let engine = if game % 4 < 2 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let (fen, plies) = if game % 2 == 0 {
+            (fens[(game / 2) as usize % fens.len()].clone(), 6)
+        } else {
+            (
+                endgames[(game / 2) as usize % endgames.len()].to_string(),
+                30,
+            )
+        };
+        let end = play_game(&rules, &fen, engine, 1000 + game, plies);
+        eprintln!("game {game}: {fen} engine {engine:?}: {end:?}");
+        *ends.entry(end).or_default() += 1;
+    }
+    eprintln!("endings: {ends:?}");
+}
+
+#[test]
+fn the_binary_plays_through_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["play", "--engine-color", "black"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"e2e5\ne2e4\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Illegal move e2e5, try again"), "{text}");
+    let said = text
+        .lines()
+        .find(|l| l.starts_with("Black plays"))
+        .expect("a reply");
+    let mut judge = Judge::new(START);
+    judge.play("e2e4");
+    judge.play(&engine_uci(said));
+
+    let bad = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["play", "--fen", "not a fen"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
