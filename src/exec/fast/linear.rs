@@ -79,6 +79,12 @@ enum Atom {
         /// The literal that follows, if one does: only its occurrences are tried.
         next_literal: Option<memmem::Finder<'static>>,
     },
+    /// An optional part, `(?:X|)` or `X?` (lazy: `(?:|X)`, `X??`): the next `len` atoms
+    /// are X; a greedy one tries them first, then jumps past them.
+    Skip {
+        len: usize,
+        greedy: bool,
+    },
     Open(usize),
     Close(usize),
 }
@@ -301,6 +307,9 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             let class = match rep.sub.kind() {
                 HirKind::Class(class) => class.clone(),
                 HirKind::Literal(lit) => single_char_class(&lit.0)?,
+                _ if rep.min == 0 && rep.max == Some(1) => {
+                    return optional(&rep.sub, rep.greedy, out);
+                }
                 _ => {
                     if let Some(stops) = lines_loop(rep) {
                         out.push(Atom::Lines {
@@ -337,8 +346,29 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
                 greedy: rep.greedy,
             });
         }
-        HirKind::Look(_) | HirKind::Alternation(_) => return None,
+        HirKind::Alternation(alts) => {
+            // Only an optional part: one alternative and an empty one.
+            let (body, greedy) = match &alts[..] {
+                [x, e] if matches!(e.kind(), HirKind::Empty) => (x, true),
+                [e, x] if matches!(e.kind(), HirKind::Empty) => (x, false),
+                _ => return None,
+            };
+            optional(body, greedy, out)?;
+        }
+        HirKind::Look(_) => return None,
     }
+    Some(())
+}
+
+/// Appends an optional `body` (see [`Atom::Skip`]).
+fn optional(body: &Hir, greedy: bool, out: &mut Vec<Atom>) -> Option<()> {
+    let mut atoms = Vec::new();
+    flatten(body, &mut atoms)?;
+    out.push(Atom::Skip {
+        len: atoms.len(),
+        greedy,
+    });
+    out.extend(atoms);
     Some(())
 }
 
@@ -657,6 +687,14 @@ impl Search<'_, '_> {
                     None => false,
                 }
             }
+            Atom::Skip { len, greedy } => {
+                let (first, second) = if *greedy {
+                    (i + 1, i + 1 + len)
+                } else {
+                    (i + 1 + len, i + 1)
+                };
+                self.at(first, pos) || (self.budget > 0 && self.at(second, pos))
+            }
             Atom::Open(g) | Atom::Close(g) => {
                 let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
                 let old = self.slots[slot];
@@ -812,6 +850,8 @@ mod tests {
     fn not_linear() {
         let hir = regex_syntax::parse("(a|bc)").unwrap();
         assert!(Linear::new(&hir).is_none());
+        let hir = regex_syntax::parse("(a||b)").unwrap();
+        assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse(r"\ba").unwrap();
         assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse("(ab)*").unwrap();
@@ -820,6 +860,18 @@ mod tests {
         assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse("(?:[^%\n]*\n)*?").unwrap();
         assert!(Linear::new(&hir).is_none());
+    }
+
+    #[test]
+    fn optional_parts() {
+        let p = "(%%\n#stack:\n)([^#%\n][^\n]*|)\n([^%]*)";
+        assert!(Linear::new(&regex_syntax::parse(p).unwrap()).is_some());
+        groups(p, "%%\n#stack:\nab\n#x: 1\n%%\n").unwrap();
+        groups(p, "%%\n#stack:\n\n#x: 1\n").unwrap();
+        groups("(a(b)|)(ab|)(b*)", "abab").unwrap();
+        groups("(|a(b))(a?)(b)", "abab").unwrap();
+        groups("(?:x(y)z)?(x)", "xyx").unwrap();
+        groups("(?:x(y)z)??(x)", "xyzx").unwrap();
     }
 
     #[test]
