@@ -1,6 +1,8 @@
 //! Times single rules of the two-plies proxy on the state they meet.
 //!
-//! `cargo run --release --example rule_timing -- RULE [RULE...]`
+//! `cargo run --release --example rule_timing -- RULE [RULE...]`; the environment
+//! variables `PROGRAM` (default `two-plies`), `FEN` and `MOVE` (for `play`) choose the
+//! workload.
 
 use std::time::Instant;
 
@@ -12,10 +14,20 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let w = Workload::new(Some("two-plies"), &Default::default()).unwrap();
+    let name = std::env::var("PROGRAM").unwrap_or_else(|_| "two-plies".into());
+    let w = Workload::new(Some(&name), &Default::default()).unwrap();
     let fast = Fast::new(w.program.clone());
     let reference = Reference::new(w.program.clone());
-    let input = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n";
+    let fen = std::env::var("FEN")
+        .unwrap_or_else(|_| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into());
+    let input = w
+        .input(&regex_chess::bench::BenchPosition {
+            fen,
+            white_move: std::env::var("MOVE").unwrap_or_default(),
+            label: String::new(),
+        })
+        .unwrap();
+    let input = input.as_str();
     for r in rules {
         let state = fast.run_range(input, 0..r, &mut NoObserver);
         let threads = state.matches("%%\n").count();
