@@ -14,6 +14,9 @@ use regex_chess::exec::fast::Fast;
 use regex_chess::exec::reference::Reference;
 use regex_chess::program::{Program, Rule, ValidProgram};
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const POP: (&str, &str) = ("(%%\n#stack:\n)[^\n]*\n", "${1}");
 const PUSH: (&str, &str) = ("(%%\n#stack:\n)", "${1}False\n");
 const LOOKUP: (&str, &str) = (

@@ -14,14 +14,18 @@
 //! - [`matchplay`]: matches against fixed opponents, adjudicated by shakmaty, with Elo and
 //!   pathology counters.
 //! - [`export`]: the rule list written for other regex engines (JSON, Python, JavaScript).
+//! - [`bench`] and [`profile`]: seconds per move on the bench positions, and time by
+//!   source origin.
 //! - [`cli`]: the command-line layer used by the `regex-chess` binary.
 
+pub mod bench;
 pub mod chess;
 pub mod cli;
 pub mod compiler;
 pub mod exec;
 pub mod export;
 pub mod matchplay;
+pub mod profile;
 pub mod program;
 pub mod programs;
 pub mod uci;

@@ -4,12 +4,14 @@
 //! standard error and exits non-zero. Nothing here decides a chess move: subcommands only
 //! build input states, run programs and read the results.
 
+mod bench;
 mod best_move;
 mod compile;
 mod export;
 mod legal;
 mod match_cmd;
 mod play;
+mod profile;
 mod run;
 mod serve;
 mod site;
@@ -67,6 +69,10 @@ enum Command {
     Uci(uci::UciArgs),
     /// Play the engine against a fixed opponent from every opening, both colours.
     Match(match_cmd::MatchArgs),
+    /// Milliseconds per move on the bench positions, for one or both executors.
+    Bench(bench::BenchArgs),
+    /// Time, matches, bytes scanned and state size by source origin for one run.
+    Profile(profile::ProfileArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
     /// Write a program's rules for Python's re or JavaScript's RegExp.
@@ -101,6 +107,8 @@ pub fn main() -> ExitCode {
         Command::Compile(args) => compile::run(args),
         Command::Uci(args) => uci::run(args),
         Command::Match(args) => match_cmd::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Profile(args) => profile::run(args),
         Command::Play(args) => play::run(args),
         Command::Export(args) => export::run(args),
         Command::Site(args) => site::run(args),

@@ -112,25 +112,59 @@ impl Program {
         }
     }
 
-    /// Checks every rule, compiling each distinct pattern once.
+    /// Checks every rule, compiling each distinct pattern once. Patterns are compiled one
+    /// at a time and dropped once their rules' templates are parsed, so memory stays at one
+    /// compiled pattern (a program of a few thousand Unicode patterns would otherwise hold
+    /// hundreds of megabytes). The error reported is that of the first bad rule.
     pub fn validate(self) -> Result<ValidProgram, ProgramError> {
-        let mut compiled: std::collections::HashMap<&str, regex::Regex> = Default::default();
-        let mut templates = Vec::with_capacity(self.rules.len());
+        let mut by_pattern: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        let mut order = Vec::new();
         for (index, rule) in self.rules.iter().enumerate() {
-            let regex = match compiled.get(rule.pattern.as_str()) {
-                Some(regex) => regex.clone(),
-                None => {
-                    let regex = regex::Regex::new(&rule.pattern).map_err(|e| {
-                        ProgramError::rule(index, rule, RuleProblem::Pattern(e.to_string()))
-                    })?;
-                    compiled.insert(&rule.pattern, regex.clone());
-                    regex
+            let rules = by_pattern.entry(rule.pattern.as_str()).or_default();
+            if rules.is_empty() {
+                order.push(rule.pattern.as_str());
+            }
+            rules.push(index);
+        }
+        let mut templates: Vec<Option<Template>> = vec![None; self.rules.len()];
+        let mut first_error: Option<(usize, ProgramError)> = None;
+        let mut note = |index: usize, error: ProgramError| {
+            if first_error.as_ref().is_none_or(|(i, _)| index < *i) {
+                first_error = Some((index, error));
+            }
+        };
+        for pattern in order {
+            let rules = &by_pattern[pattern];
+            let regex = match regex::Regex::new(pattern) {
+                Ok(regex) => regex,
+                Err(e) => {
+                    let index = rules[0];
+                    let rule = &self.rules[index];
+                    note(
+                        index,
+                        ProgramError::rule(index, rule, RuleProblem::Pattern(e.to_string())),
+                    );
+                    continue;
                 }
             };
-            let template = Template::parse(&rule.replacement, &regex)
-                .map_err(|e| ProgramError::rule(index, rule, RuleProblem::Replacement(e)))?;
-            templates.push(template);
+            for &index in rules {
+                let rule = &self.rules[index];
+                match Template::parse(&rule.replacement, &regex) {
+                    Ok(template) => templates[index] = Some(template),
+                    Err(e) => note(
+                        index,
+                        ProgramError::rule(index, rule, RuleProblem::Replacement(e)),
+                    ),
+                }
+            }
         }
+        if let Some((_, error)) = first_error {
+            return Err(error);
+        }
+        let templates = templates
+            .into_iter()
+            .map(|t| t.expect("every rule has a template when no rule failed"))
+            .collect();
         Ok(ValidProgram {
             program: self,
             templates,
@@ -228,6 +262,27 @@ impl ProgramError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn validation_reports_the_first_bad_rule() {
+        // Rule 1's replacement names a missing group; rule 2 reuses rule 0's pattern with
+        // a bad replacement too, and rule 3's pattern does not compile. Rule 1 is first.
+        let program = Program::from_rules(vec![
+            Rule::new("a", "b"),
+            Rule::new("(c)", "${2}"),
+            Rule::new("a", "${1}"),
+            Rule::new("(", "x"),
+        ]);
+        let err = program.validate().unwrap_err().to_string();
+        assert!(err.starts_with("rule 1 "), "{err}");
+        let program = Program::from_rules(vec![
+            Rule::new("a", "b"),
+            Rule::new("(", "x"),
+            Rule::new("a", "${1}"),
+        ]);
+        let err = program.validate().unwrap_err().to_string();
+        assert!(err.starts_with("rule 1 "), "{err}");
+    }
 
     #[test]
     fn validation_names_the_rule() {

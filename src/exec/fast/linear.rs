@@ -66,6 +66,24 @@ enum Atom {
         greedy: bool,
         /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
         quick: Option<QuickRun>,
+        /// The ASCII bytes the next atom can start with, when it can start only with
+        /// ASCII bytes: other places to stop are not tried.
+        next_first: Option<u128>,
+    },
+    /// A greedy `(?:C*\n)*` where `C` excludes `\n` and stops only at a few ASCII bytes
+    /// (the machine's "any whole lines of this thread", `(?:[^%\n]*\n)*`). It can end at
+    /// its start or just after any `\n` before the first byte of `stops` (`C`'s stop
+    /// bytes other than `\n`), preferring the farthest.
+    Lines {
+        stops: Vec<u8>,
+        /// The literal that follows, if one does: only its occurrences are tried.
+        next_literal: Option<memmem::Finder<'static>>,
+    },
+    /// An optional part, `(?:X|)` or `X?` (lazy: `(?:|X)`, `X??`): the next `len` atoms
+    /// are X; a greedy one tries them first, then jumps past them.
+    Skip {
+        len: usize,
+        greedy: bool,
     },
     Open(usize),
     Close(usize),
@@ -78,6 +96,9 @@ enum Atom {
 struct QuickRun {
     stops: Vec<u8>,
     next_literal: Option<memmem::FinderRev<'static>>,
+    /// When a class of one to three ASCII bytes follows (`[^\n]*([45])`): those bytes,
+    /// so that the places to give back to are found with a reverse memchr.
+    next_bytes: Option<Vec<u8>>,
 }
 
 impl QuickRun {
@@ -98,6 +119,7 @@ impl QuickRun {
         (non_ascii_all_in && stops.len() <= 3).then_some(QuickRun {
             stops,
             next_literal: None,
+            next_bytes: None,
         })
     }
 
@@ -136,14 +158,54 @@ impl Linear {
                 Some(Atom::Literal(lit)) => Some(memmem::FinderRev::new(&lit[..]).into_owned()),
                 _ => None,
             };
-            if let Atom::Repeat {
-                quick: Some(quick), ..
-            } = &mut atoms[i]
-            {
-                quick.next_literal = literal;
+            let bytes = match next {
+                Some(Atom::Class(set)) => small_ascii_set(set),
+                _ => None,
+            };
+            let first = match next {
+                Some(Atom::Literal(lit)) if lit[0].is_ascii() => Some(1u128 << lit[0]),
+                Some(Atom::Class(set)) if only_ascii(set) => Some(set.ascii),
+                _ => None,
+            };
+            if let Atom::Repeat { next_first, .. } = &mut atoms[i] {
+                *next_first = first;
+            }
+            match &mut atoms[i] {
+                Atom::Repeat {
+                    quick: Some(quick), ..
+                } => {
+                    quick.next_literal = literal;
+                    quick.next_bytes = bytes;
+                }
+                Atom::Lines { next_literal, .. } => {
+                    *next_literal = literal
+                        .as_ref()
+                        .map(|l| memmem::Finder::new(l.needle()).into_owned());
+                }
+                _ => {}
             }
         }
         Some(Linear { atoms })
+    }
+
+    /// Whether finding matches would try many places one by one: a run of a class with
+    /// something after it that is neither a literal nor a class of at most three bytes
+    /// (`[^\n]*[.pnbrqk]...`), so each char of the run is a place to try the rest at. A
+    /// DFA finds such matches in one pass; the groups of the matches are still resolved
+    /// here.
+    pub fn dense(&self) -> bool {
+        self.atoms.iter().enumerate().any(|(i, atom)| {
+            let Atom::Repeat {
+                quick: Some(quick), ..
+            } = atom
+            else {
+                return false;
+            };
+            let rest = self.atoms[i + 1..]
+                .iter()
+                .any(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)));
+            rest && quick.next_literal.is_none() && quick.next_bytes.is_none()
+        })
     }
 
     /// The text of every match when the pattern is a plain literal (groups aside).
@@ -245,20 +307,128 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             let class = match rep.sub.kind() {
                 HirKind::Class(class) => class.clone(),
                 HirKind::Literal(lit) => single_char_class(&lit.0)?,
-                _ => return None,
+                _ if rep.min == 0 && rep.max == Some(1) => {
+                    return optional(&rep.sub, rep.greedy, out);
+                }
+                _ => {
+                    if let Some(stops) = lines_loop(rep) {
+                        out.push(Atom::Lines {
+                            stops,
+                            next_literal: None,
+                        });
+                        return Some(());
+                    }
+                    // `(?:X){n}`: X repeated exactly n times is X written out n times,
+                    // when X holds no group (the same group in each copy would need
+                    // the last copy's span, which the slots would not keep apart).
+                    let n = rep.max.filter(|&m| m == rep.min && m <= 16)?;
+                    let mut body = Vec::new();
+                    flatten(&rep.sub, &mut body)?;
+                    if body
+                        .iter()
+                        .any(|a| matches!(a, Atom::Open(_) | Atom::Close(_)))
+                    {
+                        return None;
+                    }
+                    for _ in 0..n {
+                        out.extend(body.iter().cloned());
+                    }
+                    return Some(());
+                }
             };
             let class = CharSet::new(class);
             out.push(Atom::Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
+                next_first: None,
                 class,
                 min: rep.min,
                 max: rep.max,
                 greedy: rep.greedy,
             });
         }
-        HirKind::Look(_) | HirKind::Alternation(_) => return None,
+        HirKind::Alternation(alts) => {
+            // Only an optional part: one alternative and an empty one.
+            let (body, greedy) = match &alts[..] {
+                [x, e] if matches!(e.kind(), HirKind::Empty) => (x, true),
+                [e, x] if matches!(e.kind(), HirKind::Empty) => (x, false),
+                _ => return None,
+            };
+            optional(body, greedy, out)?;
+        }
+        HirKind::Look(_) => return None,
     }
     Some(())
+}
+
+/// Appends an optional `body` (see [`Atom::Skip`]).
+fn optional(body: &Hir, greedy: bool, out: &mut Vec<Atom>) -> Option<()> {
+    let mut atoms = Vec::new();
+    flatten(body, &mut atoms)?;
+    out.push(Atom::Skip {
+        len: atoms.len(),
+        greedy,
+    });
+    out.extend(atoms);
+    Some(())
+}
+
+/// Whether every member of `set` is ASCII.
+fn only_ascii(set: &CharSet) -> bool {
+    match &set.class {
+        Class::Unicode(u) => u.ranges().iter().all(|r| r.end().is_ascii()),
+        Class::Bytes(b) => b.ranges().iter().all(|r| r.end().is_ascii()),
+    }
+}
+
+/// The members of `set` when they are one to three ASCII bytes and nothing else.
+fn small_ascii_set(set: &CharSet) -> Option<Vec<u8>> {
+    let bytes: Vec<u8> = (0u8..128).filter(|b| set.ascii >> b & 1 == 1).collect();
+    (only_ascii(set) && (1..=3).contains(&bytes.len())).then_some(bytes)
+}
+
+/// The last position in `hay` of one of `bytes` (one to three).
+fn memrchr_any(bytes: &[u8], hay: &[u8]) -> Option<usize> {
+    match *bytes {
+        [a] => memchr::memrchr(a, hay),
+        [a, b] => memchr::memrchr2(a, b, hay),
+        [a, b, c] => memchr::memrchr3(a, b, c, hay),
+        _ => unreachable!("one to three bytes"),
+    }
+}
+
+/// The stop bytes of a `(?:C*\n)*` loop (see [`Atom::Lines`]), when `rep` is one: greedy,
+/// no bounds, a body of a repeated class `C` without `\n` whose quick run stops at a few
+/// ASCII bytes (one of them `\n`), then `\n`.
+fn lines_loop(rep: &regex_syntax::hir::Repetition) -> Option<Vec<u8>> {
+    if rep.min != 0 || rep.max.is_some() || !rep.greedy {
+        return None;
+    }
+    let HirKind::Concat(parts) = rep.sub.kind() else {
+        return None;
+    };
+    let [run, newline] = &parts[..] else {
+        return None;
+    };
+    match newline.kind() {
+        HirKind::Literal(lit) if &lit.0[..] == b"\n" => {}
+        _ => return None,
+    }
+    let HirKind::Repetition(inner) = run.kind() else {
+        return None;
+    };
+    let HirKind::Class(class) = inner.sub.kind() else {
+        return None;
+    };
+    if inner.min != 0 || inner.max.is_some() {
+        return None;
+    }
+    // Greedy or lazy alike: the run must reach the `\n`, so it has one way to match.
+    let class = CharSet::new(class.clone());
+    let quick = QuickRun::new(&class, 0, None, true)?;
+    if !quick.stops.contains(&b'\n') {
+        return None;
+    }
+    Some(quick.stops.into_iter().filter(|&b| b != b'\n').collect())
 }
 
 /// The class holding exactly the one char `bytes` encodes.
@@ -318,7 +488,14 @@ struct Search<'a, 's> {
 
 impl Search<'_, '_> {
     /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
-    fn quick(&mut self, quick: &QuickRun, min: u32, i: usize, pos: usize) -> bool {
+    fn quick(
+        &mut self,
+        quick: &QuickRun,
+        min: u32,
+        next_first: Option<u128>,
+        i: usize,
+        pos: usize,
+    ) -> bool {
         let bytes = self.hay.as_bytes();
         let run_end = quick.run_end(bytes, pos, self.end);
         self.touched_end |= run_end == self.end && !quick.stops.contains(&b'%');
@@ -358,22 +535,120 @@ impl Search<'_, '_> {
                 }
                 false
             }
+            None if quick.next_bytes.is_some() => {
+                // Only places followed by a byte of the next class can go on; the byte
+                // at `run_end` itself (a stop byte, or past `end`) may be one.
+                let next = quick.next_bytes.as_deref().unwrap_or_default();
+                if run_end == self.end {
+                    self.touched_end |= next.contains(&b'%');
+                }
+                let mut high = (run_end + 1).min(self.end);
+                while high > lowest {
+                    let Some(k) = memrchr_any(next, &bytes[lowest..high]) else {
+                        return false;
+                    };
+                    let q = lowest + k;
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                    high = q;
+                }
+                // The run may also end at `lowest` with the class failing there;
+                // only a class byte at `lowest` can go on, and that was tried.
+                false
+            }
             None => {
                 let mut q = run_end;
                 loop {
-                    if self.at(i + 1, q) {
+                    // As in the counted loop: skip places the next atom cannot start at.
+                    let hopeless = q < self.end
+                        && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
+                    if !hopeless && self.at(i + 1, q) {
                         return true;
                     }
                     if q <= lowest {
                         return false;
                     }
-                    let Some(c) = self.hay[lowest..q].chars().next_back() else {
-                        return false;
+                    q -= if bytes[q - 1] < 128 {
+                        1
+                    } else {
+                        let Some(c) = self.hay[lowest..q].chars().next_back() else {
+                            return false;
+                        };
+                        c.len_utf8()
                     };
-                    q -= c.len_utf8();
                 }
             }
         }
+    }
+
+    /// Atom `i` is a lines loop at `pos`: try its ends, farthest first.
+    fn lines(
+        &mut self,
+        stops: &[u8],
+        next_literal: Option<&memmem::Finder<'static>>,
+        i: usize,
+        pos: usize,
+    ) -> bool {
+        let bytes = self.hay.as_bytes();
+        let h = &bytes[pos..self.end];
+        let found = match *stops {
+            [] => None,
+            [a] => memchr::memchr(a, h),
+            [a, b] => memchr::memchr2(a, b, h),
+            [a, b, c] => memchr::memchr3(a, b, c, h),
+            _ => unreachable!("at most two stop bytes besides the newline"),
+        };
+        let stop = found.map_or(self.end, |k| pos + k);
+        self.touched_end |= stop == self.end && !stops.contains(&b'%');
+        let cost = scan_cost(stop - pos);
+        if self.budget <= cost {
+            self.budget = 0;
+            return false;
+        }
+        self.budget -= cost;
+        if let Some(lit) = next_literal {
+            // The ends followed by the literal, farthest first: its occurrences that start
+            // at `pos` or after a `\n`, no later than `stop`, found forwards (memmem is
+            // vectorised that way) and tried backwards. One cut off by `end` would have
+            // to hold the `%` that may follow.
+            let needle = lit.needle();
+            let len = needle.len();
+            self.touched_end |= stop + len > self.end && needle.contains(&b'%');
+            let window = &bytes[pos..(stop + len).min(self.end)];
+            let mut found: Vec<usize> = Vec::new();
+            let mut from = 0;
+            while let Some(k) = lit.find(&window[from..]) {
+                let q = pos + from + k;
+                if q <= stop && (q == pos || bytes[q - 1] == b'\n') {
+                    found.push(q);
+                }
+                from += k + 1;
+            }
+            for &q in found.iter().rev() {
+                if self.at(i + 1, q) {
+                    return true;
+                }
+                if self.budget == 0 {
+                    return false;
+                }
+            }
+            return false;
+        }
+        let mut high = stop;
+        while let Some(k) = memchr::memrchr(b'\n', &bytes[pos..high]) {
+            if self.at(i + 1, pos + k + 1) {
+                return true;
+            }
+            if self.budget == 0 {
+                return false;
+            }
+            high = pos + k;
+        }
+        self.at(i + 1, pos)
     }
 
     /// Whether atoms `i..` match `hay[pos..end]` exactly, following the most preferred
@@ -412,6 +687,14 @@ impl Search<'_, '_> {
                     None => false,
                 }
             }
+            Atom::Skip { len, greedy } => {
+                let (first, second) = if *greedy {
+                    (i + 1, i + 1 + len)
+                } else {
+                    (i + 1 + len, i + 1)
+                };
+                self.at(first, pos) || (self.budget > 0 && self.at(second, pos))
+            }
             Atom::Open(g) | Atom::Close(g) => {
                 let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
                 let old = self.slots[slot];
@@ -425,24 +708,40 @@ impl Search<'_, '_> {
             Atom::Repeat {
                 quick: Some(quick),
                 min,
+                next_first,
                 ..
-            } => self.quick(quick, *min, i, pos),
+            } => self.quick(quick, *min, *next_first, i, pos),
+            Atom::Lines {
+                stops,
+                next_literal,
+            } => self.lines(stops, next_literal.as_ref(), i, pos),
             Atom::Repeat {
                 class,
                 min,
                 max,
                 greedy,
                 quick: None,
+                next_first,
             } => {
                 let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
+                let bytes = self.hay.as_bytes();
                 if *greedy {
                     // Run as far as the class and `max` allow, then give back one char at
                     // a time.
                     let mut steps = 0;
                     let mut q = pos;
                     while steps < max && q < self.end {
-                        let Some(len) = class.step(self.hay, q) else {
-                            break;
+                        let b = bytes[q];
+                        let len = if b < 128 {
+                            if class.ascii >> b & 1 == 0 {
+                                break;
+                            }
+                            1
+                        } else {
+                            match class.step(self.hay, q) {
+                                Some(len) => len,
+                                None => break,
+                            }
                         };
                         steps += 1;
                         q += len;
@@ -459,13 +758,25 @@ impl Search<'_, '_> {
                         if steps < min {
                             return false;
                         }
-                        if self.at(i + 1, q) {
+                        // A place where the next atom cannot start is not tried (at the
+                        // end the next atom runs, to note whether it touched the end).
+                        let hopeless = q < self.end
+                            && next_first
+                                .is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
+                        if !hopeless && self.at(i + 1, q) {
                             return true;
                         }
-                        let Some(c) = self.hay[pos..q].chars().next_back() else {
+                        if q == pos {
                             return false;
+                        }
+                        q -= if bytes[q - 1] < 128 {
+                            1
+                        } else {
+                            let Some(c) = self.hay[pos..q].chars().next_back() else {
+                                return false;
+                            };
+                            c.len_utf8()
                         };
-                        q -= c.len_utf8();
                         steps -= 1;
                     }
                 } else {
@@ -539,10 +850,42 @@ mod tests {
     fn not_linear() {
         let hir = regex_syntax::parse("(a|bc)").unwrap();
         assert!(Linear::new(&hir).is_none());
+        let hir = regex_syntax::parse("(a||b)").unwrap();
+        assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse(r"\ba").unwrap();
         assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse("(ab)*").unwrap();
         assert!(Linear::new(&hir).is_none());
+        let hir = regex_syntax::parse("(?:(a)b){2}").unwrap();
+        assert!(Linear::new(&hir).is_none());
+        let hir = regex_syntax::parse("(?:[^%\n]*\n)*?").unwrap();
+        assert!(Linear::new(&hir).is_none());
+    }
+
+    #[test]
+    fn optional_parts() {
+        let p = "(%%\n#stack:\n)([^#%\n][^\n]*|)\n([^%]*)";
+        assert!(Linear::new(&regex_syntax::parse(p).unwrap()).is_some());
+        groups(p, "%%\n#stack:\nab\n#x: 1\n%%\n").unwrap();
+        groups(p, "%%\n#stack:\n\n#x: 1\n").unwrap();
+        groups("(a(b)|)(ab|)(b*)", "abab").unwrap();
+        groups("(|a(b))(a?)(b)", "abab").unwrap();
+        groups("(?:x(y)z)?(x)", "xyx").unwrap();
+        groups("(?:x(y)z)??(x)", "xyzx").unwrap();
+    }
+
+    #[test]
+    fn lines_loops_and_counted_bodies() {
+        let p =
+            "(%%\n#stack:\n)((?:[^%\n]*\n)*#b: )([^\n]*)(x)((?:[^\n]{2}\\.){2}[^\n]{2})(y)([^%]*)";
+        let hay = "%%\n#stack:\nq\n#b: ..x12.ab.cdy..\n#c: 1\n#b: x\n%%\n";
+        assert!(Linear::new(&regex_syntax::parse(p).unwrap()).is_some());
+        groups(p, hay).unwrap();
+        let p = "(%%\n)((?:[^%\n]*\n)*)(#v: )([^\n]*)\n";
+        groups(p, "%%\n#a: 1\n#v: 2\n#v: 3\n%%\n#v: 4\n").unwrap();
+        groups(p, "%%\n#v: é\nü\n#v: \n").unwrap();
+        groups("((?:[^x\n]*\n)*)(b)", "a\nb\nxb").unwrap();
+        groups("((?:.*\n)*)(b)", "a\nb\nxb\n").unwrap();
     }
 }
 

@@ -39,6 +39,11 @@ use regex_automata::{Anchored, Input, meta};
 use super::linear::Linear;
 use super::literal::{self, Literals, Prefix};
 
+/// Texts at least this long count towards choosing between anchored and unanchored
+/// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
+/// state, small states) always search anchored.
+const LARGE_TEXT: usize = 1 << 16;
+
 /// Engines for group resolution, built on first need.
 #[derive(Debug)]
 enum GroupEngine {
@@ -60,6 +65,8 @@ pub struct Compiled {
     literal: Option<Box<[u8]>>,
     /// See [`Compiled::segment_prefix`].
     segment_prefix: Option<Box<[u8]>>,
+    /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
+    dense: bool,
     /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
     dfa: Option<hybrid::DFA>,
     meta: OnceLock<meta::Regex>,
@@ -92,6 +99,13 @@ pub struct Cache {
     /// The match whose groups `groups` already holds (the linear search finds them while
     /// finding the match).
     groups_for: Option<(usize, usize)>,
+    /// Candidates tried and candidates that matched, in anchored searches of large
+    /// texts since the counts were last halved (kept across rules and runs).
+    tried: u32,
+    hits: u32,
+    /// Rules of this pattern on large texts so far (every few re-check the anchored
+    /// search's hit rate).
+    large_rules: u32,
 }
 
 impl Compiled {
@@ -126,6 +140,7 @@ impl Compiled {
             _ => None,
         };
         Compiled {
+            dense: linear.as_ref().is_some_and(Linear::dense),
             hir,
             nfa,
             literal: linear
@@ -191,12 +206,29 @@ impl Compiled {
         })
     }
 
-    /// Resets the per-rule bookkeeping of `cache`; call before each rule's first search.
-    pub fn begin_rule(&self, cache: &mut Cache) {
+    /// Resets the per-rule bookkeeping of `cache`; call before each rule's first search
+    /// of a text of `hay_len` bytes.
+    ///
+    /// Choosing the search: an anchored search per candidate pays a set-up and a scan of
+    /// the candidate's thread even when the thread does not match; the unanchored meta
+    /// regex scans the text once with a DFA and finds groups only on the matches. When
+    /// earlier rules of this pattern on large texts matched at fewer than one candidate
+    /// in 32, the rule starts unanchored (every fourth such rule still runs anchored to
+    /// measure the rate again). Both give `regex`'s matches; only the cost differs.
+    pub fn begin_rule(&self, cache: &mut Cache, hay_len: usize) {
         cache.failed_work = 0;
-        cache.unanchored = false;
         cache.touched_end = false;
         cache.groups_for = None;
+        cache.unanchored = false;
+        if hay_len >= LARGE_TEXT && self.dfa.is_some() && self.literal.is_none() {
+            cache.large_rules = cache.large_rules.wrapping_add(1);
+            let sparse = cache.tried >= 64 && cache.hits.saturating_mul(32) < cache.tried;
+            cache.unanchored = sparse && !cache.large_rules.is_multiple_of(4);
+            if !cache.unanchored {
+                cache.tried /= 2;
+                cache.hits /= 2;
+            }
+        }
     }
 
     /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
@@ -215,7 +247,10 @@ impl Compiled {
             if cache.unanchored {
                 return self.find_unanchored(cache, hay, start);
             }
+            let counted = hay.len() >= LARGE_TEXT;
+            cache.tried += u32::from(counted);
             if let Some(end) = self.anchored_end(dfa, cache, hay, start) {
+                cache.hits += u32::from(counted);
                 return Some((start, end));
             }
             from = start + 1;
@@ -256,7 +291,7 @@ impl Compiled {
                 .starts_with(literal)
                 .then_some(start + literal.len());
         }
-        if let Some(linear) = &self.linear {
+        if let Some(linear) = self.linear.as_ref().filter(|_| !self.dense) {
             cache.groups.clear();
             cache.groups.resize(self.nfa.group_info().slot_len(), None);
             let mut work = 0;

@@ -87,7 +87,7 @@ pub fn rewrite(
     from: usize,
     out: &mut String,
 ) -> Option<usize> {
-    pattern.begin_rule(cache);
+    pattern.begin_rule(cache, hay.len());
     let first = next_match(pattern, cache, hay, from, None)?;
     out.reserve(hay.len() + hay.len() / 8 + 64);
     let mut copied = 0;

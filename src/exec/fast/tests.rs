@@ -386,3 +386,31 @@ fn randomized_threads_self_check() {
         check(&borrowed, &state);
     }
 }
+
+/// Rules of one pattern on a large state where few threads match: after a few rules the
+/// pattern is searched unanchored (see `Compiled::begin_rule`); results stay the same.
+#[test]
+fn sparse_matches_on_large_states() {
+    let mut state = String::new();
+    for i in 0..4000 {
+        state.push_str("%%\n#stack:\nx\n#v: 1\n");
+        if i % 97 == 0 {
+            state.push_str("#w: é2\n");
+        }
+        if i % 5 == 0 {
+            state.push_str("%paused\n#w: 3\n");
+        }
+    }
+    assert!(state.len() > 1 << 16);
+    let lookup = (
+        "(%%\n#stack:\n)((?:[^%\n]*\n)*#w: )([^\n]*)\n",
+        "${1}${3}\n${2}${3}\n",
+    );
+    let pop = ("(%%\n#stack:\n)[^\n]*\n", "${1}");
+    let mut rules = Vec::new();
+    for _ in 0..12 {
+        rules.push(lookup);
+        rules.push(pop);
+    }
+    check(&rules, &state);
+}

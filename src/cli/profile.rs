@@ -1,0 +1,116 @@
+//! `regex-chess profile`: time, matches, bytes scanned and state size by source origin
+//! for one run (the work is in [`crate::profile`]).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::CliError;
+use crate::bench::{BenchPosition, Workload};
+use crate::compiler::CompileOptions;
+use crate::exec::ExecutorKind;
+use crate::profile::{self, Recorder};
+
+/// Arguments of `profile`.
+#[derive(Args, Debug)]
+pub struct ProfileArgs {
+    /// The position.
+    #[arg(long)]
+    fen: String,
+    /// The move white types (the `play` program's input needs one).
+    #[arg(long = "move")]
+    white_move: Option<String>,
+    /// The program: `play` when registered, else the `two-plies` proxy; or any registered
+    /// program that takes a FEN.
+    #[arg(long)]
+    program: Option<String>,
+    /// Which executor to profile.
+    #[arg(long, default_value = "fast", value_parser = parse_kind)]
+    executor: ExecutorKind,
+    /// Compile without dead-variable elimination.
+    #[arg(long)]
+    no_dead_var_elim: bool,
+    /// Compile without peephole clean-ups.
+    #[arg(long)]
+    no_peephole: bool,
+    /// Compile without constant inlining.
+    #[arg(long)]
+    no_const_inline: bool,
+    /// How many origins the table shows.
+    #[arg(long, default_value_t = 20)]
+    top: usize,
+    /// Also show this many of the slowest single rules, with their patterns.
+    #[arg(long, default_value_t = 0)]
+    slowest: usize,
+    /// Write folded stacks (`file:line;instruction microseconds`) here.
+    #[arg(long)]
+    folded: Option<PathBuf>,
+    /// Write an SVG plot of state size and time over the rule index here.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+}
+
+fn parse_kind(s: &str) -> Result<ExecutorKind, String> {
+    s.parse()
+}
+
+/// Runs `profile`.
+pub fn run(args: ProfileArgs) -> Result<(), CliError> {
+    let options = CompileOptions {
+        dead_var_elim: !args.no_dead_var_elim,
+        peephole: !args.no_peephole,
+        const_inline: !args.no_const_inline,
+    };
+    let workload = Workload::new(args.program.as_deref(), &options).map_err(CliError)?;
+    if let Some(note) = &workload.note {
+        println!("{note}");
+    }
+    let input = workload
+        .input(&BenchPosition {
+            fen: args.fen.clone(),
+            white_move: args.white_move.clone().unwrap_or_default(),
+            label: args.fen.clone(),
+        })
+        .map_err(CliError)?;
+    let exec = args.executor.build(workload.program.clone());
+    // A first run compiles the patterns the run needs; the profiled run is the second.
+    exec.run(&input);
+    let rules = workload.program.rules().len();
+    let mut recorder = Recorder::new(rules, input.len());
+    let start = Instant::now();
+    let _ = exec.run_observed(&input, &mut recorder);
+    let wall = start.elapsed().as_secs_f64() * 1e3;
+    let rows = profile::by_origin(&workload.program, &recorder.samples);
+    let applied = recorder.samples.iter().filter(|s| !s.skipped).count();
+    let peak = recorder
+        .samples
+        .iter()
+        .map(|s| s.state_len)
+        .max()
+        .unwrap_or(0);
+    let scanned: usize = recorder.samples.iter().map(|s| s.scanned).sum();
+    println!(
+        "{} on the {} executor: {rules} rules ({applied} searched), {wall:.1} ms, \
+         peak state {peak} B, {scanned} B scanned",
+        workload.name,
+        exec.name()
+    );
+    print!("{}", profile::render_top(&rows, args.top));
+    if args.slowest > 0 {
+        print!(
+            "{}",
+            profile::render_slowest(&workload.program, &recorder.samples, args.slowest)
+        );
+    }
+    if let Some(path) = &args.folded {
+        std::fs::write(path, profile::folded(&rows))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if let Some(path) = &args.svg {
+        let title = format!("{} ({}), {}", workload.name, exec.name(), args.fen);
+        std::fs::write(path, profile::svg(&recorder.samples, &title))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
