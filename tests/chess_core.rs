@@ -322,7 +322,7 @@ fn stuck_threads_stay_with_moved_false() {
     use regex_chess::chess::board::MoveGen;
     use regex_chess::chess::fen_rules::parse_fen;
     use regex_chess::chess::movegen::fork_legal_moves;
-    use regex_chess::chess::rx::{HEAD, LINES};
+    use regex_chess::chess::rx::thread_values;
     use regex_chess::compiler::dsl::Builder;
     let mut b = Builder::new("stuck", "moved flag and UCI per thread");
     let pos = parse_fen(&mut b);
@@ -336,13 +336,10 @@ fn stuck_threads_stay_with_moved_false() {
         },
     );
     let (uci, moved) = (children.uci.unwrap(), children.moved.unwrap());
-    let (u, m) = (uci.var().name(), moved.var().name());
+    let names = [uci.var().name(), moved.var().name()];
     b.rules(
         "print",
-        vec![(
-            format!("{HEAD}{LINES}#{u}: ([^\n]*)\n{LINES}#{m}: ([^\n]*)\n[^%]*"),
-            "${2} ${1}\n".to_string(),
-        )],
+        vec![(thread_values(&names), "${2} ${1}\n".to_string())],
         &[uci.var(), moved.var()],
         &[],
     );
