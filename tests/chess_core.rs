@@ -122,10 +122,10 @@ const SPECIAL: &[&str] = &[
     "8/8/8/3k4/8/3K4/8/8 w - - 0 1",
 ];
 
-fn check_moves(exec: &dyn Executor, fen: &str, pos: &Chess) -> Result<(), String> {
+/// Runs `exec` on `fen` and compares its output lines, sorted, with `want` (sorted).
+fn check_lines(exec: &dyn Executor, fen: &str, want: Vec<String>) -> Result<(), String> {
     let out = exec.run(&format!("{fen}\n"));
     let got = sorted_lines(&out);
-    let want = expected_moves(pos);
     if got == want {
         Ok(())
     } else {
@@ -135,17 +135,12 @@ fn check_moves(exec: &dyn Executor, fen: &str, pos: &Chess) -> Result<(), String
     }
 }
 
+fn check_moves(exec: &dyn Executor, fen: &str, pos: &Chess) -> Result<(), String> {
+    check_lines(exec, fen, expected_moves(pos))
+}
+
 fn check_children(exec: &dyn Executor, fen: &str, pos: &Chess) -> Result<(), String> {
-    let out = exec.run(&format!("{fen}\n"));
-    let got = sorted_lines(&out);
-    let want = expected_children(pos);
-    if got == want {
-        Ok(())
-    } else {
-        let missing: Vec<&String> = want.iter().filter(|m| !got.contains(m)).collect();
-        let extra: Vec<&String> = got.iter().filter(|m| !want.contains(m)).collect();
-        Err(format!("{fen}: missing {missing:?}, extra {extra:?}"))
-    }
+    check_lines(exec, fen, expected_children(pos))
 }
 
 fn all_ok(results: Vec<Result<(), String>>) {
@@ -296,9 +291,10 @@ fn perft_program(plies: usize) -> ValidProgram {
         .expect("valid")
 }
 
-#[test]
-fn two_plies_of_children_count_perft_2() {
-    let exec = Fast::new(perft_program(2));
+/// Runs the rules' perft of `depth` plies on every perft.txt position whose count at
+/// that depth is at most `max_count`, and checks the number of leaves against the count.
+fn check_perft(depth: usize, max_count: usize) {
+    let exec = Fast::new(perft_program(depth));
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/positions/perft.txt");
     let text = std::fs::read_to_string(path).expect("perft.txt");
     for line in text
@@ -306,13 +302,19 @@ fn two_plies_of_children_count_perft_2() {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
         let fields: Vec<&str> = line.split(';').collect();
-        let want: usize = fields[3].parse().unwrap();
-        if want > 1000 {
-            continue; // the wide ones run with the rest of the perft checks, not here
+        let want: usize = fields[depth + 1].parse().unwrap();
+        if want > max_count {
+            continue;
         }
         let out = exec.run(&format!("{}\n", fields[1]));
-        assert_eq!(out.lines().count(), want, "perft(2) of {}", fields[0]);
+        assert_eq!(out.lines().count(), want, "perft({depth}) of {}", fields[0]);
     }
+}
+
+#[test]
+fn two_plies_of_children_count_perft_2() {
+    // The wide ones run with the rest of the perft checks, not here.
+    check_perft(2, 1000);
 }
 
 /// `keep_stuck`: a thread without moves stays (moved = F, empty UCI), the others become
@@ -322,7 +324,7 @@ fn stuck_threads_stay_with_moved_false() {
     use regex_chess::chess::board::MoveGen;
     use regex_chess::chess::fen_rules::parse_fen;
     use regex_chess::chess::movegen::fork_legal_moves;
-    use regex_chess::chess::rx::{HEAD, LINES};
+    use regex_chess::chess::rx::thread_values;
     use regex_chess::compiler::dsl::Builder;
     let mut b = Builder::new("stuck", "moved flag and UCI per thread");
     let pos = parse_fen(&mut b);
@@ -336,13 +338,10 @@ fn stuck_threads_stay_with_moved_false() {
         },
     );
     let (uci, moved) = (children.uci.unwrap(), children.moved.unwrap());
-    let (u, m) = (uci.var().name(), moved.var().name());
+    let names = [uci.var().name(), moved.var().name()];
     b.rules(
         "print",
-        vec![(
-            format!("{HEAD}{LINES}#{u}: ([^\n]*)\n{LINES}#{m}: ([^\n]*)\n[^%]*"),
-            "${2} ${1}\n".to_string(),
-        )],
+        vec![(thread_values(&names), "${2} ${1}\n".to_string())],
         &[uci.var(), moved.var()],
         &[],
     );
@@ -384,16 +383,5 @@ fn stuck_threads_stay_with_moved_false() {
 #[test]
 #[ignore = "full volume: cargo test --release -- --ignored"]
 fn three_plies_of_children_count_perft_3() {
-    let exec = Fast::new(perft_program(3));
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/positions/perft.txt");
-    let text = std::fs::read_to_string(path).expect("perft.txt");
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let fields: Vec<&str> = line.split(';').collect();
-        let want: usize = fields[4].parse().unwrap();
-        let out = exec.run(&format!("{}\n", fields[1]));
-        assert_eq!(out.lines().count(), want, "perft(3) of {}", fields[0]);
-    }
+    check_perft(3, usize::MAX);
 }

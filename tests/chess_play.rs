@@ -7,8 +7,9 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
+use regex_chess::chess::pretty::GLYPHS;
 use regex_chess::chess::runner;
 use regex_chess::exec::{Executor, ExecutorKind};
 use shakmaty::fen::Fen;
@@ -16,22 +17,6 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-const GLYPHS: [(char, char); 13] = [
-    ('K', '♔'),
-    ('Q', '♕'),
-    ('R', '♖'),
-    ('B', '♗'),
-    ('N', '♘'),
-    ('P', '♙'),
-    ('k', '♚'),
-    ('q', '♛'),
-    ('r', '♜'),
-    ('b', '♝'),
-    ('n', '♞'),
-    ('p', '♟'),
-    ('.', '·'),
-];
 
 struct Rules {
     board: Box<dyn Executor>,
@@ -436,22 +421,22 @@ fn random_games_full() {
     eprintln!("endings: {ends:?}");
 }
 
-#[test]
-fn the_binary_plays_through_stdin() {
+/// Runs `regex-chess ARGS` with `input` on its standard input, to the end.
+fn run_binary(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .args(["play", "--engine-color", "black"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"e2e5\ne2e4\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_binary_plays_through_stdin() {
+    let out = run_binary(&["play", "--engine-color", "black"], b"e2e5\ne2e4\n");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Illegal move e2e5, try again"), "{text}");
@@ -474,20 +459,8 @@ fn the_binary_plays_through_stdin() {
 
 #[test]
 fn quit_ends_the_game_at_once() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .args(["play"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     // Nothing after `quit` may be played.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"quit\ne2e4\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_binary(&["play"], b"quit\ne2e4\n");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches("Your move: ").count(), 1, "{text}");

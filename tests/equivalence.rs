@@ -21,15 +21,17 @@
 //! test). The last tests check the trace module itself against an executor that is wrong
 //! on purpose.
 
-use std::ops::ControlFlow;
-
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError};
 use regex_chess::exec::fast::Fast;
 use regex_chess::exec::reference::Reference;
-use regex_chess::exec::{Executor, Observer, RuleReport, RunStats, trace};
+use regex_chess::exec::{Executor, Observer, RuleReport, trace};
 use regex_chess::program::{Origin, Program, Rule, ValidProgram};
+
+#[path = "common/exec_compare.rs"]
+mod exec_compare;
+use exec_compare::Recorder;
 
 // ---------------------------------------------------------------------------------------
 // Configuration
@@ -65,48 +67,6 @@ fn config(cases: u32) -> Config {
 // ---------------------------------------------------------------------------------------
 // The comparison
 
-/// Records what every rule did, in order.
-#[derive(Default)]
-struct Recorder {
-    reports: Vec<(usize, RuleReport)>,
-}
-
-impl Observer for Recorder {
-    fn after_rule(
-        &mut self,
-        index: usize,
-        report: &RuleReport,
-        _: &dyn Fn() -> String,
-    ) -> ControlFlow<()> {
-        self.reports.push((index, *report));
-        ControlFlow::Continue(())
-    }
-}
-
-/// Stops the run after the first rule that leaves the state longer than `limit`.
-struct Cap {
-    limit: usize,
-    stopped_after: Option<usize>,
-}
-
-impl Observer for Cap {
-    fn after_rule(
-        &mut self,
-        index: usize,
-        report: &RuleReport,
-        _: &dyn Fn() -> String,
-    ) -> ControlFlow<()> {
-        if report.state_len > self.limit {
-            self.stopped_after = Some(index);
-            return ControlFlow::Break(());
-        }
-        ControlFlow::Continue(())
-    }
-    fn wants_match_counts(&self) -> bool {
-        false
-    }
-}
-
 /// Validates `rules`, cut after the first rule where the reference's state outgrows
 /// `limit` on any of `states`.
 fn prepare(
@@ -114,36 +74,10 @@ fn prepare(
     states: &[String],
     limit: usize,
 ) -> Result<ValidProgram, TestCaseError> {
-    let valid = Program::from_rules(rules.clone())
+    let valid = Program::from_rules(rules)
         .validate()
         .map_err(|e| TestCaseError::fail(format!("the generator made an invalid rule: {e}")))?;
-    let reference = Reference::new(valid.clone());
-    let mut keep = rules.len();
-    for state in states {
-        let mut cap = Cap {
-            limit,
-            stopped_after: None,
-        };
-        reference.run_observed(state, &mut cap);
-        if let Some(last) = cap.stopped_after {
-            keep = keep.min(last + 1);
-        }
-    }
-    if keep == rules.len() {
-        return Ok(valid);
-    }
-    let mut rules = rules;
-    rules.truncate(keep);
-    Ok(Program::from_rules(rules)
-        .validate()
-        .expect("a prefix of a valid program is valid"))
-}
-
-fn divergence_report(reference: &Reference, fast: &Fast, state: &str) -> String {
-    match trace::first_divergence(reference, fast, state) {
-        Some(divergence) => divergence.to_string(),
-        None => "trace::first_divergence finds no rule where the states differ".to_string(),
-    }
+    Ok(exec_compare::cut_at_cap(valid, states, limit))
 }
 
 /// Runs `rules` on `state` with both executors and fails on any difference.
@@ -157,77 +91,7 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
 
 /// Every way of running `fast` on `state` must give what `reference` gives.
 fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), TestCaseError> {
-    let n = reference.program().rules().len();
-    let mut expected = Recorder::default();
-    let want = reference.run_observed(state, &mut expected);
-
-    let got = fast.run(state);
-    if got != want {
-        return Err(TestCaseError::fail(format!(
-            "final states differ (run)\n{}",
-            divergence_report(reference, fast, state)
-        )));
-    }
-
-    let (got, stats) = fast.run_with_stats(state);
-    if got != want {
-        return Err(TestCaseError::fail(format!(
-            "final states differ (run_with_stats)\n{}",
-            divergence_report(reference, fast, state)
-        )));
-    }
-
-    let mut observed = Recorder::default();
-    let got = fast.run_observed(state, &mut observed);
-    if got != want {
-        return Err(TestCaseError::fail(format!(
-            "final states differ (run_observed)\n{}",
-            divergence_report(reference, fast, state)
-        )));
-    }
-    let indices: Vec<usize> = observed.reports.iter().map(|(i, _)| *i).collect();
-    prop_assert_eq!(
-        indices,
-        (0..n).collect::<Vec<_>>(),
-        "rules reported out of order"
-    );
-    for ((index, theirs), (_, ours)) in observed.reports.iter().zip(&expected.reports) {
-        prop_assert_eq!(
-            (theirs.matches, theirs.state_len),
-            (ours.matches, ours.state_len),
-            "rule {} ({:?} -> {:?}, skipped by fast: {}): (matches, state length) differ, \
-             fast vs reference",
-            index,
-            fast.program().rules()[*index].pattern,
-            fast.program().rules()[*index].replacement,
-            theirs.skipped
-        );
-    }
-
-    let mut want_stats = RunStats::default();
-    for (_, report) in &expected.reports {
-        want_stats.record(report);
-    }
-    prop_assert_eq!(
-        stats.matches,
-        want_stats.matches,
-        "run_with_stats match totals differ"
-    );
-    prop_assert_eq!(stats.max_state_len, want_stats.max_state_len);
-    prop_assert_eq!(stats.rules_applied + stats.rules_skipped, n);
-
-    let middle = n / 2;
-    let mut none = regex_chess::exec::NoObserver;
-    let first = fast.run_range(state, 0..middle, &mut none);
-    let got = fast.run_range(&first, middle..n, &mut none);
-    prop_assert!(
-        got == want,
-        "running rules 0..{} then {}..{} gives another state",
-        middle,
-        middle,
-        n
-    );
-    Ok(())
+    exec_compare::compare(reference, fast, state).map_err(TestCaseError::fail)
 }
 
 // ---------------------------------------------------------------------------------------

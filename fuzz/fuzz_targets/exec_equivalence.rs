@@ -12,23 +12,26 @@
 //!   rules, and states made of active and paused threads or of raw text.
 //!
 //! Programs that do not validate are skipped. A program whose state outgrows a cap is cut
-//! after the rule that outgrew it. Then both executors run it and must agree on the final
-//! state (through `run` and `run_with_stats`) and on every rule's match count and state
-//! length; a difference panics with the report of `trace::first_divergence`.
+//! after the rule that outgrew it. Then both executors run it and must agree, as in
+//! `tests/equivalence.rs` (the comparison is `tests/common/exec_compare.rs`): on the final
+//! state (through `run`, `run_with_stats`, `run_observed` and two `run_range`s), on every
+//! rule's match count and state length and on the run's totals; a difference panics with
+//! the report of `trace::first_divergence`.
 //!
 //! With `EXEC_EQUIVALENCE_DUMP=DIR` set, each case that runs is also written to
 //! `DIR/program.json` and `DIR/state.txt` (meant for replaying one crash input).
 
 #![no_main]
 
-use std::ops::ControlFlow;
-
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use regex_chess::exec::fast::Fast;
 use regex_chess::exec::reference::Reference;
-use regex_chess::exec::{Executor, Observer, RuleReport, trace};
 use regex_chess::program::{Program, Rule, ValidProgram};
+
+/// The comparison `tests/equivalence.rs` makes too.
+#[path = "../../tests/common/exec_compare.rs"]
+mod exec_compare;
 
 const MAX_RULES: usize = 40;
 const MAX_PATTERN: usize = 400;
@@ -520,29 +523,6 @@ fn decode_structured(data: &[u8]) -> Option<(Vec<Rule>, String)> {
 // ---------------------------------------------------------------------------------------
 // The comparison
 
-/// Records what every rule did, in order; with a cap, stops after the first rule that
-/// leaves the state longer than the cap.
-#[derive(Default)]
-struct Recorder {
-    reports: Vec<(usize, RuleReport)>,
-    cap: Option<usize>,
-}
-
-impl Observer for Recorder {
-    fn after_rule(
-        &mut self,
-        index: usize,
-        report: &RuleReport,
-        _: &dyn Fn() -> String,
-    ) -> ControlFlow<()> {
-        self.reports.push((index, *report));
-        match self.cap {
-            Some(cap) if report.state_len > cap => ControlFlow::Break(()),
-            _ => ControlFlow::Continue(()),
-        }
-    }
-}
-
 /// Writes the decoded case as `program.json` and `state.txt` in `dir`, ready for
 /// `regex-chess run program.json --state state.txt --trace`.
 fn dump(dir: &std::path::Path, program: &ValidProgram, state: &str) {
@@ -561,60 +541,18 @@ fn check(mut rules: Vec<Rule>, state: &str) {
         return;
     }
     rules.truncate(MAX_RULES);
-    let Some(program) = validate(rules.clone()) else {
+    let Some(program) = validate(rules) else {
         return;
     };
     // Cut the program after the rule that makes the state too large.
-    let mut probe = Recorder {
-        cap: Some(STATE_CAP),
-        ..Recorder::default()
-    };
-    Reference::new(program.clone()).run_observed(state, &mut probe);
-    let program = if probe.reports.len() < rules.len() {
-        rules.truncate(probe.reports.len());
-        validate(rules).expect("a prefix of a valid program is valid")
-    } else {
-        program
-    };
+    let program = exec_compare::cut_at_cap(program, &[state.to_string()], STATE_CAP);
 
     if let Some(dir) = std::env::var_os("EXEC_EQUIVALENCE_DUMP") {
         dump(std::path::Path::new(&dir), &program, state);
     }
     let reference = Reference::new(program.clone());
     let fast = Fast::new(program);
-    let mut expected = Recorder::default();
-    let want = reference.run_observed(state, &mut expected);
-    let diverge = |how: &str| -> ! {
-        let report = match trace::first_divergence(&reference, &fast, state) {
-            Some(d) => d.to_string(),
-            None => "no intermediate state differs".to_string(),
-        };
-        panic!("fast and reference disagree ({how})\n{report}");
-    };
-
-    if fast.run(state) != want {
-        diverge("run");
-    }
-    let (got, stats) = fast.run_with_stats(state);
-    if got != want {
-        diverge("run_with_stats");
-    }
-    let matches: usize = expected.reports.iter().map(|(_, r)| r.matches).sum();
-    assert_eq!(stats.matches, matches, "run_with_stats match totals differ");
-
-    let mut observed = Recorder::default();
-    if fast.run_observed(state, &mut observed) != want {
-        diverge("run_observed");
-    }
-    assert_eq!(observed.reports.len(), expected.reports.len());
-    for ((i, theirs), (j, ours)) in observed.reports.iter().zip(&expected.reports) {
-        assert_eq!(i, j, "rules reported out of order");
-        assert_eq!(
-            (theirs.matches, theirs.state_len),
-            (ours.matches, ours.state_len),
-            "rule {i} ({:?} -> {:?}): (matches, state length), fast vs reference",
-            reference.program().rules()[*i].pattern,
-            reference.program().rules()[*i].replacement,
-        );
+    if let Err(difference) = exec_compare::compare(&reference, &fast, state) {
+        panic!("fast and reference disagree: {difference}");
     }
 }

@@ -631,6 +631,19 @@ pub fn fork_legal_moves(
     Children { uci, moved }
 }
 
+/// [`fork_legal_moves`] as the move-listing programs use it: every active thread
+/// becomes one thread per legal move with the move's UCI text (a thread without a move
+/// disappears). Returns the UCI text.
+#[track_caller]
+pub fn fork_legal_uci(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
+    let options = MoveGen {
+        uci: true,
+        keep_stuck: false,
+    };
+    let children = fork_legal_moves(b, pos, 218, options);
+    children.uci.expect("asked for the UCI text")
+}
+
 /// Whether the side to move has a legal move (the position is unchanged).
 ///
 /// Two stages. A quick test settles almost every position in about 20 rules: when the

@@ -19,6 +19,18 @@ pub fn var(name: &str) -> String {
     format!("{LINES}#{name}: ")
 }
 
+/// A whole active thread, capturing the values of the variables `names` (given in the
+/// order the thread holds them) as `${1}`, `${2}`, …: the pattern of a rule that
+/// replaces each thread by a line printed from its variables.
+pub fn thread_values(names: &[&str]) -> String {
+    let mut pattern = HEAD.to_string();
+    for name in names {
+        pattern.push_str(&format!("{LINES}#{name}: ([^\n]*)\n"));
+    }
+    pattern.push_str("[^%]*");
+    pattern
+}
+
 /// `[^\n]{n}` (empty for 0).
 pub fn any(n: usize) -> String {
     match n {

@@ -14,10 +14,9 @@
 //! `e7e8q` differ at their fifth character); the survivor prints its FEN. When no thread
 //! survives, the empty state becomes `illegal\n`.
 
-use crate::chess::board::MoveGen;
 use crate::chess::fen_rules::{parse_fen, to_fen};
-use crate::chess::movegen::fork_legal_moves;
-use crate::chess::rx::{HEAD, LINES};
+use crate::chess::movegen::fork_legal_uci;
+use crate::chess::rx::{HEAD, thread_values};
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{IrProgram, Type};
 
@@ -57,16 +56,7 @@ pub fn apply_move() -> IrProgram {
         &[],
         &[want.var()],
     );
-    let children = fork_legal_moves(
-        &mut b,
-        &pos,
-        218,
-        MoveGen {
-            uci: true,
-            keep_stuck: false,
-        },
-    );
-    let uci = children.uci.expect("asked for the UCI text");
+    let uci = fork_legal_uci(&mut b, &pos);
     let dot = b.str(".");
     let played = b.concat(&uci, &dot);
     let wanted = b.concat(&want, &dot);
@@ -81,14 +71,10 @@ pub fn apply_move() -> IrProgram {
     let differs = b.not(&same);
     b.when(&differs, |b| b.destroy());
     let fen = to_fen(&mut b, &pos);
-    let f = fen.var().name().to_string();
     b.rules(
         "print",
         vec![
-            (
-                format!("{HEAD}{LINES}#{f}: ([^\n]*)\n[^%]*"),
-                "fen ${1}\n".to_string(),
-            ),
+            (thread_values(&[fen.var().name()]), "fen ${1}\n".to_string()),
             ("^$".to_string(), "illegal\n".to_string()),
         ],
         &[fen.var()],

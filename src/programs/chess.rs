@@ -1,9 +1,8 @@
 //! The chess programs built from the chess core ([`crate::chess`]).
 
-use crate::chess::board::MoveGen;
 use crate::chess::fen_rules::{parse_fen, to_fen};
-use crate::chess::movegen::{fork_legal_moves, has_legal_move, in_check};
-use crate::chess::rx::{HEAD, LINES};
+use crate::chess::movegen::{fork_legal_uci, has_legal_move, in_check};
+use crate::chess::rx::thread_values;
 use crate::compiler::dsl::Builder;
 use crate::compiler::ir::IrProgram;
 
@@ -16,23 +15,10 @@ pub fn legal_moves() -> IrProgram {
         "Input: a FEN and a newline. Output: the legal moves in UCI notation, one per line.",
     );
     let pos = parse_fen(&mut b);
-    let children = fork_legal_moves(
-        &mut b,
-        &pos,
-        218,
-        MoveGen {
-            uci: true,
-            keep_stuck: false,
-        },
-    );
-    let uci = children.uci.expect("asked for the UCI text");
-    let u = uci.var().name().to_string();
+    let uci = fork_legal_uci(&mut b, &pos);
     b.rules(
         "print_moves",
-        vec![(
-            format!("{HEAD}{LINES}#{u}: ([^\n]*)\n[^%]*"),
-            "${1}\n".to_string(),
-        )],
+        vec![(thread_values(&[uci.var().name()]), "${1}\n".to_string())],
         &[uci.var()],
         &[],
     );
@@ -48,24 +34,12 @@ pub fn children() -> IrProgram {
         "Input: a FEN and a newline. Output: one line `<uci> <FEN after the move>` per legal move.",
     );
     let pos = parse_fen(&mut b);
-    let children = fork_legal_moves(
-        &mut b,
-        &pos,
-        218,
-        MoveGen {
-            uci: true,
-            keep_stuck: false,
-        },
-    );
-    let uci = children.uci.expect("asked for the UCI text");
+    let uci = fork_legal_uci(&mut b, &pos);
     let fen = to_fen(&mut b, &pos);
-    let (u, f) = (uci.var().name(), fen.var().name());
+    let names = [uci.var().name(), fen.var().name()];
     b.rules(
         "print_children",
-        vec![(
-            format!("{HEAD}{LINES}#{u}: ([^\n]*)\n{LINES}#{f}: ([^\n]*)\n[^%]*"),
-            "${1} ${2}\n".to_string(),
-        )],
+        vec![(thread_values(&names), "${1} ${2}\n".to_string())],
         &[uci.var(), fen.var()],
         &[],
     );
@@ -83,15 +57,10 @@ pub fn probe() -> IrProgram {
     let fen = to_fen(&mut b, &pos);
     let check = in_check(&mut b, &pos);
     let has = has_legal_move(&mut b, &pos);
-    let (f, c, h) = (fen.var().name(), check.var().name(), has.var().name());
+    let names = [fen.var().name(), check.var().name(), has.var().name()];
     b.rules(
         "print_probe",
-        vec![(
-            format!(
-                "{HEAD}{LINES}#{f}: ([^\n]*)\n{LINES}#{c}: ([^\n]*)\n{LINES}#{h}: ([^\n]*)\n[^%]*"
-            ),
-            "${2} ${3} ${1}\n".to_string(),
-        )],
+        vec![(thread_values(&names), "${2} ${3} ${1}\n".to_string())],
         &[fen.var(), check.var(), has.var()],
         &[],
     );

@@ -202,12 +202,32 @@ mod tests {
         found
     }
 
+    /// [`deletes_after`] for a program of `body` with those inputs and outputs, sorted.
+    fn sorted_deletes(
+        body: Vec<Instruction>,
+        inputs: &[&str],
+        outputs: &[&str],
+    ) -> Vec<(usize, String)> {
+        let site = Site::caller();
+        let ir = IrProgram {
+            body: body
+                .into_iter()
+                .map(|instruction| Located { instruction, site })
+                .collect(),
+            inputs: inputs.iter().copied().map(Var::new).collect(),
+            outputs: outputs.iter().copied().map(Var::new).collect(),
+            ..IrProgram::default()
+        };
+        let mut found = deletes_after(&ir);
+        found.sort();
+        found
+    }
+
     #[test]
     fn deletes_after_last_use_and_hoists_out_of_branches() {
         use Instruction::*;
         let v = Var::new;
         let tag = |side| Tag { id: 0, side };
-        let site = Site::caller();
         let body = vec![
             Lookup(v("c")), // 0
             Cond {
@@ -225,19 +245,8 @@ mod tests {
             Lookup(v("r")), // 11
             Assign(v("out")), // 12
         ];
-        let ir = IrProgram {
-            body: body
-                .into_iter()
-                .map(|instruction| Located { instruction, site })
-                .collect(),
-            inputs: vec![v("a"), v("c"), v("unused")],
-            outputs: vec![v("out")],
-            ..IrProgram::default()
-        };
-        let mut found = deletes_after(&ir);
-        found.sort();
         assert_eq!(
-            found,
+            sorted_deletes(body, &["a", "c", "unused"], &["out"]),
             vec![
                 (0, "unused".to_string()),
                 (1, "c".to_string()),
@@ -252,7 +261,6 @@ mod tests {
     fn hand_written_rules_use_the_variables_they_declare() {
         use Instruction::*;
         let v = Var::new;
-        let site = Site::caller();
         let rules = |reads: &[&str], writes: &[&str]| Rules {
             name: "r".into(),
             rules: vec![],
@@ -265,18 +273,8 @@ mod tests {
             Assign(v("out")),        // 2
             rules(&["b"], &["m"]),   // 3: b's last use; m is never read
         ];
-        let ir = IrProgram {
-            body: body
-                .into_iter()
-                .map(|instruction| Located { instruction, site })
-                .collect(),
-            outputs: vec![v("out")],
-            ..IrProgram::default()
-        };
-        let mut found = deletes_after(&ir);
-        found.sort();
         assert_eq!(
-            found,
+            sorted_deletes(body, &[], &["out"]),
             vec![
                 (2, "t".to_string()),
                 (4, "b".to_string()),
