@@ -33,34 +33,10 @@ impl Observer for Timer {
     }
 }
 
-/// Two plies of `fork_legal_moves` (no UCI text), then, if `probe`, `has_legal_move` and
-/// `in_check` on every leaf: what a 2-ply search with mate detection costs.
+/// Two plies of `fork_legal_moves`, probed or not: the bench's proxy program.
 fn two_plies(probe: bool) -> regex_chess::program::ValidProgram {
-    use regex_chess::chess::board::MoveGen;
-    use regex_chess::chess::fen_rules::parse_fen;
-    use regex_chess::chess::movegen::{fork_legal_moves, has_legal_move, in_check};
-    use regex_chess::compiler::dsl::Builder;
-    let mut b = Builder::new("two-plies", "leaves of a 2-ply tree");
-    let pos = parse_fen(&mut b);
-    b.grouped(|b| {
-        fork_legal_moves(b, &pos, 218, MoveGen::default());
-        fork_legal_moves(b, &pos, 218, MoveGen::default());
-    });
-    let mut reads = pos.vars().to_vec();
-    let (has, check);
-    if probe {
-        has = has_legal_move(&mut b, &pos);
-        check = in_check(&mut b, &pos);
-        reads.push(has.var());
-        reads.push(check.var());
-    }
-    b.rules(
-        "count",
-        vec![("%%\n#stack:\n[^%]*".to_string(), "x\n".to_string())],
-        &reads,
-        &[],
-    );
-    compiler::compile(b.finish(), &CompileOptions::default())
+    let ir = regex_chess::bench::two_plies(probe);
+    compiler::compile(ir, &CompileOptions::default())
         .program
         .validate()
         .expect("valid")
