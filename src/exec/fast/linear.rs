@@ -399,7 +399,7 @@ fn memrchr_any(bytes: &[u8], hay: &[u8]) -> Option<usize> {
 /// The stop bytes of a `(?:C*\n)*` loop (see [`Atom::Lines`]), when `rep` is one: greedy,
 /// no bounds, a body of a repeated class `C` without `\n` whose quick run stops at a few
 /// ASCII bytes (one of them `\n`), then `\n`.
-fn lines_loop(rep: &regex_syntax::hir::Repetition) -> Option<Vec<u8>> {
+pub(super) fn lines_loop(rep: &regex_syntax::hir::Repetition) -> Option<Vec<u8>> {
     if rep.min != 0 || rep.max.is_some() || !rep.greedy {
         return None;
     }
@@ -429,6 +429,19 @@ fn lines_loop(rep: &regex_syntax::hir::Repetition) -> Option<Vec<u8>> {
         return None;
     }
     Some(quick.stops.into_iter().filter(|&b| b != b'\n').collect())
+}
+
+/// The stop bytes of a greedy `C*` (`[^%]*`, `.*`) when `C` is every char but one to
+/// three ASCII bytes: its longest run from any place ends at the first of them.
+pub(super) fn tail_run(rep: &regex_syntax::hir::Repetition) -> Option<Vec<u8>> {
+    if rep.min != 0 || rep.max.is_some() || !rep.greedy {
+        return None;
+    }
+    let HirKind::Class(class) = rep.sub.kind() else {
+        return None;
+    };
+    let class = CharSet::new(class.clone());
+    QuickRun::new(&class, 0, None, true).map(|q| q.stops)
 }
 
 /// The class holding exactly the one char `bytes` encodes.

@@ -16,6 +16,9 @@
 //! - `linear`: plain-sequence patterns (push, pop, lookups, forks): an anchored
 //!   depth-first search with memchr/memmem that finds the match end and its groups at
 //!   once; the DFA and capture engines are its fallback.
+//! - `lines`: patterns that skip whole lines to one line of a thread
+//!   (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with `M`, an
+//!   anchored DFA for the rest only there.
 //! - `rewrite`: one output pass per rule with `replace_all`'s empty-match rules.
 //! - `state`: the state between rules (the seam for the thread-segmented buffer).
 //!
@@ -24,6 +27,7 @@
 //! runs so that repeated runs (a game, a benchmark) reuse the states already built.
 
 mod linear;
+mod lines;
 mod literal;
 mod pattern;
 mod rewrite;

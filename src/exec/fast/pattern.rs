@@ -37,6 +37,7 @@ use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, meta};
 
 use super::linear::Linear;
+use super::lines::{self, Lines};
 use super::literal::{self, Literals, Prefix};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
@@ -67,6 +68,9 @@ pub struct Compiled {
     segment_prefix: Option<Box<[u8]>>,
     /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
     dense: bool,
+    /// The pattern as `L (?:C*\n)* M R T` when it is not linear (or dense): matches are
+    /// found by jumping to the lines starting with `M` (see [`super::lines`]).
+    lines: Option<Lines>,
     /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
     dfa: Option<hybrid::DFA>,
     meta: OnceLock<meta::Regex>,
@@ -78,6 +82,8 @@ pub struct Compiled {
 #[derive(Debug, Default)]
 pub struct Cache {
     dfa: Option<hybrid::Cache>,
+    /// The lazy DFA cache of [`Compiled::lines`], once made.
+    lines: Option<Option<hybrid::Cache>>,
     meta: Option<meta::Cache>,
     onepass: Option<onepass::Cache>,
     backtrack: Option<backtrack::Cache>,
@@ -106,6 +112,13 @@ pub struct Cache {
     /// Rules of this pattern on large texts so far (every few re-check the anchored
     /// search's hit rate).
     large_rules: u32,
+    /// The length of the text of the current rule, when it runs anchored on a large text
+    /// (its failed work is then measured at the next [`Compiled::begin_rule`]).
+    measuring: Option<usize>,
+    /// Whether the last measured anchored rule spent less on failed candidates than half
+    /// a scan of its text: then anchored search stays cheaper than the meta regex's pass
+    /// however few candidates match.
+    cheap_failures: bool,
 }
 
 impl Compiled {
@@ -139,8 +152,11 @@ impl Compiled {
             }
             _ => None,
         };
+        let dense = linear.as_ref().is_some_and(Linear::dense);
+        let lines = dfa.as_ref().and_then(|_| Lines::new(&hir));
         Compiled {
-            dense: linear.as_ref().is_some_and(Linear::dense),
+            dense,
+            lines,
             hir,
             nfa,
             literal: linear
@@ -214,8 +230,14 @@ impl Compiled {
     /// regex scans the text once with a DFA and finds groups only on the matches. When
     /// earlier rules of this pattern on large texts matched at fewer than one candidate
     /// in 32, the rule starts unanchored (every fourth such rule still runs anchored to
-    /// measure the rate again). Both give `regex`'s matches; only the cost differs.
+    /// measure the rate again), unless the last anchored rule's failed candidates cost
+    /// less than half a scan of the text (linear and `lines` searches jump to the one
+    /// line they test, so a miss is cheap). Both give `regex`'s matches; only the cost
+    /// differs.
     pub fn begin_rule(&self, cache: &mut Cache, hay_len: usize) {
+        if let Some(len) = cache.measuring.take() {
+            cache.cheap_failures = cache.failed_work.saturating_mul(2) < len;
+        }
         cache.failed_work = 0;
         cache.touched_end = false;
         cache.groups_for = None;
@@ -223,10 +245,12 @@ impl Compiled {
         if hay_len >= LARGE_TEXT && self.dfa.is_some() && self.literal.is_none() {
             cache.large_rules = cache.large_rules.wrapping_add(1);
             let sparse = cache.tried >= 64 && cache.hits.saturating_mul(32) < cache.tried;
-            cache.unanchored = sparse && !cache.large_rules.is_multiple_of(4);
+            cache.unanchored =
+                sparse && !cache.cheap_failures && !cache.large_rules.is_multiple_of(4);
             if !cache.unanchored {
                 cache.tried /= 2;
                 cache.hits /= 2;
+                cache.measuring = Some(hay_len);
             }
         }
     }
@@ -290,6 +314,20 @@ impl Compiled {
             return hay.as_bytes()[start..]
                 .starts_with(literal)
                 .then_some(start + literal.len());
+        }
+        if let Some(lines) = &self.lines {
+            let lcache = cache.lines.get_or_insert_with(|| lines.create_cache());
+            let mut effort = lines::Effort::default();
+            let found = lines.find_at(lcache, hay, start, &mut effort);
+            cache.touched_end |= effort.touched_end;
+            match found {
+                lines::Found::End(end) => return Some(end),
+                lines::Found::None => {
+                    self.note_failure(cache, hay, effort.scanned);
+                    return None;
+                }
+                lines::Found::GaveUp => {}
+            }
         }
         if let Some(linear) = self.linear.as_ref().filter(|_| !self.dense) {
             cache.groups.clear();

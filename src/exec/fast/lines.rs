@@ -1,0 +1,286 @@
+//! Patterns that look for one line of a thread: `L (?:C*\n)* M R T`.
+//!
+//! The machine's thread-local rules start with a literal `L` (`%%\n#stack:\n`), skip
+//! whole lines with a greedy lines loop (`(?:[^%\n]*\n)*`), then name a line by its
+//! literal head `M` (`#b: `) and test the rest `R` of that line (classes, counted
+//! repeats, alternations of board shapes; `R` may go on over more lines), often ending in
+//! a tail `T` (`[^%]*`) that runs to the next `%`. Capture groups anywhere are looked
+//! through: this module finds match spans only; groups are resolved on the span.
+//!
+//! Contract: [`Lines::find_at`] returns exactly the match, anchored at `start`, that
+//! `regex` gives for the whole pattern (leftmost-first), or says it cannot decide.
+//!
+//! Why it is exact: the loop can end at `start + |L|` or just after any `\n` before the
+//! first byte `C` excludes (its stop, usually `%`); one path per end. Leftmost-first
+//! prefers more iterations, so among the line starts `q` that begin with `M`, the
+//! farthest one at which `M R T` matches (anchored) wins, and there `M R T`'s own
+//! preferred path decides the end. `M R` runs on an anchored lazy DFA from `q` only; a
+//! greedy tail `C*` that every `M R` path can be followed by ends at its first stop
+//! byte after `M R`'s end (memchr). So a thread costs a memchr to its end, a memmem
+//! for `M` and a DFA pass over the candidate lines, rather than a DFA pass over it all.
+//!
+//! Trade-offs: one more NFA and lazy DFA per such pattern (sized like the pattern's own
+//! anchored DFA, for a shorter pattern). A thread with many lines starting with `M` costs
+//! a DFA search per line, farthest first; the caller's failed-work guard still applies.
+
+use memchr::memmem;
+use regex_automata::hybrid::dfa as hybrid;
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::{Anchored, Input};
+use regex_syntax::hir::{Hir, HirKind};
+
+use super::linear::{lines_loop, tail_run};
+
+/// A pattern of the shape `L (?:C*\n)* M R T`, ready to search.
+#[derive(Debug)]
+pub struct Lines {
+    lead: Box<[u8]>,
+    /// The bytes the loop's class `C` excludes besides `\n`.
+    loop_stops: Vec<u8>,
+    /// `M` (possibly empty: every line start is a candidate).
+    mark: memmem::Finder<'static>,
+    /// Anchored DFA for `M R`, or `None` when `R` is empty (then `M` is the whole of it).
+    rest: Option<hybrid::DFA>,
+    /// The stop bytes of the tail `T`, when the pattern ends with one.
+    tail: Option<Vec<u8>>,
+}
+
+/// What one anchored search found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Found {
+    /// The match ends here.
+    End(usize),
+    /// No match starts at `start`.
+    None,
+    /// The DFA gave up (a Unicode word boundary on non-ASCII text): use another engine.
+    GaveUp,
+}
+
+/// What a search looked at, for the caller's guards.
+#[derive(Debug, Default)]
+pub struct Effort {
+    /// Bytes scanned, roughly weighted by cost.
+    pub scanned: usize,
+    /// Whether the search looked at or past the end of the text.
+    pub touched_end: bool,
+}
+
+impl Lines {
+    /// The form of `hir` when it has this shape (and the lazy DFA for `M R` builds).
+    pub fn new(hir: &Hir) -> Option<Lines> {
+        let mut items = Vec::new();
+        flatten(hir, &mut items);
+        let mut it = items.into_iter().peekable();
+        let mut lead = Vec::new();
+        while let Some(HirKind::Literal(lit)) = it.peek().map(Hir::kind) {
+            lead.extend_from_slice(&lit.0);
+            it.next();
+        }
+        let loop_stops = match it.next()?.kind() {
+            HirKind::Repetition(rep) => lines_loop(rep)?,
+            _ => return None,
+        };
+        if lead.is_empty() {
+            return None;
+        }
+        let mut rest: Vec<Hir> = it.collect();
+        let mut mark = Vec::new();
+        for item in &rest {
+            match item.kind() {
+                HirKind::Literal(lit) => mark.extend_from_slice(&lit.0),
+                _ => break,
+            }
+        }
+        let tail = match rest.last().map(Hir::kind) {
+            Some(HirKind::Repetition(rep)) => tail_run(rep),
+            _ => None,
+        };
+        if tail.is_some() {
+            rest.pop();
+        }
+        let only_mark = rest.iter().all(|h| matches!(h.kind(), HirKind::Literal(_)));
+        let rest = if only_mark {
+            None
+        } else {
+            Some(anchored_dfa(&Hir::concat(rest))?)
+        };
+        Some(Lines {
+            lead: lead.into(),
+            loop_stops,
+            mark: memmem::Finder::new(&mark).into_owned(),
+            rest,
+            tail,
+        })
+    }
+
+    /// A fresh cache for [`Lines::find_at`].
+    pub fn create_cache(&self) -> Option<hybrid::Cache> {
+        self.rest.as_ref().map(hybrid::DFA::create_cache)
+    }
+
+    /// The match anchored at `start` (a char boundary of `hay`), if any.
+    pub fn find_at(
+        &self,
+        cache: &mut Option<hybrid::Cache>,
+        hay: &str,
+        start: usize,
+        effort: &mut Effort,
+    ) -> Found {
+        let bytes = hay.as_bytes();
+        if !bytes[start..].starts_with(&self.lead) {
+            // A lead cut off by the end of the text might go on past it.
+            effort.touched_end |= self.lead.starts_with(&bytes[start..]);
+            return Found::None;
+        }
+        let pos = start + self.lead.len();
+        let stop = first_of(&self.loop_stops, &bytes[pos..]).map_or(hay.len(), |k| pos + k);
+        let mark = self.mark.needle();
+        effort.scanned += (stop - pos) / 4;
+        effort.touched_end |= stop + mark.len() >= hay.len();
+        // The loop's ends followed by `M`, found forwards and tried farthest first.
+        let window = &bytes[pos..(stop + mark.len()).min(hay.len())];
+        let mut ends: Vec<usize> = Vec::new();
+        let mut from = 0;
+        while let Some(k) = self.mark.find(&window[from..]) {
+            let q = pos + from + k;
+            if q > stop {
+                break;
+            }
+            if q == pos || bytes[q - 1] == b'\n' {
+                ends.push(q);
+            }
+            from += k + 1;
+            if from > window.len() {
+                break;
+            }
+        }
+        for &q in ends.iter().rev() {
+            let end = match (&self.rest, cache.as_mut()) {
+                (Some(dfa), Some(dcache)) => {
+                    let input = Input::new(hay).range(q..).anchored(Anchored::Yes);
+                    let before = dcache.search_total_len();
+                    let result = dfa.try_search_fwd(dcache, &input);
+                    let after = dcache.search_total_len();
+                    let scanned = after.checked_sub(before).unwrap_or(after);
+                    effort.scanned += scanned;
+                    effort.touched_end |= q + scanned + 1 >= hay.len() || after < before;
+                    match result {
+                        Ok(Some(hm)) => hm.offset(),
+                        Ok(None) => continue,
+                        Err(_) => return Found::GaveUp,
+                    }
+                }
+                (Some(_), None) => return Found::GaveUp,
+                (None, _) => q + mark.len(),
+            };
+            let Some(stops) = &self.tail else {
+                return Found::End(end);
+            };
+            return match first_of(stops, &bytes[end..]) {
+                Some(k) => Found::End(end + k),
+                None => {
+                    effort.touched_end = true;
+                    Found::End(hay.len())
+                }
+            };
+        }
+        Found::None
+    }
+}
+
+/// The concatenation of `hir` with groups looked through, as a list of parts.
+fn flatten(hir: &Hir, out: &mut Vec<Hir>) {
+    match hir.kind() {
+        HirKind::Capture(cap) => flatten(&cap.sub, out),
+        HirKind::Concat(subs) => subs.iter().for_each(|s| flatten(s, out)),
+        HirKind::Empty => {}
+        _ => out.push(hir.clone()),
+    }
+}
+
+/// An anchored lazy DFA for `hir`, configured like the pattern's own.
+fn anchored_dfa(hir: &Hir) -> Option<hybrid::DFA> {
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().which_captures(WhichCaptures::Implicit))
+        .build_from_hir(hir)
+        .ok()?;
+    hybrid::Builder::new()
+        .configure(
+            hybrid::Config::new()
+                .unicode_word_boundary(true)
+                .cache_capacity(1 << 20),
+        )
+        .build_from_nfa(nfa)
+        .ok()
+}
+
+/// The first position in `hay` of one of `bytes` (zero to three).
+fn first_of(bytes: &[u8], hay: &[u8]) -> Option<usize> {
+    match *bytes {
+        [] => None,
+        [a] => memchr::memchr(a, hay),
+        [a, b] => memchr::memchr2(a, b, hay),
+        [a, b, c] => memchr::memchr3(a, b, c, hay),
+        _ => unreachable!("at most three stop bytes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(pattern: &str) -> Option<Lines> {
+        Lines::new(&regex_syntax::parse(pattern).unwrap())
+    }
+
+    /// Every start of `hay`: our anchored answer against `regex`'s anchored one.
+    fn agrees(pattern: &str, hay: &str) {
+        let l = lines(pattern).unwrap_or_else(|| panic!("{pattern:?} has the shape"));
+        let re = regex::Regex::new(&format!("^(?:{pattern})")).unwrap();
+        let mut cache = l.create_cache();
+        for start in (0..=hay.len()).filter(|&i| hay.is_char_boundary(i)) {
+            let want = re.find(&hay[start..]).map(|m| start + m.end());
+            let got = match l.find_at(&mut cache, hay, start, &mut Effort::default()) {
+                Found::End(e) => Some(e),
+                Found::None => None,
+                Found::GaveUp => panic!("gave up"),
+            };
+            assert_eq!(got, want, "{pattern:?} at {start} of {hay:?}");
+        }
+    }
+
+    #[test]
+    fn shapes() {
+        assert!(lines("%%\n#stack:\n((?:[^%\n]*\n)*#b: )([^\n]*)([45])([^%]*)").is_some());
+        assert!(lines("(%%\n#stack:\n(?:[^%\n]*\n)*#h: [0-9]*)8\\+").is_some());
+        assert!(lines("(?:[^%\n]*\n)*#b: ").is_none());
+        assert!(lines("%%\n(?:[^%\n]*\n)*?#b: ").is_none());
+        assert!(lines("%%\n#b: x").is_none());
+    }
+
+    #[test]
+    fn farthest_line_that_matches() {
+        let hay = "%%\n#b: 1x\n#c: 2\n#b: 2y\n#b: 3\n%%\n#b: 1\n%%\n#b: 2y";
+        agrees("%%\n(?:[^%\n]*\n)*#b: [0-9](?:x|y)", hay);
+        agrees("%%\n((?:[^%\n]*\n)*#b: )([0-9])(x|)([^%]*)", hay);
+        agrees("%%\n(?:[^%\n]*\n)*#b: ", hay);
+        agrees("%%\n(?:[^%\n]*\n)*#b: [^%]*", hay);
+        agrees("%%\n(?:[^%\n]*\n)*(?:x|#c: 2\n)[^%]*", hay);
+        agrees("%%\n(?:[^%\n]*\n)*", hay);
+        agrees("%%\n(?:[^%\n]*\n)*[0-9]\n(?:[^%\n]*\n)*#b: 2", hay);
+        agrees(
+            "%%\n(?:[^%\n]*\n)*#b: [0-9]\n(?:[^%\n]*\n)*#b: [^\n]{2}\n",
+            hay,
+        );
+    }
+
+    #[test]
+    fn stops_inside_lines_and_unicode() {
+        let hay = "%%\n#b: é%x\n#b: ü\n%%\n#b: a\n#x";
+        agrees("%%\n(?:[^%\n]*\n)*#b: .", hay);
+        agrees("%%\n(?:[^%\n]*\n)*#b: .[^%x]*", hay);
+        agrees("%%\n(?:[^x\n]*\n)*#b: (?:é|ü|a)\n", hay);
+        agrees("%%\n(?:.*\n)*#b: .\\b", hay);
+        agrees("%%\n(?:[^%\n]*\n)*#(?:x|b: a$)", hay);
+    }
+}
