@@ -7,9 +7,9 @@
 //!   [`Prefix::Never`]: the pattern matches nothing at all.
 //! - [`Literals::required`]: a literal that occurs inside every match; when it is absent
 //!   from the state, the rule has no match.
-//! - [`Literals::fixed_groups`]: group `i` that is a plain literal sitting at a fixed offset
-//!   from the start of every match (such as the leading `(%%\n#stack:\n)`), so its span is
-//!   known without running a capture engine.
+//! - [`Literals::fixed_groups`]: group `i` whose start and end each sit at a fixed offset
+//!   from the start or from the end of every match (the leading `(%%\n#stack:\n)`, the
+//!   `(...)` of `(...)\n`), so its span is known without running a capture engine.
 //!
 //! Trade-offs: only the top-level concatenation is walked for required literals and fixed
 //! groups. That covers the machine dialect (a literal head, then classes and groups) while
@@ -58,10 +58,28 @@ pub struct Literals {
     /// A literal every match contains, when it is worth a separate check (it is not the
     /// prefix itself).
     pub required: Option<memmem::Finder<'static>>,
-    /// For each group index, `Some((start, end))` offsets from the match start when the
-    /// group is a literal at a fixed place. Index 0 is always `None` (the whole match is
-    /// known anyway).
-    pub fixed_groups: Vec<Option<(usize, usize)>>,
+    /// For each group index, its start and end when both are at fixed offsets from an
+    /// edge of the match. Index 0 is always `None` (the whole match is known anyway).
+    pub fixed_groups: Vec<Option<(Edge, Edge)>>,
+}
+
+/// A place in every match, fixed relative to one of its edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge {
+    /// This many bytes after the match start.
+    FromStart(usize),
+    /// This many bytes before the match end.
+    FromEnd(usize),
+}
+
+impl Edge {
+    /// The position in the match `start..end`.
+    pub fn at(self, start: usize, end: usize) -> usize {
+        match self {
+            Edge::FromStart(k) => start + k,
+            Edge::FromEnd(k) => end - k,
+        }
+    }
 }
 
 /// Reads the literal facts of `hir`, a pattern with `group_len` groups (counting group 0).
@@ -83,8 +101,16 @@ pub fn analyze(hir: &Hir, group_len: usize) -> Literals {
         })
         .max_by_key(|l| l.len())
         .map(|l| memmem::Finder::new(&l).into_owned());
-    let mut fixed_groups = vec![None; group_len];
-    fixed_groups_of(hir, &mut 0, &mut fixed_groups);
+    let mut starts = vec![None; group_len];
+    let mut ends = vec![None; group_len];
+    fixed_edges(hir, &mut 0, false, &mut starts, &mut ends);
+    fixed_edges(hir, &mut 0, true, &mut starts, &mut ends);
+    let fixed_groups = starts
+        .into_iter()
+        .zip(ends)
+        .enumerate()
+        .map(|(i, (s, e))| if i == 0 { None } else { s.zip(e) })
+        .collect();
     Literals {
         prefix,
         required,
@@ -134,28 +160,61 @@ fn required_literals(hir: &Hir, out: &mut Vec<Vec<u8>>) {
     }
 }
 
-/// Walks the head of the top-level concatenation while its length is fixed and its text is
-/// literal, recording the offsets of the groups that are plain literals. Returns false once
-/// the walk meets something of unknown length.
-fn fixed_groups_of(hir: &Hir, offset: &mut usize, out: &mut [Option<(usize, usize)>]) -> bool {
+/// Walks the top-level concatenation from its start (or, with `backwards`, from its end)
+/// while the length walked is fixed, recording the group edges met on the way
+/// (`starts[i]`, `ends[i]`; from the end, a group's end is met first). Parts without
+/// groups whose length is fixed (`[01]`, `.{3}`, `(?:ab|cd)`) are stepped over. Returns
+/// false once the walk meets something of variable length. A group of the top-level
+/// concatenation takes part in every match, so its edges are always set.
+fn fixed_edges(
+    hir: &Hir,
+    offset: &mut usize,
+    backwards: bool,
+    starts: &mut [Option<Edge>],
+    ends: &mut [Option<Edge>],
+) -> bool {
+    let edge = |k: usize| {
+        if backwards {
+            Edge::FromEnd(k)
+        } else {
+            Edge::FromStart(k)
+        }
+    };
+    let props = hir.properties();
     match hir.kind() {
-        HirKind::Literal(lit) => {
-            *offset += lit.0.len();
+        HirKind::Capture(cap) => {
+            let first = if backwards { &mut *ends } else { &mut *starts };
+            let index = cap.index as usize;
+            if let Some(slot) = first.get_mut(index) {
+                slot.get_or_insert(edge(*offset));
+            }
+            if !fixed_edges(&cap.sub, offset, backwards, starts, ends) {
+                return false;
+            }
+            let second = if backwards { starts } else { ends };
+            if let Some(slot) = second.get_mut(index) {
+                slot.get_or_insert(edge(*offset));
+            }
             true
         }
-        HirKind::Look(_) | HirKind::Empty => true,
-        HirKind::Capture(cap) => {
-            let start = *offset;
-            if fixed_groups_of(&cap.sub, offset, out) {
-                if let Some(slot) = out.get_mut(cap.index as usize) {
-                    *slot = Some((start, *offset));
-                }
-                true
+        HirKind::Concat(subs) => {
+            if backwards {
+                subs.iter()
+                    .rev()
+                    .all(|s| fixed_edges(s, offset, backwards, starts, ends))
             } else {
-                false
+                subs.iter()
+                    .all(|s| fixed_edges(s, offset, backwards, starts, ends))
             }
         }
-        HirKind::Concat(subs) => subs.iter().all(|s| fixed_groups_of(s, offset, out)),
+        _ if props.explicit_captures_len() == 0 => match (props.minimum_len(), props.maximum_len())
+        {
+            (Some(min), Some(max)) if min == max => {
+                *offset += min;
+                true
+            }
+            _ => false,
+        },
         _ => false,
     }
 }
@@ -182,7 +241,8 @@ mod tests {
         let l = lits("(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n");
         assert_eq!(one(&l.prefix), Some(&b"%%\n#stack:\n"[..]));
         assert_eq!(l.required.as_ref().unwrap().needle(), b"\n#x: ");
-        assert_eq!(l.fixed_groups, vec![None, Some((0, 11)), None, None]);
+        let (s, e) = (Edge::FromStart, Edge::FromEnd);
+        assert_eq!(l.fixed_groups, vec![None, Some((s(0), s(11))), None, None]);
 
         let l = lits("%%\n([^%]*)");
         assert_eq!(one(&l.prefix), Some(&b"%%\n"[..]));
@@ -210,13 +270,32 @@ mod tests {
     }
 
     #[test]
-    fn fixed_groups_stop_at_the_first_variable_part() {
+    fn fixed_groups_from_either_edge() {
+        let (s, e) = (Edge::FromStart, Edge::FromEnd);
         let l = lits("(a)(bc)(d*)(e)");
+        let want = [
+            None,
+            Some((s(0), s(1))),
+            Some((s(1), s(3))),
+            Some((s(3), e(1))),
+            Some((e(1), e(0))),
+        ];
+        assert_eq!(l.fixed_groups, want);
+        let l = lits("((a)b)");
         assert_eq!(
             l.fixed_groups,
-            vec![None, Some((0, 1)), Some((1, 3)), None, None]
+            vec![None, Some((s(0), s(2))), Some((s(0), s(1)))]
         );
-        let l = lits("((a)b)");
-        assert_eq!(l.fixed_groups, vec![None, Some((0, 2)), Some((0, 1))]);
+        // A group around a variable part: one edge from each end.
+        let l = lits("(x[0-9]*)[ab]\n(y)");
+        assert_eq!(
+            l.fixed_groups,
+            vec![None, Some((s(0), e(3))), Some((e(1), e(0)))]
+        );
+        // Groups inside a variable part, or optional, are left to the engines.
+        let l = lits("a(b(c)*)d|e");
+        assert_eq!(l.fixed_groups, vec![None, None, None]);
+        let l = lits("a(b)?(c)");
+        assert_eq!(l.fixed_groups, vec![None, None, Some((e(1), e(0)))]);
     }
 }

@@ -199,7 +199,7 @@ impl Compiled {
     }
 
     /// The group spans that are fixed offsets from the match start, by group index.
-    pub fn fixed_groups(&self) -> &[Option<(usize, usize)>] {
+    pub fn fixed_groups(&self) -> &[Option<(literal::Edge, literal::Edge)>] {
         &self.literals.fixed_groups
     }
 

@@ -129,7 +129,8 @@ fn expand(
                         let e = cache.groups.get(2 * i + 1).copied().flatten();
                         s.zip(e)
                     }
-                    _ => pattern.fixed_groups()[*i].map(|(s, e)| (start + s, start + e)),
+                    _ => pattern.fixed_groups()[*i]
+                        .map(|(s, e)| (s.at(start, end), e.at(start, end))),
                 };
                 if let Some((s, e)) = span {
                     out.push_str(&hay[s..e]);
