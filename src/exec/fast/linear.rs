@@ -1,9 +1,11 @@
 //! "Linear" patterns: matches and capture groups found without an engine.
 //!
-//! A pattern is linear when, after flattening groups, it is a plain sequence of literals,
-//! single-char classes and repetitions of a single-char class (`[^%]*`, `[^\n]+?`,
-//! `x{2,5}`), with no alternation, look-around or nested repetition. The machine's lookups
-//! are linear: `(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n`.
+//! A pattern is linear when, after flattening groups, it is a sequence of literals,
+//! single-char classes, repetitions of a single-char class (`[^%]*`, `[^\n]+?`,
+//! `x{2,5}`), optional parts and alternations of such sequences, with no look-around or
+//! other nested repetition. The machine's lookups are linear:
+//! `(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n`, and so are its square lookups
+//! `(%%\n#stack:\n)(?:(a1)\n.{70}(.)|(b1)\n.{71}(.)|...)`.
 //!
 //! Contract: [`Linear::find_end`] gives the leftmost-first match anchored at a position
 //! and its groups, exactly as `regex` would, or gives up when its work budget runs out
@@ -18,6 +20,8 @@
 //! to `end`, finds first. The search steps back from the longest run one char at a time,
 //! so the usual lookup (the wanted line is near the end of the span) costs little; the
 //! budget (a few times the span length) cuts off patterns that would backtrack a lot.
+//! An alternation is tried branch by branch in order (its preference order), skipping
+//! branches whose first byte cannot be the one at hand.
 
 use memchr::memmem;
 use regex_syntax::hir::{Class, Hir, HirKind};
@@ -85,6 +89,14 @@ enum Atom {
         len: usize,
         greedy: bool,
     },
+    /// An alternation: each branch starts this many atoms further on, and can start only
+    /// with the ASCII bytes of its mask when it has one. Every branch but the last ends in
+    /// a [`Atom::Jump`] past the alternation; the last flows into what follows.
+    Alt {
+        branches: Vec<(usize, Option<u128>)>,
+    },
+    /// Go on this many atoms further on.
+    Jump(usize),
     Open(usize),
     Close(usize),
 }
@@ -347,17 +359,54 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             });
         }
         HirKind::Alternation(alts) => {
-            // Only an optional part: one alternative and an empty one.
-            let (body, greedy) = match &alts[..] {
-                [x, e] if matches!(e.kind(), HirKind::Empty) => (x, true),
-                [e, x] if matches!(e.kind(), HirKind::Empty) => (x, false),
-                _ => return None,
-            };
-            optional(body, greedy, out)?;
+            // An optional part (one alternative and an empty one) is a skip.
+            match &alts[..] {
+                [x, e] if matches!(e.kind(), HirKind::Empty) => optional(x, true, out)?,
+                [e, x] if matches!(e.kind(), HirKind::Empty) => optional(x, false, out)?,
+                _ => alternation(alts, out)?,
+            }
         }
         HirKind::Look(_) => return None,
     }
     Some(())
+}
+
+/// Appends an alternation of `alts` (see [`Atom::Alt`]).
+fn alternation(alts: &[Hir], out: &mut Vec<Atom>) -> Option<()> {
+    let at = out.len();
+    out.push(Atom::Alt {
+        branches: Vec::new(),
+    });
+    let mut branches = Vec::with_capacity(alts.len());
+    let mut jumps = Vec::new();
+    for (k, alt) in alts.iter().enumerate() {
+        let start = out.len();
+        flatten(alt, out)?;
+        branches.push((start - at, first_bytes(&out[start..])));
+        if k + 1 < alts.len() {
+            jumps.push(out.len());
+            out.push(Atom::Jump(0));
+        }
+    }
+    let end = out.len();
+    for j in jumps {
+        out[j] = Atom::Jump(end - j);
+    }
+    out[at] = Atom::Alt { branches };
+    Some(())
+}
+
+/// The ASCII bytes a sequence of atoms can start with, when its first atom that takes
+/// space is a literal or a class of ASCII bytes.
+fn first_bytes(atoms: &[Atom]) -> Option<u128> {
+    match atoms
+        .iter()
+        .find(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)))?
+    {
+        Atom::Literal(lit) if lit[0].is_ascii() => Some(1u128 << lit[0]),
+        Atom::Class(set) if only_ascii(set) => Some(set.ascii),
+        _ => None,
+    }
 }
 
 /// Appends an optional `body` (see [`Atom::Skip`]).
@@ -708,6 +757,21 @@ impl Search<'_, '_> {
                 };
                 self.at(first, pos) || (self.budget > 0 && self.at(second, pos))
             }
+            Atom::Alt { branches } => {
+                let byte = self.hay.as_bytes().get(pos).copied();
+                for &(offset, first) in branches {
+                    let hopeless = pos < self.end
+                        && first.is_some_and(|m| byte.is_none_or(|b| b >= 128 || m >> b & 1 == 0));
+                    if !hopeless && self.at(i + offset, pos) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                }
+                false
+            }
+            Atom::Jump(offset) => self.at(i + offset, pos),
             Atom::Open(g) | Atom::Close(g) => {
                 let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
                 let old = self.slots[slot];
@@ -861,10 +925,6 @@ mod tests {
 
     #[test]
     fn not_linear() {
-        let hir = regex_syntax::parse("(a|bc)").unwrap();
-        assert!(Linear::new(&hir).is_none());
-        let hir = regex_syntax::parse("(a||b)").unwrap();
-        assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse(r"\ba").unwrap();
         assert!(Linear::new(&hir).is_none());
         let hir = regex_syntax::parse("(ab)*").unwrap();
@@ -885,6 +945,17 @@ mod tests {
         groups("(|a(b))(a?)(b)", "abab").unwrap();
         groups("(?:x(y)z)?(x)", "xyx").unwrap();
         groups("(?:x(y)z)??(x)", "xyzx").unwrap();
+    }
+
+    #[test]
+    fn alternations() {
+        groups("(a|bc)(c*)", "bcc").unwrap();
+        groups("(a||b)(b*)", "bb").unwrap();
+        groups("x(?:(a)|(a)b|(c))(b?)", "xab").unwrap();
+        groups("(?:a|ab)(?:bc|c)(.)", "abcd").unwrap();
+        groups("(%%\n)(?:(a1)\n.{3}(.)|(b1)\n.{4}(.))", "%%\nb1\nxyzé.q").unwrap();
+        groups("([^\n]*(?:n..[.P]|[.P]..n))", "..n..P...n").unwrap();
+        groups("(?:(x)|y)+?", "xy").unwrap_or_default();
     }
 
     #[test]
