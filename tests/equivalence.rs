@@ -603,6 +603,98 @@ fn composed_rule() -> impl Strategy<Value = Rule> {
 }
 
 // ---------------------------------------------------------------------------------------
+// Patterns that look for one line of a thread: `L (?:C*\n)* M R [T]`
+
+const LINE_LEADS: &[&str] = &["%%\n#stack:\n", "(%%\n#stack:\n)", "%%\n", "%p1\n", "#"];
+const LINE_LOOPS: &[&str] = &[
+    "(?:[^%\n]*\n)*",
+    "(?:[^%\n]*\n)*",
+    "((?:[^%\n]*\n)*)",
+    "(?:.*\n)*",
+    "(?:[^%#\n]*\n)*",
+    "(?:[^%\n]*\n)*?",
+    "(?:[^\n]*\n)*",
+];
+const LINE_MARKS: &[&str] = &["#x: ", "#sq: ", "(#y: )", "#", "", "True\n", "#stack:\n"];
+const LINE_RESTS: &[&str] = &[
+    "",
+    "[01]*",
+    "(True|False)",
+    "([a-h])([1-8])",
+    "[^\n]{2}[1-8]",
+    "(?:[^\n]{2})*[1-8]",
+    "[^\n]*\n(?:[^%\n]*\n)*#y: ",
+    "(?:(a1)\n|(b2)|([a-h][1-8]){2}|é)",
+    "[^\n]*(?:1[^\n]{2}[a-h]|[a-h][^\n]{2}1)",
+    "[^\n]*\n",
+    "(?m:$)",
+    "\\b",
+    "(?:x|)",
+];
+const LINE_TAILS: &[&str] = &["", "", "[^%]*", "([^%]*)", ".*", "[^%\n]*", "[^%]+", "\n"];
+
+/// A rule of the shape the `lines` matcher takes, with variants just outside it (lazy
+/// loops, tails with a minimum, a free part from [`node`] as `R`), and a replacement
+/// that uses the groups.
+fn lines_rule() -> impl Strategy<Value = Rule> {
+    (
+        (select(LINE_LEADS), select(LINE_LOOPS), select(LINE_MARKS)),
+        prop_oneof![4 => select(LINE_RESTS).prop_map(Node::Leaf), 1 => node()],
+        select(LINE_TAILS),
+        prop::bool::weighted(0.3),
+        prop::collection::vec(piece(), 0..4),
+    )
+        .prop_map(|((lead, lines, mark), rest, tail, wrap, pieces)| {
+            let mut middle = String::new();
+            let mut counted = Groups(Vec::new());
+            rest.render(&mut middle, &mut counted);
+            let body = format!("{lead}{lines}{mark}{middle}");
+            let pattern = if wrap {
+                format!("({body}){tail}")
+            } else {
+                format!("{body}{tail}")
+            };
+            let groups = match regex::Regex::new(&pattern) {
+                Ok(re) => Groups(
+                    re.capture_names()
+                        .skip(1)
+                        .map(|n| n.map(String::from))
+                        .collect(),
+                ),
+                Err(_) => Groups(Vec::new()),
+            };
+            Rule::new(pattern.clone(), render_replacement(&pieces, &groups, false))
+        })
+}
+
+/// Threads with several lines of the same name, lines that look like board rows, and
+/// now and then a `%` inside a line or a thread cut short.
+fn lines_state() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        3 => (select(&["x", "sq", "y"][..]), value()).prop_map(|(n, v)| format!("#{n}: {v}\n")),
+        2 => "#x: [.a-h1-8é]{0,9}\n",
+        1 => "[a-h1-8 ]{0,4}\n",
+        1 => Just("True\n".to_string()),
+        1 => "#x: [a-h1]{0,3}%[a-z]{0,2}\n",
+    ];
+    let thread = (
+        select(&["%%\n#stack:\n", "%%\n#stack:\n", "%p1\n#stack:\n", "%%\n"][..]),
+        prop::collection::vec(line, 0..7),
+    )
+        .prop_map(|(head, lines)| format!("{head}{}", lines.concat()));
+    (prop::collection::vec(thread, 0..30), 0usize..3).prop_map(|(threads, cut)| {
+        let state = threads.concat();
+        // Sometimes cut the last line short (no final newline, or a broken name).
+        let keep = state.len().saturating_sub(cut);
+        let keep = (0..=keep)
+            .rev()
+            .find(|&k| state.is_char_boundary(k))
+            .unwrap_or(0);
+        state[..keep].to_string()
+    })
+}
+
+// ---------------------------------------------------------------------------------------
 // Programs
 
 /// How often a rule is written in a row: mostly once, sometimes a run that the fast
@@ -626,7 +718,12 @@ fn dialect_program() -> impl Strategy<Value = Vec<Rule>> {
 }
 
 fn mixed_rule() -> impl Strategy<Value = Rule> {
-    prop_oneof![3 => dialect_rule(), 2 => composed_rule()]
+    prop_oneof![3 => dialect_rule(), 2 => composed_rule(), 1 => lines_rule()]
+}
+
+fn lines_program() -> impl Strategy<Value = Vec<Rule>> {
+    let rule = prop_oneof![3 => lines_rule(), 1 => dialect_rule()];
+    prop::collection::vec((rule, repeat()), 1..8).prop_map(flatten)
 }
 
 fn mixed_program() -> impl Strategy<Value = Vec<Rule>> {
@@ -680,6 +777,35 @@ proptest! {
     #[test]
     fn runs_of_identical_rules_agree(rules in runs_program(), state in any_state()) {
         check(rules, &state)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(2500))]
+    #[test]
+    fn line_lookups_agree(
+        rules in lines_program(),
+        state in prop_oneof![3 => lines_state(), 1 => any_state()],
+    ) {
+        check(rules, &state)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(60))]
+    /// Line lookups on large states, where the choice between anchored and unanchored
+    /// search depends on what earlier rules cost.
+    #[test]
+    fn line_lookups_agree_on_wide_states(
+        rules in lines_program(),
+        state in lines_state(),
+        times in 20usize..200,
+    ) {
+        let states = [state.repeat(times)];
+        let program = prepare(rules, &states, 4 * 1024 * 1024)?;
+        let reference = Reference::new(program.clone());
+        let fast = Fast::new(program);
+        compare(&reference, &fast, &states[0])?;
     }
 }
 

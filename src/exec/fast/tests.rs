@@ -163,6 +163,56 @@ fn absent_literal_skips() {
     check(&[("([^%]*)#z: ", "")], THREADS);
 }
 
+/// Threads in the chess programs' shape: a stack, a board line, more variables. One
+/// thread has two board lines, one has none, one has a `%` inside its board line and the
+/// last one ends without a newline.
+const BOARDS: &str = "%%\n#stack:\n1010:a8d8\n#b: r..k//pP.1//\n#t: w\n#_20: ..Kq//\n\
+                      %%\n#stack:\n#b: ..k.//.P.5//\n#c: KQ\n#b: R..k//p.=.//\n#t: b\n\
+                      %p\n#stack:\n#b: r..k//pP.1//\n\
+                      %%\n#stack:\na1\n#t: w\n#_113: 7\n\
+                      %%\n#stack:\n#b: r.%k//pP.1//\n#t: w\n\
+                      %%\n#stack:\nb1\n#b: ...k//.P.7//";
+
+#[test]
+fn line_lookups() {
+    let rules = [
+        // A move rule (linear, dense): fork on a pattern of the board line.
+        (
+            "%%\n#stack:\n((?:[^%\n]*\n)*#b: )([^\n]*)([.pP])([^\n]{2})([kK])([^%]*)",
+            "%%\n#stack:\n${1}${2}<${3}${4}${5}>${6}",
+        ),
+        // A legality rule: two lines loops, an alternation, a group around all but `\n`.
+        (
+            "(%%\n#stack:\n(?:[^%\n]*\n)*#b: (?:[^\n]{4})*[^\n]{0,2}[0-9=][^\n]*\n(?:[^%\n]*\n)*#t: [^\n]*)\n",
+            "${1}!\n",
+        ),
+        (
+            "%%\n#stack:\n(?:[^%\n]*\n)*#b: [^\n]*(?:[kq](?:[^\n]{2}\\.)*[^\n]{2}[Pp]|1[^\n]?=)[^%]*",
+            "",
+        ),
+        // Square lookups: alternations with groups in every branch.
+        (
+            "(%%\n#stack:\n)(?:(a1)\n.{6}(.)|(b1)\n.{7}(.)|(a1)\n(.))",
+            "$1[$2$3|$4$5|$6$7]",
+        ),
+        // Groups fixed from the end, and a tail that is not `[^%]*`.
+        ("(%%\n(?:[^%\n]*\n)*#t: )([wb])(\n)", "$1<$2>$3"),
+        ("%%\n(?:[^%\n]*\n)*(#_20: )(.*)", "$2$1"),
+        ("%%\n(?:[^%\n]*\n)*?#b: ", "{$0}"),
+        ("(%%\n#stack:\n)((?:[^%\n]*\n)*)", "$1"),
+    ];
+    check(&rules, BOARDS);
+    for rule in rules {
+        check(&[rule], BOARDS);
+        check(&[rule], &BOARDS[..BOARDS.len() - 3]);
+    }
+    // Large enough for the choice between anchored and unanchored search (64 KiB).
+    let wide = BOARDS.repeat(600);
+    for rule in rules {
+        check(&[rule, rule, rule, rule, rule, rule], &wide);
+    }
+}
+
 #[test]
 fn observer_break_stops() {
     struct StopAt(usize, Vec<usize>);
