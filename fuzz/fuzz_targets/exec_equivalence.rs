@@ -139,6 +139,23 @@ const SHAPES: &[(&str, &str)] = &[
     ("\\A%%\n", "%{tag}\n"),
     ("%{tag}\n[^%]*", ""),
     ("(%%\n#stack:\n[^\n]*\n)[^%]*", "$1"),
+    // Line lookups: skip whole lines to one line of the thread (see `src/exec/fast/lines.rs`).
+    (
+        "%%\n#stack:\n((?:[^%\n]*\n)*#{name}: )([^\n]*)([01])([^%]*)",
+        "%%\n#stack:\n${1}${2}<${3}>${4}",
+    ),
+    (
+        "(%%\n#stack:\n(?:[^%\n]*\n)*#{name}: [^\n]{0,2}[0-9][^\n]*\n(?:[^%\n]*\n)*#x: [^\n]*)\n",
+        "${1}!\n",
+    ),
+    (
+        "%%\n#stack:\n(?:[^%\n]*\n)*#{name}: (?:[a-h](?:[1-8]\\.)*[1-8]|1[^\n]?)[^%]*",
+        "",
+    ),
+    (
+        "(%%\n#stack:\n)(?:(a1)\n.{2}(.)|(e4)\n(.)|(True)\n([^\n]*))",
+        "$1[$2$3|$4$5|$6$7]",
+    ),
     ("a*", "-"),
     ("(%%)?", "[$1]"),
     ("", "."),
@@ -209,7 +226,15 @@ const REPEATS: &[&str] = &[
     "*", "+", "?", "*?", "+?", "??", "{2}", "{0,3}", "{1,}", "{0}",
 ];
 const FLAGS: &[&str] = &["i", "s", "U", "m", "mR", "-s"];
-const PREFIXES: &[&str] = &["", "%%\\n#stack:\\n", "(%%\\n#stack:\\n)", "(%%\\n[^%]*)"];
+const PREFIXES: &[&str] = &[
+    "",
+    "%%\\n#stack:\\n",
+    "(%%\\n#stack:\\n)",
+    "(%%\\n[^%]*)",
+    "%%\\n#stack:\\n(?:[^%\\n]*\\n)*#x: ",
+    "(%%\\n(?:[^%\\n]*\\n)*#sq: )",
+    "%%\\n((?:[^%\\n]*\\n)*)#",
+];
 
 fn pick<'a>(table: &[&'a str], i: u8) -> &'a str {
     table[usize::from(i) % table.len()]
