@@ -27,7 +27,7 @@ use memchr::memmem;
 use regex_automata::hybrid::dfa as hybrid;
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::{Anchored, Input};
-use regex_syntax::hir::{Hir, HirKind};
+use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::linear::{lines_loop, tail_run};
 
@@ -35,14 +35,30 @@ use super::linear::{lines_loop, tail_run};
 #[derive(Debug)]
 pub struct Lines {
     lead: Box<[u8]>,
+    /// `(?:C*\n)* M R` parts in order. When `R` holds lines loops of its own, it is cut
+    /// at them as long as each part before the cut matches exactly one line.
+    segments: Vec<Segment>,
+    /// The stop bytes of the tail `T`, when the pattern ends with one.
+    tail: Option<Vec<u8>>,
+}
+
+/// A lines loop and the line part `M R` after it.
+#[derive(Debug)]
+struct Segment {
     /// The bytes the loop's class `C` excludes besides `\n`.
     loop_stops: Vec<u8>,
     /// `M` (possibly empty: every line start is a candidate).
     mark: memmem::Finder<'static>,
     /// Anchored DFA for `M R`, or `None` when `R` is empty (then `M` is the whole of it).
     rest: Option<hybrid::DFA>,
-    /// The stop bytes of the tail `T`, when the pattern ends with one.
-    tail: Option<Vec<u8>>,
+}
+
+/// Scratch for [`Lines::find_at`]: the lazy DFA caches and the candidate lines, per
+/// segment.
+#[derive(Debug)]
+pub struct LinesCache {
+    dfa: Vec<Option<hybrid::Cache>>,
+    ends: Vec<Vec<usize>>,
 }
 
 /// What one anchored search found.
@@ -66,62 +82,72 @@ pub struct Effort {
 }
 
 impl Lines {
-    /// The form of `hir` when it has this shape (and the lazy DFA for `M R` builds).
+    /// The form of `hir` when it has this shape (and the lazy DFAs build).
     pub fn new(hir: &Hir) -> Option<Lines> {
         let mut items = Vec::new();
         flatten(hir, &mut items);
-        let mut it = items.into_iter().peekable();
         let mut lead = Vec::new();
-        while let Some(HirKind::Literal(lit)) = it.peek().map(Hir::kind) {
+        let mut i = 0;
+        while let Some(HirKind::Literal(lit)) = items.get(i).map(Hir::kind) {
             lead.extend_from_slice(&lit.0);
-            it.next();
+            i += 1;
         }
-        let loop_stops = match it.next()?.kind() {
-            HirKind::Repetition(rep) => lines_loop(rep)?,
-            _ => return None,
-        };
         if lead.is_empty() {
             return None;
         }
-        let mut rest: Vec<Hir> = it.collect();
-        let mut mark = Vec::new();
-        for item in &rest {
-            match item.kind() {
-                HirKind::Literal(lit) => mark.extend_from_slice(&lit.0),
-                _ => break,
-            }
-        }
-        let tail = match rest.last().map(Hir::kind) {
-            Some(HirKind::Repetition(rep)) => tail_run(rep),
+        let tail = match items.last().map(Hir::kind) {
+            Some(HirKind::Repetition(rep)) if items.len() > i + 1 => tail_run(rep),
             _ => None,
         };
         if tail.is_some() {
-            rest.pop();
+            items.pop();
         }
-        let only_mark = rest.iter().all(|h| matches!(h.kind(), HirKind::Literal(_)));
-        let rest = if only_mark {
-            None
-        } else {
-            Some(anchored_dfa(&Hir::concat(rest))?)
-        };
+        let mut segments = Vec::new();
+        while i < items.len() {
+            let loop_stops = match items[i].kind() {
+                HirKind::Repetition(rep) => lines_loop(rep)?,
+                _ => return None,
+            };
+            i += 1;
+            // The part up to the next lines loop, if it matches exactly one line;
+            // otherwise everything that is left.
+            let next = (i..items.len()).find(|&j| match items[j].kind() {
+                HirKind::Repetition(rep) => lines_loop(rep).is_some(),
+                _ => false,
+            });
+            let end = match next {
+                Some(j) if one_line(&items[i..j]) => j,
+                _ => items.len(),
+            };
+            segments.push(Segment::new(loop_stops, &items[i..end])?);
+            i = end;
+        }
+        if segments.is_empty() {
+            return None;
+        }
         Some(Lines {
             lead: lead.into(),
-            loop_stops,
-            mark: memmem::Finder::new(&mark).into_owned(),
-            rest,
+            segments,
             tail,
         })
     }
 
     /// A fresh cache for [`Lines::find_at`].
-    pub fn create_cache(&self) -> Option<hybrid::Cache> {
-        self.rest.as_ref().map(hybrid::DFA::create_cache)
+    pub fn create_cache(&self) -> LinesCache {
+        LinesCache {
+            dfa: self
+                .segments
+                .iter()
+                .map(|s| s.rest.as_ref().map(hybrid::DFA::create_cache))
+                .collect(),
+            ends: vec![Vec::new(); self.segments.len()],
+        }
     }
 
     /// The match anchored at `start` (a char boundary of `hay`), if any.
     pub fn find_at(
         &self,
-        cache: &mut Option<hybrid::Cache>,
+        cache: &mut LinesCache,
         hay: &str,
         start: usize,
         effort: &mut Effort,
@@ -132,30 +158,45 @@ impl Lines {
             effort.touched_end |= self.lead.starts_with(&bytes[start..]);
             return Found::None;
         }
-        let pos = start + self.lead.len();
-        let stop = first_of(&self.loop_stops, &bytes[pos..]).map_or(hay.len(), |k| pos + k);
-        let mark = self.mark.needle();
+        self.segment_at(0, cache, hay, start + self.lead.len(), effort)
+    }
+
+    /// Segments `k..` and the tail, matched from `pos` (where loop `k` starts).
+    fn segment_at(
+        &self,
+        k: usize,
+        cache: &mut LinesCache,
+        hay: &str,
+        pos: usize,
+        effort: &mut Effort,
+    ) -> Found {
+        let bytes = hay.as_bytes();
+        let segment = &self.segments[k];
+        let stop = first_of(&segment.loop_stops, &bytes[pos..]).map_or(hay.len(), |j| pos + j);
+        let mark = segment.mark.needle();
         effort.scanned += (stop - pos) / 4;
         effort.touched_end |= stop + mark.len() >= hay.len();
         // The loop's ends followed by `M`, found forwards and tried farthest first.
         let window = &bytes[pos..(stop + mark.len()).min(hay.len())];
-        let mut ends: Vec<usize> = Vec::new();
+        let mut ends = std::mem::take(&mut cache.ends[k]);
+        ends.clear();
         let mut from = 0;
-        while let Some(k) = self.mark.find(&window[from..]) {
-            let q = pos + from + k;
+        while let Some(j) = segment.mark.find(&window[from..]) {
+            let q = pos + from + j;
             if q > stop {
                 break;
             }
             if q == pos || bytes[q - 1] == b'\n' {
                 ends.push(q);
             }
-            from += k + 1;
+            from += j + 1;
             if from > window.len() {
                 break;
             }
         }
+        let mut found = Found::None;
         for &q in ends.iter().rev() {
-            let end = match (&self.rest, cache.as_mut()) {
+            let end = match (&segment.rest, cache.dfa[k].as_mut()) {
                 (Some(dfa), Some(dcache)) => {
                     let input = Input::new(hay).range(q..).anchored(Anchored::Yes);
                     let before = dcache.search_total_len();
@@ -167,24 +208,103 @@ impl Lines {
                     match result {
                         Ok(Some(hm)) => hm.offset(),
                         Ok(None) => continue,
-                        Err(_) => return Found::GaveUp,
+                        Err(_) => {
+                            found = Found::GaveUp;
+                            break;
+                        }
                     }
                 }
-                (Some(_), None) => return Found::GaveUp,
+                (Some(_), None) => {
+                    found = Found::GaveUp;
+                    break;
+                }
                 (None, _) => q + mark.len(),
             };
-            let Some(stops) = &self.tail else {
-                return Found::End(end);
+            found = if k + 1 < self.segments.len() {
+                // This segment matched one whole line (its only possible end): the next
+                // loop starts after it.
+                self.segment_at(k + 1, cache, hay, end, effort)
+            } else {
+                self.tail_from(hay, end, effort)
             };
-            return match first_of(stops, &bytes[end..]) {
-                Some(k) => Found::End(end + k),
-                None => {
-                    effort.touched_end = true;
-                    Found::End(hay.len())
-                }
-            };
+            if found != Found::None {
+                break;
+            }
         }
-        Found::None
+        cache.ends[k] = ends;
+        found
+    }
+
+    /// The end of the match whose `M R` parts end at `end`.
+    fn tail_from(&self, hay: &str, end: usize, effort: &mut Effort) -> Found {
+        let Some(stops) = &self.tail else {
+            return Found::End(end);
+        };
+        match first_of(stops, &hay.as_bytes()[end..]) {
+            Some(k) => Found::End(end + k),
+            None => {
+                effort.touched_end = true;
+                Found::End(hay.len())
+            }
+        }
+    }
+}
+
+impl Segment {
+    fn new(loop_stops: Vec<u8>, items: &[Hir]) -> Option<Segment> {
+        let mut mark = Vec::new();
+        for item in items {
+            match item.kind() {
+                HirKind::Literal(lit) => mark.extend_from_slice(&lit.0),
+                _ => break,
+            }
+        }
+        let only_mark = items
+            .iter()
+            .all(|h| matches!(h.kind(), HirKind::Literal(_)));
+        let rest = if only_mark {
+            None
+        } else {
+            Some(anchored_dfa(&Hir::concat(items.to_vec()))?)
+        };
+        Some(Segment {
+            loop_stops,
+            mark: memmem::Finder::new(&mark).into_owned(),
+            rest,
+        })
+    }
+}
+
+/// Whether every match of the concatenation `items` is one line: it ends with a literal
+/// whose only `\n` is its last byte, and nothing before can match a `\n`. Such a part
+/// has one possible end from a given start.
+fn one_line(items: &[Hir]) -> bool {
+    let Some((last, before)) = items.split_last() else {
+        return false;
+    };
+    let HirKind::Literal(lit) = last.kind() else {
+        return false;
+    };
+    lit.0.iter().position(|&b| b == b'\n') == Some(lit.0.len() - 1)
+        && !before.iter().any(can_match_newline)
+}
+
+/// Whether some match of `hir` contains a `\n`.
+fn can_match_newline(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => false,
+        HirKind::Literal(lit) => lit.0.contains(&b'\n'),
+        HirKind::Class(Class::Unicode(c)) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= '\n' && '\n' <= r.end()),
+        HirKind::Class(Class::Bytes(c)) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= b'\n' && b'\n' <= r.end()),
+        HirKind::Repetition(rep) => rep.max != Some(0) && can_match_newline(&rep.sub),
+        HirKind::Capture(cap) => can_match_newline(&cap.sub),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().any(can_match_newline),
     }
 }
 
@@ -272,6 +392,28 @@ mod tests {
             "%%\n(?:[^%\n]*\n)*#b: [0-9]\n(?:[^%\n]*\n)*#b: [^\n]{2}\n",
             hay,
         );
+    }
+
+    #[test]
+    fn loops_after_one_line_parts() {
+        let two = "%%\n(?:[^%\n]*\n)*#b: [0-9]\n(?:[^%\n]*\n)*#c: ";
+        assert_eq!(lines(two).unwrap().segments.len(), 2);
+        // `[^R]` can match a newline: not one line, so one segment.
+        let one = "%%\n(?:[^%\n]*\n)*#b: [^R][^\n]*\n(?:[^%\n]*\n)*#c: ";
+        assert_eq!(lines(one).unwrap().segments.len(), 1);
+        // The farthest `#b` line has no `#c` line after it: an earlier one does.
+        let hay = "%%\n#b: 1\n#c: x\n#b: 2\n#d: y\n%%\n#b: 3\n#c: \n#b: 4\n#c: z";
+        agrees(two, hay);
+        agrees(one, hay);
+        agrees(
+            "(%%\n(?:[^%\n]*\n)*#b: ([0-9])\n(?:[^%\n]*\n)*#c: )([^\n]*)",
+            hay,
+        );
+        agrees(
+            "%%\n(?:[^%\n]*\n)*#b: [0-9]\n(?:[^%\n]*\n)*#c: [a-z]\n(?:.*\n)*#d: ",
+            hay,
+        );
+        agrees("%%\n(?:[^%\n]*\n)*#b: [0-9]\n(?:[^%\n]*\n)*[^%]*", hay);
     }
 
     #[test]

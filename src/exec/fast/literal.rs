@@ -241,7 +241,7 @@ mod tests {
         let l = lits("(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n");
         assert_eq!(one(&l.prefix), Some(&b"%%\n#stack:\n"[..]));
         assert_eq!(l.required.as_ref().unwrap().needle(), b"\n#x: ");
-        let (s, e) = (Edge::FromStart, Edge::FromEnd);
+        let s = Edge::FromStart;
         assert_eq!(l.fixed_groups, vec![None, Some((s(0), s(11))), None, None]);
 
         let l = lits("%%\n([^%]*)");

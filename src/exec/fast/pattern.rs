@@ -83,7 +83,7 @@ pub struct Compiled {
 pub struct Cache {
     dfa: Option<hybrid::Cache>,
     /// The lazy DFA cache of [`Compiled::lines`], once made.
-    lines: Option<Option<hybrid::Cache>>,
+    lines: Option<lines::LinesCache>,
     meta: Option<meta::Cache>,
     onepass: Option<onepass::Cache>,
     backtrack: Option<backtrack::Cache>,
