@@ -11,9 +11,13 @@
 //! - Patterns with a literal prefix ([`literal::Prefix`]) find candidates with memmem or
 //!   aho-corasick and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
 //!   the first candidate that matches starts the leftmost match and the anchored
-//!   leftmost-first DFA gives its end. Such patterns cannot match the empty string.
+//!   leftmost-first DFA gives its end. Such patterns cannot match the empty string. The
+//!   anchored search at a candidate is, in order of preference: a comparison (plain
+//!   literals), the `lines` search (a lines loop, then the tested line only; see
+//!   [`super::lines`]), the linear search, the DFA.
 //! - Patterns without one use `meta::Regex` (the engine inside `regex`) for the search.
-//! - Groups: literal groups at fixed offsets are computed from the match start; linear
+//! - Groups: groups at fixed offsets from either edge of the match are computed from
+//!   the match span; linear
 //!   patterns (see [`super::linear`]) are resolved by a budgeted search on the span;
 //!   otherwise a one-pass DFA when the pattern is one-pass, else the bounded backtracker, else the
 //!   PikeVM, always anchored on the match span, as `regex` itself does.
