@@ -11,27 +11,34 @@
 //!
 //! # Where the work is
 //!
-//! Cost is rules × active threads. The full score ([`full_score`]) reads all 64 squares
-//! (about 30 rules per square: one rule per piece that can stand there writes the
+//! Cost is rules × active threads. The full score ([`full_score_white`]) reads all 64
+//! squares (about 30 rules per square: one rule per piece that can stand there writes the
 //! square's value, then an addition), but it runs once, on the root's single thread.
 //! Everything else is incremental: a child's score is its parent's plus the mover's
-//! [`gain`], which reads four table entries (the moved piece on its target square after
-//! the move, the piece on its origin square before, the captured piece, and the extra
-//! of castling's rook or en passant's pawn) in `2 × GAIN_BITS + 2` rules each, whatever
-//! the square: one rule selects the board character (an alternation over the 64 squares
-//! of `square name, a counted .{offset}, the character captured`), then one rule per
-//! result bit tests the short key `<square><piece>` against an alternation of
-//! `square name, class of pieces whose value has that bit set`. No backreference, and
-//! only the select rule has counted repetitions (a small automaton for the others).
+//! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
+//! written for few, cheap rules: about 60 in all, none of them an alternation with groups
+//! inside it.
+//!
+//! - The board is read at two squares only, the move's `from` and `to`, by two *select*
+//!   rules: a trie over the square name whose branches skip a counted number of board
+//!   characters (no capture inside, so a one-pass automaton resolves the groups).
+//! - The arriving piece is the mover, or the promotion letter: the board after the move
+//!   is not read. Castling and en passant are recognised from the key (squares and
+//!   mover, captured square empty) by one rule that marks the key.
+//! - The gain is the sum of two table values: the arrival (`to`, promotion, captured
+//!   piece or mark, mover) and the departure (`from`, mover). Each digit of each is one
+//!   rule testing the short key against a trie of the entries whose value has that digit
+//!   set, plus one cheap rule writing `0` elsewhere; then one addition.
 //!
 //! # Stack layouts (internal)
 //!
-//! A square lookup works on the scratch line `<bits>:<square><piece>` (the board line is
-//! consumed by the select rule); each bit rule appends one result digit before the `:`,
-//! and the last rule drops the key.
+//! The gain works on `<y>\n<x>\n<key>\n`: two digit lines that the digit rules extend,
+//! over the key `<captured><to><promotion>:<from><mover>` (see [`gain_terms_rules`]).
+
+use std::collections::BTreeMap;
 
 use super::eval;
-use super::stack_rules::{self, on_stack};
+use super::stack_rules;
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::encode;
 use crate::compiler::ir::{Instruction, Type};
@@ -46,6 +53,8 @@ pub const SQUARE_CHARS: &str = "PNBRQKpnbrqk.";
 
 /// The head of an active thread, captured as group 1.
 const HEAD: &str = "(%%\n#stack:\n)";
+/// The head of an active thread, uncaptured.
+const THREAD: &str = super::rx::HEAD;
 
 /// `value` in units of 5 cp.
 ///
@@ -109,60 +118,218 @@ fn class(chars: &[char]) -> String {
     format!("[{inner}]")
 }
 
-/// Rules that turn `<key>\n<board>\n` (key on top) into the value line: the value of
-/// `value(piece at square named by key, square)` in `bits` bits. Keys are square names;
-/// `value` must give a value for `.` too.
-fn square_lookup_rules(bits: u8, value: impl Fn(char, usize) -> i64) -> Vec<(String, String)> {
-    // One rule selects the board character: `<square>\n<board>\n` becomes `:<square><char>`
-    // (the only rule here with counted offsets), then each bit rule tests a short key.
-    let mut select = Vec::new();
-    let mut chars = String::new();
-    let mut names = String::new();
-    for sq in 0..64 {
-        select.push(format!(
-            "({})\n.{{{}}}(.)",
-            square_name(sq),
-            board_offset(sq)
-        ));
-        names.push_str(&format!("${{{}}}", 2 + 2 * sq));
-        chars.push_str(&format!("${{{}}}", 3 + 2 * sq));
+/// Any character a board line holds (ASCII: small automata for the counted skips).
+const BOARD_CHAR: &str = "[./A-Za-z]";
+
+/// The key's mark for a move with an extra part (castling's rook, en passant's pawn) in
+/// place of the captured character, which is `.` for both.
+const EXTRA_MARK: char = 'x';
+
+/// `BOARD_CHAR{n}` (empty for 0).
+fn skip(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        _ => format!("{BOARD_CHAR}{{{n}}}"),
     }
-    let mut rules = vec![(
-        format!("{HEAD}(?:{})[^\n]*\n", select.join("|")),
-        format!("${{1}}:{names}{chars}\n"),
-    )];
-    let codes: Vec<Vec<(char, Vec<u8>)>> = (0..64)
-        .map(|sq| {
-            SQUARE_CHARS
-                .chars()
-                .map(|c| (c, encode::int(bits, value(c, sq)).into_bytes()))
-                .collect()
-        })
-        .collect();
-    for j in 0..bits as usize {
-        let mut alternatives = Vec::new();
-        for (sq, codes) in codes.iter().enumerate() {
-            let ones: Vec<char> = codes
-                .iter()
-                .filter(|(_, code)| code[j] == b'1')
-                .map(|(c, _)| *c)
-                .collect();
-            if !ones.is_empty() {
-                alternatives.push(format!("{}{}", square_name(sq), class(&ones)));
+}
+
+/// The index of a square name such as `e4`.
+fn square_index(name: &str) -> usize {
+    let b = name.as_bytes();
+    ((b[1] - b'1') as usize) * 8 + (b[0] - b'a') as usize
+}
+
+/// The moves with an extra part, as `(to, from, mover)` key texts, and the extra part of
+/// the arrival term: the castling rook's change or the en-passant victim's entry.
+fn extra_moves() -> Vec<(String, char, i64)> {
+    let mut out = Vec::new();
+    for (king, from, to, rook_from, rook_to) in [
+        ('K', "e1", "g1", "h1", "f1"),
+        ('K', "e1", "c1", "a1", "d1"),
+        ('k', "e8", "g8", "h8", "f8"),
+        ('k', "e8", "c8", "a8", "d8"),
+    ] {
+        let rook = if king == 'K' { 'R' } else { 'r' };
+        let v = own_units(rook, square_index(rook_to)) - own_units(rook, square_index(rook_from));
+        out.push((format!("{to}{from}"), king, v));
+    }
+    // En passant: a pawn moving diagonally onto an empty square of the sixth (third) rank.
+    for (pawn, from_rank, to_rank, victim) in [('P', 4, 5, 'p'), ('p', 3, 2, 'P')] {
+        for file in 0..8i32 {
+            for df in [-1i32, 1] {
+                let tf = file + df;
+                if !(0..8).contains(&tf) {
+                    continue;
+                }
+                let from = (from_rank * 8 + file) as usize;
+                let to = (to_rank * 8 + tf) as usize;
+                let captured = (from_rank * 8 + tf) as usize;
+                let key = format!("{}{}", square_name(to), square_name(from));
+                out.push((key, pawn, own_units(victim, captured)));
             }
         }
-        let prefix = format!("(%%\n#stack:\n[01]{{{j}}}):");
-        if !alternatives.is_empty() {
-            rules.push((
-                format!("{prefix}((?:{})\n)", alternatives.join("|")),
-                "${1}1:${2}".to_string(),
-            ));
+    }
+    out
+}
+
+/// The extra part for a move that arrives on square `to` with `mover` and carries the
+/// [`EXTRA_MARK`], if such a move exists.
+fn extra_on(to: usize, mover: char) -> Option<i64> {
+    extra_moves()
+        .into_iter()
+        .find(|(key, m, _)| *m == mover && square_index(&key[..2]) == to)
+        .map(|(_, _, v)| v)
+}
+
+/// An alternation of `entries` (a literal key, then a pattern) written as a trie over the
+/// keys, so that no two branches start with the same character: small automata, and
+/// one-pass when the tails are.
+fn trie(entries: &[(String, String)]) -> String {
+    let mut here = Vec::new();
+    let mut children: BTreeMap<char, Vec<(String, String)>> = BTreeMap::new();
+    for (key, tail) in entries {
+        let mut chars = key.chars();
+        match chars.next() {
+            None => here.push(tail.clone()),
+            Some(c) => children
+                .entry(c)
+                .or_default()
+                .push((chars.as_str().to_string(), tail.clone())),
         }
-        rules.push((prefix, "${1}0:".to_string()));
+    }
+    let mut parts = here;
+    for (c, sub) in &children {
+        parts.push(format!("{}{}", regex::escape(&c.to_string()), trie(sub)));
+    }
+    match parts.len() {
+        1 => parts.pop().expect("one part"),
+        _ => format!("(?:{})", parts.join("|")),
+    }
+}
+
+/// The value of the arrival part of a move's gain: `mover` (or its promotion) arriving on
+/// `to`, plus the captured character's entry there (or, for [`EXTRA_MARK`], the extra
+/// part: `None` when no such move exists).
+fn arrival(promotion: Option<char>, to: usize, mover: char, captured: char) -> Option<i64> {
+    let arrived = match promotion {
+        Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
+        Some(p) => p,
+        None => mover,
+    };
+    let part = match captured {
+        EXTRA_MARK => extra_on(to, mover)?,
+        c => own_units(c, to),
+    };
+    Some(own_units(arrived, to) + part)
+}
+
+/// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
+/// board before it) into `<y>\n<x>\n` with `x + y` the move's gain (see [`gain`]), both
+/// in `bits` bits:
+/// - one rule lays out `\n\n<to><promotion>:<from><from>` (two empty digit lines over
+///   the key);
+/// - two select rules read the board at fixed offsets (a trie over the key's square
+///   name, each branch a counted skip; the groups lie outside it): the captured
+///   character at `to` (the board kept), then the mover at `from` (the board dropped),
+///   giving the key `<captured><to><promotion>:<from><mover>`;
+/// - one rule replaces the captured `.` by [`EXTRA_MARK`] for castling and en passant;
+/// - per digit of `x` (the arrival: the arriving piece's entry on `to`, the captured
+///   piece's, the extra part), a rule appending `1` where the key is in that digit's
+///   table (a trie over `<captured><to><promotion>:`, then the class of movers) and a
+///   rule appending `0` elsewhere; the same for `y` (the departure: minus the mover's
+///   entry on `from`; a trie over `<from>`, then the class of movers); a last rule
+///   drops the key.
+fn gain_terms_rules(bits: u8) -> Vec<(String, String)> {
+    let digit = |v: i64, j: usize| encode::int(bits, v).as_bytes()[j] == b'1';
+    let mut rules = vec![(
+        format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
+        "${1}\n\n${3}${4}:${2}${2}\n".to_string(),
+    )];
+    let lines = format!("{THREAD}\n\n");
+    let to_branches: Vec<(String, String)> = (0..64)
+        .map(|sq| {
+            let tail = format!("[qrbn]?:[a-h][1-8][a-h][1-8]\n{}", skip(board_offset(sq)));
+            (square_name(sq), tail)
+        })
+        .collect();
+    rules.push((
+        format!("({lines})({})({BOARD_CHAR})", trie(&to_branches)),
+        "${1}${3}${2}${3}".to_string(),
+    ));
+    let from_branches: Vec<(String, String)> = (0..64)
+        .map(|sq| (square_name(sq), format!("\n{}", skip(board_offset(sq)))))
+        .collect();
+    rules.push((
+        format!(
+            "({lines}{BOARD_CHAR}[a-h][1-8][qrbn]?:[a-h][1-8]){}({BOARD_CHAR})[^\n]*\n",
+            trie(&from_branches)
+        ),
+        "${1}${2}\n".to_string(),
+    ));
+    let extras: Vec<(String, String)> = extra_moves()
+        .iter()
+        .map(|(key, mover, _)| (format!("{}:{}{mover}", &key[..2], &key[2..]), String::new()))
+        .collect();
+    rules.push((
+        format!("({lines})\\.({}\n)", trie(&extras)),
+        format!("${{1}}{EXTRA_MARK}${{2}}"),
+    ));
+    let mut captured_chars: Vec<char> = SQUARE_CHARS.chars().collect();
+    captured_chars.push(EXTRA_MARK);
+    for j in 0..bits as usize {
+        let mut entries = Vec::new();
+        for &captured in &captured_chars {
+            for to in 0..64 {
+                for promotion in [None, Some('q'), Some('r'), Some('b'), Some('n')] {
+                    let movers: Vec<char> = match promotion {
+                        None => possible(to).collect(),
+                        Some(_) if to / 8 == 7 => vec!['P'],
+                        Some(_) if to / 8 == 0 => vec!['p'],
+                        Some(_) => Vec::new(),
+                    };
+                    let ones: Vec<char> = movers
+                        .into_iter()
+                        .filter(|&m| {
+                            arrival(promotion, to, m, captured).is_some_and(|v| digit(v, j))
+                        })
+                        .collect();
+                    if !ones.is_empty() {
+                        let promotion = promotion.map(String::from).unwrap_or_default();
+                        let key = format!("{captured}{}{promotion}:", square_name(to));
+                        entries.push((key, format!("[a-h][1-8]{}", class(&ones))));
+                    }
+                }
+            }
+        }
+        let prefix = format!("({THREAD}\n[01]{{{j}}})");
+        rules.push((
+            format!("{prefix}(\n{}\n)", trie(&entries)),
+            "${1}1${2}".to_string(),
+        ));
+        rules.push((format!("{prefix}\n"), "${1}0\n".to_string()));
+    }
+    for j in 0..bits as usize {
+        let entries: Vec<(String, String)> = (0..64)
+            .filter_map(|from| {
+                let ones: Vec<char> = possible(from)
+                    .filter(|&m| digit(-own_units(m, from), j))
+                    .collect();
+                (!ones.is_empty()).then(|| (square_name(from), class(&ones)))
+            })
+            .collect();
+        let prefix = format!("({THREAD}[01]{{{j}}})");
+        rules.push((
+            format!(
+                "{prefix}(\n[01]{{{bits}}}\n{BOARD_CHAR}[a-h][1-8][qrbn]?:{}\n)",
+                trie(&entries)
+            ),
+            "${1}1${2}".to_string(),
+        ));
+        rules.push((format!("{prefix}\n"), "${1}0\n".to_string()));
     }
     rules.push((
-        format!("(%%\n#stack:\n[01]{{{bits}}}):[^\n]*\n"),
-        "${1}\n".to_string(),
+        format!("({THREAD}[01]{{{bits}}}\n[01]{{{bits}}}\n)[^\n]*\n"),
+        "${1}".to_string(),
     ));
     rules
 }
@@ -184,135 +351,26 @@ fn extend_rules(from: u8, to: u8) -> Vec<(String, String)> {
     ]
 }
 
-/// The value of the piece on `square` (a square name such as `e4`) of `board`, by
-/// `value(piece, square index)`, in `bits` bits.
-#[track_caller]
-pub fn square_value(
-    b: &mut Builder,
-    board: &Value<kind::Str>,
-    square: &Value<kind::Str>,
-    bits: u8,
-    value: impl Fn(char, usize) -> i64,
-) -> Value<kind::Int> {
-    on_stack(
-        b,
-        "square_value",
-        &[board.var(), square.var()],
-        square_lookup_rules(bits, value),
-        Type::Int { bits },
-    )
-}
-
-/// The castling rook's or the en-passant pawn's part of a move's gain, keyed by the move's
-/// `from` and `to` squares (text `e1g1`) over the board before the move.
-fn extra_rules(bits: u8) -> Vec<(String, String)> {
-    // (from and to, board conditions as (square, char) in increasing offset, value)
-    type Entry = (String, Vec<(usize, char)>, i64);
-    let mut entries: Vec<Entry> = Vec::new();
-    let sq = |name: &str| -> usize {
-        let b = name.as_bytes();
-        ((b[1] - b'1') as usize) * 8 + (b[0] - b'a') as usize
-    };
-    for (king, from, to, rook_from, rook_to) in [
-        ('K', "e1", "g1", "h1", "f1"),
-        ('K', "e1", "c1", "a1", "d1"),
-        ('k', "e8", "g8", "h8", "f8"),
-        ('k', "e8", "c8", "a8", "d8"),
-    ] {
-        let rook = if king == 'K' { 'R' } else { 'r' };
-        let v = own_units(rook, sq(rook_to)) - own_units(rook, sq(rook_from));
-        entries.push((format!("{from}{to}"), vec![(sq(from), king)], v));
-    }
-    // En passant: a pawn moving diagonally onto an empty square of the third or sixth rank.
-    for (pawn, from_rank, to_rank, victim) in [('P', 4, 5, 'p'), ('p', 3, 2, 'P')] {
-        for file in 0..8i32 {
-            for df in [-1i32, 1] {
-                let tf = file + df;
-                if !(0..8).contains(&tf) {
-                    continue;
-                }
-                let from = (from_rank * 8 + file) as usize;
-                let to = (to_rank * 8 + tf) as usize;
-                let captured = (from_rank * 8 + tf) as usize;
-                let v = own_units(victim, captured);
-                let mut cond = vec![(from, pawn), (to, '.')];
-                cond.sort_by_key(|(s, _)| board_offset(*s));
-                entries.push((format!("{}{}", square_name(from), square_name(to)), cond, v));
-            }
-        }
-    }
-    let zero = encode::int(bits, 0).into_bytes();
-    let mut rules = vec![(
-        format!("{HEAD}([a-h][1-8][a-h][1-8]\n)"),
-        "${1}:${2}".to_string(),
-    )];
-    for (j, &default) in zero.iter().enumerate() {
-        let flipped = if default == b'1' { '0' } else { '1' };
-        let alternatives: Vec<String> = entries
-            .iter()
-            .filter(|(_, _, v)| encode::int(bits, *v).as_bytes()[j] != default)
-            .map(|(key, cond, _)| {
-                let mut text = format!("{key}\n");
-                let mut at = 0;
-                for (s, c) in cond {
-                    let o = board_offset(*s);
-                    text.push_str(&format!(".{{{}}}{}", o - at, class(&[*c])));
-                    at = o + 1;
-                }
-                text
-            })
-            .collect();
-        let prefix = format!("(%%\n#stack:\n[01]{{{j}}}):");
-        if !alternatives.is_empty() {
-            rules.push((
-                format!("{prefix}((?:{}))", alternatives.join("|")),
-                format!("${{1}}{flipped}:${{2}}"),
-            ));
-        }
-        rules.push((prefix, format!("${{1}}{}:", default as char)));
-    }
-    rules.push((
-        format!("(%%\n#stack:\n[01]{{{bits}}}):[^\n]*\n[^\n]*\n"),
-        "${1}\n".to_string(),
-    ));
-    rules
-}
-
 /// What a move gains its mover, from the mover's view, in [`SCORE_BITS`] bits: the moved
 /// (or promoted) piece's entry on `to` minus its entry on `from`, plus the captured
 /// piece's entry (en passant included), plus the castling rook's change.
 ///
-/// `before`/`after` are the board lines around the move; `uci` its text (`e7e8q`).
+/// `before` is the board line before the move, `uci` its text (`e7e8q`): the board after
+/// is not needed (the arriving piece is the mover or the promotion). About 50 rules
+/// (see [`gain_terms_rules`]), then an addition and a sign extension.
 #[track_caller]
 pub fn gain(
     b: &mut Builder,
     before: &Value<kind::Str>,
-    after: &Value<kind::Str>,
     uci: &Value<kind::Str>,
 ) -> Value<kind::Int> {
-    let from = b.slice(uci, 0, 2);
-    let to = b.slice(uci, 2, 2);
-    let squares = b.slice(uci, 0, 4);
-    let arrived = square_value(b, after, &to, GAIN_BITS, own_units);
-    let left = square_value(b, before, &from, GAIN_BITS, own_units);
-    let captured = square_value(b, before, &to, GAIN_BITS, own_units);
-    let extra: Value<kind::Int> = on_stack(
-        b,
-        "move_extra",
-        &[before.var(), squares.var()],
-        extra_rules(GAIN_BITS),
-        Type::Int { bits: GAIN_BITS },
-    );
-    let moved = b.sub(&arrived, &left);
-    let taken = b.add(&captured, &extra);
-    let total = b.add(&moved, &taken);
-    on_stack(
-        b,
-        "extend",
-        &[total.var()],
-        extend_rules(GAIN_BITS, SCORE_BITS),
-        Type::Int { bits: SCORE_BITS },
-    )
+    b.emit(Instruction::Lookup(before.var().clone()));
+    let body = vec![
+        stack_rules::instruction("gain_terms", gain_terms_rules(GAIN_BITS)),
+        Instruction::Add { bits: GAIN_BITS },
+        stack_rules::instruction("extend", extend_rules(GAIN_BITS, SCORE_BITS)),
+    ];
+    stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
 }
 
 /// The score of `board` from white's view, in [`SCORE_BITS`] bits: the sum over its
@@ -402,7 +460,7 @@ mod tests {
         let uci = b.input_str("m");
         let s = full_score_white(&mut b, &board);
         b.output("s", &s);
-        let g = gain(&mut b, &before, &board, &uci);
+        let g = gain(&mut b, &before, &uci);
         b.output("g", &g);
         let program = compiler::compile(b.finish(), &CompileOptions::default())
             .program
@@ -463,6 +521,138 @@ mod tests {
             assert_eq!(s, native_white(&bl), "{after}");
             let g = encode::decode_int(out[0].var("g").unwrap()).unwrap();
             assert_eq!(g * 5, cp as i64, "{m} on {before}");
+        }
+    }
+
+    /// A table entry in units, read natively from [`eval`] (`.` is 0).
+    fn entry(piece: char, square: usize) -> i64 {
+        eval::piece_square(piece, square).map_or(0, |v| v as i64 / 5)
+    }
+
+    /// The gain of moving `mover` from `from` to `to` (capturing `captured`, promoting
+    /// to `promotion`), natively: castling when a king moves two files from its home
+    /// square onto an empty one, en passant when a pawn moves diagonally from its fifth
+    /// rank onto an empty square.
+    fn native_gain(mover: char, from: usize, to: usize, captured: char, promotion: &str) -> i64 {
+        let arrived = match promotion.chars().next() {
+            Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
+            Some(p) => p,
+            None => mover,
+        };
+        let mut g = entry(arrived, to) - entry(mover, from) + entry(captured, to);
+        let (ff, tf) = (from % 8, to % 8);
+        let home = if mover == 'K' { 4 } else { 60 };
+        if mover.eq_ignore_ascii_case(&'k')
+            && from == home
+            && to.abs_diff(from) == 2
+            && captured == '.'
+        {
+            let rook = if mover == 'K' { 'R' } else { 'r' };
+            let (rf, rt) = if tf == 6 { (7, 5) } else { (0, 3) };
+            let base = to - tf;
+            g += entry(rook, base + rt) - entry(rook, base + rf);
+        }
+        let ep_rank = if mover == 'P' { 4 } else { 3 };
+        if mover.eq_ignore_ascii_case(&'p') && ff != tf && captured == '.' && from / 8 == ep_rank {
+            let victim = if mover == 'P' { 'p' } else { 'P' };
+            g += entry(victim, from - ff + tf);
+        }
+        g
+    }
+
+    #[test]
+    fn gains_of_many_moves_match_a_native_sum() {
+        let mut b = Builder::new("t", "t");
+        let before = b.input_str("pb");
+        let uci = b.input_str("m");
+        let g = gain(&mut b, &before, &uci);
+        b.output("g", &g);
+        let program = compiler::compile(b.finish(), &CompileOptions::default())
+            .program
+            .validate()
+            .unwrap();
+        let exec = Reference::new(program);
+        // (mover, from, to, captured, promotion): every pawn move and promotion of both
+        // colours, the castlings, and a pseudo-random sample of the other pieces' moves.
+        let mut cases: Vec<(char, usize, usize, char, &str)> = Vec::new();
+        for (pawn, dir, last) in [('P', 8i64, 6), ('p', -8, 1)] {
+            for from in 8..56usize {
+                for df in [-1i64, 0, 1] {
+                    let to = from as i64 + dir + df;
+                    if !(0..64).contains(&to) || !(0..8).contains(&(from as i64 % 8 + df)) {
+                        continue;
+                    }
+                    let to = to as usize;
+                    let promotions: &[&str] = if from / 8 == last {
+                        &["q", "r", "b", "n"]
+                    } else {
+                        &[""]
+                    };
+                    let targets: &[char] = if df == 0 {
+                        &['.']
+                    } else {
+                        &['.', 'n', 'Q', 'r']
+                    };
+                    for &p in promotions {
+                        for &c in targets {
+                            let c = if pawn == 'p' {
+                                c.to_ascii_uppercase()
+                            } else {
+                                c.to_ascii_lowercase()
+                            };
+                            cases.push((pawn, from, to, c, p));
+                        }
+                    }
+                }
+            }
+        }
+        for (k, home) in [('K', 4usize), ('k', 60)] {
+            cases.push((k, home, home + 2, '.', ""));
+            cases.push((k, home, home - 2, '.', ""));
+        }
+        let mut seed = 12345u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..1500 {
+            let mover = "NBRQKnbrqk".as_bytes()[next(10) as usize] as char;
+            let from = next(64) as usize;
+            let to = next(64) as usize;
+            let captured = SQUARE_CHARS.as_bytes()[next(13) as usize] as char;
+            if from != to {
+                cases.push((mover, from, to, captured, ""));
+            }
+        }
+        let threads: Vec<Thread> = cases
+            .iter()
+            .map(|&(mover, from, to, captured, promotion)| {
+                let mut squares = ['.'; 64];
+                squares[from] = mover;
+                squares[to] = captured;
+                let mut line = String::new();
+                for rank in (0..8).rev() {
+                    line.extend(&squares[rank * 8..rank * 8 + 8]);
+                    line.push_str("//");
+                }
+                let m = format!("{}{}{promotion}", square_name(from), square_name(to));
+                Thread::active(&[], &[("pb", &line), ("m", &m)])
+            })
+            .collect();
+        let out = encode::threads(&exec.run(&encode::render(&threads)));
+        assert_eq!(out.len(), cases.len());
+        for (t, &(mover, from, to, captured, promotion)) in out.iter().zip(&cases) {
+            let g = encode::decode_int(t.var("g").unwrap()).unwrap();
+            let want = native_gain(mover, from, to, captured, promotion);
+            assert_eq!(
+                g,
+                want,
+                "{mover} {}{}{promotion} onto {captured}",
+                square_name(from),
+                square_name(to)
+            );
         }
     }
 }

@@ -6,20 +6,24 @@
 //! parse_fen                         1 thread: the root
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
-//!   child = root + gain(move)       incremental, ~190 rules
+//!   child = root + gain(move)       incremental, ~60 rules
 //!   save the child's position       pb pt pc pe ph pn
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
-//!     leaf = child - gain(reply)    incremental, ~190 rules
-//!     no legal move for the engine: -MATE in check, else 0
-//!     a child with no reply (kept stuck): MATE in check, else 0
-//!   tournament: min per child       3 rules per bit per round, in each child's group
+//!     key = gain(reply)             ~60 rules
+//!     no legal move for the engine: key = child + MATE in check, else child
+//!     a child with no reply (kept stuck): key = child - MATE in check, else child
+//!   tournament: max key per child   3 rules per round, in each child's group
+//!   score = child - key             once per child, not per leaf
 //! key = score ++ complement(uci)    ties go to the smallest UCI text under a max
 //! tournament: max over the moves    one thread left
 //! restore the child's position, its status, the output text
 //! ```
 //!
-//! The reply's gain needs the board before the reply: the child's board `pb`, which the
-//! leaves carry anyway, is also what restores the chosen child's position at the end.
+//! A leaf's score (`child - gain`, `-MATE`, `0` or `MATE`) is `child - key` with the key
+//! above, and `child - key` decreases as the key grows (no value comes near the 14-bit
+//! limits), so the largest key is the smallest score, ties included: the leaves compute
+//! no subtraction. The reply's gain needs the board before the reply: the child's board
+//! `pb`, which also restores the chosen child's position at the end.
 
 use super::board::{MoveGen, Position};
 use super::eval;
@@ -189,7 +193,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
         let (no_reply, score) = b.if_else(
             &moved,
             |b| {
-                let g = evaluate::gain(b, &root_board, &pos.board, &uci);
+                let g = evaluate::gain(b, &root_board, &uci);
                 let child = b.add(&root, &g);
                 // The root's board and score are dead from here: drop them before the
                 // replies copy every variable a thousand times.
@@ -219,31 +223,46 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     );
                     let reply = replies.uci.expect("asked for uci");
                     let replied = replies.moved.expect("asked for keep_stuck");
-                    let leaf = b.if_else(
+                    // Each leaf's score is `child - key`: the tournament keeps the
+                    // largest key (the same thread the smallest score would keep), and
+                    // the subtraction runs once per child instead of once per leaf.
+                    let key = b.if_else(
                         &replied,
                         |b| {
-                            let g = evaluate::gain(b, &saved[0], &pos.board, &reply);
-                            let s = b.sub(&child, &g);
+                            let g = evaluate::gain(b, &saved[0], &reply);
                             let can_move = has_legal_move(b, pos);
                             b.if_else(
                                 &can_move,
-                                |_| s.clone(),
+                                |_| g.clone(),
                                 |b| {
+                                    // Mated: -MATE = child - (child + MATE); stalemate: 0.
                                     let check = in_check(b, pos);
-                                    let mated = b.int(SCORE_BITS, -mate);
-                                    let zero = b.int(SCORE_BITS, 0);
-                                    b.if_else(&check, |_| mated.clone(), |_| zero.clone())
+                                    b.if_else(
+                                        &check,
+                                        |b| {
+                                            let m = b.int(SCORE_BITS, mate);
+                                            b.add(&child, &m)
+                                        },
+                                        |_| child.clone(),
+                                    )
                                 },
                             )
                         },
                         |b| {
+                            // No reply: MATE = child - (child - MATE) in check, else 0.
                             let check = in_check(b, pos);
-                            let mates = b.int(SCORE_BITS, mate);
-                            let zero = b.int(SCORE_BITS, 0);
-                            b.if_else(&check, |_| mates.clone(), |_| zero.clone())
+                            b.if_else(
+                                &check,
+                                |b| {
+                                    let m = b.int(SCORE_BITS, mate);
+                                    b.sub(&child, &m)
+                                },
+                                |_| child.clone(),
+                            )
                         },
                     );
-                    b.keep_best(&leaf, MAX_MOVES, Best::Min);
+                    b.keep_best(&key, MAX_MOVES, Best::Max);
+                    let leaf = b.sub(&child, &key);
                     let no_reply = b.not(&replied);
                     (no_reply, leaf)
                 });
