@@ -16,8 +16,8 @@
 //! square's value, then an addition), but it runs once, on the root's single thread.
 //! Everything else is incremental: a child's score is its parent's plus the mover's
 //! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
-//! written for few, cheap rules: about 60 in all, none of them an alternation with groups
-//! inside it.
+//! written for few, cheap rules: 45 in all (at 10 bits), none of them an alternation
+//! with groups inside it, and no separate addition.
 //!
 //! - The board is read at two squares only, the move's `from` and `to`, by two *select*
 //!   rules: a trie over the square name whose branches skip a counted number of board
@@ -25,20 +25,23 @@
 //! - The arriving piece is the mover, or the promotion letter: the board after the move
 //!   is not read. Castling and en passant are recognised from the key (squares and
 //!   mover, captured square empty) by one rule that marks the key.
-//! - The gain is the sum of two table values: the arrival (`to`, promotion, captured
-//!   piece or mark, mover) and the departure (`from`, mover). Each digit of each is one
-//!   rule testing the short key against a trie of the entries whose value has that digit
-//!   set, plus one cheap rule writing `0` elsewhere; then one addition.
+//! - The gain is the sum of two table values, the arrival (`to`, promotion, captured
+//!   piece or mark, mover) and the departure (`from`, mover), added digit by digit from
+//!   the least significant: per digit, one rule per outcome (result digit, carry out)
+//!   tests the key against the tries of the table entries whose digits, with the carry
+//!   in, give that outcome, and appends it with `${0}` (no groups: a DFA alone resolves
+//!   it, however large the tries); a cheap rule appends `00` where none matched.
 //!
 //! # Stack layouts (internal)
 //!
-//! The gain works on `<y>\n<x>\n<key>\n`: two digit lines that the digit rules extend,
-//! over the key `<captured><to><promotion>:<from><mover>` (see [`gain_terms_rules`]).
+//! The gain works on `<key>\n<digits>\n`: the key `<mover><from><to><promotion>:
+//! <captured>` (plus [`EXTRA_MARK`]) and the digit line `c0 r0 c1 r1 ..` (see
+//! [`gain_rules`] and [`sum_digit_rules`]).
 
 use std::collections::BTreeMap;
 
 use super::eval;
-use super::stack_rules;
+use super::stack_rules::{self, on_stack};
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::encode;
 use crate::compiler::ir::{Instruction, Type};
@@ -95,6 +98,11 @@ pub fn board_offset(index: usize) -> usize {
     (7 - index / 8) * 10 + index % 8
 }
 
+/// The offset of square `index` in the 64-character compact board (see [`compact`]).
+pub fn compact_offset(index: usize) -> usize {
+    (7 - index / 8) * 8 + index % 8
+}
+
 /// The pieces that can stand on a square (no pawn on the first or last rank).
 fn possible(index: usize) -> impl Iterator<Item = char> {
     let rank = index / 8;
@@ -121,8 +129,8 @@ fn class(chars: &[char]) -> String {
 /// Any character a board line holds (ASCII: small automata for the counted skips).
 const BOARD_CHAR: &str = "[./A-Za-z]";
 
-/// The key's mark for a move with an extra part (castling's rook, en passant's pawn) in
-/// place of the captured character, which is `.` for both.
+/// The key's mark for a move with an extra part (castling's rook, en passant's pawn),
+/// written after the captured character (`.` for both).
 const EXTRA_MARK: char = 'x';
 
 /// `BOARD_CHAR{n}` (empty for 0).
@@ -224,138 +232,225 @@ fn arrival(promotion: Option<char>, to: usize, mover: char, captured: char) -> O
 }
 
 /// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
-/// board before it) into `<y>\n<x>\n` with `x + y` the move's gain (see [`gain`]), both
-/// in `bits` bits:
-/// - one rule lays out `\n\n<to><promotion>:<from><from>` (two empty digit lines over
-///   the key);
-/// - two select rules read the board at fixed offsets (a trie over the key's square
-///   name, each branch a counted skip; the groups lie outside it): the captured
-///   character at `to` (the board kept), then the mover at `from` (the board dropped),
-///   giving the key `<captured><to><promotion>:<from><mover>`;
-/// - one rule replaces the captured `.` by [`EXTRA_MARK`] for castling and en passant;
-/// - per digit of `x` (the arrival: the arriving piece's entry on `to`, the captured
-///   piece's, the extra part), a rule appending `1` where the key is in that digit's
-///   table (a trie over `<captured><to><promotion>:`, then the class of movers) and a
-///   rule appending `0` elsewhere; the same for `y` (the departure: minus the mover's
-///   entry on `from`; a trie over `<from>`, then the class of movers); a last rule
-///   drops the key.
-fn gain_terms_rules(bits: u8) -> Vec<(String, String)> {
-    let digit = |v: i64, j: usize| encode::int(bits, v).as_bytes()[j] == b'1';
+/// compact board before it) into the move's gain (see [`gain`]) in [`SCORE_BITS`] bits,
+/// computed in `bits` bits:
+/// - one rule lays out the key `<from><to><promotion>:<to>`;
+/// - two select rules read the board at fixed offsets (a trie over a square name of the
+///   key, each branch a counted skip; the groups lie outside it): the mover at `from`
+///   (written before it, the board kept), then the captured character at `to` (written
+///   in its place, the board replaced by the digit line `0`), giving the key
+///   `<mover><from><to><promotion>:<captured>`;
+/// - one rule appends [`EXTRA_MARK`] to the key of a castling or an en passant;
+/// - the digit rules of [`sum_digit_rules`];
+/// - two rules (by the top digit) that drop the key and write the digits most
+///   significant first, sign-extended.
+fn gain_rules(bits: u8) -> Vec<(String, String)> {
     let mut rules = vec![(
         format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
-        "${1}\n\n${3}${4}:${2}${2}\n".to_string(),
+        "${1}${2}${3}${4}:${3}\n".to_string(),
     )];
-    let lines = format!("{THREAD}\n\n");
-    let to_branches: Vec<(String, String)> = (0..64)
+    let from_branches: Vec<(String, String)> = (0..64)
         .map(|sq| {
-            let tail = format!("[qrbn]?:[a-h][1-8][a-h][1-8]\n{}", skip(board_offset(sq)));
-            (square_name(sq), tail)
+            let skip = skip(compact_offset(sq));
+            (
+                square_name(sq),
+                format!("[a-h][1-8][qrbn]?:[a-h][1-8]\n{skip}"),
+            )
         })
         .collect();
     rules.push((
-        format!("({lines})({})({BOARD_CHAR})", trie(&to_branches)),
+        format!("{HEAD}({})({BOARD_CHAR})", trie(&from_branches)),
         "${1}${3}${2}${3}".to_string(),
     ));
-    let from_branches: Vec<(String, String)> = (0..64)
-        .map(|sq| (square_name(sq), format!("\n{}", skip(board_offset(sq)))))
+    let to_branches: Vec<(String, String)> = (0..64)
+        .map(|sq| (square_name(sq), format!("\n{}", skip(compact_offset(sq)))))
         .collect();
     rules.push((
         format!(
-            "({lines}{BOARD_CHAR}[a-h][1-8][qrbn]?:[a-h][1-8]){}({BOARD_CHAR})[^\n]*\n",
-            trie(&from_branches)
+            "({THREAD}{BOARD_CHAR}[a-h][1-8][a-h][1-8][qrbn]?:){}({BOARD_CHAR})[^\n]*\n",
+            trie(&to_branches)
         ),
-        "${1}${2}\n".to_string(),
+        "${1}${2}\n0\n".to_string(),
     ));
     let extras: Vec<(String, String)> = extra_moves()
         .iter()
-        .map(|(key, mover, _)| (format!("{}:{}{mover}", &key[..2], &key[2..]), String::new()))
+        .map(|(key, mover, _)| (format!("{mover}{}{}:", &key[2..], &key[..2]), String::new()))
         .collect();
     rules.push((
-        format!("({lines})\\.({}\n)", trie(&extras)),
-        format!("${{1}}{EXTRA_MARK}${{2}}"),
+        format!("{THREAD}{}\\.", trie(&extras)),
+        format!("${{0}}{EXTRA_MARK}"),
     ));
-    let mut captured_chars: Vec<char> = SQUARE_CHARS.chars().collect();
-    captured_chars.push(EXTRA_MARK);
-    for j in 0..bits as usize {
-        let mut entries = Vec::new();
-        for &captured in &captured_chars {
-            for to in 0..64 {
-                for promotion in [None, Some('q'), Some('r'), Some('b'), Some('n')] {
-                    let movers: Vec<char> = match promotion {
-                        None => possible(to).collect(),
-                        Some(_) if to / 8 == 7 => vec!['P'],
-                        Some(_) if to / 8 == 0 => vec!['p'],
-                        Some(_) => Vec::new(),
-                    };
-                    let ones: Vec<char> = movers
-                        .into_iter()
-                        .filter(|&m| {
-                            arrival(promotion, to, m, captured).is_some_and(|v| digit(v, j))
-                        })
-                        .collect();
-                    if !ones.is_empty() {
-                        let promotion = promotion.map(String::from).unwrap_or_default();
-                        let key = format!("{captured}{}{promotion}:", square_name(to));
-                        entries.push((key, format!("[a-h][1-8]{}", class(&ones))));
-                    }
-                }
-            }
-        }
-        let prefix = format!("({THREAD}\n[01]{{{j}}})");
-        rules.push((
-            format!("{prefix}(\n{}\n)", trie(&entries)),
-            "${1}1${2}".to_string(),
-        ));
-        rules.push((format!("{prefix}\n"), "${1}0\n".to_string()));
+    rules.extend(sum_digit_rules(bits));
+    // `c0 r0 c1 r1 .. r(n-1) c(n)` (least significant first) becomes the sum, most
+    // significant first, sign-extended to SCORE_BITS; the key goes.
+    let n = bits as usize;
+    let pad = (SCORE_BITS - bits) as usize;
+    let mut pattern = format!("{HEAD}[^\n]*\n");
+    for _ in 0..n - 1 {
+        pattern.push_str("[01]([01])");
     }
-    for j in 0..bits as usize {
-        let entries: Vec<(String, String)> = (0..64)
-            .filter_map(|from| {
-                let ones: Vec<char> = possible(from)
-                    .filter(|&m| digit(-own_units(m, from), j))
-                    .collect();
-                (!ones.is_empty()).then(|| (square_name(from), class(&ones)))
-            })
-            .collect();
-        let prefix = format!("({THREAD}[01]{{{j}}})");
-        rules.push((
-            format!(
-                "{prefix}(\n[01]{{{bits}}}\n{BOARD_CHAR}[a-h][1-8][qrbn]?:{}\n)",
-                trie(&entries)
-            ),
-            "${1}1${2}".to_string(),
-        ));
-        rules.push((format!("{prefix}\n"), "${1}0\n".to_string()));
+    let mut low = String::new();
+    for g in (2..n + 1).rev() {
+        low.push_str(&format!("${{{g}}}"));
     }
-    rules.push((
-        format!("({THREAD}[01]{{{bits}}}\n[01]{{{bits}}}\n)[^\n]*\n"),
-        "${1}".to_string(),
-    ));
+    for (top, rest) in [('1', "0"), ('0', "1")] {
+        rules.push((
+            format!("{pattern}[01]{top}[01]\n"),
+            format!("${{1}}{top}{}{low}\n", rest.repeat(pad)),
+        ));
+    }
     rules
 }
 
-/// Sign-extends the top integer from `from` to `to` bits (offset binary: the top digit
-/// `d` becomes `d` followed by `to - from` copies of its complement).
-fn extend_rules(from: u8, to: u8) -> Vec<(String, String)> {
-    let pad = (to - from) as usize;
-    let rest = from as usize - 1;
-    vec![
-        (
-            format!("{HEAD}1([01]{{{rest}}}\n)"),
-            format!("${{1}}1{}${{2}}", "0".repeat(pad)),
-        ),
-        (
-            format!("{HEAD}0([01]{{{rest}}}\n)"),
-            format!("${{1}}0{}${{2}}", "1".repeat(pad)),
-        ),
-    ]
+/// Digit `j` (least significant first) of `v` as a `bits`-digit integer: offset binary
+/// when `offset`, else two's complement. The two add up to the offset binary of the sum.
+fn bit(bits: u8, v: i64, j: usize, offset: bool) -> u8 {
+    let modulus = 1i64 << bits;
+    let code = if offset {
+        v + modulus / 2
+    } else {
+        v.rem_euclid(modulus)
+    };
+    (code >> j & 1) as u8
+}
+
+/// The key pattern (the whole key line) of the moves whose arrival value has digit `j`
+/// equal to `a` (offset binary) and whose departure value has it equal to `d` (two's
+/// complement): per mover, a trie over the `from` file with the class of ranks, then a
+/// trie over `to` and promotion with the class of captured characters.
+fn key_with_digits(bits: u8, j: usize, a: u8, d: u8) -> Option<String> {
+    let mut by_mover = Vec::new();
+    for mover in "PNBRQKpnbrqk".chars() {
+        let mut departures = Vec::new();
+        for file in 0..8 {
+            let ranks: String = (0..8)
+                .filter(|&rank| {
+                    let from = rank * 8 + file;
+                    possible(from).any(|m| m == mover)
+                        && bit(bits, -own_units(mover, from), j, false) == d
+                })
+                .map(|rank| (b'1' + rank as u8) as char)
+                .collect();
+            if !ranks.is_empty() {
+                let key = ((b'a' + file as u8) as char).to_string();
+                departures.push((key, format!("[{ranks}]")));
+            }
+        }
+        let mut arrivals = Vec::new();
+        for to in 0..64 {
+            for promotion in [None, Some('q'), Some('r'), Some('b'), Some('n')] {
+                let legal = match promotion {
+                    None => possible(to).any(|m| m == mover),
+                    Some(_) => (mover == 'P' && to / 8 == 7) || (mover == 'p' && to / 8 == 0),
+                };
+                if !legal {
+                    continue;
+                }
+                let key = format!(
+                    "{}{}:",
+                    square_name(to),
+                    promotion.map(String::from).unwrap_or_default()
+                );
+                let has = |c| {
+                    arrival(promotion, to, mover, c).is_some_and(|v| bit(bits, v, j, true) == a)
+                };
+                let chars: Vec<char> = SQUARE_CHARS.chars().filter(|&c| has(c)).collect();
+                if !chars.is_empty() {
+                    arrivals.push((key.clone(), class(&chars)));
+                }
+                if has(EXTRA_MARK) {
+                    arrivals.push((format!("{key}.{EXTRA_MARK}"), String::new()));
+                }
+            }
+        }
+        if !departures.is_empty() && !arrivals.is_empty() {
+            let tail = format!("{}{}", trie(&departures), trie(&arrivals));
+            by_mover.push((mover.to_string(), tail));
+        }
+    }
+    (!by_mover.is_empty()).then(|| trie(&by_mover))
+}
+
+/// The arrival digit, the departure digit and the carry in of one addition step.
+type Digits = (u8, u8, u8);
+
+/// The rules that add the arrival and departure values digit by digit, least
+/// significant first, below the key: the digit line holds `c0 r0 c1 r1 ..` (carry in,
+/// then each result digit and the carry out) and each rule appends `r c'` at its end with
+/// `${0}`. Per digit, one rule per outcome `(r, c')` but `(0, 0)` lists the
+/// `(arrival digit, departure digit, carry)` cases that give it; the cheap last rule
+/// appends `00` where none matched. The last digit's carry out is not needed.
+fn sum_digit_rules(bits: u8) -> Vec<(String, String)> {
+    let mut rules = Vec::new();
+    for j in 0..bits as usize {
+        let last = j + 1 == bits as usize;
+        let mut outcomes: BTreeMap<(u8, u8), Vec<Digits>> = BTreeMap::new();
+        for a in 0..2u8 {
+            for d in 0..2u8 {
+                for c in 0..2u8 {
+                    if j == 0 && c == 1 {
+                        continue;
+                    }
+                    let sum = a + d + c;
+                    let carry = if last { 0 } else { sum / 2 };
+                    outcomes
+                        .entry((sum % 2, carry))
+                        .or_default()
+                        .push((a, d, c));
+                }
+            }
+        }
+        for ((r, carry), cases) in outcomes {
+            if (r, carry) == (0, 0) {
+                continue;
+            }
+            let branches: Vec<String> = cases
+                .iter()
+                .filter_map(|&(a, d, c)| {
+                    let key = key_with_digits(bits, j, a, d)?;
+                    Some(format!("{key}\n[01]{{{}}}{c}", 2 * j))
+                })
+                .collect();
+            if !branches.is_empty() {
+                rules.push((
+                    format!("{THREAD}(?:{})", branches.join("|")),
+                    format!("${{0}}{r}{carry}"),
+                ));
+            }
+        }
+        rules.push((
+            format!("({THREAD}[^\n]*\n[01]{{{}}})\n", 2 * j + 1),
+            "${1}00\n".to_string(),
+        ));
+    }
+    rules
+}
+
+/// The 80-character board line `board` without its `//` separators: 64 characters, a8
+/// first (one rule). Copies of the board that only [`gain`] reads, or that are restored
+/// with [`expand`], are kept in this form: 16 bytes less in every thread that carries one.
+#[track_caller]
+pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
+    let ranks = format!("({BOARD_CHAR}{{8}})//").repeat(8);
+    let joined: String = (2..10).map(|g| format!("${{{g}}}")).collect();
+    let rule = (format!("{HEAD}{ranks}\n"), format!("${{1}}{joined}\n"));
+    on_stack(b, "compact", &[board.var()], vec![rule], Type::Str)
+}
+
+/// The board line of a [`compact`] board (one rule).
+#[track_caller]
+pub fn expand(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
+    let ranks = format!("({BOARD_CHAR}{{8}})").repeat(8);
+    let split: String = (2..10).map(|g| format!("${{{g}}}//")).collect();
+    let rule = (format!("{HEAD}{ranks}\n"), format!("${{1}}{split}\n"));
+    on_stack(b, "expand", &[board.var()], vec![rule], Type::Str)
 }
 
 /// What a move gains its mover, from the mover's view, in [`SCORE_BITS`] bits: the moved
 /// (or promoted) piece's entry on `to` minus its entry on `from`, plus the captured
 /// piece's entry (en passant included), plus the castling rook's change.
 ///
-/// `before` is the board line before the move, `uci` its text (`e7e8q`): the board after
+/// `before` is the [`compact`] board before the move, `uci` its text (`e7e8q`): the board after
 /// is not needed (the arriving piece is the mover or the promotion). About 50 rules
 /// (see [`gain_terms_rules`]), then an addition and a sign extension.
 #[track_caller]
@@ -364,13 +459,13 @@ pub fn gain(
     before: &Value<kind::Str>,
     uci: &Value<kind::Str>,
 ) -> Value<kind::Int> {
-    b.emit(Instruction::Lookup(before.var().clone()));
-    let body = vec![
-        stack_rules::instruction("gain_terms", gain_terms_rules(GAIN_BITS)),
-        Instruction::Add { bits: GAIN_BITS },
-        stack_rules::instruction("extend", extend_rules(GAIN_BITS, SCORE_BITS)),
-    ];
-    stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
+    on_stack(
+        b,
+        "gain",
+        &[before.var(), uci.var()],
+        gain_rules(GAIN_BITS),
+        Type::Int { bits: SCORE_BITS },
+    )
 }
 
 /// The score of `board` from white's view, in [`SCORE_BITS`] bits: the sum over its
@@ -513,7 +608,7 @@ mod tests {
             ),
         ];
         for (before, after, m, cp) in cases {
-            let (pb, bl) = (board_line(before), board_line(after));
+            let (pb, bl) = (board_line(before).replace('/', ""), board_line(after));
             let state =
                 encode::render(&[Thread::active(&[], &[("b", &bl), ("pb", &pb), ("m", m)])]);
             let out = encode::threads(&exec.run(&state));
@@ -635,7 +730,6 @@ mod tests {
                 let mut line = String::new();
                 for rank in (0..8).rev() {
                     line.extend(&squares[rank * 8..rank * 8 + 8]);
-                    line.push_str("//");
                 }
                 let m = format!("{}{}{promotion}", square_name(from), square_name(to));
                 Thread::active(&[], &[("pb", &line), ("m", &m)])

@@ -7,7 +7,7 @@
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
 //!   child = root + gain(move)       incremental, ~60 rules
-//!   save the child's position       pb pt pc pe ph pn
+//!   save the child's position       board (compact), turn, castling, ep; clocks moved
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
 //!     key = gain(reply)             ~60 rules
 //!     no legal move for the engine: key = child + MATE in check, else child
@@ -157,6 +157,13 @@ fn copy<K: crate::compiler::dsl::Kind>(b: &mut Builder, v: &Value<K>) -> Value<K
     on_stack(b, "copy", &[v.var()], Vec::new(), v.ty())
 }
 
+/// Moves a value into a fresh temporary (the original variable is deleted).
+#[track_caller]
+fn take<K: crate::compiler::dsl::Kind>(b: &mut Builder, v: &Value<K>) -> Value<K> {
+    b.emit(Instruction::Take(v.var().clone()));
+    b.rules_value("assign", Vec::new(), &[], v.ty())
+}
+
 /// What the search leaves in its single thread.
 pub struct Chosen {
     /// Whether the engine had a move (false: the root position is unchanged).
@@ -176,7 +183,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
     let white = b.eq_text(&pos.turn, "w");
     let root_white = evaluate::full_score_white(b, &pos.board);
     let root = evaluate::for_side(b, &root_white, &white);
-    let root_board = copy(b, &pos.board);
+    let root_board = evaluate::compact(b, &pos.board);
     let mate = mate_units();
     let (moved, uci, no_reply, score, key) = b.grouped(|b| {
         let children = fork_legal_moves(
@@ -190,7 +197,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
         );
         let uci = children.uci.expect("asked for uci");
         let moved = children.moved.expect("asked for keep_stuck");
-        let (no_reply, score) = b.if_else(
+        let (moved, (no_reply, score)) = b.if_else(
             &moved,
             |b| {
                 let g = evaluate::gain(b, &root_board, &uci);
@@ -199,18 +206,17 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                 // replies copy every variable a thousand times.
                 b.emit(Instruction::Delete(root_board.var().clone()));
                 b.emit(Instruction::Delete(root.var().clone()));
-                // The child's position, for the replies' gains and for the end.
-                let saved: Vec<Value<kind::Str>> = [
-                    &pos.board,
-                    &pos.turn,
-                    &pos.castling,
-                    &pos.ep,
-                    &pos.halfmove,
-                    &pos.fullmove,
-                ]
-                .iter()
-                .map(|v| copy(b, v))
-                .collect();
+                // The child's position, for the replies' gains and for the end: the
+                // board compact, the clocks moved out of the position (the replies'
+                // generation skips clocks it does not find, and nothing before the end
+                // reads them).
+                let saved_board = evaluate::compact(b, &pos.board);
+                let mut saved: Vec<Value<kind::Str>> = [&pos.turn, &pos.castling, &pos.ep]
+                    .iter()
+                    .map(|v| copy(b, v))
+                    .collect();
+                saved.push(take(b, &pos.halfmove));
+                saved.push(take(b, &pos.fullmove));
                 let (no_reply, score) = b.grouped(|b| {
                     let replies = fork_legal_moves(
                         b,
@@ -229,7 +235,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     let key = b.if_else(
                         &replied,
                         |b| {
-                            let g = evaluate::gain(b, &saved[0], &reply);
+                            let g = evaluate::gain(b, &saved_board, &reply);
                             let can_move = has_legal_move(b, pos);
                             b.if_else(
                                 &can_move,
@@ -267,19 +273,22 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     (no_reply, leaf)
                 });
                 // Back to the child's position, its six variables in order.
-                for v in pos.vars() {
-                    b.emit(Instruction::Delete(v.clone()));
+                for v in &pos.vars()[..4] {
+                    b.emit(Instruction::Delete((*v).clone()));
                 }
-                for (v, s) in pos.vars().iter().zip(&saved) {
-                    b.emit(Instruction::Lookup(s.var().clone()));
-                    b.emit(Instruction::Assign((*v).clone()));
+                let board = evaluate::expand(b, &saved_board);
+                b.emit(Instruction::Delete(saved_board.var().clone()));
+                for (v, s) in pos.vars().iter().zip(std::iter::once(&board).chain(&saved)) {
+                    b.emit(Instruction::Take(s.var().clone()));
+                    b.emit(Instruction::Define((*v).clone()));
                 }
-                (no_reply, score)
+                // `moved` is true here: set again, rather than carried through the wide part.
+                (b.bool(true), (no_reply, score))
             },
             |b| {
                 let f = b.bool(false);
                 let zero = b.int(SCORE_BITS, 0);
-                (f, zero)
+                (f.clone(), (f, zero))
             },
         );
         let key = move_key(b, &score, &uci);
