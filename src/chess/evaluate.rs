@@ -127,7 +127,7 @@ fn class(chars: &[char]) -> String {
 }
 
 /// Any character a board line holds (ASCII: small automata for the counted skips).
-const BOARD_CHAR: &str = "[./A-Za-z]";
+pub const BOARD_CHAR: &str = "[./A-Za-z]";
 
 /// The key's mark for a move with an extra part (castling's rook, en passant's pawn),
 /// written after the captured character (`.` for both).
@@ -427,8 +427,8 @@ fn sum_digit_rules(bits: u8) -> Vec<(String, String)> {
 }
 
 /// The 80-character board line `board` without its `//` separators: 64 characters, a8
-/// first (one rule). Copies of the board that only [`gain`] reads, or that are restored
-/// with [`expand`], are kept in this form: 16 bytes less in every thread that carries one.
+/// first (one rule): the form [`gain`] reads, 16 bytes less in every thread that carries
+/// a copy.
 #[track_caller]
 pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
     let ranks = format!("({BOARD_CHAR}{{8}})//").repeat(8);
@@ -437,20 +437,12 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
     on_stack(b, "compact", &[board.var()], vec![rule], Type::Str)
 }
 
-/// The board line of a [`compact`] board (one rule).
-#[track_caller]
-pub fn expand(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
-    let ranks = format!("({BOARD_CHAR}{{8}})").repeat(8);
-    let split: String = (2..10).map(|g| format!("${{{g}}}//")).collect();
-    let rule = (format!("{HEAD}{ranks}\n"), format!("${{1}}{split}\n"));
-    on_stack(b, "expand", &[board.var()], vec![rule], Type::Str)
-}
-
 /// What a move gains its mover, from the mover's view, in [`SCORE_BITS`] bits: the moved
 /// (or promoted) piece's entry on `to` minus its entry on `from`, plus the captured
 /// piece's entry (en passant included), plus the castling rook's change.
 ///
-/// `before` is the [`compact`] board before the move, `uci` its text (`e7e8q`): the board after
+/// `before` is the [`compact`] board before the move (anything may follow it on the
+/// line), `uci` its text (`e7e8q`): the board after
 /// is not needed (the arriving piece is the mover or the promotion). About 50 rules
 /// (see [`gain_terms_rules`]), then an addition and a sign extension.
 #[track_caller]

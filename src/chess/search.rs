@@ -7,7 +7,7 @@
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
 //!   child = root + gain(move)       incremental, ~60 rules
-//!   save the child's position       board (compact), turn, castling, ep; clocks moved
+//!   save the child's position       one line: compact board, turn, castling, ep, clocks
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
 //!     key = gain(reply)             ~60 rules
 //!     no legal move for the engine: key = child + MATE in check, else child
@@ -27,12 +27,12 @@
 
 use super::board::{MoveGen, Position};
 use super::eval;
-use super::evaluate::{self, SCORE_BITS};
+use super::evaluate::{self, BOARD_CHAR, SCORE_BITS};
 use super::fen_rules::{parse_fen, to_fen};
 use super::movegen::{fork_legal_moves, has_legal_move, in_check};
-use super::stack_rules::on_stack;
+use super::stack_rules::{self, on_stack};
 use crate::compiler::dsl::{Builder, Value, kind};
-use crate::compiler::ir::{Best, Instruction, IrProgram, Type};
+use crate::compiler::ir::{Best, Instruction, IrProgram, Type, Var};
 
 /// The most legal moves a position can have.
 pub const MAX_MOVES: usize = 218;
@@ -151,17 +151,49 @@ pub fn insufficient_material(b: &mut Builder, board: &Value<kind::Str>) -> Value
     )
 }
 
-/// Copies a value into a fresh temporary.
+/// The position's six variables as one line, `<compact board><turn> <castling> <ep>
+/// <half-move clock> <full-move number>` (one rule; a [`evaluate::gain`] reads its
+/// board), and the clocks deleted from the position. One line instead of six saves the
+/// variable names in every thread that carries it.
 #[track_caller]
-fn copy<K: crate::compiler::dsl::Kind>(b: &mut Builder, v: &Value<K>) -> Value<K> {
-    on_stack(b, "copy", &[v.var()], Vec::new(), v.ty())
+fn save_position(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
+    let ranks = format!("({BOARD_CHAR}{{8}})//").repeat(8);
+    let pattern = format!("{HEAD}([^\n]*)\n([^\n]*)\n([^\n]*)\n([^\n]*)\n([^\n]*)\n{ranks}\n");
+    let joined: String = (7..15).map(|g| format!("${{{g}}}")).collect();
+    let replacement = format!("${{1}}{joined}${{6}} ${{5}} ${{4}} ${{3}} ${{2}}\n");
+    let inputs: Vec<&Var> = pos.vars().to_vec();
+    let saved = on_stack(
+        b,
+        "save_position",
+        &inputs,
+        vec![(pattern, replacement)],
+        Type::Str,
+    );
+    b.emit(Instruction::Delete(pos.halfmove.var().clone()));
+    b.emit(Instruction::Delete(pos.fullmove.var().clone()));
+    saved
 }
 
-/// Moves a value into a fresh temporary (the original variable is deleted).
+/// Replaces the position's variables (the clocks already gone) by the line of
+/// [`save_position`], in their order (one rule to split it, then one define each).
 #[track_caller]
-fn take<K: crate::compiler::dsl::Kind>(b: &mut Builder, v: &Value<K>) -> Value<K> {
-    b.emit(Instruction::Take(v.var().clone()));
-    b.rules_value("assign", Vec::new(), &[], v.ty())
+fn restore_position(b: &mut Builder, pos: &Position, saved: &Value<kind::Str>) {
+    for v in &pos.vars()[..4] {
+        b.emit(Instruction::Delete((*v).clone()));
+    }
+    b.emit(Instruction::Take(saved.var().clone()));
+    let ranks = format!("({BOARD_CHAR}{{8}})").repeat(8);
+    let field = "([^ \n]*)";
+    let pattern = format!("{HEAD}{ranks}{field} {field} {field} {field} {field}\n");
+    let board: String = (2..10).map(|g| format!("${{{g}}}//")).collect();
+    let replacement = format!("${{1}}{board}\n${{10}}\n${{11}}\n${{12}}\n${{13}}\n${{14}}\n");
+    b.emit(stack_rules::instruction(
+        "restore_position",
+        vec![(pattern, replacement)],
+    ));
+    for v in pos.vars() {
+        b.emit(Instruction::Define(v.clone()));
+    }
 }
 
 /// What the search leaves in its single thread.
@@ -206,17 +238,10 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                 // replies copy every variable a thousand times.
                 b.emit(Instruction::Delete(root_board.var().clone()));
                 b.emit(Instruction::Delete(root.var().clone()));
-                // The child's position, for the replies' gains and for the end: the
-                // board compact, the clocks moved out of the position (the replies'
-                // generation skips clocks it does not find, and nothing before the end
-                // reads them).
-                let saved_board = evaluate::compact(b, &pos.board);
-                let mut saved: Vec<Value<kind::Str>> = [&pos.turn, &pos.castling, &pos.ep]
-                    .iter()
-                    .map(|v| copy(b, v))
-                    .collect();
-                saved.push(take(b, &pos.halfmove));
-                saved.push(take(b, &pos.fullmove));
+                // The child's position, for the replies' gains and for the end, in one
+                // line; the clocks move there (the replies' generation skips clocks it
+                // does not find, and nothing before the end reads them).
+                let saved = save_position(b, pos);
                 let (no_reply, score) = b.grouped(|b| {
                     let replies = fork_legal_moves(
                         b,
@@ -235,7 +260,9 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     let key = b.if_else(
                         &replied,
                         |b| {
-                            let g = evaluate::gain(b, &saved_board, &reply);
+                            let g = evaluate::gain(b, &saved, &reply);
+                            // Dead: deleted here rather than after the whole `if`.
+                            b.emit(Instruction::Delete(reply.var().clone()));
                             let can_move = has_legal_move(b, pos);
                             b.if_else(
                                 &can_move,
@@ -256,6 +283,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                         },
                         |b| {
                             // No reply: MATE = child - (child - MATE) in check, else 0.
+                            b.emit(Instruction::Delete(reply.var().clone()));
                             let check = in_check(b, pos);
                             b.if_else(
                                 &check,
@@ -272,16 +300,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     let no_reply = b.not(&replied);
                     (no_reply, leaf)
                 });
-                // Back to the child's position, its six variables in order.
-                for v in &pos.vars()[..4] {
-                    b.emit(Instruction::Delete((*v).clone()));
-                }
-                let board = evaluate::expand(b, &saved_board);
-                b.emit(Instruction::Delete(saved_board.var().clone()));
-                for (v, s) in pos.vars().iter().zip(std::iter::once(&board).chain(&saved)) {
-                    b.emit(Instruction::Take(s.var().clone()));
-                    b.emit(Instruction::Define((*v).clone()));
-                }
+                restore_position(b, pos, &saved);
                 // `moved` is true here: set again, rather than carried through the wide part.
                 (b.bool(true), (no_reply, score))
             },
