@@ -180,15 +180,6 @@ fn extra_moves() -> Vec<(String, char, i64)> {
     out
 }
 
-/// The extra part for a move that arrives on square `to` with `mover` and carries the
-/// [`EXTRA_MARK`], if such a move exists.
-fn extra_on(to: usize, mover: char) -> Option<i64> {
-    extra_moves()
-        .into_iter()
-        .find(|(key, m, _)| *m == mover && square_index(&key[..2]) == to)
-        .map(|(_, _, v)| v)
-}
-
 /// An alternation of `entries` (a literal key, then a pattern) written as a trie over the
 /// keys, so that no two branches start with the same character: small automata, and
 /// one-pass when the tails are.
@@ -213,22 +204,6 @@ fn trie(entries: &[(String, String)]) -> String {
         1 => parts.pop().expect("one part"),
         _ => format!("(?:{})", parts.join("|")),
     }
-}
-
-/// The value of the arrival part of a move's gain: `mover` (or its promotion) arriving on
-/// `to`, plus the captured character's entry there (or, for [`EXTRA_MARK`], the extra
-/// part: `None` when no such move exists).
-fn arrival(promotion: Option<char>, to: usize, mover: char, captured: char) -> Option<i64> {
-    let arrived = match promotion {
-        Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
-        Some(p) => p,
-        None => mover,
-    };
-    let part = match captured {
-        EXTRA_MARK => extra_on(to, mover)?,
-        c => own_units(c, to),
-    };
-    Some(own_units(arrived, to) + part)
 }
 
 /// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
@@ -314,61 +289,129 @@ fn bit(bits: u8, v: i64, j: usize, offset: bool) -> u8 {
     (code >> j & 1) as u8
 }
 
-/// The key pattern (the whole key line) of the moves whose arrival value has digit `j`
-/// equal to `a` (offset binary) and whose departure value has it equal to `d` (two's
-/// complement): per mover, a trie over the `from` file with the class of ranks, then a
-/// trie over `to` and promotion with the class of captured characters.
-fn key_with_digits(bits: u8, j: usize, a: u8, d: u8) -> Option<String> {
-    let mut by_mover = Vec::new();
-    for mover in "PNBRQKpnbrqk".chars() {
+/// The two tables of a move's gain, computed once per set of rules.
+struct GainTables {
+    /// Per mover: the departure value (minus its entry) per `from` square, `None` where
+    /// it cannot stand.
+    departures: Vec<(char, Vec<Option<i64>>)>,
+    /// Per mover (same order): per arrival key `<to><promotion>:`, the arrival value per
+    /// captured character of [`SQUARE_CHARS`] and then [`EXTRA_MARK`] (`None`: no such
+    /// move).
+    arrivals: Vec<Vec<(String, Vec<Option<i64>>)>>,
+}
+
+impl GainTables {
+    fn new() -> GainTables {
+        let extras = extra_moves();
+        let extra_on = |to: usize, mover: char| {
+            extras
+                .iter()
+                .find(|(key, m, _)| *m == mover && square_index(&key[..2]) == to)
+                .map(|(_, _, v)| *v)
+        };
         let mut departures = Vec::new();
-        for file in 0..8 {
-            let ranks: String = (0..8)
-                .filter(|&rank| {
-                    let from = rank * 8 + file;
-                    possible(from).any(|m| m == mover)
-                        && bit(bits, -own_units(mover, from), j, false) == d
-                })
-                .map(|rank| (b'1' + rank as u8) as char)
-                .collect();
-            if !ranks.is_empty() {
-                let key = ((b'a' + file as u8) as char).to_string();
-                departures.push((key, format!("[{ranks}]")));
-            }
-        }
         let mut arrivals = Vec::new();
-        for to in 0..64 {
-            for promotion in [None, Some('q'), Some('r'), Some('b'), Some('n')] {
-                let legal = match promotion {
-                    None => possible(to).any(|m| m == mover),
-                    Some(_) => (mover == 'P' && to / 8 == 7) || (mover == 'p' && to / 8 == 0),
-                };
-                if !legal {
-                    continue;
-                }
-                let key = format!(
-                    "{}{}:",
-                    square_name(to),
-                    promotion.map(String::from).unwrap_or_default()
-                );
-                let has = |c| {
-                    arrival(promotion, to, mover, c).is_some_and(|v| bit(bits, v, j, true) == a)
-                };
-                let chars: Vec<char> = SQUARE_CHARS.chars().filter(|&c| has(c)).collect();
-                if !chars.is_empty() {
-                    arrivals.push((key.clone(), class(&chars)));
-                }
-                if has(EXTRA_MARK) {
-                    arrivals.push((format!("{key}.{EXTRA_MARK}"), String::new()));
+        for mover in "PNBRQKpnbrqk".chars() {
+            let from_values = (0..64)
+                .map(|from| {
+                    possible(from)
+                        .any(|m| m == mover)
+                        .then(|| -own_units(mover, from))
+                })
+                .collect();
+            departures.push((mover, from_values));
+            let mut cells = Vec::new();
+            for to in 0..64 {
+                for promotion in [None, Some('q'), Some('r'), Some('b'), Some('n')] {
+                    let legal = match promotion {
+                        None => possible(to).any(|m| m == mover),
+                        Some(_) => (mover == 'P' && to / 8 == 7) || (mover == 'p' && to / 8 == 0),
+                    };
+                    if !legal {
+                        continue;
+                    }
+                    let arrived = match promotion {
+                        Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
+                        Some(p) => p,
+                        None => mover,
+                    };
+                    let base = own_units(arrived, to);
+                    let mut values: Vec<Option<i64>> = SQUARE_CHARS
+                        .chars()
+                        .map(|c| Some(base + own_units(c, to)))
+                        .collect();
+                    values.push(extra_on(to, mover).map(|v| base + v));
+                    let key = format!(
+                        "{}{}:",
+                        square_name(to),
+                        promotion.map(String::from).unwrap_or_default()
+                    );
+                    cells.push((key, values));
                 }
             }
+            arrivals.push(cells);
         }
-        if !departures.is_empty() && !arrivals.is_empty() {
-            let tail = format!("{}{}", trie(&departures), trie(&arrivals));
-            by_mover.push((mover.to_string(), tail));
+        GainTables {
+            departures,
+            arrivals,
         }
     }
-    (!by_mover.is_empty()).then(|| trie(&by_mover))
+
+    /// The key pattern (the whole key line) of the moves whose arrival value has digit
+    /// `j` equal to `a` (offset binary) and whose departure value has it equal to `d`
+    /// (two's complement): per mover, a trie over the `from` file with the class of
+    /// ranks, then a trie over `to` and promotion with the class of captured characters.
+    fn key_with_digits(&self, bits: u8, j: usize, a: u8, d: u8) -> Option<String> {
+        let captured: Vec<char> = SQUARE_CHARS.chars().collect();
+        let mut by_mover = Vec::new();
+        for ((mover, from_values), cells) in self.departures.iter().zip(&self.arrivals) {
+            let mut departures = Vec::new();
+            for file in 0..8 {
+                let ranks: String = (0..8)
+                    .filter(|&rank| {
+                        from_values[rank * 8 + file].is_some_and(|v| bit(bits, v, j, false) == d)
+                    })
+                    .map(|rank| (b'1' + rank as u8) as char)
+                    .collect();
+                if !ranks.is_empty() {
+                    let key = ((b'a' + file as u8) as char).to_string();
+                    departures.push((key, format!("[{ranks}]")));
+                }
+            }
+            // Per file, the ranks whose tail (promotion, `:`, captured class) is the same
+            // share one branch with a class of ranks.
+            let mut tails: BTreeMap<(u8, String), String> = BTreeMap::new();
+            for (key, values) in cells {
+                let has = |v: &Option<i64>| v.is_some_and(|v| bit(bits, v, j, true) == a);
+                let chars: Vec<char> = captured
+                    .iter()
+                    .zip(values)
+                    .filter(|(_, v)| has(v))
+                    .map(|(c, _)| *c)
+                    .collect();
+                let (file, rank, rest) = (key.as_bytes()[0], key.as_bytes()[1] as char, &key[2..]);
+                if !chars.is_empty() {
+                    let tail = format!("{rest}{}", class(&chars));
+                    tails.entry((file, tail)).or_default().push(rank);
+                }
+                if has(&values[captured.len()]) {
+                    let tail = format!("{rest}\\.{EXTRA_MARK}");
+                    tails.entry((file, tail)).or_default().push(rank);
+                }
+            }
+            let arrivals: Vec<(String, String)> = tails
+                .into_iter()
+                .map(|((file, tail), ranks)| {
+                    ((file as char).to_string(), format!("[{ranks}]{tail}"))
+                })
+                .collect();
+            if !departures.is_empty() && !arrivals.is_empty() {
+                let tail = format!("{}{}", trie(&departures), trie(&arrivals));
+                by_mover.push((mover.to_string(), tail));
+            }
+        }
+        (!by_mover.is_empty()).then(|| trie(&by_mover))
+    }
 }
 
 /// The arrival digit, the departure digit and the carry in of one addition step.
@@ -381,6 +424,8 @@ type Digits = (u8, u8, u8);
 /// `(arrival digit, departure digit, carry)` cases that give it; the cheap last rule
 /// appends `00` where none matched. The last digit's carry out is not needed.
 fn sum_digit_rules(bits: u8) -> Vec<(String, String)> {
+    let tables = GainTables::new();
+    let mut keys: BTreeMap<(usize, u8, u8), Option<String>> = BTreeMap::new();
     let mut rules = Vec::new();
     for j in 0..bits as usize {
         let last = j + 1 == bits as usize;
@@ -407,7 +452,10 @@ fn sum_digit_rules(bits: u8) -> Vec<(String, String)> {
             let branches: Vec<String> = cases
                 .iter()
                 .filter_map(|&(a, d, c)| {
-                    let key = key_with_digits(bits, j, a, d)?;
+                    let key = keys
+                        .entry((j, a, d))
+                        .or_insert_with(|| tables.key_with_digits(bits, j, a, d))
+                        .as_ref()?;
                     Some(format!("{key}\n[01]{{{}}}{c}", 2 * j))
                 })
                 .collect();

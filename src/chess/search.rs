@@ -7,7 +7,8 @@
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
 //!   child = root + gain(move)       incremental, ~60 rules
-//!   save the child's position       one line: compact board, turn, castling, ep, clocks
+//!   save the child's board          compact; the rest of the position and the uci
+//!                                   wait in the group boundary (one copy per child)
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
 //!     key = gain(reply)             ~60 rules
 //!     no legal move for the engine: key = child + MATE in check, else child
@@ -32,7 +33,7 @@ use super::fen_rules::{parse_fen, to_fen};
 use super::movegen::{fork_legal_moves, has_legal_move, in_check};
 use super::stack_rules::{self, on_stack};
 use crate::compiler::dsl::{Builder, Value, kind};
-use crate::compiler::ir::{Best, Instruction, IrProgram, Type, Var};
+use crate::compiler::ir::{Best, Instruction, IrProgram, Type};
 
 /// The most legal moves a position can have.
 pub const MAX_MOVES: usize = 218;
@@ -151,49 +152,64 @@ pub fn insufficient_material(b: &mut Builder, board: &Value<kind::Str>) -> Value
     )
 }
 
-/// The position's six variables as one line, `<compact board><turn> <castling> <ep>
-/// <half-move clock> <full-move number>` (one rule; a [`evaluate::gain`] reads its
-/// board), and the clocks deleted from the position. One line instead of six saves the
-/// variable names in every thread that carries it.
+/// Moves the turn, castling rights, en-passant square, clocks (from the position) and
+/// `uci` of every active thread into the group boundary just before it (`%/<level>
+/// <t> <c> <e> <h> <n> <uci>`), where the thread's descendants do not copy them: the
+/// first instruction inside a [`Builder::grouped`] body. The replies' generation skips
+/// the clocks it does not find; nothing before [`unstash`] reads the rest.
 #[track_caller]
-fn save_position(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
-    let ranks = format!("({BOARD_CHAR}{{8}})//").repeat(8);
-    let pattern = format!("{HEAD}([^\n]*)\n([^\n]*)\n([^\n]*)\n([^\n]*)\n([^\n]*)\n{ranks}\n");
-    let joined: String = (7..15).map(|g| format!("${{{g}}}")).collect();
-    let replacement = format!("${{1}}{joined}${{6}} ${{5}} ${{4}} ${{3}} ${{2}}\n");
-    let inputs: Vec<&Var> = pos.vars().to_vec();
-    let saved = on_stack(
-        b,
-        "save_position",
-        &inputs,
-        vec![(pattern, replacement)],
-        Type::Str,
-    );
-    b.emit(Instruction::Delete(pos.halfmove.var().clone()));
-    b.emit(Instruction::Delete(pos.fullmove.var().clone()));
-    saved
+fn stash(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
+    for v in [&pos.turn, &pos.castling, &pos.ep] {
+        b.emit(Instruction::Lookup(v.var().clone()));
+    }
+    for v in [&pos.halfmove, &pos.fullmove, uci] {
+        b.emit(Instruction::Take(v.var().clone()));
+    }
+    let line = "([^\n]*)\n".repeat(6);
+    b.emit(stack_rules::instruction(
+        "stash",
+        vec![(
+            format!("(%/[0-9]+)\n{HEAD}{line}"),
+            "${1} ${8} ${7} ${6} ${5} ${4} ${3}\n%%\n#stack:\n".to_string(),
+        )],
+    ));
 }
 
-/// Replaces the position's variables (the clocks already gone) by the line of
-/// [`save_position`], in their order (one rule to split it, then one define each).
+/// Brings the line of [`stash`] back from each group boundary onto the stack of the one
+/// thread left after it (the last instruction inside the `grouped` body, after the
+/// tournament).
 #[track_caller]
-fn restore_position(b: &mut Builder, pos: &Position, saved: &Value<kind::Str>) {
+fn unstash(b: &mut Builder) {
+    b.emit(stack_rules::instruction(
+        "unstash",
+        vec![(
+            format!("(%/[0-9]+) ([^\n]*)\n{HEAD}"),
+            "${1}\n%%\n#stack:\n${2}\n".to_string(),
+        )],
+    ));
+}
+
+/// Replaces the position's variables (the clocks already gone) by the child's: its
+/// compact board `saved` and the line [`unstash`] left on the stack; `uci` too.
+#[track_caller]
+fn restore(b: &mut Builder, pos: &Position, saved: &Value<kind::Str>, uci: &Value<kind::Str>) {
     for v in &pos.vars()[..4] {
         b.emit(Instruction::Delete((*v).clone()));
     }
     b.emit(Instruction::Take(saved.var().clone()));
     let ranks = format!("({BOARD_CHAR}{{8}})").repeat(8);
-    let field = "([^ \n]*)";
-    let pattern = format!("{HEAD}{ranks}{field} {field} {field} {field} {field}\n");
+    let fields = ["([^ \n]*)"; 6].join(" ");
+    let pattern = format!("{HEAD}{ranks}\n{fields}\n");
     let board: String = (2..10).map(|g| format!("${{{g}}}//")).collect();
-    let replacement = format!("${{1}}{board}\n${{10}}\n${{11}}\n${{12}}\n${{13}}\n${{14}}\n");
+    let rest: String = (10..16).map(|g| format!("${{{g}}}\n")).collect();
     b.emit(stack_rules::instruction(
-        "restore_position",
-        vec![(pattern, replacement)],
+        "restore",
+        vec![(pattern, format!("${{1}}{board}\n{rest}"))],
     ));
     for v in pos.vars() {
         b.emit(Instruction::Define(v.clone()));
     }
+    b.emit(Instruction::Define(uci.var().clone()));
 }
 
 /// What the search leaves in its single thread.
@@ -238,11 +254,11 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                 // replies copy every variable a thousand times.
                 b.emit(Instruction::Delete(root_board.var().clone()));
                 b.emit(Instruction::Delete(root.var().clone()));
-                // The child's position, for the replies' gains and for the end, in one
-                // line; the clocks move there (the replies' generation skips clocks it
-                // does not find, and nothing before the end reads them).
-                let saved = save_position(b, pos);
+                // The child's board (compact), for the replies' gains and for the end;
+                // the rest of its position and its move wait in its group's boundary.
+                let saved = evaluate::compact(b, &pos.board);
                 let (no_reply, score) = b.grouped(|b| {
+                    stash(b, pos, &uci);
                     let replies = fork_legal_moves(
                         b,
                         pos,
@@ -298,9 +314,10 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     b.keep_best(&key, MAX_MOVES, Best::Max);
                     let leaf = b.sub(&child, &key);
                     let no_reply = b.not(&replied);
+                    unstash(b);
                     (no_reply, leaf)
                 });
-                restore_position(b, pos, &saved);
+                restore(b, pos, &saved, &uci);
                 // `moved` is true here: set again, rather than carried through the wide part.
                 (b.bool(true), (no_reply, score))
             },
