@@ -16,8 +16,8 @@
 //! square's value, then an addition), but it runs once, on the root's single thread.
 //! Everything else is incremental: a child's score is its parent's plus the mover's
 //! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
-//! written for few, cheap rules: 45 in all (at 10 bits), none of them an alternation
-//! with groups inside it, and no separate addition.
+//! written for few, cheap rules: 63 in all (at 10 bits), none of them an alternation
+//! with groups inside it.
 //!
 //! - The board is read at two squares only, the move's `from` and `to`, by two *select*
 //!   rules: a trie over the square name whose branches skip a counted number of board
@@ -26,17 +26,15 @@
 //!   is not read. Castling and en passant are recognised from the key (squares and
 //!   mover, captured square empty) by one rule that marks the key.
 //! - The gain is the sum of two table values, the arrival (`to`, promotion, captured
-//!   piece or mark, mover) and the departure (`from`, mover), added digit by digit from
-//!   the least significant: per digit, one rule per outcome (result digit, carry out)
-//!   tests the key against the tries of the table entries whose digits, with the carry
-//!   in, give that outcome, and appends it with `${0}` (no groups: a DFA alone resolves
-//!   it, however large the tries); a cheap rule appends `00` where none matched.
+//!   piece or mark, mover) and the departure (`from`, mover). Each digit of each is one
+//!   rule testing the key against a trie of the table entries with that digit set and
+//!   appending `1` with `${0}` (no groups: a DFA alone resolves it, however large the
+//!   trie), and one cheap rule appending `0` elsewhere; then one addition.
 //!
 //! # Stack layouts (internal)
 //!
-//! The gain works on `<key>\n<digits>\n`: the key `<mover><from><to><promotion>:
-//! <captured>` (plus [`EXTRA_MARK`]) and the digit line `c0 r0 c1 r1 ..` (see
-//! [`gain_rules`] and [`sum_digit_rules`]).
+//! The gain works on `<key>\n<arrival digits>\n<departure digits>\n`, the key being
+//! `<mover><from><to><promotion>:<captured>` (plus [`EXTRA_MARK`]); see [`gain_rules`].
 
 use std::collections::BTreeMap;
 
@@ -207,18 +205,16 @@ fn trie(entries: &[(String, String)]) -> String {
 }
 
 /// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
-/// compact board before it) into the move's gain (see [`gain`]) in [`SCORE_BITS`] bits,
-/// computed in `bits` bits:
+/// compact board before it) into the arrival and departure values of the move's gain
+/// (see [`gain`]), both in `bits` bits, the arrival on top:
 /// - one rule lays out the key `<from><to><promotion>:<to>`;
 /// - two select rules read the board at fixed offsets (a trie over a square name of the
 ///   key, each branch a counted skip; the groups lie outside it): the mover at `from`
 ///   (written before it, the board kept), then the captured character at `to` (written
-///   in its place, the board replaced by the digit line `0`), giving the key
+///   in its place, the board replaced by two empty digit lines), giving the key
 ///   `<mover><from><to><promotion>:<captured>`;
 /// - one rule appends [`EXTRA_MARK`] to the key of a castling or an en passant;
-/// - the digit rules of [`sum_digit_rules`];
-/// - two rules (by the top digit) that drop the key and write the digits most
-///   significant first, sign-extended.
+/// - the digit rules of [`digit_rules`], which drop the key at the end.
 fn gain_rules(bits: u8) -> Vec<(String, String)> {
     let mut rules = vec![(
         format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
@@ -245,7 +241,7 @@ fn gain_rules(bits: u8) -> Vec<(String, String)> {
             "({THREAD}{BOARD_CHAR}[a-h][1-8][a-h][1-8][qrbn]?:){}({BOARD_CHAR})[^\n]*\n",
             trie(&to_branches)
         ),
-        "${1}${2}\n0\n".to_string(),
+        "${1}${2}\n\n\n".to_string(),
     ));
     let extras: Vec<(String, String)> = extra_moves()
         .iter()
@@ -255,38 +251,8 @@ fn gain_rules(bits: u8) -> Vec<(String, String)> {
         format!("{THREAD}{}\\.", trie(&extras)),
         format!("${{0}}{EXTRA_MARK}"),
     ));
-    rules.extend(sum_digit_rules(bits));
-    // `c0 r0 c1 r1 .. r(n-1) c(n)` (least significant first) becomes the sum, most
-    // significant first, sign-extended to SCORE_BITS; the key goes.
-    let n = bits as usize;
-    let pad = (SCORE_BITS - bits) as usize;
-    let mut pattern = format!("{HEAD}[^\n]*\n");
-    for _ in 0..n - 1 {
-        pattern.push_str("[01]([01])");
-    }
-    let mut low = String::new();
-    for g in (2..n + 1).rev() {
-        low.push_str(&format!("${{{g}}}"));
-    }
-    for (top, rest) in [('1', "0"), ('0', "1")] {
-        rules.push((
-            format!("{pattern}[01]{top}[01]\n"),
-            format!("${{1}}{top}{}{low}\n", rest.repeat(pad)),
-        ));
-    }
+    rules.extend(digit_rules(bits));
     rules
-}
-
-/// Digit `j` (least significant first) of `v` as a `bits`-digit integer: offset binary
-/// when `offset`, else two's complement. The two add up to the offset binary of the sum.
-fn bit(bits: u8, v: i64, j: usize, offset: bool) -> u8 {
-    let modulus = 1i64 << bits;
-    let code = if offset {
-        v + modulus / 2
-    } else {
-        v.rem_euclid(modulus)
-    };
-    (code >> j & 1) as u8
 }
 
 /// The two tables of a move's gain, computed once per set of rules.
@@ -357,121 +323,134 @@ impl GainTables {
         }
     }
 
-    /// The key pattern (the whole key line) of the moves whose arrival value has digit
-    /// `j` equal to `a` (offset binary) and whose departure value has it equal to `d`
-    /// (two's complement): per mover, a trie over the `from` file with the class of
-    /// ranks, then a trie over `to` and promotion with the class of captured characters.
-    fn key_with_digits(&self, bits: u8, j: usize, a: u8, d: u8) -> Option<String> {
-        let captured: Vec<char> = SQUARE_CHARS.chars().collect();
-        let mut by_mover = Vec::new();
-        for ((mover, from_values), cells) in self.departures.iter().zip(&self.arrivals) {
-            let mut departures = Vec::new();
-            for file in 0..8 {
-                let ranks: String = (0..8)
-                    .filter(|&rank| {
-                        from_values[rank * 8 + file].is_some_and(|v| bit(bits, v, j, false) == d)
-                    })
-                    .map(|rank| (b'1' + rank as u8) as char)
-                    .collect();
-                if !ranks.is_empty() {
-                    let key = ((b'a' + file as u8) as char).to_string();
-                    departures.push((key, format!("[{ranks}]")));
-                }
-            }
-            // Per file, the ranks whose tail (promotion, `:`, captured class) is the same
-            // share one branch with a class of ranks.
-            let mut tails: BTreeMap<(u8, String), String> = BTreeMap::new();
-            for (key, values) in cells {
-                let has = |v: &Option<i64>| v.is_some_and(|v| bit(bits, v, j, true) == a);
-                let chars: Vec<char> = captured
-                    .iter()
-                    .zip(values)
-                    .filter(|(_, v)| has(v))
-                    .map(|(c, _)| *c)
-                    .collect();
-                let (file, rank, rest) = (key.as_bytes()[0], key.as_bytes()[1] as char, &key[2..]);
-                if !chars.is_empty() {
-                    let tail = format!("{rest}{}", class(&chars));
-                    tails.entry((file, tail)).or_default().push(rank);
-                }
-                if has(&values[captured.len()]) {
-                    let tail = format!("{rest}\\.{EXTRA_MARK}");
-                    tails.entry((file, tail)).or_default().push(rank);
-                }
-            }
-            let arrivals: Vec<(String, String)> = tails
-                .into_iter()
-                .map(|((file, tail), ranks)| {
-                    ((file as char).to_string(), format!("[{ranks}]{tail}"))
-                })
+    /// The key lines (mover first) whose arrival value satisfies `pred`.
+    fn arrival_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let by_mover: Vec<(String, String)> = (0..self.departures.len())
+            .filter_map(|m| {
+                let arrivals = self.arrival_trie(m, &pred)?;
+                Some((
+                    self.departures[m].0.to_string(),
+                    format!("[a-h][1-8]{arrivals}"),
+                ))
+            })
+            .collect();
+        (!by_mover.is_empty()).then(|| trie(&by_mover))
+    }
+
+    /// The keys' beginnings (mover and `from`) whose departure value satisfies `pred`.
+    fn departure_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let by_mover: Vec<(String, String)> = (0..self.departures.len())
+            .filter_map(|m| {
+                Some((
+                    self.departures[m].0.to_string(),
+                    self.departure_trie(m, &pred)?,
+                ))
+            })
+            .collect();
+        (!by_mover.is_empty()).then(|| trie(&by_mover))
+    }
+
+    /// The `from` squares of mover `m` whose departure value satisfies `pred`: a trie
+    /// over the file with the class of ranks.
+    fn departure_trie(&self, m: usize, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let from_values = &self.departures[m].1;
+        let mut entries = Vec::new();
+        for file in 0..8 {
+            let ranks: String = (0..8)
+                .filter(|&rank| from_values[rank * 8 + file].is_some_and(&pred))
+                .map(|rank| (b'1' + rank as u8) as char)
                 .collect();
-            if !departures.is_empty() && !arrivals.is_empty() {
-                let tail = format!("{}{}", trie(&departures), trie(&arrivals));
-                by_mover.push((mover.to_string(), tail));
+            if !ranks.is_empty() {
+                let key = ((b'a' + file as u8) as char).to_string();
+                entries.push((key, format!("[{ranks}]")));
             }
         }
-        (!by_mover.is_empty()).then(|| trie(&by_mover))
+        (!entries.is_empty()).then(|| trie(&entries))
+    }
+
+    /// The `<to><promotion>:<captured>` key ends of mover `m` whose arrival value
+    /// satisfies `pred`: per file, the ranks whose tail (promotion, `:`, class of
+    /// captured characters) is the same share one branch with a class of ranks.
+    fn arrival_trie(&self, m: usize, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let captured: Vec<char> = SQUARE_CHARS.chars().collect();
+        let mut tails: BTreeMap<(u8, String), String> = BTreeMap::new();
+        for (key, values) in &self.arrivals[m] {
+            let has = |v: &Option<i64>| v.is_some_and(&pred);
+            let chars: Vec<char> = captured
+                .iter()
+                .zip(values)
+                .filter(|(_, v)| has(v))
+                .map(|(c, _)| *c)
+                .collect();
+            let (file, rank, rest) = (key.as_bytes()[0], key.as_bytes()[1] as char, &key[2..]);
+            if !chars.is_empty() {
+                let tail = format!("{rest}{}", class(&chars));
+                tails.entry((file, tail)).or_default().push(rank);
+            }
+            if has(&values[captured.len()]) {
+                let tail = format!("{rest}\\.{EXTRA_MARK}");
+                tails.entry((file, tail)).or_default().push(rank);
+            }
+        }
+        let entries: Vec<(String, String)> = tails
+            .into_iter()
+            .map(|((file, tail), ranks)| ((file as char).to_string(), format!("[{ranks}]{tail}")))
+            .collect();
+        (!entries.is_empty()).then(|| trie(&entries))
     }
 }
 
-/// The arrival digit, the departure digit and the carry in of one addition step.
-type Digits = (u8, u8, u8);
-
-/// The rules that add the arrival and departure values digit by digit, least
-/// significant first, below the key: the digit line holds `c0 r0 c1 r1 ..` (carry in,
-/// then each result digit and the carry out) and each rule appends `r c'` at its end with
-/// `${0}`. Per digit, one rule per outcome `(r, c')` but `(0, 0)` lists the
-/// `(arrival digit, departure digit, carry)` cases that give it; the cheap last rule
-/// appends `00` where none matched. The last digit's carry out is not needed.
-fn sum_digit_rules(bits: u8) -> Vec<(String, String)> {
+/// Per digit (most significant first, offset binary) of the arrival, a rule appending
+/// `1` with `${0}` where the key is in the digit's table and a cheap rule appending `0`
+/// elsewhere; the same for the departure on the next line; then the key goes.
+///
+/// (Adding the two tables' digits with the carry in these rules, instead of the one
+/// `add` after them, saves the addition's 13 rules but makes tables about four times as
+/// large: slower to compile, larger automata, and slower per move in the measurements.)
+fn digit_rules(bits: u8) -> Vec<(String, String)> {
     let tables = GainTables::new();
-    let mut keys: BTreeMap<(usize, u8, u8), Option<String>> = BTreeMap::new();
+    let digit = |v: i64, j: usize| encode::int(bits, v).as_bytes()[j] == b'1';
     let mut rules = Vec::new();
     for j in 0..bits as usize {
-        let last = j + 1 == bits as usize;
-        let mut outcomes: BTreeMap<(u8, u8), Vec<Digits>> = BTreeMap::new();
-        for a in 0..2u8 {
-            for d in 0..2u8 {
-                for c in 0..2u8 {
-                    if j == 0 && c == 1 {
-                        continue;
-                    }
-                    let sum = a + d + c;
-                    let carry = if last { 0 } else { sum / 2 };
-                    outcomes
-                        .entry((sum % 2, carry))
-                        .or_default()
-                        .push((a, d, c));
-                }
-            }
-        }
-        for ((r, carry), cases) in outcomes {
-            if (r, carry) == (0, 0) {
-                continue;
-            }
-            let branches: Vec<String> = cases
-                .iter()
-                .filter_map(|&(a, d, c)| {
-                    let key = keys
-                        .entry((j, a, d))
-                        .or_insert_with(|| tables.key_with_digits(bits, j, a, d))
-                        .as_ref()?;
-                    Some(format!("{key}\n[01]{{{}}}{c}", 2 * j))
-                })
-                .collect();
-            if !branches.is_empty() {
-                rules.push((
-                    format!("{THREAD}(?:{})", branches.join("|")),
-                    format!("${{0}}{r}{carry}"),
-                ));
-            }
+        if let Some(key) = tables.arrival_key(|v| digit(v, j)) {
+            rules.push((format!("{THREAD}{key}\n[01]{{{j}}}"), "${0}1".to_string()));
         }
         rules.push((
-            format!("({THREAD}[^\n]*\n[01]{{{}}})\n", 2 * j + 1),
-            "${1}00\n".to_string(),
+            format!("({THREAD}[^\n]*\n[01]{{{j}}})\n"),
+            "${1}0\n".to_string(),
         ));
     }
+    for j in 0..bits as usize {
+        if let Some(key) = tables.departure_key(|v| digit(v, j)) {
+            rules.push((
+                format!("{THREAD}{key}[a-h][1-8][qrbn]?:[^\n]*\n[01]{{{bits}}}\n[01]{{{j}}}"),
+                "${0}1".to_string(),
+            ));
+        }
+        rules.push((
+            format!("({THREAD}[^\n]*\n[01]{{{bits}}}\n[01]{{{j}}})\n"),
+            "${1}0\n".to_string(),
+        ));
+    }
+    rules.push((format!("{HEAD}[^\n]*\n"), "${1}".to_string()));
     rules
+}
+
+/// Sign-extends the top integer from `from` to `to` bits (offset binary: the top digit
+/// `d` becomes `d` followed by `to - from` copies of its complement).
+fn extend_rules(from: u8, to: u8) -> Vec<(String, String)> {
+    let pad = (to - from) as usize;
+    let rest = from as usize - 1;
+    vec![
+        (
+            format!("{HEAD}1([01]{{{rest}}}\n)"),
+            format!("${{1}}1{}${{2}}", "0".repeat(pad)),
+        ),
+        (
+            format!("{HEAD}0([01]{{{rest}}}\n)"),
+            format!("${{1}}0{}${{2}}", "1".repeat(pad)),
+        ),
+    ]
 }
 
 /// The 80-character board line `board` without its `//` separators: 64 characters, a8
@@ -491,21 +470,22 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
 ///
 /// `before` is the [`compact`] board before the move (anything may follow it on the
 /// line), `uci` its text (`e7e8q`): the board after
-/// is not needed (the arriving piece is the mover or the promotion). About 50 rules
-/// (see [`gain_terms_rules`]), then an addition and a sign extension.
+/// is not needed (the arriving piece is the mover or the promotion). The rules of
+/// [`gain_rules`], an addition and a sign extension: 63 rules with the two lookups and
+/// the result's definition.
 #[track_caller]
 pub fn gain(
     b: &mut Builder,
     before: &Value<kind::Str>,
     uci: &Value<kind::Str>,
 ) -> Value<kind::Int> {
-    on_stack(
-        b,
-        "gain",
-        &[before.var(), uci.var()],
-        gain_rules(GAIN_BITS),
-        Type::Int { bits: SCORE_BITS },
-    )
+    b.emit(Instruction::Lookup(before.var().clone()));
+    let body = vec![
+        stack_rules::instruction("gain", gain_rules(GAIN_BITS)),
+        Instruction::Add { bits: GAIN_BITS },
+        stack_rules::instruction("extend", extend_rules(GAIN_BITS, SCORE_BITS)),
+    ];
+    stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
 }
 
 /// The score of `board` from white's view, in [`SCORE_BITS`] bits: the sum over its
