@@ -145,8 +145,8 @@ fn square_index(name: &str) -> usize {
     ((b[1] - b'1') as usize) * 8 + (b[0] - b'a') as usize
 }
 
-/// The moves with an extra part, as `(to, from, mover)` key texts, and the extra part of
-/// the arrival term: the castling rook's change or the en-passant victim's entry.
+/// The moves with an extra part, as `(<to><from>, mover, extra)`: the extra part of the
+/// arrival value is the castling rook's change or the en-passant victim's entry.
 fn extra_moves() -> Vec<(String, char, i64)> {
     let mut out = Vec::new();
     for (king, from, to, rook_from, rook_to) in [
@@ -179,8 +179,8 @@ fn extra_moves() -> Vec<(String, char, i64)> {
 }
 
 /// An alternation of `entries` (a literal key, then a pattern) written as a trie over the
-/// keys, so that no two branches start with the same character: small automata, and
-/// one-pass when the tails are.
+/// keys: no two keys' branches start with the same character, so the automata stay
+/// small (and one-pass when the tails do not overlap).
 fn trie(entries: &[(String, String)]) -> String {
     let mut here = Vec::new();
     let mut children: BTreeMap<char, Vec<(String, String)>> = BTreeMap::new();
