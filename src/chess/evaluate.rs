@@ -11,24 +11,32 @@
 //!
 //! # Where the work is
 //!
-//! Cost is rules × active threads. The full score ([`full_score`]) reads all 64 squares
-//! (about 30 rules per square: one rule per piece that can stand there writes the
+//! Cost is rules × active threads. The full score ([`full_score_white`]) reads all 64
+//! squares (about 30 rules per square: one rule per piece that can stand there writes the
 //! square's value, then an addition), but it runs once, on the root's single thread.
 //! Everything else is incremental: a child's score is its parent's plus the mover's
-//! [`gain`], which reads four table entries (the moved piece on its target square after
-//! the move, the piece on its origin square before, the captured piece, and the extra
-//! of castling's rook or en passant's pawn) in `2 × GAIN_BITS + 2` rules each, whatever
-//! the square: one rule selects the board character (an alternation over the 64 squares
-//! of `square name, a counted .{offset}, the character captured`), then one rule per
-//! result bit tests the short key `<square><piece>` against an alternation of
-//! `square name, class of pieces whose value has that bit set`. No backreference, and
-//! only the select rule has counted repetitions (a small automaton for the others).
+//! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
+//! written for few, cheap rules: 63 in all (at 10 bits), none of them an alternation
+//! with groups inside it.
+//!
+//! - The board is read at two squares only, the move's `from` and `to`, by two *select*
+//!   rules: a trie over the square name whose branches skip a counted number of board
+//!   characters (no capture inside, so a one-pass automaton resolves the groups).
+//! - The arriving piece is the mover, or the promotion letter: the board after the move
+//!   is not read. Castling and en passant are recognised from the key (squares and
+//!   mover, captured square empty) by one rule that marks the key.
+//! - The gain is the sum of two table values, the arrival (`to`, promotion, captured
+//!   piece or mark, mover) and the departure (`from`, mover). Each digit of each is one
+//!   rule testing the key against a trie of the table entries with that digit set and
+//!   appending `1` with `${0}` (no groups: a DFA alone resolves it, however large the
+//!   trie), and one cheap rule appending `0` elsewhere; then one addition.
 //!
 //! # Stack layouts (internal)
 //!
-//! A square lookup works on the scratch line `<bits>:<square><piece>` (the board line is
-//! consumed by the select rule); each bit rule appends one result digit before the `:`,
-//! and the last rule drops the key.
+//! The gain works on `<key>\n<arrival digits>\n<departure digits>\n`, the key being
+//! `<mover><from><to><promotion>:<captured>` (plus [`EXTRA_MARK`]); see [`gain_rules`].
+
+use std::collections::BTreeMap;
 
 use super::eval;
 use super::stack_rules::{self, on_stack};
@@ -46,6 +54,8 @@ pub const SQUARE_CHARS: &str = "PNBRQKpnbrqk.";
 
 /// The head of an active thread, captured as group 1.
 const HEAD: &str = "(%%\n#stack:\n)";
+/// The head of an active thread, uncaptured.
+const THREAD: &str = super::rx::HEAD;
 
 /// `value` in units of 5 cp.
 ///
@@ -86,6 +96,11 @@ pub fn board_offset(index: usize) -> usize {
     (7 - index / 8) * 10 + index % 8
 }
 
+/// The offset of square `index` in the 64-character compact board (see [`compact`]).
+pub fn compact_offset(index: usize) -> usize {
+    (7 - index / 8) * 8 + index % 8
+}
+
 /// The pieces that can stand on a square (no pawn on the first or last rank).
 fn possible(index: usize) -> impl Iterator<Item = char> {
     let rank = index / 8;
@@ -109,61 +124,315 @@ fn class(chars: &[char]) -> String {
     format!("[{inner}]")
 }
 
-/// Rules that turn `<key>\n<board>\n` (key on top) into the value line: the value of
-/// `value(piece at square named by key, square)` in `bits` bits. Keys are square names;
-/// `value` must give a value for `.` too.
-fn square_lookup_rules(bits: u8, value: impl Fn(char, usize) -> i64) -> Vec<(String, String)> {
-    // One rule selects the board character: `<square>\n<board>\n` becomes `:<square><char>`
-    // (the only rule here with counted offsets), then each bit rule tests a short key.
-    let mut select = Vec::new();
-    let mut chars = String::new();
-    let mut names = String::new();
-    for sq in 0..64 {
-        select.push(format!(
-            "({})\n.{{{}}}(.)",
-            square_name(sq),
-            board_offset(sq)
-        ));
-        names.push_str(&format!("${{{}}}", 2 + 2 * sq));
-        chars.push_str(&format!("${{{}}}", 3 + 2 * sq));
+/// Any character a board line holds (ASCII: small automata for the counted skips).
+pub const BOARD_CHAR: &str = "[./A-Za-z]";
+
+/// The key's mark for a move with an extra part (castling's rook, en passant's pawn),
+/// written after the captured character (`.` for both).
+const EXTRA_MARK: char = 'x';
+
+/// `BOARD_CHAR{n}` (empty for 0).
+fn skip(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        _ => format!("{BOARD_CHAR}{{{n}}}"),
     }
-    let mut rules = vec![(
-        format!("{HEAD}(?:{})[^\n]*\n", select.join("|")),
-        format!("${{1}}:{names}{chars}\n"),
-    )];
-    let codes: Vec<Vec<(char, Vec<u8>)>> = (0..64)
-        .map(|sq| {
-            SQUARE_CHARS
-                .chars()
-                .map(|c| (c, encode::int(bits, value(c, sq)).into_bytes()))
-                .collect()
-        })
-        .collect();
-    for j in 0..bits as usize {
-        let mut alternatives = Vec::new();
-        for (sq, codes) in codes.iter().enumerate() {
-            let ones: Vec<char> = codes
-                .iter()
-                .filter(|(_, code)| code[j] == b'1')
-                .map(|(c, _)| *c)
-                .collect();
-            if !ones.is_empty() {
-                alternatives.push(format!("{}{}", square_name(sq), class(&ones)));
+}
+
+/// The index of a square name such as `e4`.
+fn square_index(name: &str) -> usize {
+    let b = name.as_bytes();
+    ((b[1] - b'1') as usize) * 8 + (b[0] - b'a') as usize
+}
+
+/// The moves with an extra part, as `(<to><from>, mover, extra)`: the extra part of the
+/// arrival value is the castling rook's change or the en-passant victim's entry.
+fn extra_moves() -> Vec<(String, char, i64)> {
+    let mut out = Vec::new();
+    for (king, from, to, rook_from, rook_to) in [
+        ('K', "e1", "g1", "h1", "f1"),
+        ('K', "e1", "c1", "a1", "d1"),
+        ('k', "e8", "g8", "h8", "f8"),
+        ('k', "e8", "c8", "a8", "d8"),
+    ] {
+        let rook = if king == 'K' { 'R' } else { 'r' };
+        let v = own_units(rook, square_index(rook_to)) - own_units(rook, square_index(rook_from));
+        out.push((format!("{to}{from}"), king, v));
+    }
+    // En passant: a pawn moving diagonally onto an empty square of the sixth (third) rank.
+    for (pawn, from_rank, to_rank, victim) in [('P', 4, 5, 'p'), ('p', 3, 2, 'P')] {
+        for file in 0..8i32 {
+            for df in [-1i32, 1] {
+                let tf = file + df;
+                if !(0..8).contains(&tf) {
+                    continue;
+                }
+                let from = (from_rank * 8 + file) as usize;
+                let to = (to_rank * 8 + tf) as usize;
+                let captured = (from_rank * 8 + tf) as usize;
+                let key = format!("{}{}", square_name(to), square_name(from));
+                out.push((key, pawn, own_units(victim, captured)));
             }
         }
-        let prefix = format!("(%%\n#stack:\n[01]{{{j}}}):");
-        if !alternatives.is_empty() {
+    }
+    out
+}
+
+/// An alternation of `entries` (a literal key, then a pattern) written as a trie over the
+/// keys: no two keys' branches start with the same character, so the automata stay
+/// small (and one-pass when the tails do not overlap).
+fn trie(entries: &[(String, String)]) -> String {
+    let mut here = Vec::new();
+    let mut children: BTreeMap<char, Vec<(String, String)>> = BTreeMap::new();
+    for (key, tail) in entries {
+        let mut chars = key.chars();
+        match chars.next() {
+            None => here.push(tail.clone()),
+            Some(c) => children
+                .entry(c)
+                .or_default()
+                .push((chars.as_str().to_string(), tail.clone())),
+        }
+    }
+    let mut parts = here;
+    for (c, sub) in &children {
+        parts.push(format!("{}{}", regex::escape(&c.to_string()), trie(sub)));
+    }
+    match parts.len() {
+        1 => parts.pop().expect("one part"),
+        _ => format!("(?:{})", parts.join("|")),
+    }
+}
+
+/// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
+/// compact board before it) into the arrival and departure values of the move's gain
+/// (see [`gain`]), both in `bits` bits, the arrival on top:
+/// - one rule lays out the key `<from><to><promotion>:<to>`;
+/// - two select rules read the board at fixed offsets (a trie over a square name of the
+///   key, each branch a counted skip; the groups lie outside it): the mover at `from`
+///   (written before it, the board kept), then the captured character at `to` (written
+///   in its place, the board replaced by two empty digit lines), giving the key
+///   `<mover><from><to><promotion>:<captured>`;
+/// - one rule appends [`EXTRA_MARK`] to the key of a castling or an en passant;
+/// - the digit rules of [`digit_rules`], which drop the key at the end.
+fn gain_rules(bits: u8) -> Vec<(String, String)> {
+    let mut rules = vec![(
+        format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
+        "${1}${2}${3}${4}:${3}\n".to_string(),
+    )];
+    let from_branches: Vec<(String, String)> = (0..64)
+        .map(|sq| {
+            let skip = skip(compact_offset(sq));
+            (
+                square_name(sq),
+                format!("[a-h][1-8][qrbn]?:[a-h][1-8]\n{skip}"),
+            )
+        })
+        .collect();
+    rules.push((
+        format!("{HEAD}({})({BOARD_CHAR})", trie(&from_branches)),
+        "${1}${3}${2}${3}".to_string(),
+    ));
+    let to_branches: Vec<(String, String)> = (0..64)
+        .map(|sq| (square_name(sq), format!("\n{}", skip(compact_offset(sq)))))
+        .collect();
+    rules.push((
+        format!(
+            "({THREAD}{BOARD_CHAR}[a-h][1-8][a-h][1-8][qrbn]?:){}({BOARD_CHAR})[^\n]*\n",
+            trie(&to_branches)
+        ),
+        "${1}${2}\n\n\n".to_string(),
+    ));
+    let extras: Vec<(String, String)> = extra_moves()
+        .iter()
+        .map(|(key, mover, _)| (format!("{mover}{}{}:", &key[2..], &key[..2]), String::new()))
+        .collect();
+    rules.push((
+        format!("{THREAD}{}\\.", trie(&extras)),
+        format!("${{0}}{EXTRA_MARK}"),
+    ));
+    rules.extend(digit_rules(bits));
+    rules
+}
+
+/// The two tables of a move's gain, computed once per set of rules.
+struct GainTables {
+    /// Per mover: the departure value (minus its entry) per `from` square, `None` where
+    /// it cannot stand.
+    departures: Vec<(char, Vec<Option<i64>>)>,
+    /// Per mover (same order): per arrival key `<to><promotion>:`, the arrival value per
+    /// captured character of [`SQUARE_CHARS`] and then [`EXTRA_MARK`] (`None`: no such
+    /// move).
+    arrivals: Vec<Vec<(String, Vec<Option<i64>>)>>,
+}
+
+impl GainTables {
+    fn new() -> GainTables {
+        let extras = extra_moves();
+        let extra_on = |to: usize, mover: char| {
+            extras
+                .iter()
+                .find(|(key, m, _)| *m == mover && square_index(&key[..2]) == to)
+                .map(|(_, _, v)| *v)
+        };
+        let mut departures = Vec::new();
+        let mut arrivals = Vec::new();
+        for mover in "PNBRQKpnbrqk".chars() {
+            let from_values = (0..64)
+                .map(|from| {
+                    possible(from)
+                        .any(|m| m == mover)
+                        .then(|| -own_units(mover, from))
+                })
+                .collect();
+            departures.push((mover, from_values));
+            let mut cells = Vec::new();
+            for to in 0..64 {
+                for promotion in [None, Some('q'), Some('r'), Some('b'), Some('n')] {
+                    let legal = match promotion {
+                        None => possible(to).any(|m| m == mover),
+                        Some(_) => (mover == 'P' && to / 8 == 7) || (mover == 'p' && to / 8 == 0),
+                    };
+                    if !legal {
+                        continue;
+                    }
+                    let arrived = match promotion {
+                        Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
+                        Some(p) => p,
+                        None => mover,
+                    };
+                    let base = own_units(arrived, to);
+                    let mut values: Vec<Option<i64>> = SQUARE_CHARS
+                        .chars()
+                        .map(|c| Some(base + own_units(c, to)))
+                        .collect();
+                    values.push(extra_on(to, mover).map(|v| base + v));
+                    let key = format!(
+                        "{}{}:",
+                        square_name(to),
+                        promotion.map(String::from).unwrap_or_default()
+                    );
+                    cells.push((key, values));
+                }
+            }
+            arrivals.push(cells);
+        }
+        GainTables {
+            departures,
+            arrivals,
+        }
+    }
+
+    /// The key lines (mover first) whose arrival value satisfies `pred`.
+    fn arrival_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let by_mover: Vec<(String, String)> = (0..self.departures.len())
+            .filter_map(|m| {
+                let arrivals = self.arrival_trie(m, &pred)?;
+                Some((
+                    self.departures[m].0.to_string(),
+                    format!("[a-h][1-8]{arrivals}"),
+                ))
+            })
+            .collect();
+        (!by_mover.is_empty()).then(|| trie(&by_mover))
+    }
+
+    /// The keys' beginnings (mover and `from`) whose departure value satisfies `pred`.
+    fn departure_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let by_mover: Vec<(String, String)> = (0..self.departures.len())
+            .filter_map(|m| {
+                Some((
+                    self.departures[m].0.to_string(),
+                    self.departure_trie(m, &pred)?,
+                ))
+            })
+            .collect();
+        (!by_mover.is_empty()).then(|| trie(&by_mover))
+    }
+
+    /// The `from` squares of mover `m` whose departure value satisfies `pred`: a trie
+    /// over the file with the class of ranks.
+    fn departure_trie(&self, m: usize, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let from_values = &self.departures[m].1;
+        let mut entries = Vec::new();
+        for file in 0..8 {
+            let ranks: String = (0..8)
+                .filter(|&rank| from_values[rank * 8 + file].is_some_and(&pred))
+                .map(|rank| (b'1' + rank as u8) as char)
+                .collect();
+            if !ranks.is_empty() {
+                let key = ((b'a' + file as u8) as char).to_string();
+                entries.push((key, format!("[{ranks}]")));
+            }
+        }
+        (!entries.is_empty()).then(|| trie(&entries))
+    }
+
+    /// The `<to><promotion>:<captured>` key ends of mover `m` whose arrival value
+    /// satisfies `pred`: per file, the ranks whose tail (promotion, `:`, class of
+    /// captured characters) is the same share one branch with a class of ranks.
+    fn arrival_trie(&self, m: usize, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let captured: Vec<char> = SQUARE_CHARS.chars().collect();
+        let mut tails: BTreeMap<(u8, String), String> = BTreeMap::new();
+        for (key, values) in &self.arrivals[m] {
+            let has = |v: &Option<i64>| v.is_some_and(&pred);
+            let chars: Vec<char> = captured
+                .iter()
+                .zip(values)
+                .filter(|(_, v)| has(v))
+                .map(|(c, _)| *c)
+                .collect();
+            let (file, rank, rest) = (key.as_bytes()[0], key.as_bytes()[1] as char, &key[2..]);
+            if !chars.is_empty() {
+                let tail = format!("{rest}{}", class(&chars));
+                tails.entry((file, tail)).or_default().push(rank);
+            }
+            if has(&values[captured.len()]) {
+                let tail = format!("{rest}\\.{EXTRA_MARK}");
+                tails.entry((file, tail)).or_default().push(rank);
+            }
+        }
+        let entries: Vec<(String, String)> = tails
+            .into_iter()
+            .map(|((file, tail), ranks)| ((file as char).to_string(), format!("[{ranks}]{tail}")))
+            .collect();
+        (!entries.is_empty()).then(|| trie(&entries))
+    }
+}
+
+/// Per digit (most significant first, offset binary) of the arrival, a rule appending
+/// `1` with `${0}` where the key is in the digit's table and a cheap rule appending `0`
+/// elsewhere; the same for the departure on the next line; then the key goes.
+///
+/// (Adding the two tables' digits with the carry in these rules, instead of the one
+/// `add` after them, saves the addition's 13 rules but makes tables about four times as
+/// large: slower to compile, larger automata, and slower per move in the measurements.)
+fn digit_rules(bits: u8) -> Vec<(String, String)> {
+    let tables = GainTables::new();
+    let digit = |v: i64, j: usize| encode::int(bits, v).as_bytes()[j] == b'1';
+    let mut rules = Vec::new();
+    for j in 0..bits as usize {
+        if let Some(key) = tables.arrival_key(|v| digit(v, j)) {
+            rules.push((format!("{THREAD}{key}\n[01]{{{j}}}"), "${0}1".to_string()));
+        }
+        rules.push((
+            format!("({THREAD}[^\n]*\n[01]{{{j}}})\n"),
+            "${1}0\n".to_string(),
+        ));
+    }
+    for j in 0..bits as usize {
+        if let Some(key) = tables.departure_key(|v| digit(v, j)) {
             rules.push((
-                format!("{prefix}((?:{})\n)", alternatives.join("|")),
-                "${1}1:${2}".to_string(),
+                format!("{THREAD}{key}[a-h][1-8][qrbn]?:[^\n]*\n[01]{{{bits}}}\n[01]{{{j}}}"),
+                "${0}1".to_string(),
             ));
         }
-        rules.push((prefix, "${1}0:".to_string()));
+        rules.push((
+            format!("({THREAD}[^\n]*\n[01]{{{bits}}}\n[01]{{{j}}})\n"),
+            "${1}0\n".to_string(),
+        ));
     }
-    rules.push((
-        format!("(%%\n#stack:\n[01]{{{bits}}}):[^\n]*\n"),
-        "${1}\n".to_string(),
-    ));
+    rules.push((format!("{HEAD}[^\n]*\n"), "${1}".to_string()));
     rules
 }
 
@@ -184,135 +453,39 @@ fn extend_rules(from: u8, to: u8) -> Vec<(String, String)> {
     ]
 }
 
-/// The value of the piece on `square` (a square name such as `e4`) of `board`, by
-/// `value(piece, square index)`, in `bits` bits.
+/// The 80-character board line `board` without its `//` separators: 64 characters, a8
+/// first (one rule): the form [`gain`] reads, 16 bytes less in every thread that carries
+/// a copy.
 #[track_caller]
-pub fn square_value(
-    b: &mut Builder,
-    board: &Value<kind::Str>,
-    square: &Value<kind::Str>,
-    bits: u8,
-    value: impl Fn(char, usize) -> i64,
-) -> Value<kind::Int> {
-    on_stack(
-        b,
-        "square_value",
-        &[board.var(), square.var()],
-        square_lookup_rules(bits, value),
-        Type::Int { bits },
-    )
-}
-
-/// The castling rook's or the en-passant pawn's part of a move's gain, keyed by the move's
-/// `from` and `to` squares (text `e1g1`) over the board before the move.
-fn extra_rules(bits: u8) -> Vec<(String, String)> {
-    // (from and to, board conditions as (square, char) in increasing offset, value)
-    type Entry = (String, Vec<(usize, char)>, i64);
-    let mut entries: Vec<Entry> = Vec::new();
-    let sq = |name: &str| -> usize {
-        let b = name.as_bytes();
-        ((b[1] - b'1') as usize) * 8 + (b[0] - b'a') as usize
-    };
-    for (king, from, to, rook_from, rook_to) in [
-        ('K', "e1", "g1", "h1", "f1"),
-        ('K', "e1", "c1", "a1", "d1"),
-        ('k', "e8", "g8", "h8", "f8"),
-        ('k', "e8", "c8", "a8", "d8"),
-    ] {
-        let rook = if king == 'K' { 'R' } else { 'r' };
-        let v = own_units(rook, sq(rook_to)) - own_units(rook, sq(rook_from));
-        entries.push((format!("{from}{to}"), vec![(sq(from), king)], v));
-    }
-    // En passant: a pawn moving diagonally onto an empty square of the third or sixth rank.
-    for (pawn, from_rank, to_rank, victim) in [('P', 4, 5, 'p'), ('p', 3, 2, 'P')] {
-        for file in 0..8i32 {
-            for df in [-1i32, 1] {
-                let tf = file + df;
-                if !(0..8).contains(&tf) {
-                    continue;
-                }
-                let from = (from_rank * 8 + file) as usize;
-                let to = (to_rank * 8 + tf) as usize;
-                let captured = (from_rank * 8 + tf) as usize;
-                let v = own_units(victim, captured);
-                let mut cond = vec![(from, pawn), (to, '.')];
-                cond.sort_by_key(|(s, _)| board_offset(*s));
-                entries.push((format!("{}{}", square_name(from), square_name(to)), cond, v));
-            }
-        }
-    }
-    let zero = encode::int(bits, 0).into_bytes();
-    let mut rules = vec![(
-        format!("{HEAD}([a-h][1-8][a-h][1-8]\n)"),
-        "${1}:${2}".to_string(),
-    )];
-    for (j, &default) in zero.iter().enumerate() {
-        let flipped = if default == b'1' { '0' } else { '1' };
-        let alternatives: Vec<String> = entries
-            .iter()
-            .filter(|(_, _, v)| encode::int(bits, *v).as_bytes()[j] != default)
-            .map(|(key, cond, _)| {
-                let mut text = format!("{key}\n");
-                let mut at = 0;
-                for (s, c) in cond {
-                    let o = board_offset(*s);
-                    text.push_str(&format!(".{{{}}}{}", o - at, class(&[*c])));
-                    at = o + 1;
-                }
-                text
-            })
-            .collect();
-        let prefix = format!("(%%\n#stack:\n[01]{{{j}}}):");
-        if !alternatives.is_empty() {
-            rules.push((
-                format!("{prefix}((?:{}))", alternatives.join("|")),
-                format!("${{1}}{flipped}:${{2}}"),
-            ));
-        }
-        rules.push((prefix, format!("${{1}}{}:", default as char)));
-    }
-    rules.push((
-        format!("(%%\n#stack:\n[01]{{{bits}}}):[^\n]*\n[^\n]*\n"),
-        "${1}\n".to_string(),
-    ));
-    rules
+pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
+    let ranks = format!("({BOARD_CHAR}{{8}})//").repeat(8);
+    let joined: String = (2..10).map(|g| format!("${{{g}}}")).collect();
+    let rule = (format!("{HEAD}{ranks}\n"), format!("${{1}}{joined}\n"));
+    on_stack(b, "compact", &[board.var()], vec![rule], Type::Str)
 }
 
 /// What a move gains its mover, from the mover's view, in [`SCORE_BITS`] bits: the moved
 /// (or promoted) piece's entry on `to` minus its entry on `from`, plus the captured
 /// piece's entry (en passant included), plus the castling rook's change.
 ///
-/// `before`/`after` are the board lines around the move; `uci` its text (`e7e8q`).
+/// `before` is the [`compact`] board before the move (anything may follow it on the
+/// line), `uci` its text (`e7e8q`): the board after
+/// is not needed (the arriving piece is the mover or the promotion). The rules of
+/// [`gain_rules`], an addition and a sign extension: 63 rules with the two lookups and
+/// the result's definition.
 #[track_caller]
 pub fn gain(
     b: &mut Builder,
     before: &Value<kind::Str>,
-    after: &Value<kind::Str>,
     uci: &Value<kind::Str>,
 ) -> Value<kind::Int> {
-    let from = b.slice(uci, 0, 2);
-    let to = b.slice(uci, 2, 2);
-    let squares = b.slice(uci, 0, 4);
-    let arrived = square_value(b, after, &to, GAIN_BITS, own_units);
-    let left = square_value(b, before, &from, GAIN_BITS, own_units);
-    let captured = square_value(b, before, &to, GAIN_BITS, own_units);
-    let extra: Value<kind::Int> = on_stack(
-        b,
-        "move_extra",
-        &[before.var(), squares.var()],
-        extra_rules(GAIN_BITS),
-        Type::Int { bits: GAIN_BITS },
-    );
-    let moved = b.sub(&arrived, &left);
-    let taken = b.add(&captured, &extra);
-    let total = b.add(&moved, &taken);
-    on_stack(
-        b,
-        "extend",
-        &[total.var()],
-        extend_rules(GAIN_BITS, SCORE_BITS),
-        Type::Int { bits: SCORE_BITS },
-    )
+    b.emit(Instruction::Lookup(before.var().clone()));
+    let body = vec![
+        stack_rules::instruction("gain", gain_rules(GAIN_BITS)),
+        Instruction::Add { bits: GAIN_BITS },
+        stack_rules::instruction("extend", extend_rules(GAIN_BITS, SCORE_BITS)),
+    ];
+    stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
 }
 
 /// The score of `board` from white's view, in [`SCORE_BITS`] bits: the sum over its
@@ -402,7 +575,7 @@ mod tests {
         let uci = b.input_str("m");
         let s = full_score_white(&mut b, &board);
         b.output("s", &s);
-        let g = gain(&mut b, &before, &board, &uci);
+        let g = gain(&mut b, &before, &uci);
         b.output("g", &g);
         let program = compiler::compile(b.finish(), &CompileOptions::default())
             .program
@@ -455,7 +628,7 @@ mod tests {
             ),
         ];
         for (before, after, m, cp) in cases {
-            let (pb, bl) = (board_line(before), board_line(after));
+            let (pb, bl) = (board_line(before).replace('/', ""), board_line(after));
             let state =
                 encode::render(&[Thread::active(&[], &[("b", &bl), ("pb", &pb), ("m", m)])]);
             let out = encode::threads(&exec.run(&state));
@@ -463,6 +636,137 @@ mod tests {
             assert_eq!(s, native_white(&bl), "{after}");
             let g = encode::decode_int(out[0].var("g").unwrap()).unwrap();
             assert_eq!(g * 5, cp as i64, "{m} on {before}");
+        }
+    }
+
+    /// A table entry in units, read natively from [`eval`] (`.` is 0).
+    fn entry(piece: char, square: usize) -> i64 {
+        eval::piece_square(piece, square).map_or(0, |v| v as i64 / 5)
+    }
+
+    /// The gain of moving `mover` from `from` to `to` (capturing `captured`, promoting
+    /// to `promotion`), natively: castling when a king moves two files from its home
+    /// square onto an empty one, en passant when a pawn moves diagonally from its fifth
+    /// rank onto an empty square.
+    fn native_gain(mover: char, from: usize, to: usize, captured: char, promotion: &str) -> i64 {
+        let arrived = match promotion.chars().next() {
+            Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
+            Some(p) => p,
+            None => mover,
+        };
+        let mut g = entry(arrived, to) - entry(mover, from) + entry(captured, to);
+        let (ff, tf) = (from % 8, to % 8);
+        let home = if mover == 'K' { 4 } else { 60 };
+        if mover.eq_ignore_ascii_case(&'k')
+            && from == home
+            && to.abs_diff(from) == 2
+            && captured == '.'
+        {
+            let rook = if mover == 'K' { 'R' } else { 'r' };
+            let (rf, rt) = if tf == 6 { (7, 5) } else { (0, 3) };
+            let base = to - tf;
+            g += entry(rook, base + rt) - entry(rook, base + rf);
+        }
+        let ep_rank = if mover == 'P' { 4 } else { 3 };
+        if mover.eq_ignore_ascii_case(&'p') && ff != tf && captured == '.' && from / 8 == ep_rank {
+            let victim = if mover == 'P' { 'p' } else { 'P' };
+            g += entry(victim, from - ff + tf);
+        }
+        g
+    }
+
+    #[test]
+    fn gains_of_many_moves_match_a_native_sum() {
+        let mut b = Builder::new("t", "t");
+        let before = b.input_str("pb");
+        let uci = b.input_str("m");
+        let g = gain(&mut b, &before, &uci);
+        b.output("g", &g);
+        let program = compiler::compile(b.finish(), &CompileOptions::default())
+            .program
+            .validate()
+            .unwrap();
+        let exec = Reference::new(program);
+        // (mover, from, to, captured, promotion): every pawn move and promotion of both
+        // colours, the castlings, and a pseudo-random sample of the other pieces' moves.
+        let mut cases: Vec<(char, usize, usize, char, &str)> = Vec::new();
+        for (pawn, dir, last) in [('P', 8i64, 6), ('p', -8, 1)] {
+            for from in 8..56usize {
+                for df in [-1i64, 0, 1] {
+                    let to = from as i64 + dir + df;
+                    if !(0..64).contains(&to) || !(0..8).contains(&(from as i64 % 8 + df)) {
+                        continue;
+                    }
+                    let to = to as usize;
+                    let promotions: &[&str] = if from / 8 == last {
+                        &["q", "r", "b", "n"]
+                    } else {
+                        &[""]
+                    };
+                    let targets: &[char] = if df == 0 {
+                        &['.']
+                    } else {
+                        &['.', 'n', 'Q', 'r']
+                    };
+                    for &p in promotions {
+                        for &c in targets {
+                            let c = if pawn == 'p' {
+                                c.to_ascii_uppercase()
+                            } else {
+                                c.to_ascii_lowercase()
+                            };
+                            cases.push((pawn, from, to, c, p));
+                        }
+                    }
+                }
+            }
+        }
+        for (k, home) in [('K', 4usize), ('k', 60)] {
+            cases.push((k, home, home + 2, '.', ""));
+            cases.push((k, home, home - 2, '.', ""));
+        }
+        let mut seed = 12345u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..1500 {
+            let mover = "NBRQKnbrqk".as_bytes()[next(10) as usize] as char;
+            let from = next(64) as usize;
+            let to = next(64) as usize;
+            let captured = SQUARE_CHARS.as_bytes()[next(13) as usize] as char;
+            if from != to {
+                cases.push((mover, from, to, captured, ""));
+            }
+        }
+        let threads: Vec<Thread> = cases
+            .iter()
+            .map(|&(mover, from, to, captured, promotion)| {
+                let mut squares = ['.'; 64];
+                squares[from] = mover;
+                squares[to] = captured;
+                let mut line = String::new();
+                for rank in (0..8).rev() {
+                    line.extend(&squares[rank * 8..rank * 8 + 8]);
+                }
+                let m = format!("{}{}{promotion}", square_name(from), square_name(to));
+                Thread::active(&[], &[("pb", &line), ("m", &m)])
+            })
+            .collect();
+        let out = encode::threads(&exec.run(&encode::render(&threads)));
+        assert_eq!(out.len(), cases.len());
+        for (t, &(mover, from, to, captured, promotion)) in out.iter().zip(&cases) {
+            let g = encode::decode_int(t.var("g").unwrap()).unwrap();
+            let want = native_gain(mover, from, to, captured, promotion);
+            assert_eq!(
+                g,
+                want,
+                "{mover} {}{}{promotion} onto {captured}",
+                square_name(from),
+                square_name(to)
+            );
         }
     }
 }

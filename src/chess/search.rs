@@ -6,27 +6,32 @@
 //! parse_fen                         1 thread: the root
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
-//!   child = root + gain(move)       incremental, ~190 rules
-//!   save the child's position       pb pt pc pe ph pn
+//!   child = root + gain(move)       incremental, 80 rules
+//!   save the child's board          compact; the rest of the position and the uci
+//!                                   wait in the group boundary (one copy per child)
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
-//!     leaf = child - gain(reply)    incremental, ~190 rules
-//!     no legal move for the engine: -MATE in check, else 0
-//!     a child with no reply (kept stuck): MATE in check, else 0
-//!   tournament: min per child       3 rules per bit per round, in each child's group
+//!     key = gain(reply)             63 rules
+//!     no legal move for the engine: key = child + MATE in check, else child
+//!     a child with no reply (kept stuck): key = child - MATE in check, else child
+//!   tournament: max key per child   3 rules per round, in each child's group
+//!   score = child - key             once per child, not per leaf
 //! key = score ++ complement(uci)    ties go to the smallest UCI text under a max
 //! tournament: max over the moves    one thread left
 //! restore the child's position, its status, the output text
 //! ```
 //!
-//! The reply's gain needs the board before the reply: the child's board `pb`, which the
-//! leaves carry anyway, is also what restores the chosen child's position at the end.
+//! A leaf's score (`child - gain`, `-MATE`, `0` or `MATE`) is `child - key` with the key
+//! above, and `child - key` decreases as the key grows (no value comes near the 14-bit
+//! limits), so the largest key is the smallest score, ties included: the leaves compute
+//! no subtraction. The reply's gain needs the board before the reply: the child's board
+//! `pb`, which also restores the chosen child's position at the end.
 
 use super::board::{MoveGen, Position};
 use super::eval;
-use super::evaluate::{self, SCORE_BITS};
+use super::evaluate::{self, BOARD_CHAR, SCORE_BITS};
 use super::fen_rules::{parse_fen, to_fen};
 use super::movegen::{fork_legal_moves, has_legal_move, in_check};
-use super::stack_rules::on_stack;
+use super::stack_rules::{self, on_stack};
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Best, Instruction, IrProgram, Type};
 
@@ -147,10 +152,64 @@ pub fn insufficient_material(b: &mut Builder, board: &Value<kind::Str>) -> Value
     )
 }
 
-/// Copies a value into a fresh temporary.
+/// Moves the turn, castling rights, en-passant square, clocks (from the position) and
+/// `uci` of every active thread into the group boundary just before it (`%/<level>
+/// <t> <c> <e> <h> <n> <uci>`), where the thread's descendants do not copy them: the
+/// first instruction inside a [`Builder::grouped`] body. The replies' generation skips
+/// the clocks it does not find; nothing before [`unstash`] reads the rest.
 #[track_caller]
-fn copy<K: crate::compiler::dsl::Kind>(b: &mut Builder, v: &Value<K>) -> Value<K> {
-    on_stack(b, "copy", &[v.var()], Vec::new(), v.ty())
+fn stash(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
+    for v in [&pos.turn, &pos.castling, &pos.ep] {
+        b.emit(Instruction::Lookup(v.var().clone()));
+    }
+    for v in [&pos.halfmove, &pos.fullmove, uci] {
+        b.emit(Instruction::Take(v.var().clone()));
+    }
+    let line = "([^\n]*)\n".repeat(6);
+    b.emit(stack_rules::instruction(
+        "stash",
+        vec![(
+            format!("(%/[0-9]+)\n{HEAD}{line}"),
+            "${1} ${8} ${7} ${6} ${5} ${4} ${3}\n%%\n#stack:\n".to_string(),
+        )],
+    ));
+}
+
+/// Brings the line of [`stash`] back from each group boundary onto the stack of the one
+/// thread left after it (the last instruction inside the `grouped` body, after the
+/// tournament).
+#[track_caller]
+fn unstash(b: &mut Builder) {
+    b.emit(stack_rules::instruction(
+        "unstash",
+        vec![(
+            format!("(%/[0-9]+) ([^\n]*)\n{HEAD}"),
+            "${1}\n%%\n#stack:\n${2}\n".to_string(),
+        )],
+    ));
+}
+
+/// Replaces the position's variables (the clocks already gone) by the child's: its
+/// compact board `saved` and the line [`unstash`] left on the stack; `uci` too.
+#[track_caller]
+fn restore(b: &mut Builder, pos: &Position, saved: &Value<kind::Str>, uci: &Value<kind::Str>) {
+    for v in &pos.vars()[..4] {
+        b.emit(Instruction::Delete((*v).clone()));
+    }
+    b.emit(Instruction::Take(saved.var().clone()));
+    let ranks = format!("({BOARD_CHAR}{{8}})").repeat(8);
+    let fields = ["([^ \n]*)"; 6].join(" ");
+    let pattern = format!("{HEAD}{ranks}\n{fields}\n");
+    let board: String = (2..10).map(|g| format!("${{{g}}}//")).collect();
+    let rest: String = (10..16).map(|g| format!("${{{g}}}\n")).collect();
+    b.emit(stack_rules::instruction(
+        "restore",
+        vec![(pattern, format!("${{1}}{board}\n{rest}"))],
+    ));
+    for v in pos.vars() {
+        b.emit(Instruction::Define(v.clone()));
+    }
+    b.emit(Instruction::Define(uci.var().clone()));
 }
 
 /// What the search leaves in its single thread.
@@ -172,7 +231,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
     let white = b.eq_text(&pos.turn, "w");
     let root_white = evaluate::full_score_white(b, &pos.board);
     let root = evaluate::for_side(b, &root_white, &white);
-    let root_board = copy(b, &pos.board);
+    let root_board = evaluate::compact(b, &pos.board);
     let mate = mate_units();
     let (moved, uci, no_reply, score, key) = b.grouped(|b| {
         let children = fork_legal_moves(
@@ -186,28 +245,20 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
         );
         let uci = children.uci.expect("asked for uci");
         let moved = children.moved.expect("asked for keep_stuck");
-        let (no_reply, score) = b.if_else(
+        let (moved, (no_reply, score)) = b.if_else(
             &moved,
             |b| {
-                let g = evaluate::gain(b, &root_board, &pos.board, &uci);
+                let g = evaluate::gain(b, &root_board, &uci);
                 let child = b.add(&root, &g);
                 // The root's board and score are dead from here: drop them before the
                 // replies copy every variable a thousand times.
                 b.emit(Instruction::Delete(root_board.var().clone()));
                 b.emit(Instruction::Delete(root.var().clone()));
-                // The child's position, for the replies' gains and for the end.
-                let saved: Vec<Value<kind::Str>> = [
-                    &pos.board,
-                    &pos.turn,
-                    &pos.castling,
-                    &pos.ep,
-                    &pos.halfmove,
-                    &pos.fullmove,
-                ]
-                .iter()
-                .map(|v| copy(b, v))
-                .collect();
+                // The child's board (compact), for the replies' gains and for the end;
+                // the rest of its position and its move wait in its group's boundary.
+                let saved = evaluate::compact(b, &pos.board);
                 let (no_reply, score) = b.grouped(|b| {
+                    stash(b, pos, &uci);
                     let replies = fork_legal_moves(
                         b,
                         pos,
@@ -219,48 +270,61 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     );
                     let reply = replies.uci.expect("asked for uci");
                     let replied = replies.moved.expect("asked for keep_stuck");
-                    let leaf = b.if_else(
+                    // Each leaf's score is `child - key`: the tournament keeps the
+                    // largest key (the same thread the smallest score would keep), and
+                    // the subtraction runs once per child instead of once per leaf.
+                    let key = b.if_else(
                         &replied,
                         |b| {
-                            let g = evaluate::gain(b, &saved[0], &pos.board, &reply);
-                            let s = b.sub(&child, &g);
+                            let g = evaluate::gain(b, &saved, &reply);
+                            // Dead: deleted here rather than after the whole `if`.
+                            b.emit(Instruction::Delete(reply.var().clone()));
                             let can_move = has_legal_move(b, pos);
                             b.if_else(
                                 &can_move,
-                                |_| s.clone(),
+                                |_| g.clone(),
                                 |b| {
+                                    // Mated: -MATE = child - (child + MATE); stalemate: 0.
                                     let check = in_check(b, pos);
-                                    let mated = b.int(SCORE_BITS, -mate);
-                                    let zero = b.int(SCORE_BITS, 0);
-                                    b.if_else(&check, |_| mated.clone(), |_| zero.clone())
+                                    b.if_else(
+                                        &check,
+                                        |b| {
+                                            let m = b.int(SCORE_BITS, mate);
+                                            b.add(&child, &m)
+                                        },
+                                        |_| child.clone(),
+                                    )
                                 },
                             )
                         },
                         |b| {
+                            // No reply: MATE = child - (child - MATE) in check, else 0.
+                            b.emit(Instruction::Delete(reply.var().clone()));
                             let check = in_check(b, pos);
-                            let mates = b.int(SCORE_BITS, mate);
-                            let zero = b.int(SCORE_BITS, 0);
-                            b.if_else(&check, |_| mates.clone(), |_| zero.clone())
+                            b.if_else(
+                                &check,
+                                |b| {
+                                    let m = b.int(SCORE_BITS, mate);
+                                    b.sub(&child, &m)
+                                },
+                                |_| child.clone(),
+                            )
                         },
                     );
-                    b.keep_best(&leaf, MAX_MOVES, Best::Min);
+                    b.keep_best(&key, MAX_MOVES, Best::Max);
+                    let leaf = b.sub(&child, &key);
                     let no_reply = b.not(&replied);
+                    unstash(b);
                     (no_reply, leaf)
                 });
-                // Back to the child's position, its six variables in order.
-                for v in pos.vars() {
-                    b.emit(Instruction::Delete(v.clone()));
-                }
-                for (v, s) in pos.vars().iter().zip(&saved) {
-                    b.emit(Instruction::Lookup(s.var().clone()));
-                    b.emit(Instruction::Assign((*v).clone()));
-                }
-                (no_reply, score)
+                restore(b, pos, &saved, &uci);
+                // `moved` is true here: set again, rather than carried through the wide part.
+                (b.bool(true), (no_reply, score))
             },
             |b| {
                 let f = b.bool(false);
                 let zero = b.int(SCORE_BITS, 0);
-                (f, zero)
+                (f.clone(), (f, zero))
             },
         );
         let key = move_key(b, &score, &uci);
