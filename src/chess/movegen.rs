@@ -54,11 +54,12 @@
 //! 0.1 s on the fast executor.
 
 use super::board::{
-    Children, DIAGONAL_STEPS, KNIGHT_STEPS, MoveGen, ORIGIN_MARKS, ORTHOGONAL_STEPS,
+    Children, DIAGONAL_STEPS, DOUBLE_PUSH, KNIGHT_STEPS, MoveGen, ORIGIN_MARKS, ORTHOGONAL_STEPS,
     PROMOTION_MARKS, Position,
 };
 use super::rx::{
-    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between, var,
+    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between,
+    ray_over, var,
 };
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Type, Var};
@@ -67,6 +68,9 @@ type Rules = Vec<(String, String)>;
 
 /// The tag of a child thread while its siblings are being generated.
 const CHILD_TAG: &str = "mg";
+/// The line a child in generation holds right before its board: what the move captured
+/// (`.` for nothing).
+const X: &str = "#_x";
 /// The tag of a kept stuck thread (see [`MoveGen::keep_stuck`]).
 const STUCK_TAG: &str = "ms";
 /// The tag of a stuck-candidate that turned out to have a move ([`has_legal_move`]).
@@ -130,9 +134,9 @@ enum Seg {
 /// A rule that, where the board matches `segs` (from its first character), appends a
 /// paused copy of the thread with the move made.
 fn fork_rule(segs: &[Seg]) -> (String, String) {
-    let mut pattern = format!("{HEAD}({LINES}#b: )");
-    let mut parent = format!("{HEAD}${{1}}");
-    let mut child = format!("%{CHILD_TAG}\n#stack:\n${{1}}");
+    let mut pattern = format!("{HEAD}({LINES})#b: ");
+    let mut parent = format!("{HEAD}${{1}}#b: ");
+    let mut child = String::new();
     let origin_group = segs
         .iter()
         .position(|s| matches!(s, Seg::Origin(..)))
@@ -163,13 +167,13 @@ fn fork_rule(segs: &[Seg]) -> (String, String) {
     let tail = segs.len() + 2;
     pattern.push_str("([^%]*)");
     parent.push_str(&format!("${{{tail}}}"));
-    child.push_str(&format!("${{{tail}}}#_x: "));
-    match captured {
-        Some(g) => child.push_str(&format!("${{{g}}}")),
-        None => child.push('.'),
-    }
-    child.push('\n');
-    (pattern, format!("{parent}{child}"))
+    child.push_str(&format!("${{{tail}}}"));
+    let x = match captured {
+        Some(g) => format!("${{{g}}}"),
+        None => ".".to_string(),
+    };
+    let head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{X}: {x}\n#b: ");
+    (pattern, format!("{parent}{head}{child}"))
 }
 
 /// The move of the piece on the origin (`origin` class) by `k` steps of `step` onto a
@@ -362,7 +366,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
 
 /// The attack patterns on a square of class `king` by the pieces of `by`, in families
 /// (each family becomes one alternation).
-fn attack_families(king: &str, by: Side) -> Vec<Vec<String>> {
+fn attack_families(king: &str, by: Side, empty: &str) -> Vec<Vec<String>> {
     let l = |role: usize| by.letter(role);
     let (p, n, bishop, r, q, k) = (l(0), l(1), l(2), l(3), l(4), l(5));
     let mut fixed = Vec::new();
@@ -388,7 +392,7 @@ fn attack_families(king: &str, by: Side) -> Vec<Vec<String>> {
         (9, format!("[{bishop}{q}]")),
         (11, format!("[{bishop}{q}]")),
     ] {
-        let ray = ray_any(step);
+        let ray = ray_over(step, empty);
         families.push(vec![
             format!("{sliders}{ray}{king}"),
             format!("{king}{ray}{sliders}"),
@@ -397,73 +401,88 @@ fn attack_families(king: &str, by: Side) -> Vec<Vec<String>> {
     families
 }
 
-/// Step 3 and 4 on the children of `side`: the move's UCI text (if `uci`), the state
-/// variables (if `full`), the board cleaned, illegal children deleted.
+/// The start of a child in generation, up to its board's first square: its `#_x` line
+/// (which only children in generation have) and the board line's name. Child rules start
+/// here rather than at the thread's head, so that each one reads the few lines it needs.
+const CHILD_BOARD: &str = "#_x: [^\n]\n#b: ";
+
+/// Step 3 and 4 on the children of `side`: illegal children deleted, the move's UCI
+/// text (if `uci`), the state variables (if `full`), the board cleaned. Without `full`
+/// only legality runs (the children are counted, not kept).
 fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rules {
-    let mut rules = Vec::new();
+    let mut rules = legality_rules(side);
+    if !full {
+        return rules;
+    }
     let at = |name: &Var| var(name.name());
-    let board = format!("{HEAD}{}#b: ", LINES);
     if let Some(u) = uci {
         // The origin square is already there (see `square_rules`).
-        rules.extend(square_rules(u.name(), MOVED_CLASS));
+        rules.extend(square_rules(CHILD_BOARD, u.name(), MOVED_CLASS));
         for (letter, mark) in PROMOTION_MARKS {
             rules.push((
-                format!("({board}{LINE}{mark}{LINE}\n{}{LINE})\n", var(u.name())),
+                format!("({CHILD_BOARD}{LINE}{mark}{LINE}\n#{}: {LINE})\n", u.name()),
                 format!("${{1}}{letter}\n"),
             ));
         }
     }
-    if full {
-        let (e, h) = (pos.ep.var(), pos.halfmove.var());
-        // En passant square: set after a double push, else `-`.
-        rules.push((format!("({HEAD}{})[^\n]*", at(e)), "${1}-".to_string()));
-        let (landing, behind) = match side {
-            Side::White => (40, '3'),
-            Side::Black => (30, '6'),
-        };
-        for f in 0..8usize {
-            let file = (b'a' + f as u8) as char;
-            rules.push((
-                format!("({board}{}7{LINE}\n{})-", any(landing + f), at(e)),
-                format!("${{1}}{file}{behind}"),
-            ));
-        }
-        // Half-move clock: mark, reset on pawn moves and captures, increment the rest.
-        rules.push((format!("({HEAD}{}[0-9]*)\n", at(h)), "${1}+\n".to_string()));
-        rules.push((
+    let (e, h) = (pos.ep.var(), pos.halfmove.var());
+    // En passant square: set after a double push, else `-`.
+    rules.push((format!("({HEAD}{})[^\n]*", at(e)), "${1}-".to_string()));
+    let (landing, behind) = match side {
+        Side::White => (40, '3'),
+        Side::Black => (30, '6'),
+    };
+    match uci {
+        // The file is the UCI text's first letter.
+        Some(u) => rules.push((
             format!(
-                "({board}{LINE}{PAWN_MOVED_CLASS}{LINE}\n{})[0-9]*\\+",
-                at(h)
+                "({CHILD_BOARD}{LINE}{DOUBLE_PUSH}{LINE}\n#{}: ([a-h]){LINE}\n{})-",
+                u.name(),
+                at(e)
             ),
-            "${1}0".to_string(),
-        ));
-        rules.push((
-            format!("({HEAD}{})[0-9]*\\+(\n{}[^.\n])", at(h), var("_x")),
-            "${1}0${2}".to_string(),
-        ));
-        rules.extend(increment_marked(h.name()));
+            format!("${{1}}${{2}}{behind}"),
+        )),
+        None => {
+            for f in 0..8usize {
+                let file = (b'a' + f as u8) as char;
+                rules.push((
+                    format!(
+                        "({CHILD_BOARD}{}{DOUBLE_PUSH}{LINE}\n{})-",
+                        any(landing + f),
+                        at(e)
+                    ),
+                    format!("${{1}}{file}{behind}"),
+                ));
+            }
+        }
     }
-    rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
+    // Half-move clock (already incremented in the parent, see `parent_rules`): reset on
+    // a capture or a pawn move.
+    rules.push((
+        format!(
+            "(#_x: (?:[^.\n]|\\.\n#b: {LINE}{PAWN_MOVED_CLASS}{LINE})\n{})[0-9]*",
+            at(h)
+        ),
+        "${1}0".to_string(),
+    ));
     // Marks back to pieces.
-    rules.push((format!("({board}{LINE})\\*"), "${1}.".to_string()));
+    rules.push((format!("({CHILD_BOARD}{LINE})\\*"), "${1}.".to_string()));
     let mut marks: Vec<(char, usize)> = ORIGIN_MARKS.iter().copied().zip(0..6).collect();
-    marks.push(('7', 0));
+    marks.push((DOUBLE_PUSH, 0));
     for (letter, mark) in PROMOTION_MARKS {
         let role = "pnbrqk".find(letter).expect("a promotion letter is a role");
         marks.push((mark, role));
     }
     for (mark, role) in marks {
         rules.push((
-            format!("({board}{LINE}){}", regex::escape(&mark.to_string())),
+            format!("({CHILD_BOARD}{LINE}){}", regex::escape(&mark.to_string())),
             format!("${{1}}{}", side.letter(role)),
         ));
     }
-    // Legality: our king (or a castling king's path) must not be attacked.
-    let king = format!("[{}ac]", side.letter(5));
-    for family in attack_families(&king, side.other()) {
-        rules.push(delete_if_board(&family.join("|")));
-    }
-    // Castling finished: the rook jumps over.
+    // Castling finished: the rook jumps over. (Anchored at the head: the literal `acKR`
+    // is then the one the fast executor checks, and these rules are skipped when no
+    // child castles.)
+    let board = format!("{HEAD}{LINES}#b: ");
     let (k, r) = (side.letter(5), side.letter(3));
     rules.push((
         format!("({board}{LINE})ac{k}{r}"),
@@ -473,27 +492,61 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         format!("({board}{LINE}){r}\\.{k}ca"),
         format!("${{1}}..{k}{r}."),
     ));
-    if full {
-        let (t, n) = (pos.turn.var(), pos.fullmove.var());
-        match side {
-            Side::White => rules.push((format!("({HEAD}{})w", at(t)), "${1}b".to_string())),
-            Side::Black => {
-                rules.push((format!("({HEAD}{})b", at(t)), "${1}w".to_string()));
-                rules.push((format!("({HEAD}{}[0-9]*)\n", at(n)), "${1}+\n".to_string()));
-                rules.extend(increment_marked(n.name()));
-            }
+    rules.extend(rights_rules(pos.castling.var()));
+    rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
+    rules
+}
+
+/// Legality, on the children as the move rules left them: a child whose king (or a
+/// castling king's start or crossed square) is attacked loses its `#_x` line (it
+/// becomes `#_z`), then the marked children are deleted.
+///
+/// The board still holds the move's marks: our moved king is `6` (or `a`/`c`/`6` when
+/// castling), the square the piece left is `*` (empty for the rays), and every other
+/// mark is one of our pieces, which blocks a ray as the piece will. The attack rules
+/// start at `#_x`, so they read one board per child and nothing of the other threads.
+fn legality_rules(side: Side) -> Rules {
+    let king = format!("[{}6ac]", side.letter(5));
+    let mut rules: Rules = attack_families(&king, side.other(), "[.*]")
+        .into_iter()
+        .map(|family| {
+            (
+                format!("{CHILD_BOARD}{LINE}(?:{})", family.join("|")),
+                "#_z: \n".to_string(),
+            )
+        })
+        .collect();
+    rules.push((format!("{HEAD}{LINES}#_z: [^%]*"), String::new()));
+    rules
+}
+
+/// Rules on the parents before they split (with `full`): the half-move clock gains one
+/// (a child that captures or moves a pawn resets it), the side to move flips and, after
+/// black's move, the full-move number gains one. Every child inherits them, so they run
+/// once per position rather than once per move.
+fn parent_rules(side: Side, pos: &Position) -> Rules {
+    let at = |name: &Var| var(name.name());
+    let (h, t, n) = (pos.halfmove.var(), pos.turn.var(), pos.fullmove.var());
+    let mut rules = vec![(format!("({HEAD}{}[0-9]*)\n", at(h)), "${1}+\n".to_string())];
+    rules.extend(increment_marked(h.name()));
+    match side {
+        Side::White => rules.push((format!("({HEAD}{})w", at(t)), "${1}b".to_string())),
+        Side::Black => {
+            rules.push((format!("({HEAD}{})b", at(t)), "${1}w".to_string()));
+            rules.push((format!("({HEAD}{}[0-9]*)\n", at(n)), "${1}+\n".to_string()));
+            rules.extend(increment_marked(n.name()));
         }
     }
     rules
 }
 
-/// 16 rules appending to the UCI variable `u` the file, then the rank, of the square
-/// of the board that holds a character of class `marks` (one per board).
-fn square_rules(u: &str, marks: &str) -> Rules {
-    let board = format!("{HEAD}{}#b: ", LINES);
+/// 16 rules appending to the UCI variable `u` (the line right after the board) the
+/// file, then the rank, of the square of the board that holds a character of class
+/// `marks` (one per board). `board` is the pattern up to the board's first square.
+fn square_rules(board: &str, u: &str, marks: &str) -> Rules {
     let append = |square: String, text: char| {
         (
-            format!("({board}{square}{LINE}\n{}{LINE})\n", var(u)),
+            format!("({board}{square}{LINE}\n#{u}: {LINE})\n"),
             format!("${{1}}{text}\n"),
         )
     };
@@ -512,13 +565,13 @@ fn square_rules(u: &str, marks: &str) -> Rules {
     rules
 }
 
-/// Castling rights lose every letter whose king or rook left its home square.
+/// Castling rights lose every letter whose king or rook left its home square (on the
+/// children in generation, which the `#_x` line marks).
 fn rights_rules(c: &Var) -> Rules {
-    let board = format!("{HEAD}{}#b: ", LINES);
     let rights = |square: usize, piece: char, pre: &str, drop: &str| {
         (
             format!(
-                "({board}{}[^{piece}]{LINE}\n{}{pre}){drop}",
+                "({CHILD_BOARD}{}[^{piece}]{LINE}\n{}{pre}){drop}",
                 any(square),
                 var(c.name())
             ),
@@ -533,7 +586,7 @@ fn rights_rules(c: &Var) -> Rules {
         rights(7, 'r', "K?Q?", "k"),
         rights(0, 'r', "K?Q?k?", "q"),
         (
-            format!("({HEAD}{})\n", var(c.name())),
+            format!("(#_x: [^\n]\n{})\n", var(c.name())),
             "${1}-\n".to_string(),
         ),
     ]
@@ -547,11 +600,20 @@ fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full
         writes.push(u);
     }
     let reads = pos.vars();
-    let mut split = split_by_piece(side);
+    let mut split = if full {
+        parent_rules(side, pos)
+    } else {
+        Vec::new()
+    };
+    split.extend(split_by_piece(side));
     if let Some(u) = uci {
-        // The move's origin square, once per piece rather than once per move.
-        split.push((format!("({HEAD}[^%]*)"), format!("${{1}}#{}: \n", u.name())));
-        split.extend(square_rules(u.name(), "[1-6]"));
+        // The move's origin square, once per piece rather than once per move, on a line
+        // right after the board.
+        split.push((
+            format!("({HEAD}{LINES}#b: {LINE}\n)"),
+            format!("${{1}}#{}: \n", u.name()),
+        ));
+        split.extend(square_rules("#b: ", u.name(), "[1-6]"));
     }
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
@@ -600,12 +662,6 @@ pub fn fork_legal_moves(
         );
     }
     generate_both(b, pos, uci_var.as_ref(), true);
-    b.rules(
-        "rights",
-        rights_rules(pos.castling.var()),
-        &pos.vars(),
-        &pos.vars(),
-    );
     let moved = options.keep_stuck.then(|| {
         let mut rules = vec![
             (
@@ -732,7 +788,7 @@ fn quick_rules(pos: &Position) -> Rules {
             format!("#_q: {turn}T${{1}}"),
         ));
         // In check: the quick test proves nothing. (`@` blocks rays as the piece did.)
-        for family in attack_families(&king.to_string(), side.other()) {
+        for family in attack_families(&king.to_string(), side.other(), "\\.") {
             rules.push((
                 format!("#_q: {turn}T({LINE}(?:{}))", family.join("|")),
                 format!("#_q: {turn}F${{1}}"),
@@ -793,7 +849,7 @@ pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
             Side::White => 'w',
             Side::Black => 'b',
         };
-        for family in attack_families(&king, side.other()) {
+        for family in attack_families(&king, side.other(), "\\.") {
             rules.push((
                 format!("#_q: {turn}F({LINE}(?:{}))", family.join("|")),
                 format!("#_q: {turn}T${{1}}"),

@@ -59,11 +59,17 @@ pub fn ray_between(step: usize, k: usize) -> String {
 /// The characters between two squares any positive number of steps of `step` apart,
 /// every square between them empty.
 pub fn ray_any(step: usize) -> String {
+    ray_over(step, "\\.")
+}
+
+/// Like [`ray_any`], with the squares between of class `empty` (such as `[.*]`, where
+/// `*` marks the square a moving piece just left).
+pub fn ray_over(step: usize, empty: &str) -> String {
     if step == 1 {
-        "\\.*".to_string()
+        format!("{empty}*")
     } else {
         let gap = any(step - 1);
-        format!("(?:{gap}\\.)*{gap}")
+        format!("(?:{gap}{empty})*{gap}")
     }
 }
 
