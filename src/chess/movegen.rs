@@ -58,8 +58,8 @@ use super::board::{
     PROMOTION_MARKS, Position,
 };
 use super::rx::{
-    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between,
-    ray_over, var,
+    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, lines_before, ray_any,
+    ray_between, ray_over, var,
 };
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Type, Var};
@@ -131,11 +131,54 @@ enum Seg {
     Target(String, &'static str),
 }
 
-/// A rule that, where the board matches `segs` (from its first character), appends a
-/// paused copy of the thread with the move made.
-fn fork_rule(segs: &[Seg]) -> (String, String) {
-    let mut pattern = format!("{HEAD}({LINES})#b: ");
-    let mut parent = format!("{HEAD}${{1}}#b: ");
+/// The move families a one-piece thread belongs to, by the tag that pauses it while the
+/// move rules run: each move rule starts with its family's tag, so the fast executor's
+/// literal search visits only the threads of that family (a queen has two threads, one
+/// per slider family).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    Pawn,
+    Knight,
+    Diagonal,
+    Orthogonal,
+    King,
+}
+
+impl Family {
+    /// The thread head of a one-piece thread of this family.
+    fn head(self) -> String {
+        let tag = match self {
+            Family::Pawn => "mp",
+            Family::Knight => "mn",
+            Family::Diagonal => "mb",
+            Family::Orthogonal => "mr",
+            Family::King => "mk",
+        };
+        format!("%{tag}\n#stack:\n")
+    }
+
+    /// The families of a role (in `PNBRQK` order).
+    fn of_role(role: usize) -> &'static [Family] {
+        match role {
+            0 => &[Family::Pawn],
+            1 => &[Family::Knight],
+            2 => &[Family::Diagonal],
+            3 => &[Family::Orthogonal],
+            4 => &[Family::Orthogonal, Family::Diagonal],
+            _ => &[Family::King],
+        }
+    }
+}
+
+/// The tags of every [`Family`], as a class after `%m`.
+const FAMILY_TAGS: &str = "[pnbrk]";
+
+/// A rule that, where the board of a one-piece thread of `family` matches `segs` (from
+/// its first character), appends a paused copy of the thread with the move made.
+fn fork_rule(family: Family, segs: &[Seg]) -> (String, String) {
+    let head = family.head();
+    let mut pattern = format!("{head}({})#b: ", lines_before("b"));
+    let mut parent = format!("{head}${{1}}#b: ");
     let mut child = String::new();
     let origin_group = segs
         .iter()
@@ -172,14 +215,15 @@ fn fork_rule(segs: &[Seg]) -> (String, String) {
         Some(g) => format!("${{{g}}}"),
         None => ".".to_string(),
     };
-    let head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{X}: {x}\n#b: ");
-    (pattern, format!("{parent}{head}{child}"))
+    let child_head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{X}: {x}\n#b: ");
+    (pattern, format!("{parent}{child_head}{child}"))
 }
 
 /// The move of the piece on the origin (`origin` class) by `k` steps of `step` onto a
 /// square of class `target`, the squares between empty; the child's target gets
 /// `mark` (`$O`: the origin's digit).
 fn step_move(
+    family: Family,
     origin: &str,
     step: i32,
     k: usize,
@@ -194,12 +238,15 @@ fn step_move(
         Some((lo, hi)) => any_range(lo, hi),
     };
     if d > 0 {
-        fork_rule(&[
-            Seg::Keep(before(origin_range)),
-            Seg::Origin(origin.to_string(), "*"),
-            Seg::Keep(between),
-            Seg::Target(target.to_string(), mark),
-        ])
+        fork_rule(
+            family,
+            &[
+                Seg::Keep(before(origin_range)),
+                Seg::Origin(origin.to_string(), "*"),
+                Seg::Keep(between),
+                Seg::Target(target.to_string(), mark),
+            ],
+        )
     } else {
         let range = origin_range.map(|(lo, hi)| {
             (
@@ -207,17 +254,22 @@ fn step_move(
                 (hi as i32 + d).max(0) as usize,
             )
         });
-        fork_rule(&[
-            Seg::Keep(before(range)),
-            Seg::Target(target.to_string(), mark),
-            Seg::Keep(between),
-            Seg::Origin(origin.to_string(), "*"),
-        ])
+        fork_rule(
+            family,
+            &[
+                Seg::Keep(before(range)),
+                Seg::Target(target.to_string(), mark),
+                Seg::Keep(between),
+                Seg::Origin(origin.to_string(), "*"),
+            ],
+        )
     }
 }
 
-/// Step 1: one thread per piece of `side`, its square holding the role's origin digit.
-fn split_by_piece(side: Side) -> Rules {
+/// Step 1: one thread per piece of `side` (two for a queen), its square holding the
+/// role's origin digit, paused under its [`Family`]'s tag. With `uci`, the UCI variable
+/// `u` gets a line right after the board, holding the origin square.
+fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
     let ours = side.ours();
     let board = format!("({HEAD}{}#b: )", LINES);
     let mut rules = vec![(board.clone(), "${1}^".to_string())];
@@ -227,15 +279,29 @@ fn split_by_piece(side: Side) -> Rules {
     );
     rules.extend(std::iter::repeat_n(peel, 16));
     rules.push(delete_if_board("\\^"));
+    if let Some(u) = uci {
+        rules.push((
+            format!("({HEAD}{LINES}#b: {LINE}\n)"),
+            format!("${{1}}#{}: \n", u.name()),
+        ));
+    }
     for (role, mark) in ORIGIN_MARKS.iter().enumerate() {
+        let threads: String = Family::of_role(role)
+            .iter()
+            .map(|f| format!("{}${{1}}{mark}${{2}}", f.head()))
+            .collect();
         rules.push((
             format!(
-                "({HEAD}{}#b: {LINE})@({LINE}\n{LINES})#_p: {}\n",
+                "{HEAD}({}#b: {LINE})@({LINE}\n{LINES})#_p: {}\n",
                 LINES,
                 side.letter(role)
             ),
-            format!("${{1}}{mark}${{2}}"),
+            threads,
         ));
+    }
+    if let Some(u) = uci {
+        // The move's origin square, once per piece rather than once per move.
+        rules.extend(square_rules("#b: ", u.name(), "[1-6]"));
     }
     rules
 }
@@ -247,17 +313,17 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
     let enemy = side.enemy();
     // Knights.
     for step in KNIGHT_STEPS {
-        rules.push(step_move("2", step, 1, &target, "$O", None));
+        rules.push(step_move(Family::Knight, "2", step, 1, &target, "$O", None));
     }
     // Sliders, and the king's single steps.
-    for (steps, sliders, with_king) in [
-        (ORTHOGONAL_STEPS, "[45]", "[456]"),
-        (DIAGONAL_STEPS, "[35]", "[356]"),
+    for (steps, sliders, family) in [
+        (ORTHOGONAL_STEPS, "[45]", Family::Orthogonal),
+        (DIAGONAL_STEPS, "[35]", Family::Diagonal),
     ] {
         for step in steps {
+            rules.push(step_move(Family::King, "6", step, 1, &target, "$O", None));
             for k in 1..=7 {
-                let origin = if k == 1 { with_king } else { sliders };
-                rules.push(step_move(origin, step, k, &target, "$O", None));
+                rules.push(step_move(family, sliders, step, k, &target, "$O", None));
             }
         }
     }
@@ -267,10 +333,34 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         Side::Black => (10, (10, 59), (10, 17), (60, 67)),
     };
     let caps = [forward - 1, forward + 1];
-    rules.push(step_move("1", forward, 1, "\\.", "1", Some(quiet_range)));
-    rules.push(step_move("1", forward, 2, "\\.", "7", Some(start_range)));
+    rules.push(step_move(
+        Family::Pawn,
+        "1",
+        forward,
+        1,
+        "\\.",
+        "1",
+        Some(quiet_range),
+    ));
+    rules.push(step_move(
+        Family::Pawn,
+        "1",
+        forward,
+        2,
+        "\\.",
+        "7",
+        Some(start_range),
+    ));
     for cap in caps {
-        rules.push(step_move("1", cap, 1, &enemy, "1", Some(quiet_range)));
+        rules.push(step_move(
+            Family::Pawn,
+            "1",
+            cap,
+            1,
+            &enemy,
+            "1",
+            Some(quiet_range),
+        ));
     }
     for (_, mark) in PROMOTION_MARKS {
         let mark: &'static str = match mark {
@@ -279,9 +369,25 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
             '0' => "0",
             _ => "=",
         };
-        rules.push(step_move("1", forward, 1, "\\.", mark, Some(last_range)));
+        rules.push(step_move(
+            Family::Pawn,
+            "1",
+            forward,
+            1,
+            "\\.",
+            mark,
+            Some(last_range),
+        ));
         for cap in caps {
-            rules.push(step_move("1", cap, 1, &enemy, mark, Some(last_range)));
+            rules.push(step_move(
+                Family::Pawn,
+                "1",
+                cap,
+                1,
+                &enemy,
+                mark,
+                Some(last_range),
+            ));
         }
     }
     // En passant: per file of the en-passant square, from either side.
@@ -294,45 +400,57 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                 let square = format!("{name}6");
                 let t = 20 + file;
                 // From the left (file - 1): origin at t + 9, captured pawn at t + 10.
-                rules.push(fork_rule(&[
-                    Seg::Keep(any(t)),
-                    Seg::Target("\\.".into(), "1"),
-                    Seg::Keep(any(8)),
-                    Seg::Origin("1".into(), "*"),
-                    Seg::Swap(their_pawn.clone(), "."),
-                    tail(square.clone()),
-                ]));
+                rules.push(fork_rule(
+                    Family::Pawn,
+                    &[
+                        Seg::Keep(any(t)),
+                        Seg::Target("\\.".into(), "1"),
+                        Seg::Keep(any(8)),
+                        Seg::Origin("1".into(), "*"),
+                        Seg::Swap(their_pawn.clone(), "."),
+                        tail(square.clone()),
+                    ],
+                ));
                 // From the right (file + 1): captured pawn at t + 10, origin at t + 11.
-                rules.push(fork_rule(&[
-                    Seg::Keep(any(t)),
-                    Seg::Target("\\.".into(), "1"),
-                    Seg::Keep(any(9)),
-                    Seg::Swap(their_pawn.clone(), "."),
-                    Seg::Origin("1".into(), "*"),
-                    tail(square),
-                ]));
+                rules.push(fork_rule(
+                    Family::Pawn,
+                    &[
+                        Seg::Keep(any(t)),
+                        Seg::Target("\\.".into(), "1"),
+                        Seg::Keep(any(9)),
+                        Seg::Swap(their_pawn.clone(), "."),
+                        Seg::Origin("1".into(), "*"),
+                        tail(square),
+                    ],
+                ));
             }
             Side::Black => {
                 let square = format!("{name}3");
                 let t = 50 + file;
                 // From the right (file + 1): captured at t - 10, origin at t - 9.
-                rules.push(fork_rule(&[
-                    Seg::Keep(any(t - 10)),
-                    Seg::Swap(their_pawn.clone(), "."),
-                    Seg::Origin("1".into(), "*"),
-                    Seg::Keep(any(8)),
-                    Seg::Target("\\.".into(), "1"),
-                    tail(square.clone()),
-                ]));
+                rules.push(fork_rule(
+                    Family::Pawn,
+                    &[
+                        Seg::Keep(any(t - 10)),
+                        Seg::Swap(their_pawn.clone(), "."),
+                        Seg::Origin("1".into(), "*"),
+                        Seg::Keep(any(8)),
+                        Seg::Target("\\.".into(), "1"),
+                        tail(square.clone()),
+                    ],
+                ));
                 // From the left (file - 1): origin at t - 11, captured at t - 10.
-                rules.push(fork_rule(&[
-                    Seg::Keep(any(t - 11)),
-                    Seg::Origin("1".into(), "*"),
-                    Seg::Swap(their_pawn.clone(), "."),
-                    Seg::Keep(any(9)),
-                    Seg::Target("\\.".into(), "1"),
-                    tail(square),
-                ]));
+                rules.push(fork_rule(
+                    Family::Pawn,
+                    &[
+                        Seg::Keep(any(t - 11)),
+                        Seg::Origin("1".into(), "*"),
+                        Seg::Swap(their_pawn.clone(), "."),
+                        Seg::Keep(any(9)),
+                        Seg::Target("\\.".into(), "1"),
+                        tail(square),
+                    ],
+                ));
             }
         }
     }
@@ -343,23 +461,29 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         Side::White => (70, "R", "K", "K?Q"),
         Side::Black => (0, "r", "[KQ]*k", "[KQk]*q"),
     };
-    rules.push(fork_rule(&[
-        Seg::Keep(any(home + 4)),
-        Seg::Origin("6".into(), "a"),
-        Seg::Swap("\\.".into(), "c"),
-        Seg::Swap("\\.".into(), "6"),
-        Seg::Keep(rook.into()),
-        rights(short),
-    ]));
-    rules.push(fork_rule(&[
-        Seg::Keep(format!("{}{rook}\\.", any(home))),
-        Seg::Swap("\\.".into(), "6"),
-        Seg::Swap("\\.".into(), "c"),
-        Seg::Origin("6".into(), "a"),
-        rights(long),
-    ]));
-    // The parents go, the children wake up.
-    rules.push(("%%\n[^%]*".to_string(), String::new()));
+    rules.push(fork_rule(
+        Family::King,
+        &[
+            Seg::Keep(any(home + 4)),
+            Seg::Origin("6".into(), "a"),
+            Seg::Swap("\\.".into(), "c"),
+            Seg::Swap("\\.".into(), "6"),
+            Seg::Keep(rook.into()),
+            rights(short),
+        ],
+    ));
+    rules.push(fork_rule(
+        Family::King,
+        &[
+            Seg::Keep(format!("{}{rook}\\.", any(home))),
+            Seg::Swap("\\.".into(), "6"),
+            Seg::Swap("\\.".into(), "c"),
+            Seg::Origin("6".into(), "a"),
+            rights(long),
+        ],
+    ));
+    // The one-piece threads go, the children wake up.
+    rules.push((format!("%m{FAMILY_TAGS}\n[^%]*"), String::new()));
     rules.push((format!("%{CHILD_TAG}\n"), "%%\n".to_string()));
     rules
 }
@@ -605,16 +729,7 @@ fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full
     } else {
         Vec::new()
     };
-    split.extend(split_by_piece(side));
-    if let Some(u) = uci {
-        // The move's origin square, once per piece rather than once per move, on a line
-        // right after the board.
-        split.push((
-            format!("({HEAD}{LINES}#b: {LINE}\n)"),
-            format!("${{1}}#{}: \n", u.name()),
-        ));
-        split.extend(square_rules("#b: ", u.name(), "[1-6]"));
-    }
+    split.extend(split_by_piece(side, uci));
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
         "move_rules",

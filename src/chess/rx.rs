@@ -13,6 +13,30 @@ pub const LINES: &str = "(?:[^%\n]*\n)*";
 /// Any characters of the current line.
 pub const LINE: &str = "[^\n]*";
 
+/// Any number of whole lines of the same thread, none of which starts with `#name: `.
+///
+/// Where a thread holds one `#name: ` line (every variable appears once), `{lines_before(name)}#name: `
+/// matches exactly what `{LINES}#name: ` matches, but an automaton running it dies at the
+/// end of that line when the rest of the pattern fails there, instead of reading on to
+/// the thread's end in search of another such line.
+pub fn lines_before(name: &str) -> String {
+    let head: Vec<String> = format!("#{name}: ")
+        .chars()
+        .map(|c| regex::escape(&c.to_string()))
+        .collect();
+    // Level i: the line's first i characters are the head's; it ends there, or its next
+    // character differs, or (below the last level) it goes on to level i + 1.
+    let mut pattern = String::new();
+    for (i, c) in head.iter().enumerate() {
+        pattern.push_str(&format!("\\n|[^{c}%\\n][^%\\n]*\\n"));
+        if i + 1 < head.len() {
+            pattern.push_str(&format!("|{c}(?:"));
+        }
+    }
+    pattern.push_str(&")".repeat(head.len() - 1));
+    format!("(?:{pattern})*")
+}
+
 /// `#name: ` reached from the head of the thread or from the end of a line (with the
 /// lines in between).
 pub fn var(name: &str) -> String {
@@ -107,6 +131,12 @@ mod tests {
         assert_eq!(ray_between(10, 3), "(?:[^\n]{9}\\.){2}[^\n]{9}");
         assert_eq!(ray_between(1, 3), "\\.{2}");
         assert_eq!(ray_between(1, 1), "");
+        let before =
+            regex::Regex::new(&format!("^%%\n#stack:\n({})#b: ", lines_before("b"))).unwrap();
+        let state = "%%\n#stack:\n\nx\n#\n#bb: 1\n#b:x\n#b\n#_b: 2\n#b: board\n";
+        let lines = &before.captures(state).unwrap()[1];
+        assert_eq!(lines, "\nx\n#\n#bb: 1\n#b:x\n#b\n#_b: 2\n");
+        assert!(!before.is_match("%%\n#stack:\n#bb: 1\n%%\n#stack:\n#b: "));
         assert!(
             delete_if_board("K")
                 .0
