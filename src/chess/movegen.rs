@@ -7,40 +7,52 @@
 //! Everything below runs once per colour, on the threads whose side to move it is (an
 //! `if_else` on `#t`); the rule sets differ only in which letters are "ours".
 //!
+//! 0. **The parent** (full generation only, 16 rules; 31 for black): the half-move clock
+//!    gains one, the side to move flips and, for black, the full-move number gains one.
+//!    Every child inherits them (a child that captures or moves a pawn resets the clock),
+//!    so this carry arithmetic runs once per position, not once per move.
 //! 1. **One thread per piece** (18 + 6 rules). A cursor `^` enters the board; each of
 //!    16 identical rules splits every thread in two: a copy whose first piece of ours
 //!    after the cursor is marked `@` (its letter saved in `#_p`), and the original with
 //!    the cursor moved past that piece. The threads left with a cursor are deleted, and
-//!    6 rules turn `@` + `#_p` into the role's origin digit `1`..`6`.
-//! 2. **One thread per move** (about 110 rules). Each rule is a stride pattern from the
-//!    origin digit to a target square, such as "a rook or queen, 3 empty squares up,
-//!    then an empty or enemy square": `[45](?:[^\n]{9}\.){2}[^\n]{9}[.pnbrqk]` read
-//!    backwards. Where it matches, the rule appends a *paused* copy of the thread with
-//!    the move made on the board (origin `*`, target = the mover's digit, the captured
-//!    square's old content saved in `#_x`): one rule per direction and distance for
-//!    sliders and the king (56), one per jump for knights (8), pushes, double pushes,
-//!    captures, promotions to each piece and en passant (one per file and side) for
-//!    pawns, and castling (rights, empty squares, rook in place) with the king's
-//!    start and crossed squares marked `a` and `c`. Then the parents (still active) are
-//!    deleted and the children woken.
-//! 3. **The child** (about 80 rules): UCI text from the marks (the origin's file and
-//!    rank were appended once per piece, before step 2; the target's file and rank take
-//!    8 rules each, then the promotion letter), the en-passant square
-//!    after a double push, the half-move clock (reset on a pawn move or capture, else
-//!    incremented with carry rules), the full-move number after black's move, the marks
-//!    turned back into pieces, and the side to move flipped.
-//! 4. **Legality** (5 rules): delete every child where our king (or a castling king's
-//!    start or crossed square, `a`/`c`) is attacked: a knight, pawn or king at a fixed
-//!    offset (one alternation), or a slider along a ray of empty squares (one rule per
-//!    axis). Then castling is finished (`acKR` → `.RK.`) and the castling rights lose
-//!    every letter whose king or rook is not on its home square (7 rules, both colours).
+//!    6 rules turn `@` + `#_p` into the role's origin digit `1`..`6` and pause the thread
+//!    under its move family's tag (`%mp`, `%mn`, `%mb`, `%mr`, `%mk`; a queen becomes
+//!    one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
+//!    the board and gets the origin's file and rank (16 rules).
+//! 2. **One thread per move** (108 rules). Each rule starts with its family's tag, so
+//!    the fast executor's literal search visits only that family's threads, and is a
+//!    stride pattern from the origin digit to a target square, such as "a rook or queen,
+//!    3 empty squares up, then an empty or enemy square":
+//!    `[45][^\n]{9}\.[^\n]{9}\.[^\n]{9}[.pnbrqk]` read backwards (rays written out
+//!    rather than as a repeated group, so that the fast executor resolves a match's
+//!    groups without a backtracking engine). Where it matches, the rule appends a
+//!    *paused* copy of the thread with the move made on the board (origin `*`, target = the mover's digit) and, right
+//!    before the board, a line `#_x: ` with the target square's old content: one rule
+//!    per direction and distance for sliders (56) and per step for the king (8), one per
+//!    jump for knights (8), pushes, double pushes, captures, promotions to each piece and
+//!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
+//!    rook in place) with the king's start and crossed squares marked `a` and `c`. Then
+//!    the one-piece threads are deleted and the children woken.
+//! 3. **Legality** (6 rules), on the marked board: a child where our king (`K`, or the
+//!    moved king `6`, or a castling king's start or crossed square `a`/`c`) is attacked
+//!    by a knight, pawn or king at a fixed offset (one alternation) or by a slider along
+//!    a ray of empty squares (`.` or the vacated `*`; one rule per axis) loses its `#_x`
+//!    line, and one rule deletes those children. Without bookkeeping (the children of
+//!    [`has_legal_move`], which are only counted) this is the last step.
+//! 4. **The child** (45 rules): the target's file and rank (8 rules each) and the
+//!    promotion letter for the UCI text, the en-passant square after a double push (its
+//!    file from the UCI text), the half-move clock's reset, the marks turned back into
+//!    pieces, castling finished (`acKR` → `.RK.`) and the castling rights losing every
+//!    letter whose king or rook is not on its home square. These rules start at `#_x`
+//!    (only children in generation have it) and read the few lines they need; the last
+//!    one removes `#_x`.
 //!
-//! Most rules run on few threads: steps 1 and 2 on one thread per piece, step 3 and 4 on
-//! one per pseudo-legal move.
+//! Most rules run on few threads: steps 0 and 1 on one thread per position or piece,
+//! step 2 on the threads of one family, steps 3 and 4 on one board per pseudo-legal move.
 //!
-//! Sizes, both colours: 48 rules split by piece (82 with the UCI text's origin square),
-//! 200 move rules, 112 child rules (152 with the UCI text), 7 rights rules:
-//! `legal-moves` is 469 rules, 340 distinct patterns.
+//! Sizes (`legal-moves`, both colours): 132 rules split by piece (with the UCI text's
+//! origin square and the parent's bookkeeping), 216 move rules, 102 child rules:
+//! 478 rules, 341 distinct patterns.
 //!
 //! # Check and mobility
 //!
@@ -58,8 +70,8 @@ use super::board::{
     PROMOTION_MARKS, Position,
 };
 use super::rx::{
-    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, lines_before, ray_any,
-    ray_between, ray_over, var,
+    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between,
+    ray_over, var,
 };
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Type, Var};
@@ -177,7 +189,7 @@ const FAMILY_TAGS: &str = "[pnbrk]";
 /// its first character), appends a paused copy of the thread with the move made.
 fn fork_rule(family: Family, segs: &[Seg]) -> (String, String) {
     let head = family.head();
-    let mut pattern = format!("{head}({})#b: ", lines_before("b"));
+    let mut pattern = format!("{head}({LINES})#b: ");
     let mut parent = format!("{head}${{1}}#b: ");
     let mut child = String::new();
     let origin_group = segs
@@ -583,8 +595,12 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     // Half-move clock (already incremented in the parent, see `parent_rules`): reset on
     // a capture or a pawn move.
     rules.push((
+        format!("(#_x: [^.\n]\n{})[0-9]*", at(h)),
+        "${1}0".to_string(),
+    ));
+    rules.push((
         format!(
-            "(#_x: (?:[^.\n]|\\.\n#b: {LINE}{PAWN_MOVED_CLASS}{LINE})\n{})[0-9]*",
+            "({CHILD_BOARD}{LINE}{PAWN_MOVED_CLASS}{LINE}\n{})[0-9]*",
             at(h)
         ),
         "${1}0".to_string(),
@@ -898,17 +914,19 @@ fn quick_rules(pos: &Position) -> Rules {
                 frags.push(format!("{p}{}{their}", any(10)));
             }
         }
-        rules.push((
-            format!("#_q: {turn}F({LINE}(?:{}))", frags.join("|")),
-            format!("#_q: {turn}T${{1}}"),
-        ));
-        // In check: the quick test proves nothing. (`@` blocks rays as the piece did.)
+        // In check: the quick test proves nothing, and the board copy is emptied so that
+        // the mobility rule cannot match. (`@` blocks rays as the piece did.) Neither
+        // rule keeps what it matched, so neither needs its groups resolved.
         for family in attack_families(&king.to_string(), side.other(), "\\.") {
             rules.push((
-                format!("#_q: {turn}T({LINE}(?:{}))", family.join("|")),
-                format!("#_q: {turn}F${{1}}"),
+                format!("#_q: {turn}F{LINE}(?:{}){LINE}", family.join("|")),
+                format!("#_q: {turn}F"),
             ));
         }
+        rules.push((
+            format!("#_q: {turn}F{LINE}(?:{})", frags.join("|")),
+            format!("#_q: {turn}T"),
+        ));
     }
     rules.push((
         format!("({HEAD})({LINES})#_q: [wb]([TF])[^\n]*\n"),
@@ -966,8 +984,8 @@ pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
         };
         for family in attack_families(&king, side.other(), "\\.") {
             rules.push((
-                format!("#_q: {turn}F({LINE}(?:{}))", family.join("|")),
-                format!("#_q: {turn}T${{1}}"),
+                format!("#_q: {turn}F{LINE}(?:{})", family.join("|")),
+                format!("#_q: {turn}T"),
             ));
         }
     }
