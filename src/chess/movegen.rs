@@ -26,8 +26,10 @@
 //!    `[45][^\n]{9}\.[^\n]{9}\.[^\n]{9}[.pnbrqk]` read backwards (rays written out
 //!    rather than as a repeated group, so that the fast executor resolves a match's
 //!    groups without a backtracking engine). Where it matches, the rule appends a
-//!    *paused* copy of the thread with the move made on the board (origin `*`, target = the mover's digit) and, right
-//!    before the board, a line `#_x: ` with the target square's old content: one rule
+//!    *paused* copy of the thread with the move made on the board (origin `*`, target =
+//!    the mover's digit) and, right before the board, a line `#_x: ` with the target
+//!    square's old content and the moving piece's letter (kept in the one-piece thread
+//!    as `#_p`; a promotion adds its UCI letter and the new piece's letter): one rule
 //!    per direction and distance for sliders (56) and per step for the king (8), one per
 //!    jump for knights (8), pushes, double pushes, captures, promotions to each piece and
 //!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
@@ -39,10 +41,11 @@
 //!    a ray of empty squares (`.` or the vacated `*`; one rule per axis) loses its `#_x`
 //!    line, and one rule deletes those children. Without bookkeeping (the children of
 //!    [`has_legal_move`], which are only counted) this is the last step.
-//! 4. **The child** (45 rules): the target's file and rank (8 rules each) and the
-//!    promotion letter for the UCI text, the en-passant square after a double push (its
-//!    file from the UCI text), the half-move clock's reset, the marks turned back into
-//!    pieces, castling finished (`acKR` → `.RK.`) and the castling rights losing every
+//! 4. **The child** (33 rules): the target's file and rank (8 rules each) and the
+//!    promotion letter (from `#_x`) for the UCI text, the en-passant square after a
+//!    double push (its file from the UCI text), the half-move clock's reset (a capture or
+//!    a pawn move, both read from `#_x`), the marks turned back into pieces (`*` empty,
+//!    the moved mark the last letter of `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
 //!    letter whose king or rook is not on its home square. These rules start at `#_x`
 //!    (only children in generation have it) and read the few lines they need; the last
 //!    one removes `#_x`.
@@ -51,8 +54,8 @@
 //! step 2 on the threads of one family, steps 3 and 4 on one board per pseudo-legal move.
 //!
 //! Sizes (`legal-moves`, both colours): 132 rules split by piece (with the UCI text's
-//! origin square and the parent's bookkeeping), 216 move rules, 102 child rules:
-//! 478 rules, 341 distinct patterns.
+//! origin square and the parent's bookkeeping), 216 move rules, 78 child rules:
+//! 454 rules, 331 distinct patterns.
 //!
 //! # Check and mobility
 //!
@@ -90,8 +93,6 @@ const HAS_TAG: &str = "mh";
 /// The characters a moved piece can be marked with on its target square (the castling
 /// king's included).
 const MOVED_CLASS: &str = "[0-9=]";
-/// The moved marks of a pawn (a pawn move resets the half-move clock).
-const PAWN_MOVED_CLASS: &str = "[17890=]";
 
 /// A side, with the letters and geometry its rules need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,18 +188,24 @@ const FAMILY_TAGS: &str = "[pnbrk]";
 
 /// A rule that, where the board of a one-piece thread of `family` matches `segs` (from
 /// its first character), appends a paused copy of the thread with the move made.
-fn fork_rule(family: Family, segs: &[Seg]) -> (String, String) {
+///
+/// The one-piece thread holds its piece's letter in a line `#_p: ` right before the
+/// board; the child holds instead `#_x: ` and the target square's old content, then the
+/// piece's letter or, for a `promotion` (UCI letter, piece letter), the pawn's letter and
+/// both letters of the promotion: the child rules read the move from that line.
+fn fork_rule(family: Family, segs: &[Seg], promotion: Option<(char, char)>) -> (String, String) {
     let head = family.head();
-    let mut pattern = format!("{head}({LINES})#b: ");
-    let mut parent = format!("{head}${{1}}#b: ");
+    let mut pattern = format!("{head}({LINES})#_p: ([A-Za-z])\n#b: ");
+    let mut parent = format!("{head}${{1}}#_p: ${{2}}\n#b: ");
     let mut child = String::new();
+    let first = 3;
     let origin_group = segs
         .iter()
         .position(|s| matches!(s, Seg::Origin(..)))
-        .map(|i| i + 2);
+        .map(|i| i + first);
     let mut captured = None;
     for (i, seg) in segs.iter().enumerate() {
-        let g = i + 2;
+        let g = i + first;
         let (pat, text) = match seg {
             Seg::Keep(p) => (p, None),
             Seg::Swap(p, t) | Seg::Origin(p, t) => (p, Some(*t)),
@@ -219,7 +226,7 @@ fn fork_rule(family: Family, segs: &[Seg]) -> (String, String) {
             }
         }
     }
-    let tail = segs.len() + 2;
+    let tail = segs.len() + first;
     pattern.push_str("([^%]*)");
     parent.push_str(&format!("${{{tail}}}"));
     child.push_str(&format!("${{{tail}}}"));
@@ -227,8 +234,33 @@ fn fork_rule(family: Family, segs: &[Seg]) -> (String, String) {
         Some(g) => format!("${{{g}}}"),
         None => ".".to_string(),
     };
-    let child_head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{X}: {x}\n#b: ");
+    let moved = match promotion {
+        None => "${2}".to_string(),
+        Some((uci, piece)) => format!("${{2}}{uci}{piece}"),
+    };
+    let child_head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{X}: {x}{moved}\n#b: ");
     (pattern, format!("{parent}{child_head}{child}"))
+}
+
+/// What a move leaves on its target square.
+#[derive(Clone, Copy, Debug)]
+struct Landing {
+    /// The target's mark (`$O`: the origin's digit).
+    mark: &'static str,
+    /// For a promotion: its UCI letter and the letter of the piece promoted to.
+    promotion: Option<(char, char)>,
+}
+
+impl Landing {
+    /// The moving piece's own digit.
+    const ORIGIN: Landing = Landing::plain("$O");
+
+    const fn plain(mark: &'static str) -> Landing {
+        Landing {
+            mark,
+            promotion: None,
+        }
+    }
 }
 
 /// The move of the piece on the origin (`origin` class) by `k` steps of `step` onto a
@@ -240,9 +272,10 @@ fn step_move(
     step: i32,
     k: usize,
     target: &str,
-    mark: &'static str,
+    mark: Landing,
     origin_range: Option<(usize, usize)>,
 ) -> (String, String) {
+    let Landing { mark, promotion } = mark;
     let between = ray_between(step.unsigned_abs() as usize, k);
     let d = step * k as i32;
     let before = |range: Option<(usize, usize)>| match range {
@@ -258,6 +291,7 @@ fn step_move(
                 Seg::Keep(between),
                 Seg::Target(target.to_string(), mark),
             ],
+            promotion,
         )
     } else {
         let range = origin_range.map(|(lo, hi)| {
@@ -274,6 +308,7 @@ fn step_move(
                 Seg::Keep(between),
                 Seg::Origin(origin.to_string(), "*"),
             ],
+            promotion,
         )
     }
 }
@@ -298,16 +333,13 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
         ));
     }
     for (role, mark) in ORIGIN_MARKS.iter().enumerate() {
+        let letter = side.letter(role);
         let threads: String = Family::of_role(role)
             .iter()
-            .map(|f| format!("{}${{1}}{mark}${{2}}", f.head()))
+            .map(|f| format!("{}${{1}}#_p: {letter}\n${{2}}{mark}${{3}}", f.head()))
             .collect();
         rules.push((
-            format!(
-                "{HEAD}({}#b: {LINE})@({LINE}\n{LINES})#_p: {}\n",
-                LINES,
-                side.letter(role)
-            ),
+            format!("{HEAD}({LINES})(#b: {LINE})@({LINE}\n{LINES})#_p: {letter}\n"),
             threads,
         ));
     }
@@ -325,7 +357,15 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
     let enemy = side.enemy();
     // Knights.
     for step in KNIGHT_STEPS {
-        rules.push(step_move(Family::Knight, "2", step, 1, &target, "$O", None));
+        rules.push(step_move(
+            Family::Knight,
+            "2",
+            step,
+            1,
+            &target,
+            Landing::ORIGIN,
+            None,
+        ));
     }
     // Sliders, and the king's single steps.
     for (steps, sliders, family) in [
@@ -333,9 +373,25 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         (DIAGONAL_STEPS, "[35]", Family::Diagonal),
     ] {
         for step in steps {
-            rules.push(step_move(Family::King, "6", step, 1, &target, "$O", None));
+            rules.push(step_move(
+                Family::King,
+                "6",
+                step,
+                1,
+                &target,
+                Landing::ORIGIN,
+                None,
+            ));
             for k in 1..=7 {
-                rules.push(step_move(family, sliders, step, k, &target, "$O", None));
+                rules.push(step_move(
+                    family,
+                    sliders,
+                    step,
+                    k,
+                    &target,
+                    Landing::ORIGIN,
+                    None,
+                ));
             }
         }
     }
@@ -351,7 +407,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         forward,
         1,
         "\\.",
-        "1",
+        Landing::plain("1"),
         Some(quiet_range),
     ));
     rules.push(step_move(
@@ -360,7 +416,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         forward,
         2,
         "\\.",
-        "7",
+        Landing::plain("7"),
         Some(start_range),
     ));
     for cap in caps {
@@ -370,11 +426,13 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
             cap,
             1,
             &enemy,
-            "1",
+            Landing::plain("1"),
             Some(quiet_range),
         ));
     }
-    for (_, mark) in PROMOTION_MARKS {
+    for (uci, mark) in PROMOTION_MARKS {
+        let role = "pnbrqk".find(uci).expect("a promotion letter is a role");
+        let promotion = Some((uci, side.letter(role)));
         let mark: &'static str = match mark {
             '8' => "8",
             '9' => "9",
@@ -387,7 +445,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
             forward,
             1,
             "\\.",
-            mark,
+            Landing { mark, promotion },
             Some(last_range),
         ));
         for cap in caps {
@@ -397,7 +455,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                 cap,
                 1,
                 &enemy,
-                mark,
+                Landing { mark, promotion },
                 Some(last_range),
             ));
         }
@@ -422,6 +480,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                         Seg::Swap(their_pawn.clone(), "."),
                         tail(square.clone()),
                     ],
+                    None,
                 ));
                 // From the right (file + 1): captured pawn at t + 10, origin at t + 11.
                 rules.push(fork_rule(
@@ -434,6 +493,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                         Seg::Origin("1".into(), "*"),
                         tail(square),
                     ],
+                    None,
                 ));
             }
             Side::Black => {
@@ -450,6 +510,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                         Seg::Target("\\.".into(), "1"),
                         tail(square.clone()),
                     ],
+                    None,
                 ));
                 // From the left (file - 1): origin at t - 11, captured at t - 10.
                 rules.push(fork_rule(
@@ -462,6 +523,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                         Seg::Target("\\.".into(), "1"),
                         tail(square),
                     ],
+                    None,
                 ));
             }
         }
@@ -483,6 +545,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
             Seg::Keep(rook.into()),
             rights(short),
         ],
+        None,
     ));
     rules.push(fork_rule(
         Family::King,
@@ -493,6 +556,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
             Seg::Origin("6".into(), "a"),
             rights(long),
         ],
+        None,
     ));
     // The one-piece threads go, the children wake up.
     rules.push((format!("%m{FAMILY_TAGS}\n[^%]*"), String::new()));
@@ -540,7 +604,7 @@ fn attack_families(king: &str, by: Side, empty: &str) -> Vec<Vec<String>> {
 /// The start of a child in generation, up to its board's first square: its `#_x` line
 /// (which only children in generation have) and the board line's name. Child rules start
 /// here rather than at the thread's head, so that each one reads the few lines it needs.
-const CHILD_BOARD: &str = "#_x: [^\n]\n#b: ";
+const CHILD_BOARD: &str = "#_x: [^\n]*\n#b: ";
 
 /// Step 3 and 4 on the children of `side`: illegal children deleted, the move's UCI
 /// text (if `uci`), the state variables (if `full`), the board cleaned. Without `full`
@@ -554,12 +618,15 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     if let Some(u) = uci {
         // The origin square is already there (see `square_rules`).
         rules.extend(square_rules(CHILD_BOARD, u.name(), MOVED_CLASS));
-        for (letter, mark) in PROMOTION_MARKS {
-            rules.push((
-                format!("({CHILD_BOARD}{LINE}{mark}{LINE}\n#{}: {LINE})\n", u.name()),
-                format!("${{1}}{letter}\n"),
-            ));
-        }
+        // The promotion's letter, from the `#_x` line (see `fork_rule`).
+        rules.push((
+            format!(
+                "(#_x: [^\n]{}([qrbn]){LINE}\n#b: {LINE}\n#{}: {LINE})\n",
+                side.letter(0),
+                u.name()
+            ),
+            "${1}${2}\n".to_string(),
+        ));
     }
     let (e, h) = (pos.ep.var(), pos.halfmove.var());
     // En passant square: set after a double push, else `-`.
@@ -595,30 +662,20 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     // Half-move clock (already incremented in the parent, see `parent_rules`): reset on
     // a capture or a pawn move.
     rules.push((
-        format!("(#_x: [^.\n]\n{})[0-9]*", at(h)),
+        format!("(#_x: [^.\n]{LINE}\n{})[0-9]*", at(h)),
         "${1}0".to_string(),
     ));
     rules.push((
-        format!(
-            "({CHILD_BOARD}{LINE}{PAWN_MOVED_CLASS}{LINE}\n{})[0-9]*",
-            at(h)
-        ),
+        format!("(#_x: [^\n]{}{LINE}\n{})[0-9]*", side.letter(0), at(h)),
         "${1}0".to_string(),
     ));
-    // Marks back to pieces.
+    // Marks back to pieces: the square left is empty, the moved mark becomes the last
+    // letter of the `#_x` line (the piece, or the piece promoted to).
     rules.push((format!("({CHILD_BOARD}{LINE})\\*"), "${1}.".to_string()));
-    let mut marks: Vec<(char, usize)> = ORIGIN_MARKS.iter().copied().zip(0..6).collect();
-    marks.push((DOUBLE_PUSH, 0));
-    for (letter, mark) in PROMOTION_MARKS {
-        let role = "pnbrqk".find(letter).expect("a promotion letter is a role");
-        marks.push((mark, role));
-    }
-    for (mark, role) in marks {
-        rules.push((
-            format!("({CHILD_BOARD}{LINE}){}", regex::escape(&mark.to_string())),
-            format!("${{1}}{}", side.letter(role)),
-        ));
-    }
+    rules.push((
+        format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
+        "${1}${2}".to_string(),
+    ));
     // Castling finished: the rook jumps over. (Anchored at the head: the literal `acKR`
     // is then the one the fast executor checks, and these rules are skipped when no
     // child castles.)
@@ -726,7 +783,7 @@ fn rights_rules(c: &Var) -> Rules {
         rights(7, 'r', "K?Q?", "k"),
         rights(0, 'r', "K?Q?k?", "q"),
         (
-            format!("(#_x: [^\n]\n{})\n", var(c.name())),
+            format!("(#_x: {LINE}\n{})\n", var(c.name())),
             "${1}-\n".to_string(),
         ),
     ]
