@@ -839,11 +839,12 @@ pub fn fork_legal_moves(
     let uci: Option<Value<kind::Str>> = options.uci.then(|| b.fresh(Type::Str));
     let uci_var = uci.as_ref().map(|u| u.var().clone());
     if options.keep_stuck {
+        // The paused copy goes first, so that the thread's children follow it directly.
         b.rules(
             "keep_stuck",
             vec![(
                 "%%\n([^%]*)".to_string(),
-                format!("%%\n${{1}}%{STUCK_TAG}\n${{1}}"),
+                format!("%{STUCK_TAG}\n${{1}}%%\n${{1}}"),
             )],
             &pos.vars(),
             &[],
@@ -851,11 +852,10 @@ pub fn fork_legal_moves(
     }
     generate_both(b, pos, uci_var.as_ref(), true);
     let moved = options.keep_stuck.then(|| {
+        // A copy followed by a child had a move: it goes. (The rule starts at the few
+        // copies, not at every child.)
         let mut rules = vec![
-            (
-                format!("(%%\n[^%]*)%{STUCK_TAG}\n[^%]*"),
-                "${1}".to_string(),
-            ),
+            (format!("%{STUCK_TAG}\n[^%]*(%%\n)"), "${1}".to_string()),
             (format!("({HEAD})"), "${1}T\n".to_string()),
         ];
         let uci_line = uci_var
@@ -999,7 +999,7 @@ fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
         "has_move_fork",
         vec![(
             "%%\n([^%]*)".to_string(),
-            format!("%%\n${{1}}%{STUCK_TAG}\n${{1}}"),
+            format!("%{STUCK_TAG}\n${{1}}%%\n${{1}}"),
         )],
         &pos.vars(),
         &[],
@@ -1007,8 +1007,8 @@ fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
     generate_both(b, pos, None, false);
     let rules = vec![
         (
-            format!("(%%\n[^%]*)%{STUCK_TAG}\n"),
-            format!("${{1}}%{HAS_TAG}\n"),
+            format!("%{STUCK_TAG}(\n[^%]*%%\n)"),
+            format!("%{HAS_TAG}${{1}}"),
         ),
         ("%%\n[^%]*".to_string(), String::new()),
         (
