@@ -689,7 +689,7 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         format!("({board}{LINE}){r}\\.{k}ca"),
         format!("${{1}}..{k}{r}."),
     ));
-    rules.extend(rights_rules(pos.castling.var()));
+    rules.extend(rights_rules(side, pos.castling.var()));
     rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
     rules
 }
@@ -762,9 +762,10 @@ fn square_rules(board: &str, u: &str, marks: &str) -> Rules {
     rules
 }
 
-/// Castling rights lose every letter whose king or rook left its home square (on the
-/// children in generation, which the `#_x` line marks).
-fn rights_rules(c: &Var) -> Rules {
+/// Castling rights lose every letter whose king or rook left its home square, after a
+/// move of `side` (on the children in generation, which the `#_x` line marks). The
+/// other side's king cannot have left its square, so only its rooks are looked at.
+fn rights_rules(side: Side, c: &Var) -> Rules {
     let rights = |square: usize, piece: char, pre: &str, drop: &str| {
         (
             format!(
@@ -775,18 +776,24 @@ fn rights_rules(c: &Var) -> Rules {
             "${1}".to_string(),
         )
     };
-    vec![
-        rights(74, 'K', "", "K?Q?"),
-        rights(77, 'R', "", "K"),
-        rights(70, 'R', "K?", "Q"),
-        rights(4, 'k', "K?Q?", "k?q?"),
-        rights(7, 'r', "K?Q?", "k"),
-        rights(0, 'r', "K?Q?k?", "q"),
-        (
-            format!("(#_x: {LINE}\n{})\n", var(c.name())),
-            "${1}-\n".to_string(),
-        ),
-    ]
+    let mut rules = Vec::new();
+    if side == Side::White {
+        rules.push(rights(74, 'K', "", "K?Q?"));
+    }
+    rules.push(rights(77, 'R', "", "K"));
+    rules.push(rights(70, 'R', "K?", "Q"));
+    if side == Side::Black {
+        rules.push(rights(4, 'k', "K?Q?", "k?q?"));
+    }
+    rules.push(rights(7, 'r', "K?Q?", "k"));
+    rules.push(rights(0, 'r', "K?Q?k?", "q"));
+    // No right left: `-`. (`#c: ` then the line's end is the literal the fast executor
+    // looks for, so the rule is skipped when no child lost its last right.)
+    rules.push((
+        format!("(#_x: {LINE}\n{LINES})#{}: \n", c.name()),
+        format!("${{1}}#{}: -\n", c.name()),
+    ));
+    rules
 }
 
 /// Generation for one side, on the active threads (all of that side to move).
