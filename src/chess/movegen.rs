@@ -18,7 +18,9 @@
 //!    6 rules turn `@` + `#_p` into the role's origin digit `1`..`6` and pause the thread
 //!    under its move family's tag (`%mp`, `%mn`, `%mb`, `%mr`, `%mk`; a queen becomes
 //!    one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
-//!    the board and gets the origin's file and rank (16 rules).
+//!    the board and gets the origin's file and rank (16 rules). A pawn one step from
+//!    promotion gets a guard line `#_pr` that the promotion rules require: when no pawn
+//!    can promote, the fast executor skips those 12 rules on the literal alone.
 //! 2. **One thread per move** (108 rules). Each rule starts with its family's tag, so
 //!    the fast executor's literal search visits only that family's threads, and is a
 //!    stride pattern from the origin digit to a target square, such as "a rook or queen,
@@ -83,6 +85,10 @@ const CHILD_TAG: &str = "mg";
 /// The line a child in generation holds right before its board: what the move captured
 /// (`.` for nothing).
 const X: &str = "#_x";
+/// The guard line of a one-piece thread whose pawn stands one step from promotion: the
+/// promotion rules require it, so the fast executor skips them (a literal absent from
+/// the state) when no pawn can promote.
+const PROMOTING: &str = "#_pr";
 /// The tag of a kept stuck thread (see [`MoveGen::keep_stuck`]).
 const STUCK_TAG: &str = "ms";
 /// The tag of a stuck-candidate that turned out to have a move ([`has_legal_move`]).
@@ -192,8 +198,13 @@ const FAMILY_TAGS: &str = "[pnbrk]";
 /// both letters of the promotion: the child rules read the move from that line.
 fn fork_rule(family: Family, segs: &[Seg], promotion: Option<(char, char)>) -> (String, String) {
     let head = family.head();
-    let mut pattern = format!("{head}({LINES})#_p: ([A-Za-z])\n#b: ");
-    let mut parent = format!("{head}${{1}}#_p: ${{2}}\n#b: ");
+    // A promotion needs the guard line (see `split_by_piece`); the child drops it.
+    let guard = match promotion {
+        Some(_) => format!("{PROMOTING}: \n"),
+        None => String::new(),
+    };
+    let mut pattern = format!("{head}({LINES}){guard}#_p: ([A-Za-z])\n#b: ");
+    let mut parent = format!("{head}${{1}}{guard}#_p: ${{2}}\n#b: ");
     let mut child = String::new();
     let first = 3;
     let origin_group = segs
@@ -340,6 +351,19 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
             threads,
         ));
     }
+    // Pawns one step from promotion get the guard line of the promotion rules.
+    let last = match side {
+        Side::White => any_range(10, 17),
+        Side::Black => any_range(60, 67),
+    };
+    rules.push((
+        format!(
+            "({}{LINES})(#_p: {}\n#b: {last}1)",
+            Family::Pawn.head(),
+            side.letter(0)
+        ),
+        format!("${{1}}{PROMOTING}: \n${{2}}"),
+    ));
     if let Some(u) = uci {
         // The move's origin square, once per piece rather than once per move.
         rules.extend(square_rules("#b: ", u.name(), "[1-6]"));
