@@ -7,66 +7,88 @@
 //! Everything below runs once per colour, on the threads whose side to move it is (an
 //! `if_else` on `#t`); the rule sets differ only in which letters are "ours".
 //!
+//! 0. **The parent** (full generation only, 16 rules; 31 for black): the half-move clock
+//!    gains one, the side to move flips and, for black, the full-move number gains one.
+//!    Every child inherits them (a child that captures or moves a pawn resets the clock),
+//!    so this carry arithmetic runs once per position, not once per move.
 //! 1. **One thread per piece** (18 + 6 rules). A cursor `^` enters the board; each of
 //!    16 identical rules splits every thread in two: a copy whose first piece of ours
 //!    after the cursor is marked `@` (its letter saved in `#_p`), and the original with
 //!    the cursor moved past that piece. The threads left with a cursor are deleted, and
-//!    6 rules turn `@` + `#_p` into the role's origin digit `1`..`6`.
-//! 2. **One thread per move** (about 110 rules). Each rule is a stride pattern from the
-//!    origin digit to a target square, such as "a rook or queen, 3 empty squares up,
-//!    then an empty or enemy square": `[45](?:[^\n]{9}\.){2}[^\n]{9}[.pnbrqk]` read
-//!    backwards. Where it matches, the rule appends a *paused* copy of the thread with
-//!    the move made on the board (origin `*`, target = the mover's digit, the captured
-//!    square's old content saved in `#_x`): one rule per direction and distance for
-//!    sliders and the king (56), one per jump for knights (8), pushes, double pushes,
-//!    captures, promotions to each piece and en passant (one per file and side) for
-//!    pawns, and castling (rights, empty squares, rook in place) with the king's
-//!    start and crossed squares marked `a` and `c`. Then the parents (still active) are
-//!    deleted and the children woken.
-//! 3. **The child** (about 80 rules): UCI text from the marks (the origin's file and
-//!    rank were appended once per piece, before step 2; the target's file and rank take
-//!    8 rules each, then the promotion letter), the en-passant square
-//!    after a double push, the half-move clock (reset on a pawn move or capture, else
-//!    incremented with carry rules), the full-move number after black's move, the marks
-//!    turned back into pieces, and the side to move flipped.
-//! 4. **Legality** (5 rules): delete every child where our king (or a castling king's
-//!    start or crossed square, `a`/`c`) is attacked: a knight, pawn or king at a fixed
-//!    offset (one alternation), or a slider along a ray of empty squares (one rule per
-//!    axis). Then castling is finished (`acKR` → `.RK.`) and the castling rights lose
-//!    every letter whose king or rook is not on its home square (7 rules, both colours).
+//!    6 rules turn `@` + `#_p` into the role's origin digit `1`..`6` and pause the thread
+//!    under its move family's tag (`%mp`, `%mn`, `%mb`, `%mr`, `%mk`; a queen becomes
+//!    one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
+//!    the board and gets the origin's file and rank (16 rules). A pawn one step from
+//!    promotion gets a guard line `#_pr` that the promotion rules require: when no pawn
+//!    can promote, the fast executor skips those 12 rules on the literal alone.
+//! 2. **One thread per move** (108 rules). Each rule starts with its family's tag, so
+//!    the fast executor's literal search visits only that family's threads, and is a
+//!    stride pattern from the origin digit to a target square, such as "a rook or queen,
+//!    3 empty squares up, then an empty or enemy square":
+//!    `[45][^\n]{9}\.[^\n]{9}\.[^\n]{9}[.pnbrqk]` read backwards (rays written out
+//!    rather than as a repeated group, so that the fast executor resolves a match's
+//!    groups without a backtracking engine). Where it matches, the rule appends a
+//!    *paused* copy of the thread with the move made on the board (origin `*`, target =
+//!    the mover's digit) and, right before the board, a line `#_x: ` with the target
+//!    square's old content and the moving piece's letter (kept in the one-piece thread
+//!    as `#_p`; a promotion adds its UCI letter and the new piece's letter): one rule
+//!    per direction and distance for sliders (56) and per step for the king (8), one per
+//!    jump for knights (8), pushes, double pushes, captures, promotions to each piece and
+//!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
+//!    rook in place) with the king's start and crossed squares marked `a` and `c`. Then
+//!    the one-piece threads are deleted and the children woken.
+//! 3. **Legality** (6 rules), on the marked board: a child where our king (`K`, or the
+//!    moved king `6`, or a castling king's start or crossed square `a`/`c`) is attacked
+//!    by a knight, pawn or king at a fixed offset (one alternation) or by a slider along
+//!    a ray of empty squares (`.` or the vacated `*`; one rule per axis) loses its `#_x`
+//!    line, and one rule deletes those children. Without bookkeeping (the children of
+//!    [`has_legal_move`], which are only counted) this is the last step.
+//! 4. **The child** (33 rules): the target's file and rank (8 rules each) and the
+//!    promotion letter (from `#_x`) for the UCI text, the en-passant square after a
+//!    double push (its file from the UCI text), the half-move clock's reset (a capture or
+//!    a pawn move, both read from `#_x`), the marks turned back into pieces (`*` empty,
+//!    the moved mark the last letter of `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
+//!    letter whose king or rook is not on its home square. These rules start at `#_x`
+//!    (only children in generation have it) and read the few lines they need; the last
+//!    one removes `#_x`.
 //!
-//! Most rules run on few threads: steps 1 and 2 on one thread per piece, step 3 and 4 on
-//! one per pseudo-legal move.
+//! Most rules run on few threads: steps 0 and 1 on one thread per position or piece,
+//! step 2 on the threads of one family, steps 3 and 4 on one board per pseudo-legal move.
 //!
-//! Sizes, both colours: 48 rules split by piece (82 with the UCI text's origin square),
-//! 200 move rules, 112 child rules (152 with the UCI text), 7 rights rules:
-//! `legal-moves` is 469 rules, 340 distinct patterns.
+//! Sizes (`legal-moves`, both colours): 132 rules split by piece (with the UCI text's
+//! origin square and the parent's bookkeeping), 216 move rules, 78 child rules:
+//! 454 rules, 331 distinct patterns.
 //!
 //! # Check and mobility
 //!
-//! [`in_check`] is 12 rules: a scratch copy of the board with a flag, `#_q: wF<board>`,
-//! one rule per attack family and colour that turns the flag into `T`, and one rule that
-//! moves the flag to the stack. [`has_legal_move`] first runs a quick test (30 rules, on a
-//! scratch copy of the board) that settles every thread not in check with an unpinned non-king
-//! piece able to step, jump, push or capture; only the others (in check, or everything
-//! pinned or blocked: a few percent of positions) pay a full generation. On the 2,039
-//! leaves of kiwipete's 2-ply tree this took has_legal_move from about 2.6 s to about
-//! 0.1 s on the fast executor.
-
+//! [`has_legal_move`] and [`in_check`] live in the `check` submodule; the full test of
+//! `has_legal_move` runs the generation above without the children's bookkeeping.
+//!
 use super::board::{
-    Children, DIAGONAL_STEPS, KNIGHT_STEPS, MoveGen, ORIGIN_MARKS, ORTHOGONAL_STEPS,
+    Children, DIAGONAL_STEPS, DOUBLE_PUSH, KNIGHT_STEPS, MoveGen, ORIGIN_MARKS, ORTHOGONAL_STEPS,
     PROMOTION_MARKS, Position,
 };
 use super::rx::{
-    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between, var,
+    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_between, ray_over,
+    var,
 };
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Type, Var};
+
+mod check;
+pub use check::{has_legal_move, in_check};
 
 type Rules = Vec<(String, String)>;
 
 /// The tag of a child thread while its siblings are being generated.
 const CHILD_TAG: &str = "mg";
+/// The line a child in generation holds right before its board: what the move captured
+/// (`.` for nothing).
+const X: &str = "#_x";
+/// The guard line of a one-piece thread whose pawn stands one step from promotion: the
+/// promotion rules require it, so the fast executor skips them (a literal absent from
+/// the state) when no pawn can promote.
+const PROMOTING: &str = "#_pr";
 /// The tag of a kept stuck thread (see [`MoveGen::keep_stuck`]).
 const STUCK_TAG: &str = "ms";
 /// The tag of a stuck-candidate that turned out to have a move ([`has_legal_move`]).
@@ -74,8 +96,6 @@ const HAS_TAG: &str = "mh";
 /// The characters a moved piece can be marked with on its target square (the castling
 /// king's included).
 const MOVED_CLASS: &str = "[0-9=]";
-/// The moved marks of a pawn (a pawn move resets the half-move clock).
-const PAWN_MOVED_CLASS: &str = "[17890=]";
 
 /// A side, with the letters and geometry its rules need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,19 +147,73 @@ enum Seg {
     Target(String, &'static str),
 }
 
-/// A rule that, where the board matches `segs` (from its first character), appends a
-/// paused copy of the thread with the move made.
-fn fork_rule(segs: &[Seg]) -> (String, String) {
-    let mut pattern = format!("{HEAD}({LINES}#b: )");
-    let mut parent = format!("{HEAD}${{1}}");
-    let mut child = format!("%{CHILD_TAG}\n#stack:\n${{1}}");
+/// The move families a one-piece thread belongs to, by the tag that pauses it while the
+/// move rules run: each move rule starts with its family's tag, so the fast executor's
+/// literal search visits only the threads of that family (a queen has two threads, one
+/// per slider family).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    Pawn,
+    Knight,
+    Diagonal,
+    Orthogonal,
+    King,
+}
+
+impl Family {
+    /// The thread head of a one-piece thread of this family.
+    fn head(self) -> String {
+        let tag = match self {
+            Family::Pawn => "mp",
+            Family::Knight => "mn",
+            Family::Diagonal => "mb",
+            Family::Orthogonal => "mr",
+            Family::King => "mk",
+        };
+        format!("%{tag}\n#stack:\n")
+    }
+
+    /// The families of a role (in `PNBRQK` order).
+    fn of_role(role: usize) -> &'static [Family] {
+        match role {
+            0 => &[Family::Pawn],
+            1 => &[Family::Knight],
+            2 => &[Family::Diagonal],
+            3 => &[Family::Orthogonal],
+            4 => &[Family::Orthogonal, Family::Diagonal],
+            _ => &[Family::King],
+        }
+    }
+}
+
+/// The tags of every [`Family`], as a class after `%m`.
+const FAMILY_TAGS: &str = "[pnbrk]";
+
+/// A rule that, where the board of a one-piece thread of `family` matches `segs` (from
+/// its first character), appends a paused copy of the thread with the move made.
+///
+/// The one-piece thread holds its piece's letter in a line `#_p: ` right before the
+/// board; the child holds instead `#_x: ` and the target square's old content, then the
+/// piece's letter or, for a `promotion` (UCI letter, piece letter), the pawn's letter and
+/// both letters of the promotion: the child rules read the move from that line.
+fn fork_rule(family: Family, segs: &[Seg], promotion: Option<(char, char)>) -> (String, String) {
+    let head = family.head();
+    // A promotion needs the guard line (see `split_by_piece`); the child drops it.
+    let guard = match promotion {
+        Some(_) => format!("{PROMOTING}: \n"),
+        None => String::new(),
+    };
+    let mut pattern = format!("{head}({LINES}){guard}#_p: ([A-Za-z])\n#b: ");
+    let mut parent = format!("{head}${{1}}{guard}#_p: ${{2}}\n#b: ");
+    let mut child = String::new();
+    let first = 3;
     let origin_group = segs
         .iter()
         .position(|s| matches!(s, Seg::Origin(..)))
-        .map(|i| i + 2);
+        .map(|i| i + first);
     let mut captured = None;
     for (i, seg) in segs.iter().enumerate() {
-        let g = i + 2;
+        let g = i + first;
         let (pat, text) = match seg {
             Seg::Keep(p) => (p, None),
             Seg::Swap(p, t) | Seg::Origin(p, t) => (p, Some(*t)),
@@ -160,29 +234,56 @@ fn fork_rule(segs: &[Seg]) -> (String, String) {
             }
         }
     }
-    let tail = segs.len() + 2;
+    let tail = segs.len() + first;
     pattern.push_str("([^%]*)");
     parent.push_str(&format!("${{{tail}}}"));
-    child.push_str(&format!("${{{tail}}}#_x: "));
-    match captured {
-        Some(g) => child.push_str(&format!("${{{g}}}")),
-        None => child.push('.'),
+    child.push_str(&format!("${{{tail}}}"));
+    let x = match captured {
+        Some(g) => format!("${{{g}}}"),
+        None => ".".to_string(),
+    };
+    let moved = match promotion {
+        None => "${2}".to_string(),
+        Some((uci, piece)) => format!("${{2}}{uci}{piece}"),
+    };
+    let child_head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{X}: {x}{moved}\n#b: ");
+    (pattern, format!("{parent}{child_head}{child}"))
+}
+
+/// What a move leaves on its target square.
+#[derive(Clone, Copy, Debug)]
+struct Landing {
+    /// The target's mark (`$O`: the origin's digit).
+    mark: &'static str,
+    /// For a promotion: its UCI letter and the letter of the piece promoted to.
+    promotion: Option<(char, char)>,
+}
+
+impl Landing {
+    /// The moving piece's own digit.
+    const ORIGIN: Landing = Landing::plain("$O");
+
+    const fn plain(mark: &'static str) -> Landing {
+        Landing {
+            mark,
+            promotion: None,
+        }
     }
-    child.push('\n');
-    (pattern, format!("{parent}{child}"))
 }
 
 /// The move of the piece on the origin (`origin` class) by `k` steps of `step` onto a
 /// square of class `target`, the squares between empty; the child's target gets
 /// `mark` (`$O`: the origin's digit).
 fn step_move(
+    family: Family,
     origin: &str,
     step: i32,
     k: usize,
     target: &str,
-    mark: &'static str,
+    mark: Landing,
     origin_range: Option<(usize, usize)>,
 ) -> (String, String) {
+    let Landing { mark, promotion } = mark;
     let between = ray_between(step.unsigned_abs() as usize, k);
     let d = step * k as i32;
     let before = |range: Option<(usize, usize)>| match range {
@@ -190,12 +291,16 @@ fn step_move(
         Some((lo, hi)) => any_range(lo, hi),
     };
     if d > 0 {
-        fork_rule(&[
-            Seg::Keep(before(origin_range)),
-            Seg::Origin(origin.to_string(), "*"),
-            Seg::Keep(between),
-            Seg::Target(target.to_string(), mark),
-        ])
+        fork_rule(
+            family,
+            &[
+                Seg::Keep(before(origin_range)),
+                Seg::Origin(origin.to_string(), "*"),
+                Seg::Keep(between),
+                Seg::Target(target.to_string(), mark),
+            ],
+            promotion,
+        )
     } else {
         let range = origin_range.map(|(lo, hi)| {
             (
@@ -203,17 +308,23 @@ fn step_move(
                 (hi as i32 + d).max(0) as usize,
             )
         });
-        fork_rule(&[
-            Seg::Keep(before(range)),
-            Seg::Target(target.to_string(), mark),
-            Seg::Keep(between),
-            Seg::Origin(origin.to_string(), "*"),
-        ])
+        fork_rule(
+            family,
+            &[
+                Seg::Keep(before(range)),
+                Seg::Target(target.to_string(), mark),
+                Seg::Keep(between),
+                Seg::Origin(origin.to_string(), "*"),
+            ],
+            promotion,
+        )
     }
 }
 
-/// Step 1: one thread per piece of `side`, its square holding the role's origin digit.
-fn split_by_piece(side: Side) -> Rules {
+/// Step 1: one thread per piece of `side` (two for a queen), its square holding the
+/// role's origin digit, paused under its [`Family`]'s tag. With `uci`, the UCI variable
+/// `u` gets a line right after the board, holding the origin square.
+fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
     let ours = side.ours();
     let board = format!("({HEAD}{}#b: )", LINES);
     let mut rules = vec![(board.clone(), "${1}^".to_string())];
@@ -223,15 +334,39 @@ fn split_by_piece(side: Side) -> Rules {
     );
     rules.extend(std::iter::repeat_n(peel, 16));
     rules.push(delete_if_board("\\^"));
-    for (role, mark) in ORIGIN_MARKS.iter().enumerate() {
+    if let Some(u) = uci {
         rules.push((
-            format!(
-                "({HEAD}{}#b: {LINE})@({LINE}\n{LINES})#_p: {}\n",
-                LINES,
-                side.letter(role)
-            ),
-            format!("${{1}}{mark}${{2}}"),
+            format!("({HEAD}{LINES}#b: {LINE}\n)"),
+            format!("${{1}}#{}: \n", u.name()),
         ));
+    }
+    for (role, mark) in ORIGIN_MARKS.iter().enumerate() {
+        let letter = side.letter(role);
+        let threads: String = Family::of_role(role)
+            .iter()
+            .map(|f| format!("{}${{1}}#_p: {letter}\n${{2}}{mark}${{3}}", f.head()))
+            .collect();
+        rules.push((
+            format!("{HEAD}({LINES})(#b: {LINE})@({LINE}\n{LINES})#_p: {letter}\n"),
+            threads,
+        ));
+    }
+    // Pawns one step from promotion get the guard line of the promotion rules.
+    let last = match side {
+        Side::White => any_range(10, 17),
+        Side::Black => any_range(60, 67),
+    };
+    rules.push((
+        format!(
+            "({}{LINES})(#_p: {}\n#b: {last}1)",
+            Family::Pawn.head(),
+            side.letter(0)
+        ),
+        format!("${{1}}{PROMOTING}: \n${{2}}"),
+    ));
+    if let Some(u) = uci {
+        // The move's origin square, once per piece rather than once per move.
+        rules.extend(square_rules("#b: ", u.name(), "[1-6]"));
     }
     rules
 }
@@ -243,17 +378,41 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
     let enemy = side.enemy();
     // Knights.
     for step in KNIGHT_STEPS {
-        rules.push(step_move("2", step, 1, &target, "$O", None));
+        rules.push(step_move(
+            Family::Knight,
+            "2",
+            step,
+            1,
+            &target,
+            Landing::ORIGIN,
+            None,
+        ));
     }
     // Sliders, and the king's single steps.
-    for (steps, sliders, with_king) in [
-        (ORTHOGONAL_STEPS, "[45]", "[456]"),
-        (DIAGONAL_STEPS, "[35]", "[356]"),
+    for (steps, sliders, family) in [
+        (ORTHOGONAL_STEPS, "[45]", Family::Orthogonal),
+        (DIAGONAL_STEPS, "[35]", Family::Diagonal),
     ] {
         for step in steps {
+            rules.push(step_move(
+                Family::King,
+                "6",
+                step,
+                1,
+                &target,
+                Landing::ORIGIN,
+                None,
+            ));
             for k in 1..=7 {
-                let origin = if k == 1 { with_king } else { sliders };
-                rules.push(step_move(origin, step, k, &target, "$O", None));
+                rules.push(step_move(
+                    family,
+                    sliders,
+                    step,
+                    k,
+                    &target,
+                    Landing::ORIGIN,
+                    None,
+                ));
             }
         }
     }
@@ -263,21 +422,63 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         Side::Black => (10, (10, 59), (10, 17), (60, 67)),
     };
     let caps = [forward - 1, forward + 1];
-    rules.push(step_move("1", forward, 1, "\\.", "1", Some(quiet_range)));
-    rules.push(step_move("1", forward, 2, "\\.", "7", Some(start_range)));
+    rules.push(step_move(
+        Family::Pawn,
+        "1",
+        forward,
+        1,
+        "\\.",
+        Landing::plain("1"),
+        Some(quiet_range),
+    ));
+    rules.push(step_move(
+        Family::Pawn,
+        "1",
+        forward,
+        2,
+        "\\.",
+        Landing::plain("7"),
+        Some(start_range),
+    ));
     for cap in caps {
-        rules.push(step_move("1", cap, 1, &enemy, "1", Some(quiet_range)));
+        rules.push(step_move(
+            Family::Pawn,
+            "1",
+            cap,
+            1,
+            &enemy,
+            Landing::plain("1"),
+            Some(quiet_range),
+        ));
     }
-    for (_, mark) in PROMOTION_MARKS {
+    for (uci, mark) in PROMOTION_MARKS {
+        let role = "pnbrqk".find(uci).expect("a promotion letter is a role");
+        let promotion = Some((uci, side.letter(role)));
         let mark: &'static str = match mark {
             '8' => "8",
             '9' => "9",
             '0' => "0",
             _ => "=",
         };
-        rules.push(step_move("1", forward, 1, "\\.", mark, Some(last_range)));
+        rules.push(step_move(
+            Family::Pawn,
+            "1",
+            forward,
+            1,
+            "\\.",
+            Landing { mark, promotion },
+            Some(last_range),
+        ));
         for cap in caps {
-            rules.push(step_move("1", cap, 1, &enemy, mark, Some(last_range)));
+            rules.push(step_move(
+                Family::Pawn,
+                "1",
+                cap,
+                1,
+                &enemy,
+                Landing { mark, promotion },
+                Some(last_range),
+            ));
         }
     }
     // En passant: per file of the en-passant square, from either side.
@@ -290,45 +491,61 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                 let square = format!("{name}6");
                 let t = 20 + file;
                 // From the left (file - 1): origin at t + 9, captured pawn at t + 10.
-                rules.push(fork_rule(&[
-                    Seg::Keep(any(t)),
-                    Seg::Target("\\.".into(), "1"),
-                    Seg::Keep(any(8)),
-                    Seg::Origin("1".into(), "*"),
-                    Seg::Swap(their_pawn.clone(), "."),
-                    tail(square.clone()),
-                ]));
+                rules.push(fork_rule(
+                    Family::Pawn,
+                    &[
+                        Seg::Keep(any(t)),
+                        Seg::Target("\\.".into(), "1"),
+                        Seg::Keep(any(8)),
+                        Seg::Origin("1".into(), "*"),
+                        Seg::Swap(their_pawn.clone(), "."),
+                        tail(square.clone()),
+                    ],
+                    None,
+                ));
                 // From the right (file + 1): captured pawn at t + 10, origin at t + 11.
-                rules.push(fork_rule(&[
-                    Seg::Keep(any(t)),
-                    Seg::Target("\\.".into(), "1"),
-                    Seg::Keep(any(9)),
-                    Seg::Swap(their_pawn.clone(), "."),
-                    Seg::Origin("1".into(), "*"),
-                    tail(square),
-                ]));
+                rules.push(fork_rule(
+                    Family::Pawn,
+                    &[
+                        Seg::Keep(any(t)),
+                        Seg::Target("\\.".into(), "1"),
+                        Seg::Keep(any(9)),
+                        Seg::Swap(their_pawn.clone(), "."),
+                        Seg::Origin("1".into(), "*"),
+                        tail(square),
+                    ],
+                    None,
+                ));
             }
             Side::Black => {
                 let square = format!("{name}3");
                 let t = 50 + file;
                 // From the right (file + 1): captured at t - 10, origin at t - 9.
-                rules.push(fork_rule(&[
-                    Seg::Keep(any(t - 10)),
-                    Seg::Swap(their_pawn.clone(), "."),
-                    Seg::Origin("1".into(), "*"),
-                    Seg::Keep(any(8)),
-                    Seg::Target("\\.".into(), "1"),
-                    tail(square.clone()),
-                ]));
+                rules.push(fork_rule(
+                    Family::Pawn,
+                    &[
+                        Seg::Keep(any(t - 10)),
+                        Seg::Swap(their_pawn.clone(), "."),
+                        Seg::Origin("1".into(), "*"),
+                        Seg::Keep(any(8)),
+                        Seg::Target("\\.".into(), "1"),
+                        tail(square.clone()),
+                    ],
+                    None,
+                ));
                 // From the left (file - 1): origin at t - 11, captured at t - 10.
-                rules.push(fork_rule(&[
-                    Seg::Keep(any(t - 11)),
-                    Seg::Origin("1".into(), "*"),
-                    Seg::Swap(their_pawn.clone(), "."),
-                    Seg::Keep(any(9)),
-                    Seg::Target("\\.".into(), "1"),
-                    tail(square),
-                ]));
+                rules.push(fork_rule(
+                    Family::Pawn,
+                    &[
+                        Seg::Keep(any(t - 11)),
+                        Seg::Origin("1".into(), "*"),
+                        Seg::Swap(their_pawn.clone(), "."),
+                        Seg::Keep(any(9)),
+                        Seg::Target("\\.".into(), "1"),
+                        tail(square),
+                    ],
+                    None,
+                ));
             }
         }
     }
@@ -339,30 +556,38 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         Side::White => (70, "R", "K", "K?Q"),
         Side::Black => (0, "r", "[KQ]*k", "[KQk]*q"),
     };
-    rules.push(fork_rule(&[
-        Seg::Keep(any(home + 4)),
-        Seg::Origin("6".into(), "a"),
-        Seg::Swap("\\.".into(), "c"),
-        Seg::Swap("\\.".into(), "6"),
-        Seg::Keep(rook.into()),
-        rights(short),
-    ]));
-    rules.push(fork_rule(&[
-        Seg::Keep(format!("{}{rook}\\.", any(home))),
-        Seg::Swap("\\.".into(), "6"),
-        Seg::Swap("\\.".into(), "c"),
-        Seg::Origin("6".into(), "a"),
-        rights(long),
-    ]));
-    // The parents go, the children wake up.
-    rules.push(("%%\n[^%]*".to_string(), String::new()));
+    rules.push(fork_rule(
+        Family::King,
+        &[
+            Seg::Keep(any(home + 4)),
+            Seg::Origin("6".into(), "a"),
+            Seg::Swap("\\.".into(), "c"),
+            Seg::Swap("\\.".into(), "6"),
+            Seg::Keep(rook.into()),
+            rights(short),
+        ],
+        None,
+    ));
+    rules.push(fork_rule(
+        Family::King,
+        &[
+            Seg::Keep(format!("{}{rook}\\.", any(home))),
+            Seg::Swap("\\.".into(), "6"),
+            Seg::Swap("\\.".into(), "c"),
+            Seg::Origin("6".into(), "a"),
+            rights(long),
+        ],
+        None,
+    ));
+    // The one-piece threads go, the children wake up.
+    rules.push((format!("%m{FAMILY_TAGS}\n[^%]*"), String::new()));
     rules.push((format!("%{CHILD_TAG}\n"), "%%\n".to_string()));
     rules
 }
 
 /// The attack patterns on a square of class `king` by the pieces of `by`, in families
 /// (each family becomes one alternation).
-fn attack_families(king: &str, by: Side) -> Vec<Vec<String>> {
+fn attack_families(king: &str, by: Side, empty: &str) -> Vec<Vec<String>> {
     let l = |role: usize| by.letter(role);
     let (p, n, bishop, r, q, k) = (l(0), l(1), l(2), l(3), l(4), l(5));
     let mut fixed = Vec::new();
@@ -388,7 +613,7 @@ fn attack_families(king: &str, by: Side) -> Vec<Vec<String>> {
         (9, format!("[{bishop}{q}]")),
         (11, format!("[{bishop}{q}]")),
     ] {
-        let ray = ray_any(step);
+        let ray = ray_over(step, empty);
         families.push(vec![
             format!("{sliders}{ray}{king}"),
             format!("{king}{ray}{sliders}"),
@@ -397,73 +622,85 @@ fn attack_families(king: &str, by: Side) -> Vec<Vec<String>> {
     families
 }
 
-/// Step 3 and 4 on the children of `side`: the move's UCI text (if `uci`), the state
-/// variables (if `full`), the board cleaned, illegal children deleted.
+/// The start of a child in generation, up to its board's first square: its `#_x` line
+/// (which only children in generation have) and the board line's name. Child rules start
+/// here rather than at the thread's head, so that each one reads the few lines it needs.
+const CHILD_BOARD: &str = "#_x: [^\n]*\n#b: ";
+
+/// Step 3 and 4 on the children of `side`: illegal children deleted, the move's UCI
+/// text (if `uci`), the state variables (if `full`), the board cleaned. Without `full`
+/// only legality runs (the children are counted, not kept).
 fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rules {
-    let mut rules = Vec::new();
+    let mut rules = legality_rules(side);
+    if !full {
+        return rules;
+    }
     let at = |name: &Var| var(name.name());
-    let board = format!("{HEAD}{}#b: ", LINES);
     if let Some(u) = uci {
         // The origin square is already there (see `square_rules`).
-        rules.extend(square_rules(u.name(), MOVED_CLASS));
-        for (letter, mark) in PROMOTION_MARKS {
-            rules.push((
-                format!("({board}{LINE}{mark}{LINE}\n{}{LINE})\n", var(u.name())),
-                format!("${{1}}{letter}\n"),
-            ));
-        }
-    }
-    if full {
-        let (e, h) = (pos.ep.var(), pos.halfmove.var());
-        // En passant square: set after a double push, else `-`.
-        rules.push((format!("({HEAD}{})[^\n]*", at(e)), "${1}-".to_string()));
-        let (landing, behind) = match side {
-            Side::White => (40, '3'),
-            Side::Black => (30, '6'),
-        };
-        for f in 0..8usize {
-            let file = (b'a' + f as u8) as char;
-            rules.push((
-                format!("({board}{}7{LINE}\n{})-", any(landing + f), at(e)),
-                format!("${{1}}{file}{behind}"),
-            ));
-        }
-        // Half-move clock: mark, reset on pawn moves and captures, increment the rest.
-        rules.push((format!("({HEAD}{}[0-9]*)\n", at(h)), "${1}+\n".to_string()));
+        rules.extend(square_rules(CHILD_BOARD, u.name(), MOVED_CLASS));
+        // The promotion's letter, from the `#_x` line (see `fork_rule`).
         rules.push((
             format!(
-                "({board}{LINE}{PAWN_MOVED_CLASS}{LINE}\n{})[0-9]*\\+",
-                at(h)
+                "(#_x: [^\n]{}([qrbn]){LINE}\n#b: {LINE}\n#{}: {LINE})\n",
+                side.letter(0),
+                u.name()
             ),
-            "${1}0".to_string(),
-        ));
-        rules.push((
-            format!("({HEAD}{})[0-9]*\\+(\n{}[^.\n])", at(h), var("_x")),
-            "${1}0${2}".to_string(),
-        ));
-        rules.extend(increment_marked(h.name()));
-    }
-    rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
-    // Marks back to pieces.
-    rules.push((format!("({board}{LINE})\\*"), "${1}.".to_string()));
-    let mut marks: Vec<(char, usize)> = ORIGIN_MARKS.iter().copied().zip(0..6).collect();
-    marks.push(('7', 0));
-    for (letter, mark) in PROMOTION_MARKS {
-        let role = "pnbrqk".find(letter).expect("a promotion letter is a role");
-        marks.push((mark, role));
-    }
-    for (mark, role) in marks {
-        rules.push((
-            format!("({board}{LINE}){}", regex::escape(&mark.to_string())),
-            format!("${{1}}{}", side.letter(role)),
+            "${1}${2}\n".to_string(),
         ));
     }
-    // Legality: our king (or a castling king's path) must not be attacked.
-    let king = format!("[{}ac]", side.letter(5));
-    for family in attack_families(&king, side.other()) {
-        rules.push(delete_if_board(&family.join("|")));
+    let (e, h) = (pos.ep.var(), pos.halfmove.var());
+    // En passant square: set after a double push, else `-`.
+    rules.push((format!("({HEAD}{})[^\n]*", at(e)), "${1}-".to_string()));
+    let (landing, behind) = match side {
+        Side::White => (40, '3'),
+        Side::Black => (30, '6'),
+    };
+    match uci {
+        // The file is the UCI text's first letter.
+        Some(u) => rules.push((
+            format!(
+                "({CHILD_BOARD}{LINE}{DOUBLE_PUSH}{LINE}\n#{}: ([a-h]){LINE}\n{})-",
+                u.name(),
+                at(e)
+            ),
+            format!("${{1}}${{2}}{behind}"),
+        )),
+        None => {
+            for f in 0..8usize {
+                let file = (b'a' + f as u8) as char;
+                rules.push((
+                    format!(
+                        "({CHILD_BOARD}{}{DOUBLE_PUSH}{LINE}\n{})-",
+                        any(landing + f),
+                        at(e)
+                    ),
+                    format!("${{1}}{file}{behind}"),
+                ));
+            }
+        }
     }
-    // Castling finished: the rook jumps over.
+    // Half-move clock (already incremented in the parent, see `parent_rules`): reset on
+    // a capture or a pawn move.
+    rules.push((
+        format!("(#_x: [^.\n]{LINE}\n{})[0-9]*", at(h)),
+        "${1}0".to_string(),
+    ));
+    rules.push((
+        format!("(#_x: [^\n]{}{LINE}\n{})[0-9]*", side.letter(0), at(h)),
+        "${1}0".to_string(),
+    ));
+    // Marks back to pieces: the square left is empty, the moved mark becomes the last
+    // letter of the `#_x` line (the piece, or the piece promoted to).
+    rules.push((format!("({CHILD_BOARD}{LINE})\\*"), "${1}.".to_string()));
+    rules.push((
+        format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
+        "${1}${2}".to_string(),
+    ));
+    // Castling finished: the rook jumps over. (Anchored at the head: the literal `acKR`
+    // is then the one the fast executor checks, and these rules are skipped when no
+    // child castles.)
+    let board = format!("{HEAD}{LINES}#b: ");
     let (k, r) = (side.letter(5), side.letter(3));
     rules.push((
         format!("({board}{LINE})ac{k}{r}"),
@@ -473,27 +710,61 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         format!("({board}{LINE}){r}\\.{k}ca"),
         format!("${{1}}..{k}{r}."),
     ));
-    if full {
-        let (t, n) = (pos.turn.var(), pos.fullmove.var());
-        match side {
-            Side::White => rules.push((format!("({HEAD}{})w", at(t)), "${1}b".to_string())),
-            Side::Black => {
-                rules.push((format!("({HEAD}{})b", at(t)), "${1}w".to_string()));
-                rules.push((format!("({HEAD}{}[0-9]*)\n", at(n)), "${1}+\n".to_string()));
-                rules.extend(increment_marked(n.name()));
-            }
+    rules.extend(rights_rules(side, pos.castling.var()));
+    rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
+    rules
+}
+
+/// Legality, on the children as the move rules left them: a child whose king (or a
+/// castling king's start or crossed square) is attacked loses its `#_x` line (it
+/// becomes `#_z`), then the marked children are deleted.
+///
+/// The board still holds the move's marks: our moved king is `6` (or `a`/`c`/`6` when
+/// castling), the square the piece left is `*` (empty for the rays), and every other
+/// mark is one of our pieces, which blocks a ray as the piece will. The attack rules
+/// start at `#_x`, so they read one board per child and nothing of the other threads.
+fn legality_rules(side: Side) -> Rules {
+    let king = format!("[{}6ac]", side.letter(5));
+    let mut rules: Rules = attack_families(&king, side.other(), "[.*]")
+        .into_iter()
+        .map(|family| {
+            (
+                format!("{CHILD_BOARD}{LINE}(?:{})", family.join("|")),
+                "#_z: \n".to_string(),
+            )
+        })
+        .collect();
+    rules.push((format!("{HEAD}{LINES}#_z: [^%]*"), String::new()));
+    rules
+}
+
+/// Rules on the parents before they split (with `full`): the half-move clock gains one
+/// (a child that captures or moves a pawn resets it), the side to move flips and, after
+/// black's move, the full-move number gains one. Every child inherits them, so they run
+/// once per position rather than once per move.
+fn parent_rules(side: Side, pos: &Position) -> Rules {
+    let at = |name: &Var| var(name.name());
+    let (h, t, n) = (pos.halfmove.var(), pos.turn.var(), pos.fullmove.var());
+    let mut rules = vec![(format!("({HEAD}{}[0-9]*)\n", at(h)), "${1}+\n".to_string())];
+    rules.extend(increment_marked(h.name()));
+    match side {
+        Side::White => rules.push((format!("({HEAD}{})w", at(t)), "${1}b".to_string())),
+        Side::Black => {
+            rules.push((format!("({HEAD}{})b", at(t)), "${1}w".to_string()));
+            rules.push((format!("({HEAD}{}[0-9]*)\n", at(n)), "${1}+\n".to_string()));
+            rules.extend(increment_marked(n.name()));
         }
     }
     rules
 }
 
-/// 16 rules appending to the UCI variable `u` the file, then the rank, of the square
-/// of the board that holds a character of class `marks` (one per board).
-fn square_rules(u: &str, marks: &str) -> Rules {
-    let board = format!("{HEAD}{}#b: ", LINES);
+/// 16 rules appending to the UCI variable `u` (the line right after the board) the
+/// file, then the rank, of the square of the board that holds a character of class
+/// `marks` (one per board). `board` is the pattern up to the board's first square.
+fn square_rules(board: &str, u: &str, marks: &str) -> Rules {
     let append = |square: String, text: char| {
         (
-            format!("({board}{square}{LINE}\n{}{LINE})\n", var(u)),
+            format!("({board}{square}{LINE}\n#{u}: {LINE})\n"),
             format!("${{1}}{text}\n"),
         )
     };
@@ -512,31 +783,38 @@ fn square_rules(u: &str, marks: &str) -> Rules {
     rules
 }
 
-/// Castling rights lose every letter whose king or rook left its home square.
-fn rights_rules(c: &Var) -> Rules {
-    let board = format!("{HEAD}{}#b: ", LINES);
+/// Castling rights lose every letter whose king or rook left its home square, after a
+/// move of `side` (on the children in generation, which the `#_x` line marks). The
+/// other side's king cannot have left its square, so only its rooks are looked at.
+fn rights_rules(side: Side, c: &Var) -> Rules {
     let rights = |square: usize, piece: char, pre: &str, drop: &str| {
         (
             format!(
-                "({board}{}[^{piece}]{LINE}\n{}{pre}){drop}",
+                "({CHILD_BOARD}{}[^{piece}]{LINE}\n{}{pre}){drop}",
                 any(square),
                 var(c.name())
             ),
             "${1}".to_string(),
         )
     };
-    vec![
-        rights(74, 'K', "", "K?Q?"),
-        rights(77, 'R', "", "K"),
-        rights(70, 'R', "K?", "Q"),
-        rights(4, 'k', "K?Q?", "k?q?"),
-        rights(7, 'r', "K?Q?", "k"),
-        rights(0, 'r', "K?Q?k?", "q"),
-        (
-            format!("({HEAD}{})\n", var(c.name())),
-            "${1}-\n".to_string(),
-        ),
-    ]
+    let mut rules = Vec::new();
+    if side == Side::White {
+        rules.push(rights(74, 'K', "", "K?Q?"));
+    }
+    rules.push(rights(77, 'R', "", "K"));
+    rules.push(rights(70, 'R', "K?", "Q"));
+    if side == Side::Black {
+        rules.push(rights(4, 'k', "K?Q?", "k?q?"));
+    }
+    rules.push(rights(7, 'r', "K?Q?", "k"));
+    rules.push(rights(0, 'r', "K?Q?k?", "q"));
+    // No right left: `-`. (`#c: ` then the line's end is the literal the fast executor
+    // looks for, so the rule is skipped when no child lost its last right.)
+    rules.push((
+        format!("(#_x: {LINE}\n{LINES})#{}: \n", c.name()),
+        format!("${{1}}#{}: -\n", c.name()),
+    ));
+    rules
 }
 
 /// Generation for one side, on the active threads (all of that side to move).
@@ -547,12 +825,12 @@ fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full
         writes.push(u);
     }
     let reads = pos.vars();
-    let mut split = split_by_piece(side);
-    if let Some(u) = uci {
-        // The move's origin square, once per piece rather than once per move.
-        split.push((format!("({HEAD}[^%]*)"), format!("${{1}}#{}: \n", u.name())));
-        split.extend(square_rules(u.name(), "[1-6]"));
-    }
+    let mut split = if full {
+        parent_rules(side, pos)
+    } else {
+        Vec::new()
+    };
+    split.extend(split_by_piece(side, uci));
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
         "move_rules",
@@ -589,29 +867,23 @@ pub fn fork_legal_moves(
     let uci: Option<Value<kind::Str>> = options.uci.then(|| b.fresh(Type::Str));
     let uci_var = uci.as_ref().map(|u| u.var().clone());
     if options.keep_stuck {
+        // The paused copy goes first, so that the thread's children follow it directly.
         b.rules(
             "keep_stuck",
             vec![(
                 "%%\n([^%]*)".to_string(),
-                format!("%%\n${{1}}%{STUCK_TAG}\n${{1}}"),
+                format!("%{STUCK_TAG}\n${{1}}%%\n${{1}}"),
             )],
             &pos.vars(),
             &[],
         );
     }
     generate_both(b, pos, uci_var.as_ref(), true);
-    b.rules(
-        "rights",
-        rights_rules(pos.castling.var()),
-        &pos.vars(),
-        &pos.vars(),
-    );
     let moved = options.keep_stuck.then(|| {
+        // A copy followed by a child had a move: it goes. (The rule starts at the few
+        // copies, not at every child.)
         let mut rules = vec![
-            (
-                format!("(%%\n[^%]*)%{STUCK_TAG}\n[^%]*"),
-                "${1}".to_string(),
-            ),
+            (format!("%{STUCK_TAG}\n[^%]*(%%\n)"), "${1}".to_string()),
             (format!("({HEAD})"), "${1}T\n".to_string()),
         ];
         let uci_line = uci_var
@@ -642,167 +914,4 @@ pub fn fork_legal_uci(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
     };
     let children = fork_legal_moves(b, pos, 218, options);
     children.uci.expect("asked for the UCI text")
-}
-
-/// Whether the side to move has a legal move (the position is unchanged).
-///
-/// Two stages. A quick test settles almost every position in about 20 rules: when the
-/// side to move is not in check and one of its pieces other than the king is not pinned
-/// and has a step, jump, push or capture onto an empty or enemy square, that move is
-/// legal. (Pins are found on a scratch copy of the board, `#_q`: one rule per direction
-/// replaces the piece between our king and an enemy slider by `@`.) Only the threads
-/// the quick test cannot settle (in check, or every such piece pinned or blocked) run a
-/// full move generation, without the children's bookkeeping.
-#[track_caller]
-pub fn has_legal_move(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
-    let quick: Value<kind::Bool> =
-        b.rules_value("has_move_quick", quick_rules(pos), &pos.vars(), Type::Bool);
-    b.if_else(&quick, |b| b.bool(true), |b| has_legal_move_full(b, pos))
-}
-
-/// The rules of the quick test: push `T` where it proves a legal move, else `F`.
-///
-/// The work happens on one scratch line per active thread, `#_q: <turn><flag><board>`
-/// (right after `#t`, so that making it does not copy the rest of the thread):
-/// only active threads of this instruction hold it, so the pin, mobility and check rules
-/// need no thread anchor and match only the 80-odd characters of that line.
-fn quick_rules(pos: &Position) -> Rules {
-    let t = pos.turn.var().name();
-    let mut rules = vec![(
-        format!("({HEAD}{}#b: ({LINE})\n{}#{t}: ([wb])\n)", LINES, LINES),
-        "${1}#_q: ${3}F${2}\n".to_string(),
-    )];
-    for side in [Side::White, Side::Black] {
-        let ours = side.ours();
-        let (king, pieces) = (side.letter(5), &ours[..5]);
-        let enemy = side.other();
-        let (eb, er, eq) = (enemy.letter(2), enemy.letter(3), enemy.letter(4));
-        let turn = if side == Side::White { 'w' } else { 'b' };
-        // Pins: the piece between our king and an enemy slider becomes `@`.
-        for (steps, sliders) in [
-            (ORTHOGONAL_STEPS, format!("[{er}{eq}]")),
-            (DIAGONAL_STEPS, format!("[{eb}{eq}]")),
-        ] {
-            for step in steps {
-                let ray = ray_any(step.unsigned_abs() as usize);
-                let (before, after) = if step > 0 {
-                    (format!("{king}{ray}"), format!("{ray}{sliders}"))
-                } else {
-                    (format!("{sliders}{ray}"), format!("{ray}{king}"))
-                };
-                rules.push((
-                    format!("#_q: {turn}F({LINE}{before})[{pieces}]({after})"),
-                    format!("#_q: {turn}F${{1}}@${{2}}"),
-                ));
-            }
-        }
-        // An unpinned piece other than the king with a move onto an empty or enemy square.
-        let l = |role: usize| side.letter(role);
-        let (p, n, bishop, r, q) = (l(0), l(1), l(2), l(3), l(4));
-        let target = side.target();
-        let their = side.enemy();
-        let mut frags = Vec::new();
-        for d in [8usize, 12, 19, 21] {
-            frags.push(format!("{n}{}{target}", any(d - 1)));
-            frags.push(format!("{target}{}{n}", any(d - 1)));
-        }
-        for (d, movers) in [
-            (1usize, format!("[{r}{q}]")),
-            (10, format!("[{r}{q}]")),
-            (9, format!("[{bishop}{q}]")),
-            (11, format!("[{bishop}{q}]")),
-        ] {
-            frags.push(format!("{movers}{}{target}", any(d - 1)));
-            frags.push(format!("{target}{}{movers}", any(d - 1)));
-        }
-        match side {
-            Side::White => {
-                frags.push(format!("\\.{}{p}", any(9)));
-                frags.push(format!("{their}{}{p}", any(8)));
-                frags.push(format!("{their}{}{p}", any(10)));
-            }
-            Side::Black => {
-                frags.push(format!("{p}{}\\.", any(9)));
-                frags.push(format!("{p}{}{their}", any(8)));
-                frags.push(format!("{p}{}{their}", any(10)));
-            }
-        }
-        rules.push((
-            format!("#_q: {turn}F({LINE}(?:{}))", frags.join("|")),
-            format!("#_q: {turn}T${{1}}"),
-        ));
-        // In check: the quick test proves nothing. (`@` blocks rays as the piece did.)
-        for family in attack_families(&king.to_string(), side.other()) {
-            rules.push((
-                format!("#_q: {turn}T({LINE}(?:{}))", family.join("|")),
-                format!("#_q: {turn}F${{1}}"),
-            ));
-        }
-    }
-    rules.push((
-        format!("({HEAD})({LINES})#_q: [wb]([TF])[^\n]*\n"),
-        "${1}${3}\n${2}".to_string(),
-    ));
-    rules
-}
-
-/// [`has_legal_move`] by a full generation.
-#[track_caller]
-fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
-    b.rules(
-        "has_move_fork",
-        vec![(
-            "%%\n([^%]*)".to_string(),
-            format!("%%\n${{1}}%{STUCK_TAG}\n${{1}}"),
-        )],
-        &pos.vars(),
-        &[],
-    );
-    generate_both(b, pos, None, false);
-    let rules = vec![
-        (
-            format!("(%%\n[^%]*)%{STUCK_TAG}\n"),
-            format!("${{1}}%{HAS_TAG}\n"),
-        ),
-        ("%%\n[^%]*".to_string(), String::new()),
-        (
-            format!("%{HAS_TAG}\n#stack:\n"),
-            "%%\n#stack:\nT\n".to_string(),
-        ),
-        (
-            format!("%{STUCK_TAG}\n#stack:\n"),
-            "%%\n#stack:\nF\n".to_string(),
-        ),
-    ];
-    b.rules_value("has_move", rules, &pos.vars(), Type::Bool)
-}
-
-/// Whether the side to move is in check.
-#[track_caller]
-pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
-    let t = pos.turn.var().name();
-    // The same scratch line as the quick test of `has_legal_move`: the attack rules
-    // match only the board's copy, not the whole thread.
-    let mut rules = vec![(
-        format!("({HEAD}{LINES}#b: ({LINE})\n{LINES}#{t}: ([wb])\n)"),
-        "${1}#_q: ${3}F${2}\n".to_string(),
-    )];
-    for side in [Side::White, Side::Black] {
-        let king = side.letter(5).to_string();
-        let turn = match side {
-            Side::White => 'w',
-            Side::Black => 'b',
-        };
-        for family in attack_families(&king, side.other()) {
-            rules.push((
-                format!("#_q: {turn}F({LINE}(?:{}))", family.join("|")),
-                format!("#_q: {turn}T${{1}}"),
-            ));
-        }
-    }
-    rules.push((
-        format!("({HEAD})({LINES})#_q: [wb]([TF])[^\n]*\n"),
-        "${1}${3}\n${2}".to_string(),
-    ));
-    b.rules_value("in_check", rules, &pos.vars(), Type::Bool)
 }
