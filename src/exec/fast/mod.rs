@@ -65,6 +65,31 @@ struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
 }
 
+/// Literals found absent from the state, each with the state version it was searched in:
+/// while the state has not changed since, a rule that needs one of them cannot match and
+/// is skipped without a search (a branch whose threads are all elsewhere runs hundreds of
+/// rules that would each scan the whole state for the same missing tag).
+#[derive(Debug, Default)]
+struct Absent<'p> {
+    /// Bumped every time a rule changes the state.
+    version: u64,
+    known: HashMap<&'p [u8], u64>,
+}
+
+impl<'p> Absent<'p> {
+    fn is_absent(&self, literal: &[u8]) -> bool {
+        self.known.get(literal) == Some(&self.version)
+    }
+
+    fn record(&mut self, literal: &'p [u8]) {
+        self.known.insert(literal, self.version);
+    }
+
+    fn state_changed(&mut self) {
+        self.version += 1;
+    }
+}
+
 /// Runs programs quickly.
 #[derive(Debug)]
 pub struct Fast {
@@ -136,9 +161,18 @@ impl Fast {
 
     /// Applies rule `index` to `state`. Returns the report's `matches` and `skipped` and
     /// whether the state changed.
-    fn apply(&self, index: usize, state: &mut State, scratch: &mut Scratch) -> (usize, bool, bool) {
+    fn apply<'p>(
+        &'p self,
+        index: usize,
+        state: &mut State,
+        scratch: &mut Scratch,
+        absent: &mut Absent<'p>,
+    ) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
         let compiled = self.patterns[id].get();
+        if compiled.needed_literals().any(|l| absent.is_absent(l)) {
+            return (0, true, false);
+        }
         let template = self.program.template(index);
         let need = *self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
         if scratch.caches.len() < self.patterns.len() {
@@ -151,8 +185,14 @@ impl Fast {
         {
             return result;
         }
-        let Some(from) = compiled.first_possible(state.text()) else {
-            return (0, true, false);
+        let from = match compiled.first_possible(state.text()) {
+            Ok(from) => from,
+            Err(missing) => {
+                if let Some(literal) = missing {
+                    absent.record(literal);
+                }
+                return (0, true, false);
+            }
         };
         let (text, out) = state.buffers();
         match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
@@ -238,11 +278,16 @@ impl Executor for Fast {
         // meets the same state, so it has the same matches (which replace them by
         // themselves).
         let mut last_matches = 0;
+        let mut absent = Absent::default();
         for index in range {
             let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
                 (last_matches, true)
             } else {
-                let (matches, skipped, changed) = self.apply(index, &mut state, &mut scratch);
+                let (matches, skipped, changed) =
+                    self.apply(index, &mut state, &mut scratch, &mut absent);
+                if changed {
+                    absent.state_changed();
+                }
                 fixpoint = !changed;
                 last_matches = matches;
                 (matches, skipped)

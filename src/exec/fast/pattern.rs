@@ -177,22 +177,39 @@ impl Compiled {
         }
     }
 
-    /// Where a match can first start in `hay`, or `None` when the rule can be skipped
+    /// Where a match can first start in `hay`, or `Err` when the rule can be skipped
     /// without running an engine: a literal every match needs (the prefix, or a required
-    /// literal inside) is absent. Both checks stop at the first occurrence, so they are
-    /// cheap when the literal is present early; the prefix position found is handed to
-    /// the search so it is not looked for twice.
-    pub fn first_possible(&self, hay: &str) -> Option<usize> {
+    /// literal inside) is absent, and `Err` names it (`None` when the pattern can never
+    /// match), so that a caller that knows the text has not changed since can skip other
+    /// patterns that need the same literal. Both checks stop at the first occurrence, so
+    /// they are cheap when the literal is present early; the prefix position found is
+    /// handed to the search so it is not looked for twice.
+    pub fn first_possible(&self, hay: &str) -> Result<usize, Option<&[u8]>> {
         let bytes = hay.as_bytes();
         let first = match &self.literals.prefix {
-            Prefix::Never => return None,
-            Prefix::One(_) | Prefix::Many(_) => self.literals.prefix.next_candidate(bytes, 0)?,
+            Prefix::Never => return Err(None),
+            Prefix::One(finder) => finder.find(bytes).ok_or(Some(finder.needle()))?,
+            Prefix::Many(_) => self.literals.prefix.next_candidate(bytes, 0).ok_or(None)?,
             Prefix::None => 0,
         };
         match &self.literals.required {
-            Some(finder) => finder.find(bytes).map(|_| first),
-            None => Some(first),
+            Some(finder) => match finder.find(bytes) {
+                Some(_) => Ok(first),
+                None => Err(Some(finder.needle())),
+            },
+            None => Ok(first),
         }
+    }
+
+    /// The literals every match needs (the prefix when it is one literal, and the
+    /// required literal): when one of them is known to be absent, the rule cannot match.
+    pub fn needed_literals(&self) -> impl Iterator<Item = &[u8]> {
+        let prefix = match &self.literals.prefix {
+            Prefix::One(finder) => Some(finder.needle()),
+            _ => None,
+        };
+        let required = self.literals.required.as_ref().map(|f| f.needle());
+        prefix.into_iter().chain(required)
     }
 
     /// The prefix literal when rules of this pattern may run thread by thread (see

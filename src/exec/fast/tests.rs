@@ -464,3 +464,24 @@ fn sparse_matches_on_large_states() {
     }
     check(&rules, &state);
 }
+
+#[test]
+fn a_literal_found_absent_is_searched_again_once_the_state_changes() {
+    // Rules 0 and 2 need `%q`, absent at first; rule 1 creates it; rule 3 needs `zz`
+    // as a required literal inside, and rule 4 creates that; rule 5 needs both again.
+    let out = check(
+        &[
+            ("%q\n#stack:\n", "%%\n#stack:\nX\n"),
+            ("%q\n#stack:\n", "never"),
+            ("(%)p", "${1}q"),
+            ("%q\n#stack:\n", "%q\n#stack:\nseen\n"),
+            ("#x: [0-9]+zz", "hit"),
+            ("#x: 7", "#x: 7zz"),
+            ("#x: [0-9]+zz", "hit"),
+            ("%q\n#stack:\n(seen)", "%q\n#stack:\n${1} twice"),
+        ],
+        THREADS,
+    );
+    assert!(out.contains("%q\n#stack:\nseen twice\n"), "{out}");
+    assert!(out.contains("hit"), "{out}");
+}
