@@ -787,15 +787,21 @@ fn square_rules(board: &str, u: &str, marks: &str) -> Rules {
 /// move of `side` (on the children in generation, which the `#_x` line marks). The
 /// other side's king cannot have left its square, so only its rooks are looked at.
 fn rights_rules(side: Side, c: &Var) -> Rules {
+    // The square's class excludes `\n` (it is inside the board line anyway) so that the
+    // rule splits into one-line parts; the rights text follows the `#c: ` literal directly
+    // when nothing may come before the dropped letters, so that `#c: K` is a literal the
+    // rule needs and it is skipped when no thread has that right.
     let rights = |square: usize, piece: char, pre: &str, drop: &str| {
-        (
-            format!(
-                "({CHILD_BOARD}{}[^{piece}]{LINE}\n{}{pre}){drop}",
-                any(square),
-                var(c.name())
-            ),
-            "${1}".to_string(),
-        )
+        let head = format!("({CHILD_BOARD}{}[^{piece}\n]{LINE}\n{LINES})", any(square));
+        let c = c.name();
+        if pre.is_empty() {
+            (format!("{head}#{c}: {drop}"), format!("${{1}}#{c}: "))
+        } else {
+            (
+                format!("{head}#{c}: ({pre}){drop}"),
+                format!("${{1}}#{c}: ${{2}}"),
+            )
+        }
     };
     let mut rules = Vec::new();
     if side == Side::White {
