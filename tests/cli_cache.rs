@@ -150,3 +150,41 @@ fn play_draws_the_same_boards_cold_and_cached() {
     assert_eq!(off, cold);
     assert!(cold.matches("8 ").count() >= 2, "{cold}");
 }
+
+#[test]
+fn bench_reports_start_up_and_the_peak_of_a_play_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let positions = dir.path().join("positions.txt");
+    std::fs::write(&positions, "8/8/4k3/8/2K5/8/3P4/8 w - - 0 1;d2d4;king and pawn\n").unwrap();
+    let args = [
+        "bench",
+        "--executor",
+        "fast",
+        "--runs",
+        "1",
+        "--positions",
+        positions.to_str().unwrap(),
+    ];
+    let (out, stderr) = success(regex_chess(&args, dir.path(), &[], ""));
+    let line = |prefix: &str| -> String {
+        out.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no `{prefix}` line in {out}\n{stderr}"))
+            .to_string()
+    };
+    let startup = line("start-up: `play` to its first prompt ");
+    assert!(
+        startup.contains(" ms cold, ") && startup.contains(" ms cached; `uci` to readyok "),
+        "{startup}"
+    );
+    let peak = line("peak RSS of one `play --executor fast` process");
+    let mb: f64 = peak
+        .rsplit("king and pawn ")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{peak}"));
+    assert!(mb > 1.0, "{peak}");
+    assert!(line("peak RSS of this bench process").contains("the fast executor"));
+    // The children used a cache of their own, not the one the environment names.
+    assert_eq!(file_count(dir.path()), 1, "only the positions file");
+}
