@@ -419,7 +419,11 @@ fn sparse_matches_on_large_states() {
 fn groups_dropped_by_zero_repetitions_keep_their_numbers() {
     // `(a){0}` leaves no group 1 in the parse, but `(b)` is still group 2.
     check(
-        &[("(a){0}(b)", "[$2]"), ("((x){0}){0}(c)", "<$3>"), ("%(a){0}(b)", "{$2}")],
+        &[
+            ("(a){0}(b)", "[$2]"),
+            ("((x){0}){0}(c)", "<$3>"),
+            ("%(a){0}(b)", "{$2}"),
+        ],
         "abcb %b",
     );
 }
