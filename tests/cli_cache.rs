@@ -155,7 +155,11 @@ fn play_draws_the_same_boards_cold_and_cached() {
 fn bench_reports_start_up_and_the_peak_of_a_play_process() {
     let dir = tempfile::tempdir().unwrap();
     let positions = dir.path().join("positions.txt");
-    std::fs::write(&positions, "8/8/4k3/8/2K5/8/3P4/8 w - - 0 1;d2d4;king and pawn\n").unwrap();
+    std::fs::write(
+        &positions,
+        "8/8/4k3/8/2K5/8/3P4/8 w - - 0 1;d2d4;king and pawn\n",
+    )
+    .unwrap();
     let args = [
         "bench",
         "--executor",
