@@ -12,9 +12,14 @@
 //!   It is the shape of a 2-ply search's wide part without the evaluation.
 //! - any other registered program: the FEN and a newline.
 //!
+//! Start-up times and the peak memory of a process answering one move are measured on
+//! child processes ([`children`]).
+//!
 //! Timings are medians of `runs` runs without an observer; the statistics (rules applied
 //! and skipped, matches, largest state) come from one more run with match counting, so
 //! counting never inflates the times.
+
+pub mod children;
 
 use std::time::Instant;
 

@@ -32,12 +32,28 @@ pub fn compile(name: &str) -> Option<Program> {
 }
 
 /// Compiles and validates the registered program `name`.
-pub fn load(name: &str) -> Result<ValidProgram, RunError> {
+pub fn compile_valid(name: &str) -> Result<ValidProgram, RunError> {
     let program = compile(name).ok_or_else(|| RunError::NotRegistered(name.to_string()))?;
     program.validate().map_err(|e| RunError::Invalid {
         name: name.to_string(),
         message: e.to_string(),
     })
+}
+
+/// The registered program `name`, compiled and validated: read from the program cache
+/// when it holds this build's copy ([`crate::programs::cache`]), else compiled by
+/// [`compile_valid`] and stored there. Cache problems are warnings on standard error,
+/// never errors: the program is compiled instead.
+pub fn load(name: &str) -> Result<ValidProgram, RunError> {
+    let Some(cache) = crate::programs::cache::ProgramCache::from_env() else {
+        return compile_valid(name);
+    };
+    let options = crate::compiler::CompileOptions::default();
+    let loaded = cache.load_or_compile(name, &options, || compile_valid(name));
+    for warning in &loaded.warnings {
+        eprintln!("regex-chess: warning: {warning}");
+    }
+    loaded.program
 }
 
 /// Why running a chess program gave no result.

@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::{CliError, fail};
-use crate::bench::{self, Measure, Row, Workload};
+use crate::bench::{self, Measure, Row, Workload, children};
 use crate::compiler::CompileOptions;
 use crate::exec::ExecutorKind;
 
@@ -27,6 +27,10 @@ pub struct BenchArgs {
     /// Timed runs per position and executor (the median is shown).
     #[arg(long, default_value_t = 3)]
     runs: usize,
+    /// Skip the child processes that measure start-up and the peak memory of `play`
+    /// answering each position's move.
+    #[arg(long)]
+    no_child_processes: bool,
 }
 
 /// Runs `bench`.
@@ -85,11 +89,60 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         rows.push(row);
     }
     print!("{}", bench::render_table(&rows));
+    if workload.name == "play" && !args.no_child_processes {
+        child_processes(&positions)?;
+    }
     if let Some(kb) = bench::peak_rss_kb() {
-        println!("peak RSS of this process: {:.1} MB", kb as f64 / 1024.0);
+        let executors = match kinds.as_slice() {
+            [ExecutorKind::Fast] => "the fast executor",
+            [ExecutorKind::Reference] => "the reference executor",
+            _ => "both executors",
+        };
+        println!(
+            "peak RSS of this bench process (compiling the programs, {executors}, every \
+             position): {:.1} MB",
+            kb as f64 / 1024.0
+        );
     }
     if rows.iter().any(Row::disagree) {
         return fail("the executors' final states differ (see the table)");
     }
+    Ok(())
+}
+
+/// Prints the start-up times and, per position, the peak memory of a `play` process
+/// answering the move (see [`bench::children`]).
+fn child_processes(positions: &[bench::BenchPosition]) -> Result<(), CliError> {
+    let exe = std::env::current_exe()?;
+    match children::startup(&exe) {
+        Ok(s) => println!(
+            "start-up: `play` to its first prompt {:.0} ms cold, {:.0} ms cached; \
+             `uci` to readyok {:.0} ms cold, {:.0} ms cached",
+            s.play_cold, s.play_cached, s.uci_cold, s.uci_cached
+        ),
+        Err(e) => println!("start-up: not measured ({e})"),
+    }
+    let cache = children::TempCache::new().map_err(CliError)?;
+    if let Err(e) = children::fill_cache(&exe, cache.dir()) {
+        println!("peak RSS of `play`: not measured ({e})");
+        return Ok(());
+    }
+    let mut peaks = Vec::new();
+    for position in positions {
+        let kb =
+            children::play_move_peak_kb(&exe, cache.dir(), &position.fen, &position.white_move);
+        match kb {
+            Ok(kb) => peaks.push(format!("{} {:.1}", position.label, kb as f64 / 1024.0)),
+            Err(e) => {
+                println!("peak RSS of `play`: not measured ({e})");
+                return Ok(());
+            }
+        }
+    }
+    println!(
+        "peak RSS of one `play --executor fast` process answering the move (programs \
+         read from the cache), MB: {}",
+        peaks.join(", ")
+    );
     Ok(())
 }

@@ -51,6 +51,11 @@ pub fn fail<T>(message: impl Into<String>) -> Result<T, CliError> {
     about = "A chess engine made of regular-expression substitutions"
 )]
 struct Cli {
+    /// Compile the chess programs instead of reading them from the program cache
+    /// (`$REGEX_CHESS_CACHE`, else `$XDG_CACHE_HOME/regex-chess`, else
+    /// `~/.cache/regex-chess`), and do not write it. `REGEX_CHESS_NO_CACHE=1` does the same.
+    #[arg(long, global = true)]
+    no_cache: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -100,6 +105,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if cli.no_cache {
+        crate::programs::cache::disable();
+    }
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Legal(args) => legal::run(args),

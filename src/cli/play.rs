@@ -35,12 +35,15 @@ pub struct PlayArgs {
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let fen_text = args.fen.as_deref().unwrap_or(START);
     let fen: Fen = fen_text.parse()?;
+    // The `board` program is needed once: it is dropped before `play` is loaded, so the
+    // two programs' compiled patterns are never held at the same time.
     let board = args.executor.build(runner::load("board")?);
-    let play = args.executor.build(runner::load("play")?);
     let mut text = board.run(&format!("engine: {}\n{fen}\n", args.engine_color));
+    drop(board);
     if !text.starts_with("8 ") {
         return fail(format!("the rules could not read the FEN {fen_text:?}"));
     }
+    let play = args.executor.build(runner::load("play")?);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut stdout = std::io::stdout();

@@ -201,6 +201,21 @@ impl ValidProgram {
         self.program
     }
 
+    /// Every rule's parsed replacement, in rule order.
+    pub(crate) fn templates(&self) -> &[Template] {
+        &self.templates
+    }
+
+    /// Puts back together a program that [`Program::validate`] accepted earlier, from
+    /// its rules and the templates validation gave them (the program cache stores both;
+    /// its key and checksum are what vouch for them). `None` when the counts differ.
+    pub(crate) fn from_validated_parts(
+        program: Program,
+        templates: Vec<Template>,
+    ) -> Option<ValidProgram> {
+        (program.rules.len() == templates.len()).then_some(ValidProgram { program, templates })
+    }
+
     /// The number of distinct patterns.
     pub fn distinct_patterns(&self) -> usize {
         let set: std::collections::HashSet<&str> =

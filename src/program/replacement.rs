@@ -14,8 +14,10 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// One piece of a parsed replacement template.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Piece {
     /// Text copied to the output as it is.
     Literal(String),
@@ -24,8 +26,10 @@ pub enum Piece {
     Group(usize),
 }
 
-/// A replacement template resolved against the capture groups of one pattern.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A replacement template resolved against the capture groups of one pattern. It
+/// serializes (for the program cache) as its list of pieces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct Template {
     pieces: Vec<Piece>,
 }

@@ -10,6 +10,7 @@
 //! NAME.json --state FILE` runs it.
 
 pub mod apply;
+pub mod cache;
 pub mod chess;
 pub mod demo;
 

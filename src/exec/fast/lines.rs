@@ -61,6 +61,17 @@ pub struct LinesCache {
     ends: Vec<Vec<usize>>,
 }
 
+impl LinesCache {
+    /// The bytes held by the parts' lazy DFA caches.
+    pub fn memory_usage(&self) -> usize {
+        self.dfa
+            .iter()
+            .flatten()
+            .map(hybrid::Cache::memory_usage)
+            .sum()
+    }
+}
+
 /// What one anchored search found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Found {

@@ -90,6 +90,43 @@ impl<'p> Absent<'p> {
     }
 }
 
+/// How many bytes of lazy-DFA states a scratch space may keep between runs, and how
+/// many it keeps when it had more (see [`Scratch::trim`]).
+const KEPT_STATES_MAX: usize = 24 << 20;
+const KEPT_STATES_AFTER_TRIM: usize = 8 << 20;
+
+impl Scratch {
+    /// Bounds what is kept between runs: when the lazy DFAs' states add up to more than
+    /// `max` bytes, the largest caches forget theirs until at most `after` are left. The
+    /// gap between the two is room for the states one move builds (about 12 MB on the
+    /// widest bench position), so repeated runs of one move keep all they need after
+    /// at most one trim; a game, whose every move meets new texts and builds new
+    /// states, no longer accumulates them without end (over 50 MB in ten moves).
+    fn trim(&mut self, max: usize, after: usize) {
+        let mut sizes: Vec<(usize, usize)> = self
+            .caches
+            .iter()
+            .enumerate()
+            .filter_map(|(id, c)| Some((c.as_ref()?.lazy_memory(), id)))
+            .filter(|&(size, _)| size > 0)
+            .collect();
+        let mut total: usize = sizes.iter().map(|&(size, _)| size).sum();
+        if total <= max {
+            return;
+        }
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        for (size, id) in sizes {
+            if total <= after {
+                break;
+            }
+            if let Some(cache) = &mut self.caches[id] {
+                cache.forget_states();
+                total -= size;
+            }
+        }
+    }
+}
+
 /// Runs programs quickly.
 #[derive(Debug)]
 pub struct Fast {
@@ -302,6 +339,7 @@ impl Executor for Fast {
                 break;
             }
         }
+        scratch.trim(KEPT_STATES_MAX, KEPT_STATES_AFTER_TRIM);
         if let Ok(mut pool) = self.pool.lock() {
             pool.push(scratch);
         }

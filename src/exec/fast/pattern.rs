@@ -6,8 +6,10 @@
 //! [`Compiled::resolve_groups`] fills exactly the group spans `regex` gives for that match.
 //!
 //! How:
-//! - The pattern is parsed once (with `regex`'s syntax defaults) into one Thompson NFA that
-//!   every engine shares.
+//! - The pattern is parsed (with `regex`'s syntax defaults) to find its literals and its
+//!   linear form; the parse is then dropped. One Thompson NFA, shared by the lazy DFA and
+//!   the capture engines, is built on first need: a linear pattern whose linear search
+//!   always decides never builds it (most of the chess patterns), which keeps memory down.
 //! - Patterns with a literal prefix ([`literal::Prefix`]) find candidates with memmem or
 //!   aho-corasick and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
 //!   the first candidate that matches starts the leftmost match and the anchored
@@ -15,7 +17,11 @@
 //!   anchored search at a candidate is, in order of preference: a comparison (plain
 //!   literals), the `lines` search (a lines loop, then the tested line only; see
 //!   [`super::lines`]), the linear search, the DFA.
-//! - Patterns without one use `meta::Regex` (the engine inside `regex`) for the search.
+//! - Unanchored searches (patterns without a prefix, and rules whose candidates rarely
+//!   match) run the same forward lazy DFA unanchored, skipping ahead with the prefix
+//!   literal, to find where the leftmost-first match ends, then a reverse lazy DFA back
+//!   from there to find where it starts: what `meta::Regex` (the engine inside `regex`)
+//!   does, without its other engines and their caches.
 //! - Groups: groups at fixed offsets from either edge of the match are computed from
 //!   the match span; linear
 //!   patterns (see [`super::linear`]) are resolved by a budgeted search on the span;
@@ -25,20 +31,22 @@
 //! Trade-offs: candidates that fail after long scans (a pattern like `a[^\n]*c` on a long
 //! line of `a`s) would make candidate enumeration quadratic; the linear search counts the
 //! work spent on failed candidates and, past a few scans of the state, the rest of the
-//! rule runs on the unanchored meta regex; the lazy DFA's byte count does the same for
+//! rule runs unanchored; the lazy DFA's byte count does the same for
 //! the DFA path. (Machine patterns stop at the next `%` or newline, so each byte is
 //! scanned about once and the guard never fires.) A DFA that quits (a Unicode `\b` meeting non-ASCII text) falls
-//! back to the meta regex for that one search. Engines that only some rules need (meta,
-//! capture engines) are built on first use.
+//! back to `meta::Regex` for that one search. Engines that only some rules need (reverse
+//! DFA, meta, capture engines) are built on first use. Each lazy DFA's cache is capped
+//! (see [`FORWARD_CACHE`]) and can be dropped between runs ([`Cache::forget_states`]).
 
 use std::sync::OnceLock;
 
 use regex_automata::dfa::onepass;
 use regex_automata::hybrid::dfa as hybrid;
 use regex_automata::nfa::thompson::{self, NFA, backtrack, pikevm};
+use regex_automata::util::prefilter::Prefilter;
 use regex_automata::util::primitives::NonMaxUsize;
 use regex_automata::util::syntax;
-use regex_automata::{Anchored, Input, meta};
+use regex_automata::{Anchored, Input, MatchKind, meta};
 
 use super::linear::Linear;
 use super::lines::{self, Lines};
@@ -48,6 +56,25 @@ use super::literal::{self, Literals, Prefix};
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
 /// state, small states) always search anchored.
 const LARGE_TEXT: usize = 1 << 16;
+
+/// The most memory the forward lazy DFA's cache of one pattern may hold, in bytes,
+/// unless the automaton needs more to work at all; when full it is cleared and states
+/// are rebuilt as needed. Smaller caps save little memory and cost time: over a
+/// ten-move game, 256 KB took 20% more instructions and 128 KB 30% more, because the
+/// states one move needs no longer fit. What a game accumulates across moves is bounded
+/// by the fast executor instead (`Scratch::trim`).
+const FORWARD_CACHE: usize = 1 << 20;
+/// The same for the reverse lazy DFA (it only runs back over a match).
+const REVERSE_CACHE: usize = 1 << 20;
+
+/// The lazy DFA configuration: Unicode word boundaries handled while the text is
+/// ASCII, and a cache of `capacity` bytes, or the least the automaton needs.
+fn lazy_config(capacity: usize) -> hybrid::Config {
+    hybrid::Config::new()
+        .unicode_word_boundary(true)
+        .cache_capacity(capacity)
+        .skip_cache_capacity_check(true)
+}
 
 /// Engines for group resolution, built on first need.
 #[derive(Debug)]
@@ -60,8 +87,10 @@ enum GroupEngine {
 /// One distinct pattern, ready to search.
 #[derive(Debug)]
 pub struct Compiled {
-    hir: regex_syntax::hir::Hir,
-    nfa: NFA,
+    /// The pattern: engines are built from it when first needed.
+    source: Box<str>,
+    /// Group slots (two per group, group 0 included).
+    slot_len: usize,
     literals: Literals,
     /// The pattern as a plain sequence, when it is one (resolves groups without engine).
     linear: Option<Linear>,
@@ -72,11 +101,20 @@ pub struct Compiled {
     segment_prefix: Option<Box<[u8]>>,
     /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
     dense: bool,
+    /// Matches start at a literal prefix: candidates are searched anchored.
+    anchored: bool,
     /// The pattern as `L (?:C*\n)* M R T` when it is not linear (or dense): matches are
     /// found by jumping to the lines starting with `M` (see [`super::lines`]).
     lines: Option<Lines>,
-    /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
-    dfa: Option<hybrid::DFA>,
+    /// The NFA, built on first need.
+    nfa: OnceLock<NFA>,
+    /// The forward lazy DFA, built on first need (`None` if it cannot be built: the meta
+    /// regex then searches). Anchored searches run it from each candidate; unanchored
+    /// ones from the search start, skipping ahead with the literal prefix if any.
+    dfa: OnceLock<Option<Box<hybrid::DFA>>>,
+    /// The reverse lazy DFA, which finds where an unanchored match starts.
+    reverse: OnceLock<Option<Box<hybrid::DFA>>>,
+    /// The last resort: `regex`'s own engine, for searches the lazy DFAs give up on.
     meta: OnceLock<meta::Regex>,
     groups: OnceLock<GroupEngine>,
     pikevm: OnceLock<pikevm::PikeVM>,
@@ -86,7 +124,8 @@ pub struct Compiled {
 #[derive(Debug, Default)]
 pub struct Cache {
     dfa: Option<hybrid::Cache>,
-    /// The lazy DFA cache of [`Compiled::lines`], once made.
+    reverse: Option<hybrid::Cache>,
+    /// The lazy DFA caches of [`Compiled::lines`], once made.
     lines: Option<lines::LinesCache>,
     meta: Option<meta::Cache>,
     onepass: Option<onepass::Cache>,
@@ -101,7 +140,7 @@ pub struct Cache {
     /// match, in the current rule.
     failed_work: usize,
     /// Set when `failed_work` grew past the rule's allowance: the rest of the rule is
-    /// searched with the unanchored meta regex, which is linear in the state.
+    /// searched unanchored, which is linear in the state.
     unanchored: bool,
     /// Set when a search of the current rule looked at or past the end of the text, so
     /// its answer might change if the text went on (see `state.rs`).
@@ -120,32 +159,42 @@ pub struct Cache {
     /// (its failed work is then measured at the next [`Compiled::begin_rule`]).
     measuring: Option<usize>,
     /// Whether the last measured anchored rule spent less on failed candidates than half
-    /// a scan of its text: then anchored search stays cheaper than the meta regex's pass
+    /// a scan of its text: then anchored search stays cheaper than the unanchored pass
     /// however few candidates match.
     cheap_failures: bool,
+}
+
+impl Cache {
+    /// The bytes held by the lazy DFAs' caches (what their capacity limits; the
+    /// allocator may hold somewhat more), the largest part of a cache by far.
+    pub fn lazy_memory(&self) -> usize {
+        self.dfa.as_ref().map_or(0, hybrid::Cache::memory_usage)
+            + self.reverse.as_ref().map_or(0, hybrid::Cache::memory_usage)
+            + self.meta.as_ref().map_or(0, meta::Cache::memory_usage)
+            + self
+                .lines
+                .as_ref()
+                .map_or(0, lines::LinesCache::memory_usage)
+    }
+
+    /// Frees the lazy DFAs' states; they are built again when next needed. Results do
+    /// not change.
+    pub fn forget_states(&mut self) {
+        self.dfa = None;
+        self.reverse = None;
+        self.lines = None;
+        self.meta = None;
+    }
 }
 
 impl Compiled {
     /// Compiles `pattern`, which `regex::Regex::new` accepts.
     pub fn new(pattern: &str) -> Compiled {
-        let hir = syntax::parse_with(pattern, &syntax::Config::default())
-            .expect("a validated pattern parses");
-        let nfa = thompson::Compiler::new()
-            .build_from_hir(&hir)
-            .expect("a validated pattern compiles to an NFA");
+        let hir = parse(pattern);
         let linear = Linear::new(&hir);
-        let literals = literal::analyze(&hir, nfa.group_info().group_len(0.into()));
-        let dfa = match literals.prefix {
-            Prefix::One(_) | Prefix::Many(_) => hybrid::Builder::new()
-                .configure(
-                    hybrid::Config::new()
-                        .unicode_word_boundary(true)
-                        .cache_capacity(1 << 20),
-                )
-                .build_from_nfa(nfa.clone())
-                .ok(),
-            Prefix::None | Prefix::Never => None,
-        };
+        let group_len = group_len(&hir);
+        let literals = literal::analyze(&hir, group_len);
+        let anchored = matches!(literals.prefix, Prefix::One(_) | Prefix::Many(_));
         let segment_prefix = match &literals.prefix {
             Prefix::One(f)
                 if f.needle().first() == Some(&b'%')
@@ -156,13 +205,14 @@ impl Compiled {
             }
             _ => None,
         };
-        let dense = linear.as_ref().is_some_and(Linear::dense);
-        let lines = dfa.as_ref().and_then(|_| Lines::new(&hir));
+        let lines = if anchored { Lines::new(&hir) } else { None };
         Compiled {
-            dense,
             lines,
-            hir,
-            nfa,
+            source: pattern.into(),
+            slot_len: 2 * group_len,
+            dense: linear.as_ref().is_some_and(Linear::dense),
+            anchored,
+            nfa: OnceLock::new(),
             literal: linear
                 .as_ref()
                 .and_then(Linear::as_literal)
@@ -170,7 +220,8 @@ impl Compiled {
             segment_prefix,
             linear,
             literals,
-            dfa,
+            dfa: OnceLock::new(),
+            reverse: OnceLock::new(),
             meta: OnceLock::new(),
             groups: OnceLock::new(),
             pikevm: OnceLock::new(),
@@ -224,22 +275,111 @@ impl Compiled {
         &self.literals.fixed_groups
     }
 
+    /// The NFA, built on first use.
+    fn nfa(&self) -> &NFA {
+        self.nfa.get_or_init(|| {
+            let nfa = thompson::Compiler::new()
+                .build_from_hir(&parse(&self.source))
+                .expect("a validated pattern compiles to an NFA");
+            debug_assert_eq!(nfa.group_info().slot_len(), self.slot_len);
+            nfa
+        })
+    }
+
+    /// The forward lazy DFA, built on first use; `None` when it cannot be built.
+    fn dfa(&self) -> Option<&hybrid::DFA> {
+        self.dfa
+            .get_or_init(|| {
+                let prefilter =
+                    Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &parse(&self.source));
+                hybrid::Builder::new()
+                    .configure(lazy_config(FORWARD_CACHE).prefilter(prefilter))
+                    .build_from_nfa(self.nfa().clone())
+                    .ok()
+                    .map(Box::new)
+            })
+            .as_deref()
+    }
+
+    /// The reverse lazy DFA (all matches, no groups), built on first use, as
+    /// `regex_automata::hybrid::regex` builds it; `None` when it cannot be built.
+    fn reverse(&self) -> Option<&hybrid::DFA> {
+        self.reverse
+            .get_or_init(|| {
+                hybrid::Builder::new()
+                    .configure(
+                        lazy_config(REVERSE_CACHE)
+                            .prefilter(None)
+                            .specialize_start_states(false)
+                            .match_kind(MatchKind::All),
+                    )
+                    .thompson(
+                        thompson::Config::new()
+                            .reverse(true)
+                            .shrink(true)
+                            .which_captures(thompson::WhichCaptures::None),
+                    )
+                    .build(&self.source)
+                    .ok()
+                    .map(Box::new)
+            })
+            .as_deref()
+    }
+
+    /// The leftmost-first match in `input` (unanchored) with the lazy DFAs, as
+    /// `hybrid::regex::Regex::try_search` finds it: the forward DFA gives its end, the
+    /// reverse DFA run back from there its start. The forward DFA and its cache are the
+    /// ones anchored searches use. `Err` when a DFA cannot be built or gives up.
+    fn lazy_search(
+        &self,
+        cache: &mut Cache,
+        input: &Input<'_>,
+    ) -> Result<Option<(usize, usize)>, ()> {
+        let (Some(forward), Some(reverse)) = (self.dfa(), self.reverse()) else {
+            return Err(());
+        };
+        let fcache = cache.dfa.get_or_insert_with(|| forward.create_cache());
+        let Some(end) = forward.try_search_fwd(fcache, input).map_err(|_| ())? else {
+            return Ok(None);
+        };
+        let end = end.offset();
+        if input.start() == end || forward.get_nfa().is_always_start_anchored() {
+            return Ok(Some((input.start(), end)));
+        }
+        let back = input
+            .clone()
+            .span(input.start()..end)
+            .anchored(Anchored::Yes)
+            .earliest(false);
+        let rcache = cache.reverse.get_or_insert_with(|| reverse.create_cache());
+        match reverse.try_search_rev(rcache, &back) {
+            Ok(Some(start)) => Ok(Some((start.offset(), end))),
+            _ => Err(()),
+        }
+    }
+
+    /// The meta regex, the fallback when a lazy DFA cannot be built or gives up (a
+    /// Unicode word boundary meeting non-ASCII text). It only ever reports whole
+    /// matches, so it is built without explicit groups and without the one-pass DFA (a
+    /// capture engine): a smaller NFA and cache, the same matches.
     fn meta(&self) -> &meta::Regex {
         self.meta.get_or_init(|| {
             meta::Builder::new()
                 .configure(
                     meta::Config::new()
                         .nfa_size_limit(Some(10 * (1 << 20)))
-                        .hybrid_cache_capacity(2 * (1 << 20)),
+                        .hybrid_cache_capacity(2 * (1 << 20))
+                        .which_captures(thompson::WhichCaptures::Implicit)
+                        .onepass(false),
                 )
-                .build_from_hir(&self.hir)
+                .build_from_hir(&parse(&self.source))
                 .expect("a validated pattern builds a meta regex")
         })
     }
 
     fn pikevm(&self) -> &pikevm::PikeVM {
         self.pikevm.get_or_init(|| {
-            pikevm::PikeVM::new_from_nfa(self.nfa.clone()).expect("PikeVM builds from any NFA")
+            pikevm::PikeVM::new_from_nfa(self.nfa().clone()).expect("PikeVM builds from any NFA")
         })
     }
 
@@ -247,8 +387,8 @@ impl Compiled {
     /// of a text of `hay_len` bytes.
     ///
     /// Choosing the search: an anchored search per candidate pays a set-up and a scan of
-    /// the candidate's thread even when the thread does not match; the unanchored meta
-    /// regex scans the text once with a DFA and finds groups only on the matches. When
+    /// the candidate's thread even when the thread does not match; the unanchored
+    /// search scans the text once with a DFA and finds groups only on the matches. When
     /// earlier rules of this pattern on large texts matched at fewer than one candidate
     /// in 32, the rule starts unanchored (every fourth such rule still runs anchored to
     /// measure the rate again), unless the last anchored rule's failed candidates cost
@@ -263,7 +403,7 @@ impl Compiled {
         cache.touched_end = false;
         cache.groups_for = None;
         cache.unanchored = false;
-        if hay_len >= LARGE_TEXT && self.dfa.is_some() && self.literal.is_none() {
+        if hay_len >= LARGE_TEXT && self.anchored && self.literal.is_none() {
             cache.large_rules = cache.large_rules.wrapping_add(1);
             let sparse = cache.tried >= 64 && cache.hits.saturating_mul(32) < cache.tried;
             cache.unanchored =
@@ -280,12 +420,12 @@ impl Compiled {
     /// or `None`. Whether the state even contains a required literal is checked first, by
     /// the caller, with [`Compiled::first_possible`].
     pub fn find_at(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
-        let Some(dfa) = &self.dfa else {
+        if !self.anchored {
             if matches!(self.literals.prefix, Prefix::Never) {
                 return None;
             }
             return self.find_unanchored(cache, hay, at);
-        };
+        }
         let bytes = hay.as_bytes();
         let mut from = at;
         while let Some(start) = self.literals.prefix.next_candidate(bytes, from) {
@@ -294,7 +434,7 @@ impl Compiled {
             }
             let counted = hay.len() >= LARGE_TEXT;
             cache.tried += u32::from(counted);
-            if let Some(end) = self.anchored_end(dfa, cache, hay, start) {
+            if let Some(end) = self.anchored_end(cache, hay, start) {
                 cache.hits += u32::from(counted);
                 return Some((start, end));
             }
@@ -309,25 +449,24 @@ impl Compiled {
         cache.touched_end
     }
 
-    /// The general search: `meta::Regex` from `at`, as `regex` itself searches.
+    /// The general search from `at`, as `regex` itself searches: the unanchored lazy
+    /// DFAs, else `meta::Regex`.
     fn find_unanchored(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
         cache.groups_for = None;
         cache.touched_end = true;
+        let input = Input::new(hay).range(at..);
+        if let Ok(found) = self.lazy_search(cache, &input) {
+            return found;
+        }
         let meta = self.meta();
         let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
-        let m = meta.search_with(mcache, &Input::new(hay).range(at..))?;
+        let m = meta.search_with(mcache, &input)?;
         Some((m.start(), m.end()))
     }
 
     /// Anchored search at `start`: the linear search when the pattern is linear (it also
     /// fills the groups), else (or when it gives up) the lazy DFA.
-    fn anchored_end(
-        &self,
-        dfa: &hybrid::DFA,
-        cache: &mut Cache,
-        hay: &str,
-        start: usize,
-    ) -> Option<usize> {
+    fn anchored_end(&self, cache: &mut Cache, hay: &str, start: usize) -> Option<usize> {
         cache.groups_for = None;
         if let Some(literal) = &self.literal {
             // A literal cut off by the end of the text might go on past it.
@@ -352,7 +491,7 @@ impl Compiled {
         }
         if let Some(linear) = self.linear.as_ref().filter(|_| !self.dense) {
             cache.groups.clear();
-            cache.groups.resize(self.nfa.group_info().slot_len(), None);
+            cache.groups.resize(self.slot_len, None);
             let mut work = 0;
             let found = linear.find_end(
                 hay,
@@ -377,8 +516,14 @@ impl Compiled {
                 Err(()) => {}
             }
         }
-        let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
         let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
+        let Some(dfa) = self.dfa() else {
+            cache.touched_end = true;
+            let meta = self.meta();
+            let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());
+            return meta.search_with(mcache, &input).map(|m| m.end());
+        };
+        let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
         let before = dcache.search_total_len();
         let result = dfa.try_search_fwd(dcache, &input);
         // The lazy DFA counts the bytes it searched (from zero again if its cache was
@@ -418,7 +563,7 @@ impl Compiled {
         if cache.groups_for == Some((start, end)) {
             return;
         }
-        let slot_len = self.nfa.group_info().slot_len();
+        let slot_len = self.slot_len;
         cache.groups.clear();
         cache.groups.resize(slot_len, None);
         if let Some(linear) = &self.linear
@@ -430,9 +575,10 @@ impl Compiled {
         cache.slots.resize(slot_len, None);
         let input = Input::new(hay).span(start..end).anchored(Anchored::Yes);
         let engine = self.groups.get_or_init(|| {
-            if let Ok(op) = onepass::Builder::new().build_from_nfa(self.nfa.clone()) {
+            let nfa = self.nfa();
+            if let Ok(op) = onepass::Builder::new().build_from_nfa(nfa.clone()) {
                 GroupEngine::OnePass(Box::new(op))
-            } else if let Ok(bt) = backtrack::Builder::new().build_from_nfa(self.nfa.clone()) {
+            } else if let Ok(bt) = backtrack::Builder::new().build_from_nfa(nfa.clone()) {
                 GroupEngine::Backtrack(bt)
             } else {
                 GroupEngine::PikeVm
@@ -463,4 +609,27 @@ impl Compiled {
             "group resolution must find the same match"
         );
     }
+}
+
+/// Parses `pattern` with `regex`'s syntax defaults.
+fn parse(pattern: &str) -> regex_syntax::hir::Hir {
+    syntax::parse_with(pattern, &syntax::Config::default()).expect("a validated pattern parses")
+}
+
+/// The number of groups of the pattern `hir` was parsed from, group 0 included, as its NFA
+/// and `regex` count them: one more than the highest group index left in the HIR (not
+/// the number of groups left: `(a){0}(b)` drops group 1 but keeps group 2).
+fn group_len(hir: &regex_syntax::hir::Hir) -> usize {
+    use regex_syntax::hir::HirKind;
+    fn highest(hir: &regex_syntax::hir::Hir) -> u32 {
+        match hir.kind() {
+            HirKind::Capture(cap) => cap.index.max(highest(&cap.sub)),
+            HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+                subs.iter().map(highest).max().unwrap_or(0)
+            }
+            HirKind::Repetition(rep) => highest(&rep.sub),
+            HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => 0,
+        }
+    }
+    highest(hir) as usize + 1
 }

@@ -485,3 +485,79 @@ fn a_literal_found_absent_is_searched_again_once_the_state_changes() {
     assert!(out.contains("%q\n#stack:\nseen twice\n"), "{out}");
     assert!(out.contains("hit"), "{out}");
 }
+
+#[test]
+fn groups_dropped_by_zero_repetitions_keep_their_numbers() {
+    // `(a){0}` leaves no group 1 in the parse, but `(b)` is still group 2.
+    check(
+        &[
+            ("(a){0}(b)", "[$2]"),
+            ("((x){0}){0}(c)", "<$3>"),
+            ("%(a){0}(b)", "{$2}"),
+        ],
+        "abcb %b",
+    );
+}
+
+/// A program whose rules need the lazy DFAs: a prefixed alternation (anchored DFA) and
+/// prefix-less patterns (the unanchored forward and reverse DFAs).
+fn lazy_program() -> (crate::program::ValidProgram, String) {
+    let rules = vec![
+        Rule::new("%%\n(?:ab|b)+c", "%%\n<$0>"),
+        Rule::new("[ab]+c", "($0)"),
+        Rule::new("(?:x|yz)*y", "Y"),
+    ];
+    let state = "%%\nababbc q abc yzyzy\n".repeat(40);
+    (Program::from_rules(rules).validate().unwrap(), state)
+}
+
+#[test]
+fn forgotten_lazy_states_are_rebuilt_with_the_same_results() {
+    let (program, state) = lazy_program();
+    let expected = Reference::new(program.clone()).run(&state);
+    let fast = Fast::new(program);
+    assert_eq!(fast.run(&state), expected);
+    let total = |fast: &Fast| -> usize {
+        let pool = fast.pool.lock().unwrap();
+        pool.iter()
+            .flat_map(|s| s.caches.iter().flatten())
+            .map(|c| c.lazy_memory())
+            .sum()
+    };
+    assert!(total(&fast) > 0);
+    for scratch in fast.pool.lock().unwrap().iter_mut() {
+        scratch.trim(0, 0);
+    }
+    assert_eq!(total(&fast), 0);
+    assert_eq!(fast.run(&state), expected);
+    assert!(total(&fast) > 0);
+}
+
+#[test]
+fn trimming_forgets_the_largest_caches_first_and_only_past_the_limit() {
+    let (program, state) = lazy_program();
+    let fast = Fast::new(program);
+    fast.run(&state);
+    let mut scratch = fast.pool.lock().unwrap().pop().unwrap();
+    let sizes = |s: &super::Scratch| -> Vec<usize> {
+        s.caches
+            .iter()
+            .map(|c| c.as_ref().map_or(0, |c| c.lazy_memory()))
+            .collect()
+    };
+    let before = sizes(&scratch);
+    let total: usize = before.iter().sum();
+    let largest = *before.iter().max().unwrap();
+    assert!(before.iter().filter(|&&n| n > 0).count() >= 2, "{before:?}");
+    // At the limit: nothing is forgotten.
+    scratch.trim(total, 0);
+    assert_eq!(sizes(&scratch), before);
+    // Past it: the largest cache goes, which is enough to get down to `after`.
+    scratch.trim(total - 1, total - largest);
+    let after = sizes(&scratch);
+    let gone: Vec<usize> = (0..before.len())
+        .filter(|&i| before[i] > 0 && after[i] == 0)
+        .collect();
+    assert_eq!(gone.len(), 1, "{before:?} -> {after:?}");
+    assert_eq!(before[gone[0]], largest);
+}

@@ -1,0 +1,402 @@
+//! The cache of compiled, validated programs, so that a start-up pays for compiling the
+//! `board`, `play`, `move` and `apply-move` programs only once per build.
+//!
+//! # Contract
+//!
+//! [`ProgramCache::load_or_compile`] returns either the program its `compile` closure
+//! gives, or a program that an earlier call with the same key got from its closure and
+//! stored: never anything else. The key is the hash of
+//! - the build's source fingerprint ([`SOURCE_FINGERPRINT`]: `build.rs` hashes every file
+//!   under `src/` and `Cargo.lock`, so any change to the compiler, the chess code or the
+//!   `regex` version changes it),
+//! - the program's name, the [`CompileOptions`] and the cache [`FORMAT`] version.
+//!
+//! A file is `<name>-<key>.json` in the cache directory ([`ProgramCache::from_env`]:
+//! `$REGEX_CHESS_CACHE`, else `$XDG_CACHE_HOME/regex-chess`, else `~/.cache/regex-chess`;
+//! `REGEX_CHESS_NO_CACHE=1` or [`disable`] turns the cache off). It holds a header (magic
+//! line, the key, the payload's length and checksum) and a JSON payload: the rules and
+//! the templates validation resolved for them. A hit therefore skips recording,
+//! compiling and validating; the header proves the file was written by this build for
+//! this program, and the checksum that it arrived whole.
+//!
+//! A file that is truncated, corrupt, or written for another key is reported as a
+//! warning, ignored and replaced by a fresh compilation. A directory that cannot be
+//! created or written is reported as a warning too; the program is compiled and used.
+//! Files are written to a temporary name in the same directory and renamed into place,
+//! so a concurrent reader sees either no file or a whole one.
+//!
+//! Trade-offs: the checksum detects accidents, not forgery (a file crafted to carry this
+//! build's key and a matching checksum is trusted, as anything in the user's own cache
+//! directory is). Files of older builds are left in place: several builds (worktrees,
+//! branches) may share one directory, and deleting each other's files would make them
+//! recompile at every start.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use crate::compiler::CompileOptions;
+use crate::program::{Program, Rule, Template, ValidProgram};
+
+/// The fingerprint of the sources this binary was built from (see the module docs).
+pub const SOURCE_FINGERPRINT: &str = env!("REGEX_CHESS_SOURCE_HASH");
+/// The version of the file layout; part of every key.
+pub const FORMAT: u32 = 1;
+/// The environment variable naming the cache directory.
+pub const ENV_DIR: &str = "REGEX_CHESS_CACHE";
+/// The environment variable that turns the cache off when set to anything but `0` or
+/// the empty string.
+pub const ENV_OFF: &str = "REGEX_CHESS_NO_CACHE";
+/// The first line of every cache file.
+const MAGIC: &str = "regex-chess program cache";
+
+static DISABLED: AtomicBool = AtomicBool::new(false);
+
+/// Turns the cache off for the rest of the process (the command line's `--no-cache`).
+pub fn disable() {
+    DISABLED.store(true, Ordering::Relaxed);
+}
+
+/// Where a program came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Read from the cache.
+    Cache,
+    /// Compiled by the closure (and stored, unless a warning says otherwise).
+    Compiled,
+}
+
+/// What [`ProgramCache::load_or_compile`] did.
+#[derive(Debug)]
+pub struct Loaded<E> {
+    /// The program, or the closure's error.
+    pub program: Result<ValidProgram, E>,
+    /// Where it came from.
+    pub source: Source,
+    /// Problems with the cache (a corrupt file, a directory that cannot be written), one
+    /// sentence each; none of them stops the program from being used.
+    pub warnings: Vec<String>,
+}
+
+/// A directory of cached programs for one source fingerprint.
+#[derive(Clone, Debug)]
+pub struct ProgramCache {
+    dir: PathBuf,
+    fingerprint: String,
+}
+
+/// The payload as written.
+#[derive(Serialize)]
+struct PayloadRef<'a> {
+    cached_as: &'a str,
+    name: &'a str,
+    description: &'a str,
+    rules: &'a [Rule],
+    templates: &'a [Template],
+}
+
+/// The payload as read.
+#[derive(Deserialize)]
+struct Payload {
+    cached_as: String,
+    name: String,
+    description: String,
+    rules: Vec<Rule>,
+    templates: Vec<Template>,
+}
+
+impl ProgramCache {
+    /// A cache in `dir` for programs built from sources with `fingerprint`.
+    pub fn new(dir: impl Into<PathBuf>, fingerprint: impl Into<String>) -> ProgramCache {
+        ProgramCache {
+            dir: dir.into(),
+            fingerprint: fingerprint.into(),
+        }
+    }
+
+    /// The cache of this build in the directory the environment names (see the module
+    /// docs), or `None` when the cache is turned off or no directory can be named.
+    pub fn from_env() -> Option<ProgramCache> {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        if DISABLED.load(Ordering::Relaxed) || var(ENV_OFF).is_some_and(|v| v != "0") {
+            return None;
+        }
+        let dir = var(ENV_DIR).map(PathBuf::from).or_else(|| {
+            var("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .or_else(|| var("HOME").map(|home| Path::new(&home).join(".cache")))
+                .map(|base| base.join("regex-chess"))
+        })?;
+        Some(ProgramCache::new(dir, SOURCE_FINGERPRINT))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The key of program `name` compiled with `options`, as 16 hex digits.
+    pub fn key(&self, name: &str, options: &CompileOptions) -> String {
+        let text = format!("{}\n{name}\n{options:?}\n{FORMAT}", self.fingerprint);
+        format!("{:016x}", checksum(text.as_bytes()))
+    }
+
+    /// The file that holds program `name` compiled with `options`.
+    pub fn path(&self, name: &str, options: &CompileOptions) -> PathBuf {
+        let safe: String = name
+            .chars()
+            .map(|c| match c {
+                'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '_' => c,
+                _ => '_',
+            })
+            .collect();
+        self.dir
+            .join(format!("{safe}-{}.json", self.key(name, options)))
+    }
+
+    /// The cached program `name`, if its file is there and whole; otherwise `compile()`,
+    /// stored for the next call when it succeeds.
+    pub fn load_or_compile<E>(
+        &self,
+        name: &str,
+        options: &CompileOptions,
+        compile: impl FnOnce() -> Result<ValidProgram, E>,
+    ) -> Loaded<E> {
+        let path = self.path(name, options);
+        let key = self.key(name, options);
+        let mut warnings = Vec::new();
+        match fs::read(&path) {
+            Ok(bytes) => match decode(&bytes, &key, name) {
+                Ok(program) => {
+                    return Loaded {
+                        program: Ok(program),
+                        source: Source::Cache,
+                        warnings,
+                    };
+                }
+                Err(problem) => warnings.push(format!(
+                    "ignoring the cached program {}: {problem}; compiling it again",
+                    path.display()
+                )),
+            },
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) => {}
+            Err(e) => warnings.push(format!(
+                "cannot read the cached program {}: {e}; compiling it again",
+                path.display()
+            )),
+        }
+        let program = compile();
+        if let Ok(valid) = &program
+            && let Err(e) = self.store(&path, &key, name, valid)
+        {
+            warnings.push(format!(
+                "cannot write the program cache in {}: {e}; the program is compiled at \
+                 every start (--no-cache or {ENV_OFF}=1 turns the cache off)",
+                self.dir.display()
+            ));
+        }
+        Loaded {
+            program,
+            source: Source::Compiled,
+            warnings,
+        }
+    }
+
+    /// Stores `program` as program `name` compiled with `options`, replacing any file
+    /// there. The caller vouches that it is what compiling `name` gives.
+    pub fn put(
+        &self,
+        name: &str,
+        options: &CompileOptions,
+        program: &ValidProgram,
+    ) -> std::io::Result<()> {
+        let (path, key) = (self.path(name, options), self.key(name, options));
+        self.store(&path, &key, name, program)
+    }
+
+    /// Writes `program` to `path` through a temporary file and a rename.
+    fn store(
+        &self,
+        path: &Path,
+        key: &str,
+        name: &str,
+        program: &ValidProgram,
+    ) -> std::io::Result<()> {
+        fs::create_dir_all(&self.dir)?;
+        let bytes = encode(program, key, name);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let file_name = path
+            .file_name()
+            .map_or_else(|| "program".into(), |n| n.to_string_lossy().into_owned());
+        let temp = self
+            .dir
+            .join(format!(".{file_name}.{}.{nanos}.tmp", std::process::id()));
+        let written = fs::File::create(&temp)
+            .and_then(|mut file| file.write_all(&bytes))
+            .and_then(|()| fs::rename(&temp, path));
+        if written.is_err() {
+            let _ = fs::remove_file(&temp);
+        }
+        written
+    }
+}
+
+/// The file's bytes for `program` cached as `name`: the header lines, then the payload.
+fn encode(program: &ValidProgram, key: &str, name: &str) -> Vec<u8> {
+    let inner = program.program();
+    let payload = serde_json::to_vec(&PayloadRef {
+        cached_as: name,
+        name: &inner.name,
+        description: &inner.description,
+        rules: &inner.rules,
+        templates: program.templates(),
+    })
+    .expect("a program always serializes");
+    let mut out = format!(
+        "{MAGIC} {FORMAT}\nkey {key}\nlength {}\nchecksum {:016x}\n",
+        payload.len(),
+        checksum(&payload)
+    )
+    .into_bytes();
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// Reads a file written by [`encode`] for `key` and program `name`; the error says what
+/// is wrong with it.
+fn decode(bytes: &[u8], key: &str, name: &str) -> Result<ValidProgram, String> {
+    let mut rest = bytes;
+    let mut line = |what: &str| -> Result<&str, String> {
+        let end = memchr::memchr(b'\n', rest).ok_or_else(|| format!("no {what} line"))?;
+        let text = std::str::from_utf8(&rest[..end]).map_err(|_| format!("bad {what} line"))?;
+        rest = &rest[end + 1..];
+        Ok(text)
+    };
+    if line("header")? != format!("{MAGIC} {FORMAT}") {
+        return Err("not a program cache file of this format".into());
+    }
+    if line("key")?.strip_prefix("key ") != Some(key) {
+        return Err("written for another build or program".into());
+    }
+    let length: usize = line("length")?
+        .strip_prefix("length ")
+        .and_then(|n| n.parse().ok())
+        .ok_or("bad length line")?;
+    let sum = line("checksum")?
+        .strip_prefix("checksum ")
+        .and_then(|n| u64::from_str_radix(n, 16).ok())
+        .ok_or("bad checksum line")?;
+    if rest.len() != length {
+        return Err(format!(
+            "truncated or padded ({} payload bytes, {length} expected)",
+            rest.len()
+        ));
+    }
+    if checksum(rest) != sum {
+        return Err("corrupt (checksum mismatch)".into());
+    }
+    let payload: Payload =
+        serde_json::from_slice(rest).map_err(|e| format!("unreadable payload: {e}"))?;
+    if payload.cached_as != name {
+        return Err(format!("holds the program `{}`", payload.cached_as));
+    }
+    let program = Program {
+        name: payload.name,
+        description: payload.description,
+        rules: payload.rules,
+    };
+    ValidProgram::from_validated_parts(program, payload.templates)
+        .ok_or_else(|| "the rule and template counts differ".into())
+}
+
+/// A 64-bit checksum (FNV-1a over 8-byte words, then the tail bytes): fast, and any
+/// accidental change to the bytes alters it with overwhelming likelihood.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0100_0000_01b3;
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64 ^ bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let word = u64::from_le_bytes(word.try_into().expect("chunks of 8"));
+        hash = (hash ^ word).wrapping_mul(PRIME).rotate_left(29);
+    }
+    for &b in words.remainder() {
+        hash = (hash ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program() -> ValidProgram {
+        Program::from_rules(vec![
+            Rule::new("(a)(?P<x>b)", "${x}$1$$"),
+            Rule::new("c", "d"),
+        ])
+        .validate()
+        .unwrap()
+    }
+
+    #[test]
+    fn a_file_round_trips_and_its_damage_is_named() {
+        let valid = program();
+        let bytes = encode(&valid, "k1", "");
+        let back = decode(&bytes, "k1", "").unwrap();
+        assert_eq!(back.program(), valid.program());
+        assert_eq!(back.templates(), valid.templates());
+        assert!(
+            decode(&bytes, "k2", "")
+                .unwrap_err()
+                .contains("another build")
+        );
+        assert!(decode(&bytes, "k1", "x").unwrap_err().contains("holds"));
+        let cut = &bytes[..bytes.len() - 1];
+        assert!(decode(cut, "k1", "").unwrap_err().contains("truncated"));
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 3;
+        flipped[last] ^= 1;
+        assert!(decode(&flipped, "k1", "").unwrap_err().contains("checksum"));
+        assert!(decode(b"", "k1", "").unwrap_err().contains("header"));
+        assert!(decode(b"{}\n", "k1", "").unwrap_err().contains("format"));
+    }
+
+    #[test]
+    fn checksums_see_every_byte() {
+        let text = b"0123456789abcdefghij";
+        let base = checksum(text);
+        for i in 0..text.len() {
+            let mut changed = *text;
+            changed[i] ^= 0x20;
+            assert_ne!(checksum(&changed), base, "byte {i}");
+        }
+        assert_ne!(checksum(&text[..19]), base);
+    }
+
+    #[test]
+    fn keys_differ_by_fingerprint_name_and_options() {
+        let a = ProgramCache::new("/x", "f1");
+        let b = ProgramCache::new("/x", "f2");
+        let options = CompileOptions::default();
+        let none = CompileOptions {
+            peephole: false,
+            ..options
+        };
+        assert_ne!(a.key("play", &options), b.key("play", &options));
+        assert_ne!(a.key("play", &options), a.key("board", &options));
+        assert_ne!(a.key("play", &options), a.key("play", &none));
+        assert_eq!(a.key("play", &options), a.key("play", &options));
+        let path = a.path("a/../b", &options);
+        assert_eq!(path.parent(), Some(Path::new("/x")));
+    }
+}

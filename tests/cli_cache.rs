@@ -1,0 +1,194 @@
+//! The program cache through the binary: `legal` and `play` write it on the first run and
+//! read it on the next (a stand-in stored under the real key is what the binary answers
+//! with); a corrupt or truncated file is a warning on standard error and the right
+//! answer; a cache directory that cannot be written still works; `--no-cache` and
+//! `REGEX_CHESS_NO_CACHE=1` neither read nor write it.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use regex_chess::compiler::CompileOptions;
+use regex_chess::program::{Program, Rule};
+use regex_chess::programs::cache::{ENV_DIR, ENV_OFF, ProgramCache, SOURCE_FINGERPRINT};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Runs the binary with the cache in `cache` (or turned off by `env`), feeding `stdin`.
+fn regex_chess(args: &[&str], cache: &Path, env: &[(&str, &str)], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(args)
+        .env(ENV_DIR, cache)
+        .env_remove(ENV_OFF)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Asserts success and returns (stdout, stderr).
+fn success(output: Output) -> (String, String) {
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "exit {:?}: {stderr}",
+        output.status
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (String::from_utf8(output.stdout).unwrap(), stderr)
+}
+
+fn legal(cache: &Path, env: &[(&str, &str)]) -> (String, String) {
+    success(regex_chess(&["legal", "--fen", KIWIPETE], cache, env, ""))
+}
+
+fn file_count(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |entries| entries.count())
+}
+
+fn legal_moves_file(dir: &Path) -> std::path::PathBuf {
+    ProgramCache::new(dir, SOURCE_FINGERPRINT).path("legal-moves", &CompileOptions::default())
+}
+
+#[test]
+fn legal_writes_then_reads_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cold, stderr) = legal(dir.path(), &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(cold.lines().count(), 48, "{cold}");
+    assert!(legal_moves_file(dir.path()).exists());
+    let (warm, stderr) = legal(dir.path(), &[]);
+    assert_eq!((warm.as_str(), stderr.as_str()), (cold.as_str(), ""));
+    // Replace the cached program by a stand-in under the same key: the binary answers
+    // with the stand-in's moves, so it read the cache rather than compiling.
+    let fake = Program::from_rules(vec![Rule::new("(?s).+", "a1a2\n")])
+        .validate()
+        .unwrap();
+    ProgramCache::new(dir.path(), SOURCE_FINGERPRINT)
+        .put("legal-moves", &CompileOptions::default(), &fake)
+        .unwrap();
+    assert_eq!(legal(dir.path(), &[]).0, "a1a2\n");
+    // ...and --no-cache does not.
+    let (fresh, stderr) = success(regex_chess(
+        &["--no-cache", "legal", "--fen", KIWIPETE],
+        dir.path(),
+        &[],
+        "",
+    ));
+    assert_eq!((fresh.as_str(), stderr.as_str()), (cold.as_str(), ""));
+}
+
+#[test]
+fn a_damaged_file_is_a_warning_and_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let (expected, _) = legal(dir.path(), &[]);
+    let path = legal_moves_file(dir.path());
+    let good = std::fs::read(&path).unwrap();
+    let mut flipped = good.clone();
+    let at = good.len() - 1000;
+    flipped[at] ^= 0x04;
+    for (problem, bytes) in [
+        ("checksum", flipped),
+        ("truncated", good[..good.len() / 2].to_vec()),
+    ] {
+        std::fs::write(&path, bytes).unwrap();
+        let (answer, stderr) = legal(dir.path(), &[]);
+        assert_eq!(answer, expected, "{problem}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with("regex-chess: warning: ") && stderr.contains(problem),
+            "{problem}: {stderr}"
+        );
+        let (answer, stderr) = legal(dir.path(), &[]);
+        assert_eq!((answer.as_str(), stderr.as_str()), (expected.as_str(), ""));
+    }
+}
+
+#[test]
+fn an_unwritable_cache_still_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (expected, _) = legal(dir.path(), &[("REGEX_CHESS_NO_CACHE", "1")]);
+    assert_eq!(
+        file_count(dir.path()),
+        0,
+        "REGEX_CHESS_NO_CACHE=1 wrote the cache"
+    );
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "x").unwrap();
+    let (answer, stderr) = legal(&blocker, &[]);
+    assert_eq!(answer, expected);
+    assert!(
+        stderr.contains("warning: cannot write the program cache"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn play_draws_the_same_boards_cold_and_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["play", "--fen", KIWIPETE];
+    let (cold, stderr) = success(regex_chess(&args, dir.path(), &[], "e1g1\nquit\n"));
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(file_count(dir.path()), 2, "the board and play programs");
+    let (warm, stderr) = success(regex_chess(&args, dir.path(), &[], "e1g1\nquit\n"));
+    assert_eq!((warm.as_str(), stderr.as_str()), (cold.as_str(), ""));
+    let (off, _) = success(regex_chess(
+        &["--no-cache", "play", "--fen", KIWIPETE],
+        dir.path(),
+        &[],
+        "e1g1\nquit\n",
+    ));
+    assert_eq!(off, cold);
+    assert!(cold.matches("8 ").count() >= 2, "{cold}");
+}
+
+#[test]
+fn bench_reports_start_up_and_the_peak_of_a_play_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let positions = dir.path().join("positions.txt");
+    std::fs::write(
+        &positions,
+        "8/8/4k3/8/2K5/8/3P4/8 w - - 0 1;d2d4;king and pawn\n",
+    )
+    .unwrap();
+    let args = [
+        "bench",
+        "--executor",
+        "fast",
+        "--runs",
+        "1",
+        "--positions",
+        positions.to_str().unwrap(),
+    ];
+    let (out, stderr) = success(regex_chess(&args, dir.path(), &[], ""));
+    let line = |prefix: &str| -> String {
+        out.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no `{prefix}` line in {out}\n{stderr}"))
+            .to_string()
+    };
+    let startup = line("start-up: `play` to its first prompt ");
+    assert!(
+        startup.contains(" ms cold, ") && startup.contains(" ms cached; `uci` to readyok "),
+        "{startup}"
+    );
+    let peak = line("peak RSS of one `play --executor fast` process");
+    let mb: f64 = peak
+        .rsplit("king and pawn ")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{peak}"));
+    assert!(mb > 1.0, "{peak}");
+    assert!(line("peak RSS of this bench process").contains("the fast executor"));
+    // The children used a cache of their own, not the one the environment names.
+    assert_eq!(file_count(dir.path()), 1, "only the positions file");
+}

@@ -1,0 +1,178 @@
+//! The program cache through the library: a second load is a hit that gives the same
+//! program without compiling; another source fingerprint misses; a truncated, corrupt or
+//! foreign file is reported, ignored and replaced; a directory that cannot be written
+//! still gives the compiled program, with a warning.
+
+use std::cell::Cell;
+use std::path::Path;
+
+use regex_chess::chess::runner;
+use regex_chess::compiler::CompileOptions;
+use regex_chess::exec::ExecutorKind;
+use regex_chess::program::{Program, Rule, ValidProgram};
+use regex_chess::programs::cache::{Loaded, ProgramCache, Source};
+
+const PROGRAM: &str = "legal-moves";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n";
+
+/// Loads `legal-moves` through `cache`, counting compilations in `compiled`.
+fn load(cache: &ProgramCache, compiled: &Cell<usize>) -> Loaded<runner::RunError> {
+    cache.load_or_compile(PROGRAM, &CompileOptions::default(), || {
+        compiled.set(compiled.get() + 1);
+        runner::compile_valid(PROGRAM)
+    })
+}
+
+/// The program's answer on kiwipete with the fast executor.
+fn answer(program: ValidProgram) -> String {
+    ExecutorKind::Fast.build(program).run(KIWIPETE)
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_second_load_is_a_hit_and_gives_the_same_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ProgramCache::new(dir.path(), "f1");
+    let compiled = Cell::new(0);
+    let first = load(&cache, &compiled);
+    assert_eq!((first.source, compiled.get()), (Source::Compiled, 1));
+    assert!(first.warnings.is_empty(), "{:?}", first.warnings);
+    assert_eq!(files(dir.path()).len(), 1, "{:?}", files(dir.path()));
+    let second = load(&cache, &compiled);
+    assert_eq!((second.source, compiled.get()), (Source::Cache, 1));
+    assert!(second.warnings.is_empty(), "{:?}", second.warnings);
+    let (first, second) = (first.program.unwrap(), second.program.unwrap());
+    assert_eq!(first.program(), second.program());
+    for index in 0..first.rules().len() {
+        assert_eq!(
+            first.template(index),
+            second.template(index),
+            "rule {index}"
+        );
+    }
+    let expected = answer(first);
+    assert!(expected.contains("e1g1\n"), "{expected}");
+    assert_eq!(answer(second), expected);
+}
+
+#[test]
+fn a_hit_returns_what_was_stored() {
+    // A stand-in stored under the real key is what the next load returns: the cache, not
+    // a compilation, answered.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ProgramCache::new(dir.path(), "f1");
+    let options = CompileOptions::default();
+    let fake = Program::from_rules(vec![Rule::new("(?s).+", "a1a2\n")])
+        .validate()
+        .unwrap();
+    cache.put(PROGRAM, &options, &fake).unwrap();
+    let compiled = Cell::new(0);
+    let loaded = load(&cache, &compiled);
+    assert_eq!((loaded.source, compiled.get()), (Source::Cache, 0));
+    assert_eq!(answer(loaded.program.unwrap()), "a1a2\n");
+    // Other compile options are another key.
+    let other = CompileOptions {
+        peephole: false,
+        ..options
+    };
+    assert_ne!(cache.path(PROGRAM, &other), cache.path(PROGRAM, &options));
+}
+
+#[test]
+fn another_fingerprint_misses_and_keeps_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let compiled = Cell::new(0);
+    let old = ProgramCache::new(dir.path(), "f1");
+    assert_eq!(load(&old, &compiled).source, Source::Compiled);
+    let new = ProgramCache::new(dir.path(), "f2");
+    let loaded = load(&new, &compiled);
+    assert_eq!((loaded.source, compiled.get()), (Source::Compiled, 2));
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(files(dir.path()).len(), 2, "{:?}", files(dir.path()));
+    assert_eq!(load(&new, &compiled).source, Source::Cache);
+    assert_eq!(load(&old, &compiled).source, Source::Cache);
+}
+
+#[test]
+fn damaged_files_are_reported_and_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ProgramCache::new(dir.path(), "f1");
+    let compiled = Cell::new(0);
+    let expected = answer(load(&cache, &compiled).program.unwrap());
+    let path = cache.path(PROGRAM, &CompileOptions::default());
+    let good = std::fs::read(&path).unwrap();
+    let mut flipped = good.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x01;
+    let foreign = ProgramCache::new(dir.path(), "f2");
+    let foreign_path = foreign.path(PROGRAM, &CompileOptions::default());
+    assert_eq!(load(&foreign, &compiled).source, Source::Compiled);
+    let damaged: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated", good[..good.len() - 100].to_vec()),
+        ("truncated", good[..good.len() / 3].to_vec()),
+        ("checksum", flipped),
+        ("format", b"not a cache file at all\n{}".to_vec()),
+        ("header", Vec::new()),
+        ("another build", std::fs::read(&foreign_path).unwrap()),
+    ];
+    for (problem, bytes) in damaged {
+        std::fs::write(&path, &bytes).unwrap();
+        let before = compiled.get();
+        let loaded = load(&cache, &compiled);
+        assert_eq!(loaded.source, Source::Compiled, "{problem}");
+        assert_eq!(compiled.get(), before + 1);
+        assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+        let warning = &loaded.warnings[0];
+        assert!(
+            warning.contains(problem) && warning.contains("compiling it again"),
+            "{problem}: {warning}"
+        );
+        assert_eq!(answer(loaded.program.unwrap()), expected, "{problem}");
+        // The file was rewritten: the next load is a clean hit.
+        let again = load(&cache, &compiled);
+        assert_eq!(again.source, Source::Cache, "{problem}");
+        assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    }
+}
+
+#[test]
+fn an_unwritable_directory_still_gives_the_program() {
+    let dir = tempfile::tempdir().unwrap();
+    // A regular file where the directory should be: nothing can be created under it
+    // (unlike permissions, this holds for root too).
+    let blocker = dir.path().join("not-a-dir");
+    std::fs::write(&blocker, "x").unwrap();
+    let cache = ProgramCache::new(&blocker, "f1");
+    let compiled = Cell::new(0);
+    for round in 1..=2 {
+        let loaded = load(&cache, &compiled);
+        assert_eq!((loaded.source, compiled.get()), (Source::Compiled, round));
+        assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+        assert!(loaded.warnings[0].contains("cannot write the program cache"));
+        assert!(answer(loaded.program.unwrap()).contains("e1g1\n"));
+    }
+    assert_eq!(std::fs::read(&blocker).unwrap(), b"x");
+}
+
+#[test]
+fn a_failed_compilation_is_returned_and_not_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ProgramCache::new(dir.path(), "f1");
+    let loaded = cache.load_or_compile("nothing", &CompileOptions::default(), || {
+        Err::<ValidProgram, _>("no such program")
+    });
+    assert_eq!(loaded.program.unwrap_err(), "no such program");
+    assert!(loaded.warnings.is_empty());
+    assert!(files(dir.path()).is_empty());
+}
