@@ -21,6 +21,8 @@
 //!   anchored DFA for the rest only there.
 //! - `rewrite`: one output pass per rule with `replace_all`'s empty-match rules.
 //! - `state`: the state between rules (the seam for the thread-segmented buffer).
+//! - `parallel`: the opt-in multi-core mode ([`Fast::parallel`]): local rules on large
+//!   states run on pieces cut at thread boundaries, one piece per core.
 //!
 //! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs,
 //! so a run that touches few patterns pays for few. Lazy-DFA caches are pooled between
@@ -29,6 +31,7 @@
 mod linear;
 mod lines;
 mod literal;
+mod parallel;
 mod pattern;
 mod rewrite;
 mod state;
@@ -45,6 +48,10 @@ use crate::program::ValidProgram;
 use pattern::{Cache, Compiled};
 use rewrite::GroupNeed;
 use state::State;
+
+/// The default size below which the multi-core mode does not cut a state (see PERF.md,
+/// "Several cores").
+pub const DEFAULT_SPLIT_MIN: usize = 1 << 16;
 
 /// One distinct pattern: its source and its engines, compiled on first use.
 #[derive(Debug)]
@@ -63,6 +70,8 @@ impl PatternSlot {
 #[derive(Debug, Default)]
 struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
+    /// The scratch spaces of the multi-core mode's helper threads (empty on one core).
+    helpers: Vec<Scratch>,
 }
 
 /// Runs programs quickly.
@@ -80,6 +89,8 @@ pub struct Fast {
     pool: Mutex<Vec<Scratch>>,
     /// States at least this long use the segmented form for rules that allow it.
     segment_min_len: usize,
+    /// The multi-core mode, when on.
+    parallel: Option<parallel::Parallel>,
 }
 
 impl Fast {
@@ -116,6 +127,7 @@ impl Fast {
             needs,
             pool: Mutex::new(Vec::new()),
             segment_min_len: usize::MAX,
+            parallel: None,
         }
     }
 
@@ -127,6 +139,20 @@ impl Fast {
     pub fn segmented(mut self, min_len: usize) -> Fast {
         self.segment_min_len = min_len;
         self
+    }
+
+    /// Runs local rules (see `parallel.rs`) on states of at least `min_len` bytes on
+    /// `cores` cores, the state cut at thread boundaries. One core (the default) turns it
+    /// off; so does a failure to start the helper threads. Results, match counts and
+    /// reports are identical either way.
+    pub fn parallel(mut self, cores: usize, min_len: usize) -> Fast {
+        self.parallel = parallel::Parallel::new(cores, min_len);
+        self
+    }
+
+    /// The number of cores rules may run on (1 unless [`Fast::parallel`] turned more on).
+    pub fn cores(&self) -> usize {
+        self.parallel.as_ref().map_or(1, parallel::Parallel::cores)
     }
 
     /// The number of distinct patterns.
@@ -155,6 +181,16 @@ impl Fast {
             return (0, true, false);
         };
         let (text, out) = state.buffers();
+        if let Some(parallel) = &self.parallel
+            && let Some((count, changed)) =
+                parallel.apply(compiled, template, need, scratch, id, text, from, out)
+        {
+            if changed {
+                state.swap();
+            }
+            return (count, false, changed);
+        }
+        let cache = scratch.caches[id].get_or_insert_with(Box::default);
         match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
             None => (0, false, false),
             Some(count) => {

@@ -78,6 +78,8 @@ pub struct Compiled {
     /// Anchored forward lazy DFA, present when there is a prefix to anchor at.
     dfa: Option<hybrid::DFA>,
     meta: OnceLock<meta::Regex>,
+    /// See [`Compiled::is_local`].
+    local: OnceLock<bool>,
     groups: OnceLock<GroupEngine>,
     pikevm: OnceLock<pikevm::PikeVM>,
 }
@@ -172,6 +174,7 @@ impl Compiled {
             literals,
             dfa,
             meta: OnceLock::new(),
+            local: OnceLock::new(),
             groups: OnceLock::new(),
             pikevm: OnceLock::new(),
         }
@@ -200,6 +203,14 @@ impl Compiled {
     /// no `\n%`, and the pattern has no look-around.
     pub fn segment_prefix(&self) -> Option<&[u8]> {
         self.segment_prefix.as_deref()
+    }
+
+    /// Whether rules of this pattern may run on pieces of the state cut before a `%` that
+    /// follows a `\n` (see `parallel.rs`); decided on first call.
+    pub fn is_local(&self) -> bool {
+        *self
+            .local
+            .get_or_init(|| super::parallel::is_local(&self.hir, &self.nfa))
     }
 
     /// The group spans that are fixed offsets from the match start, by group index.
