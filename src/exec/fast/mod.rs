@@ -41,7 +41,7 @@ mod tests;
 
 use std::collections::HashMap;
 use std::ops::{ControlFlow, Range};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
 
 use super::{Executor, Observer, RuleReport};
 use crate::program::ValidProgram;
@@ -72,6 +72,8 @@ struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
     /// The scratch spaces of the multi-core mode's helper threads (empty on one core).
     helpers: Vec<Scratch>,
+    /// The multi-core mode's output buffer, reused between rules.
+    pieces_out: String,
 }
 
 /// Runs programs quickly.
@@ -160,9 +162,16 @@ impl Fast {
         self.patterns.len()
     }
 
-    /// Applies rule `index` to `state`. Returns the report's `matches` and `skipped` and
-    /// whether the state changed.
-    fn apply(&self, index: usize, state: &mut State, scratch: &mut Scratch) -> (usize, bool, bool) {
+    /// Applies rule `index` to `state`, cutting it into pieces for `crew` when there is
+    /// one and the rule allows. Returns the report's `matches` and `skipped` and whether
+    /// the state changed.
+    fn apply(
+        &self,
+        index: usize,
+        state: &RwLock<State>,
+        scratch: &mut Scratch,
+        crew: Option<&parallel::Crew<'_>>,
+    ) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
         let compiled = self.patterns[id].get();
         let template = self.program.template(index);
@@ -170,38 +179,90 @@ impl Fast {
         if scratch.caches.len() < self.patterns.len() {
             scratch.caches.resize_with(self.patterns.len(), || None);
         }
+        let mut guard = write(state);
         let cache = scratch.caches[id].get_or_insert_with(Box::default);
         if let Some(prefix) = compiled.segment_prefix()
-            && state.len() >= self.segment_min_len
-            && let Some(result) = by_segment(compiled, cache, template, need, prefix, state)
+            && guard.len() >= self.segment_min_len
+            && let Some(result) = by_segment(compiled, cache, template, need, prefix, &mut guard)
         {
             return result;
         }
-        let Some(from) = compiled.first_possible(state.text()) else {
+        let Some(from) = compiled.first_possible(guard.text()) else {
             return (0, true, false);
         };
-        let (text, out) = state.buffers();
-        if let Some(parallel) = &self.parallel
-            && let Some((count, changed)) =
-                parallel.apply(compiled, template, need, scratch, id, text, from, out)
-        {
-            if changed {
-                state.swap();
+        if let Some(crew) = crew {
+            drop(guard);
+            let mut out = std::mem::take(&mut scratch.pieces_out);
+            out.clear();
+            let result = crew.apply(index, compiled, scratch, from, &mut out);
+            guard = write(state);
+            if let Some((count, changed)) = result {
+                if changed {
+                    guard.replace_text(&mut out);
+                }
+                scratch.pieces_out = out;
+                return (count, false, changed);
             }
-            return (count, false, changed);
+            scratch.pieces_out = out;
         }
         let cache = scratch.caches[id].get_or_insert_with(Box::default);
+        let (text, out) = guard.buffers();
         match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
             None => (0, false, false),
             Some(count) => {
                 let changed = *out != text;
                 if changed {
-                    state.swap();
+                    guard.swap();
                 }
                 (count, false, changed)
             }
         }
     }
+
+    /// The run loop over `range`, on one core or with `crew`.
+    fn run_loop(
+        &self,
+        state: &RwLock<State>,
+        range: Range<usize>,
+        observer: &mut dyn Observer,
+        scratch: &mut Scratch,
+        crew: Option<&parallel::Crew<'_>>,
+    ) {
+        let counts = observer.wants_match_counts();
+        // True while the last applied rule changed nothing: an identical rule right after
+        // it cannot change anything either.
+        let mut fixpoint = false;
+        // The matches of the last applied rule: an identical rule skipped at a fixpoint
+        // meets the same state, so it has the same matches (which replace them by
+        // themselves).
+        let mut last_matches = 0;
+        for index in range {
+            let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
+                (last_matches, true)
+            } else {
+                let (matches, skipped, changed) = self.apply(index, state, scratch, crew);
+                fixpoint = !changed;
+                last_matches = matches;
+                (matches, skipped)
+            };
+            let guard = state.read().unwrap_or_else(PoisonError::into_inner);
+            let report = RuleReport {
+                matches: if counts { matches } else { 0 },
+                skipped,
+                state_len: guard.len(),
+            };
+            let flow = observer.after_rule(index, &report, &|| guard.render());
+            if let ControlFlow::Break(()) = flow {
+                break;
+            }
+        }
+    }
+}
+
+/// The state, locked for writing (a poisoned lock is still consistent: every change is a
+/// swap).
+fn write(state: &RwLock<State>) -> std::sync::RwLockWriteGuard<'_, State> {
+    state.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Applies a rule whose matches start with `prefix` (see `Compiled::segment_prefix`)
@@ -258,7 +319,6 @@ impl Executor for Fast {
     }
 
     fn run_range(&self, state: &str, range: Range<usize>, observer: &mut dyn Observer) -> String {
-        let counts = observer.wants_match_counts();
         let mut scratch = self
             .pool
             .lock()
@@ -266,36 +326,23 @@ impl Executor for Fast {
             .ok()
             .flatten()
             .unwrap_or_default();
-        let mut state = State::new(state);
-        // True while the last applied rule changed nothing: an identical rule right after
-        // it cannot change anything either.
-        let mut fixpoint = false;
-        // The matches of the last applied rule: an identical rule skipped at a fixpoint
-        // meets the same state, so it has the same matches (which replace them by
-        // themselves).
-        let mut last_matches = 0;
-        for index in range {
-            let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
-                (last_matches, true)
-            } else {
-                let (matches, skipped, changed) = self.apply(index, &mut state, &mut scratch);
-                fixpoint = !changed;
-                last_matches = matches;
-                (matches, skipped)
-            };
-            let report = RuleReport {
-                matches: if counts { matches } else { 0 },
-                skipped,
-                state_len: state.len(),
-            };
-            let flow = observer.after_rule(index, &report, &|| state.render());
-            if let ControlFlow::Break(()) = flow {
-                break;
+        let state = RwLock::new(State::new(state));
+        match &self.parallel {
+            Some(parallel) => {
+                let mut helpers = std::mem::take(&mut scratch.helpers);
+                parallel.with_crew(self, &state, &mut helpers, |crew| {
+                    self.run_loop(&state, range, observer, &mut scratch, Some(crew));
+                });
+                scratch.helpers = helpers;
             }
+            None => self.run_loop(&state, range, observer, &mut scratch, None),
         }
         if let Ok(mut pool) = self.pool.lock() {
             pool.push(scratch);
         }
-        state.into_string()
+        state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .into_string()
     }
 }

@@ -2,7 +2,7 @@
 //! pieces of the state cut at thread boundaries, one piece per core, and the outputs are
 //! concatenated.
 //!
-//! Contract: for every pattern, state and template, [`Parallel::apply`] produces exactly
+//! Contract: for every pattern, state and template, [`Crew::apply`] produces exactly
 //! the text and match count of one `rewrite` over the whole state (that is, of
 //! `regex::Regex::replace_all`), or declines (`None`) having changed nothing.
 //!
@@ -21,20 +21,29 @@
 //! Nothing here depends on the text being a chess state: stray `%`s and lines without
 //! threads only change where cuts can go (a state without `\n%` is not cut).
 //!
-//! Trade-offs: every piece gets its own scratch (lazy DFA caches are per thread of
-//! execution); the caller keeps them between rules and runs. Cutting costs one `memmem`
-//! per cut and one extra copy of the later pieces' outputs into the state buffer; handing
-//! a piece to a pool thread costs a few microseconds, so only states of at least
-//! `min_len` bytes are cut (see PERF.md, "Several cores").
+//! Work sharing ([`Crew`]): each run starts `cores - 1` helper threads (scoped to the
+//! run) that read the state through an `RwLock`. For a cut rule the caller publishes the
+//! piece bounds, runs the first piece, then claims every piece no helper has claimed yet
+//! (one compare-and-swap per piece), so on a busy machine a sleeping helper costs a
+//! wake-up call, not a wait; the caller waits only for pieces a helper took.
+//!
+//! Trade-offs: every helper has its own scratch (lazy DFA caches are per thread of
+//! execution), pooled with the caller's between runs. Cutting costs one `memmem` per cut
+//! and one extra copy of the helpers' outputs into the state; waking a helper costs a few
+//! microseconds, so only states of at least `min_len` bytes are cut (see PERF.md,
+//! "Several cores"). A helper descheduled while running its piece delays the rule.
 
-use regex_automata::nfa::thompson::{NFA, State};
+use regex_automata::nfa::thompson::{NFA, State as NfaState};
 use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::Hir;
 
-use super::Scratch;
-use super::pattern::{Cache, Compiled};
-use super::rewrite::{self, GroupNeed};
-use crate::program::Template;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};
+
+use super::pattern::Compiled;
+use super::rewrite;
+use super::state::State;
+use super::{Fast, Scratch};
 
 /// Whether matches of the pattern (`hir`, compiled to `nfa`) can never contain a thread
 /// boundary `\n%`, can never be empty and look at nothing outside themselves: the rule
@@ -60,7 +69,7 @@ pub fn is_local(hir: &Hir, nfa: &NFA) -> bool {
         .states()
         .iter()
         .enumerate()
-        .filter(|(_, s)| matches!(s, State::Match { .. }))
+        .filter(|(_, s)| matches!(s, NfaState::Match { .. }))
         .map(|(id, _)| id);
     let coreachable = closure(&backward, matches);
     for (id, state) in nfa.states().iter().enumerate() {
@@ -83,33 +92,33 @@ pub fn is_local(hir: &Hir, nfa: &NFA) -> bool {
 }
 
 /// Every state `state` can move to, on a byte or without one.
-fn successors(state: &State) -> Vec<StateID> {
+fn successors(state: &NfaState) -> Vec<StateID> {
     match state {
-        State::ByteRange { trans } => vec![trans.next],
-        State::Sparse(sparse) => sparse.transitions.iter().map(|t| t.next).collect(),
-        State::Dense(dense) => dense
+        NfaState::ByteRange { trans } => vec![trans.next],
+        NfaState::Sparse(sparse) => sparse.transitions.iter().map(|t| t.next).collect(),
+        NfaState::Dense(dense) => dense
             .transitions
             .iter()
             .copied()
             .filter(|&s| s != StateID::ZERO)
             .collect(),
-        State::Look { next, .. } | State::Capture { next, .. } => vec![*next],
-        State::Union { alternates } => alternates.to_vec(),
-        State::BinaryUnion { alt1, alt2 } => vec![*alt1, *alt2],
-        State::Fail | State::Match { .. } => Vec::new(),
+        NfaState::Look { next, .. } | NfaState::Capture { next, .. } => vec![*next],
+        NfaState::Union { alternates } => alternates.to_vec(),
+        NfaState::BinaryUnion { alt1, alt2 } => vec![*alt1, *alt2],
+        NfaState::Fail | NfaState::Match { .. } => Vec::new(),
     }
 }
 
 /// The states `state` moves to on `byte`.
-fn byte_successors(state: &State, byte: u8) -> impl Iterator<Item = StateID> {
+fn byte_successors(state: &NfaState, byte: u8) -> impl Iterator<Item = StateID> {
     let found: Vec<StateID> = match state {
-        State::ByteRange { trans } => trans
+        NfaState::ByteRange { trans } => trans
             .matches_byte(byte)
             .then_some(trans.next)
             .into_iter()
             .collect(),
-        State::Sparse(sparse) => sparse.matches_byte(byte).into_iter().collect(),
-        State::Dense(dense) => dense.matches_byte(byte).into_iter().collect(),
+        NfaState::Sparse(sparse) => sparse.matches_byte(byte).into_iter().collect(),
+        NfaState::Dense(dense) => dense.matches_byte(byte).into_iter().collect(),
         _ => Vec::new(),
     };
     found.into_iter()
@@ -125,9 +134,9 @@ fn epsilon_closure(nfa: &NFA, start: StateID) -> Vec<bool> {
             continue;
         }
         match &nfa.states()[id.as_usize()] {
-            State::Look { next, .. } | State::Capture { next, .. } => stack.push(*next),
-            State::Union { alternates } => stack.extend(alternates.iter().copied()),
-            State::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
+            NfaState::Look { next, .. } | NfaState::Capture { next, .. } => stack.push(*next),
+            NfaState::Union { alternates } => stack.extend(alternates.iter().copied()),
+            NfaState::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
             _ => {}
         }
     }
@@ -164,10 +173,9 @@ pub fn cuts(text: &[u8], pieces: usize) -> Vec<usize> {
     out
 }
 
-/// The multi-core mode: a pool of helper threads and when to use it.
+/// The multi-core mode: how many pieces and from which state size.
 #[derive(Debug)]
 pub struct Parallel {
-    pool: rayon::ThreadPool,
     /// Pieces per cut state (the number of cores).
     pieces: usize,
     /// States shorter than this are not cut.
@@ -175,20 +183,10 @@ pub struct Parallel {
 }
 
 impl Parallel {
-    /// A mode with `cores` cores (`cores - 1` helper threads besides the caller's),
-    /// cutting states of at least `min_len` bytes. `None` when `cores < 2` or the threads
-    /// cannot be started.
+    /// A mode with `cores` cores (`cores - 1` helper threads besides the caller's during
+    /// each run), cutting states of at least `min_len` bytes. `None` when `cores < 2`.
     pub fn new(cores: usize, min_len: usize) -> Option<Parallel> {
-        if cores < 2 {
-            return None;
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(cores - 1)
-            .thread_name(|i| format!("regex-chess-piece-{i}"))
-            .build()
-            .ok()?;
-        Some(Parallel {
-            pool,
+        (cores >= 2).then_some(Parallel {
             pieces: cores,
             min_len: min_len.max(2),
         })
@@ -199,26 +197,172 @@ impl Parallel {
         self.pieces
     }
 
-    /// Applies one rule to `text` (whose matches start no earlier than `from`) in
-    /// pieces, writing the new text into `out` (empty). Returns the match count and
-    /// whether the text changed, or `None` (nothing written) when the pattern is not
-    /// local, `text` is short or has no cut point: the caller then runs the rule whole.
-    #[allow(clippy::too_many_arguments)]
+    /// Runs `body` with a crew of helper threads that read `state`; they stop when
+    /// `body` returns. `helpers` are their scratch spaces (grown as needed).
+    pub fn with_crew<R>(
+        &self,
+        fast: &Fast,
+        state: &RwLock<State>,
+        helpers: &mut Vec<Scratch>,
+        body: impl FnOnce(&Crew<'_>) -> R,
+    ) -> R {
+        if helpers.len() < self.pieces - 1 {
+            helpers.resize_with(self.pieces - 1, Scratch::default);
+        }
+        let crew = Crew {
+            fast,
+            state,
+            parallel: self,
+            job: Mutex::new(Job::default()),
+            wake: Condvar::new(),
+            claims: (1..self.pieces).map(|_| AtomicU64::new(1)).collect(),
+            results: Mutex::new((0..self.pieces).map(|_| Done::default()).collect()),
+            done: Condvar::new(),
+        };
+        std::thread::scope(|scope| {
+            for scratch in helpers.iter_mut() {
+                let crew = &crew;
+                scope.spawn(move || crew.help(scratch));
+            }
+            let result = body(&crew);
+            lock(&crew.job).stop = true;
+            crew.wake.notify_all();
+            result
+        })
+    }
+}
+
+/// The rule the crew works on: its number (0: none yet), rule, and the piece bounds.
+#[derive(Clone, Debug, Default)]
+struct Job {
+    generation: u64,
+    index: usize,
+    bounds: Vec<usize>,
+    stop: bool,
+}
+
+/// A piece's result: the generation it belongs to, the match count, whether the piece
+/// changed and its new text.
+#[derive(Debug, Default)]
+struct Done {
+    generation: u64,
+    count: usize,
+    changed: bool,
+    out: String,
+}
+
+/// The helper threads of one run and what they share with the caller.
+///
+/// Each piece but the first has a claim word: `2g` while piece of job `g` is open,
+/// `2g + 1` once a thread took it. The caller runs the first piece, then takes every
+/// piece still open, so it never waits for a helper that has not started (a busy
+/// machine only loses the hand-off, not the caller's time); it waits only for pieces a
+/// helper is running.
+pub struct Crew<'a> {
+    fast: &'a Fast,
+    state: &'a RwLock<State>,
+    parallel: &'a Parallel,
+    job: Mutex<Job>,
+    wake: Condvar,
+    claims: Vec<AtomicU64>,
+    results: Mutex<Vec<Done>>,
+    done: Condvar,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs rule `index` on `piece` (no match starts before `from`, when known) and appends
+/// the new text of the piece to `out`. Returns the match count and whether it changed.
+fn run_piece(
+    fast: &Fast,
+    index: usize,
+    scratch: &mut Scratch,
+    piece: &str,
+    from: Option<usize>,
+    out: &mut String,
+) -> (usize, bool) {
+    let id = fast.rule_pattern[index];
+    let compiled = fast.patterns[id].get();
+    let template = fast.program.template(index);
+    let need = *fast.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
+    if scratch.caches.len() <= id {
+        scratch.caches.resize_with(id + 1, || None);
+    }
+    let cache = scratch.caches[id].get_or_insert_with(Box::default);
+    let start = out.len();
+    let found = from.or_else(|| compiled.first_possible(piece));
+    match found.and_then(|f| rewrite::rewrite(compiled, cache, template, need, piece, f, out)) {
+        Some(n) => (n, out[start..] != *piece),
+        None => {
+            out.push_str(piece);
+            (0, false)
+        }
+    }
+}
+
+impl Crew<'_> {
+    /// A helper's loop: wait for a job, take the open pieces, publish their results.
+    fn help(&self, scratch: &mut Scratch) {
+        let mut seen = 0;
+        let mut buffer = String::new();
+        loop {
+            let job = {
+                let mut job = lock(&self.job);
+                while job.generation == seen && !job.stop {
+                    job = self.wake.wait(job).unwrap_or_else(PoisonError::into_inner);
+                }
+                if job.stop {
+                    return;
+                }
+                seen = job.generation;
+                job.clone()
+            };
+            for k in 1..job.bounds.len() - 1 {
+                let open = 2 * job.generation;
+                if self.claims[k - 1]
+                    .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
+                    .is_err()
+                {
+                    continue;
+                }
+                buffer.clear();
+                let (count, changed) = {
+                    let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
+                    let piece = &state.flat_text()[job.bounds[k]..job.bounds[k + 1]];
+                    run_piece(self.fast, job.index, scratch, piece, None, &mut buffer)
+                };
+                let mut results = lock(&self.results);
+                let done = &mut results[k];
+                done.generation = job.generation;
+                done.count = count;
+                done.changed = changed;
+                std::mem::swap(&mut done.out, &mut buffer);
+                self.done.notify_all();
+            }
+        }
+    }
+
+    /// Applies rule `index` (pattern `compiled`; no match starts before `from`) to the
+    /// flat state in pieces, appending the new text to `out` (empty). Returns the match
+    /// count and whether the text changed, or `None` (nothing written) when the pattern
+    /// is not local, the state is short or has no cut point: the caller then runs the
+    /// rule whole.
     pub fn apply(
         &self,
+        index: usize,
         compiled: &Compiled,
-        template: &Template,
-        need: GroupNeed,
         scratch: &mut Scratch,
-        id: usize,
-        text: &str,
         from: usize,
         out: &mut String,
     ) -> Option<(usize, bool)> {
-        if text.len() < self.min_len || !compiled.is_local() {
+        let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
+        let text = state.flat_text();
+        if text.len() < self.parallel.min_len || !compiled.is_local() {
             return None;
         }
-        let cuts = cuts(&text.as_bytes()[from..], self.pieces);
+        let cuts = cuts(&text.as_bytes()[from..], self.parallel.pieces);
         if cuts.is_empty() {
             return None;
         }
@@ -226,63 +370,86 @@ impl Parallel {
         bounds.push(0);
         bounds.extend(cuts.iter().map(|c| c + from));
         bounds.push(text.len());
-        let Scratch { caches, helpers } = scratch;
-        if helpers.len() < self.pieces - 1 {
-            helpers.resize_with(self.pieces - 1, Scratch::default);
-        }
-        let main_cache = caches[id].get_or_insert_with(Box::default);
-        let mut results: Vec<(Option<usize>, String)> = Vec::new();
-        results.resize_with(bounds.len() - 2, Default::default);
-        let mut first = None;
-        self.pool.in_place_scope(|scope| {
-            let pieces = results.iter_mut().zip(bounds[1..].windows(2));
-            for ((result, w), cache) in pieces.zip(helper_caches(helpers, id)) {
-                let piece = &text[w[0]..w[1]];
-                scope.spawn(move |_| {
-                    result.0 = compiled.first_possible(piece).and_then(|f| {
-                        rewrite::rewrite(compiled, cache, template, need, piece, f, &mut result.1)
-                    });
-                });
+        let generation = {
+            let mut job = lock(&self.job);
+            let generation = job.generation + 1;
+            for (k, claim) in self.claims.iter().enumerate() {
+                let open = k + 2 < bounds.len();
+                claim.store(2 * generation + u64::from(!open), Ordering::Release);
             }
-            let piece = &text[..bounds[1]];
-            first = rewrite::rewrite(compiled, main_cache, template, need, piece, from, out);
-        });
-        let mut count = 0;
-        let mut changed = false;
-        let piece0 = &text[..bounds[1]];
-        match first {
-            Some(n) => {
+            *job = Job {
+                generation,
+                index,
+                bounds: bounds.clone(),
+                stop: false,
+            };
+            generation
+        };
+        self.wake.notify_all();
+        let (mut count, mut changed) = run_piece(
+            self.fast,
+            index,
+            scratch,
+            &text[..bounds[1]],
+            Some(from),
+            out,
+        );
+        let mut takers = Vec::with_capacity(bounds.len() - 2);
+        let mut in_order = true;
+        for k in 1..bounds.len() - 1 {
+            let open = 2 * generation;
+            let mine = self.claims[k - 1]
+                .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok();
+            let piece = &text[bounds[k]..bounds[k + 1]];
+            takers.push(if !mine {
+                in_order = false;
+                Taker::Helper
+            } else if in_order {
+                let (n, c) = run_piece(self.fast, index, scratch, piece, None, out);
                 count += n;
-                changed |= out.as_str() != piece0;
-            }
-            None => {
-                out.clear();
-                out.push_str(piece0);
-            }
+                changed |= c;
+                Taker::Appended
+            } else {
+                let mut side = String::new();
+                let (n, c) = run_piece(self.fast, index, scratch, piece, None, &mut side);
+                Taker::Aside(n, c, side)
+            });
         }
-        for ((n, piece_out), w) in results.iter().zip(bounds[1..].windows(2)) {
-            let piece = &text[w[0]..w[1]];
-            match n {
-                Some(n) => {
+        let mut results = lock(&self.results);
+        for (k, taker) in (1..).zip(takers) {
+            match taker {
+                Taker::Appended => {}
+                Taker::Aside(n, c, side) => {
                     count += n;
-                    changed |= piece_out.as_str() != piece;
-                    out.push_str(piece_out);
+                    changed |= c;
+                    out.push_str(&side);
                 }
-                None => out.push_str(piece),
+                Taker::Helper => {
+                    while results[k].generation != generation {
+                        results = self
+                            .done
+                            .wait(results)
+                            .unwrap_or_else(PoisonError::into_inner);
+                    }
+                    count += results[k].count;
+                    changed |= results[k].changed;
+                    out.push_str(&results[k].out);
+                }
             }
         }
         Some((count, changed))
     }
 }
 
-/// The caches of pattern `id` in the helpers' scratch spaces, made on first use.
-fn helper_caches(helpers: &mut [Scratch], id: usize) -> impl Iterator<Item = &mut Cache> {
-    helpers.iter_mut().map(move |h| {
-        if h.caches.len() <= id {
-            h.caches.resize_with(id + 1, || None);
-        }
-        &mut **h.caches[id].get_or_insert_with(Box::default)
-    })
+/// Who ran a piece after the first, as the caller sees it.
+enum Taker {
+    /// The caller, straight into the output (every earlier piece was its own).
+    Appended,
+    /// The caller, into a side buffer: count, changed, text.
+    Aside(usize, bool, String),
+    /// A helper: its result arrives in `Crew::results`.
+    Helper,
 }
 
 #[cfg(test)]
