@@ -1,6 +1,6 @@
 //! Opt-in multi-core mode of the fast executor: a *local* rule on a large state runs on
-//! pieces of the state cut at thread boundaries, one piece per core, and the outputs are
-//! concatenated.
+//! pieces of the state cut at thread boundaries, a few pieces per core, and the outputs
+//! are concatenated.
 //!
 //! Contract: for every pattern, state and template, [`Crew::apply`] produces exactly
 //! the text and match count of one `rewrite` over the whole state (that is, of
@@ -23,9 +23,10 @@
 //!
 //! Work sharing ([`Crew`]): each run starts `cores - 1` helper threads (scoped to the
 //! run) that read the state through an `RwLock`. For a cut rule the caller publishes the
-//! piece bounds, runs the first piece, then claims every piece no helper has claimed yet
-//! (one compare-and-swap per piece), so on a busy machine a sleeping helper costs a
-//! wake-up call, not a wait; the caller waits only for pieces a helper took.
+//! piece bounds, runs the first piece, then claims, first to last, every piece no helper
+//! has claimed yet (one compare-and-swap per piece) while helpers claim from the last
+//! piece back; so on a busy machine a sleeping helper costs a wake-up call, not a wait,
+//! and the caller waits only for the few small pieces a helper took.
 //!
 //! Trade-offs: every helper has its own scratch (lazy DFA caches are per thread of
 //! execution), pooled with the caller's between runs. Cutting costs one `memmem` per cut
@@ -173,10 +174,16 @@ pub fn cuts(text: &[u8], pieces: usize) -> Vec<usize> {
     out
 }
 
-/// The multi-core mode: how many pieces and from which state size.
+/// Pieces per core in a cut state: small pieces bound how long the caller can wait for a
+/// helper that was descheduled in the middle of one.
+const PIECES_PER_CORE: usize = 4;
+
+/// The multi-core mode: how many cores and from which state size.
 #[derive(Debug)]
 pub struct Parallel {
-    /// Pieces per cut state (the number of cores).
+    /// The number of cores: the caller and `cores - 1` helpers.
+    cores: usize,
+    /// Pieces per cut state.
     pieces: usize,
     /// States shorter than this are not cut.
     min_len: usize,
@@ -187,14 +194,15 @@ impl Parallel {
     /// each run), cutting states of at least `min_len` bytes. `None` when `cores < 2`.
     pub fn new(cores: usize, min_len: usize) -> Option<Parallel> {
         (cores >= 2).then_some(Parallel {
-            pieces: cores,
+            cores,
+            pieces: cores * PIECES_PER_CORE,
             min_len: min_len.max(2),
         })
     }
 
-    /// The number of cores (pieces per cut state).
+    /// The number of cores.
     pub fn cores(&self) -> usize {
-        self.pieces
+        self.cores
     }
 
     /// Runs `body` with a crew of helper threads that read `state`; they stop when
@@ -206,8 +214,8 @@ impl Parallel {
         helpers: &mut Vec<Scratch>,
         body: impl FnOnce(&Crew<'_>) -> R,
     ) -> R {
-        if helpers.len() < self.pieces - 1 {
-            helpers.resize_with(self.pieces - 1, Scratch::default);
+        if helpers.len() < self.cores - 1 {
+            helpers.resize_with(self.cores - 1, Scratch::default);
         }
         let crew = Crew {
             fast,
@@ -220,7 +228,7 @@ impl Parallel {
             done: Condvar::new(),
         };
         std::thread::scope(|scope| {
-            for scratch in helpers.iter_mut() {
+            for scratch in helpers.iter_mut().take(self.cores - 1) {
                 let crew = &crew;
                 scope.spawn(move || crew.help(scratch));
             }
@@ -319,7 +327,9 @@ impl Crew<'_> {
                 seen = job.generation;
                 job.clone()
             };
-            for k in 1..job.bounds.len() - 1 {
+            // From the last piece back, while the caller goes forward: the caller's
+            // pieces stay in order and a late helper takes few.
+            for k in (1..job.bounds.len() - 1).rev() {
                 let open = 2 * job.generation;
                 if self.claims[k - 1]
                     .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
