@@ -49,6 +49,7 @@ fn same_final_state(program: &ValidProgram, state: &str) -> String {
     for fast in [
         Fast::new(program.clone()),
         Fast::new(program.clone()).segmented(0),
+        Fast::new(program.clone()).parallel(2, 1),
     ] {
         let out = fast.run(state);
         if out != reference {
@@ -68,6 +69,7 @@ fn no_divergence(program: &ValidProgram, state: &str) {
     for fast in [
         Fast::new(program.clone()),
         Fast::new(program.clone()).segmented(0),
+        Fast::new(program.clone()).parallel(2, 1),
     ] {
         if let Some(d) = trace::first_divergence(&reference, &fast, state) {
             panic!("{d}");

@@ -85,8 +85,14 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
     let states = [state.to_string()];
     let program = prepare(rules, &states, STATE_CAP)?;
     let reference = Reference::new(program.clone());
-    let fast = Fast::new(program);
-    compare(&reference, &fast, state)
+    compare(&reference, &Fast::new(program.clone()), state)?;
+    // Several cores, cutting every state (even a few bytes) into two and three pieces.
+    compare(
+        &reference,
+        &Fast::new(program.clone()).parallel(2, 1),
+        state,
+    )?;
+    compare(&reference, &Fast::new(program).parallel(3, 1), state)
 }
 
 /// Every way of running `fast` on `state` must give what `reference` gives.
@@ -823,8 +829,48 @@ proptest! {
         let states = [state];
         let program = prepare(rules, &states, 4 * 1024 * 1024)?;
         let reference = Reference::new(program.clone());
-        let fast = Fast::new(program);
-        compare(&reference, &fast, &states[0])?;
+        compare(&reference, &Fast::new(program.clone()), &states[0])?;
+        compare(&reference, &Fast::new(program).parallel(2, 4096), &states[0])?;
+    }
+}
+
+/// A wide state with stray `%`s (at line starts too, where the cut points go) and lines
+/// without any thread marker spliced in at random places.
+fn wide_stray_state() -> impl Strategy<Value = String> {
+    let junk = prop_oneof![
+        Just("%".to_string()),
+        Just("\n%".to_string()),
+        Just("\n%%\n".to_string()),
+        Just("%%".to_string()),
+        "[%\n#a-c01:]{1,6}",
+    ];
+    (
+        wide_state(),
+        prop::collection::vec((any::<Index>(), junk), 1..20),
+    )
+        .prop_map(|(mut state, junks)| {
+            for (at, junk) in junks {
+                state = insert_at(state, at, junk);
+            }
+            state
+        })
+}
+
+proptest! {
+    #![proptest_config(config(150))]
+    /// Several cores on wide states with stray `%`s, cut at several sizes, against the
+    /// reference and against one core.
+    #[test]
+    fn several_cores_agree_on_wide_stray_states(
+        rules in mixed_program(),
+        state in wide_stray_state(),
+        cores in 2usize..5,
+        split_min in prop_oneof![Just(1usize), Just(1000), Just(1 << 16)],
+    ) {
+        let states = [state];
+        let program = prepare(rules, &states, 4 * 1024 * 1024)?;
+        let reference = Reference::new(program.clone());
+        compare(&reference, &Fast::new(program).parallel(cores, split_min), &states[0])?;
     }
 }
 

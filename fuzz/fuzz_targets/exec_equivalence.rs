@@ -576,8 +576,13 @@ fn check(mut rules: Vec<Rule>, state: &str) {
         dump(std::path::Path::new(&dir), &program, state);
     }
     let reference = Reference::new(program.clone());
-    let fast = Fast::new(program);
+    let fast = Fast::new(program.clone());
     if let Err(difference) = exec_compare::compare(&reference, &fast, state) {
         panic!("fast and reference disagree: {difference}");
+    }
+    // Several cores, every state cut (even a few bytes), into two pieces.
+    let several = Fast::new(program).parallel(2, 1);
+    if let Err(difference) = exec_compare::compare(&reference, &several, state) {
+        panic!("fast on two cores and reference disagree: {difference}");
     }
 }

@@ -10,6 +10,7 @@ use super::{CliError, fail};
 use crate::bench::{self, Measure, Row, Workload, children};
 use crate::compiler::CompileOptions;
 use crate::exec::ExecutorKind;
+use crate::exec::fast::Fast;
 
 /// Arguments of `bench`.
 #[derive(Args, Debug)]
@@ -31,6 +32,13 @@ pub struct BenchArgs {
     /// answering each position's move.
     #[arg(long)]
     no_child_processes: bool,
+    /// Also time the fast executor on this many cores (local rules on large states run on
+    /// pieces of the state), in a table of its own.
+    #[arg(long, default_value_t = 1)]
+    cores: usize,
+    /// With `--cores`: states shorter than this many bytes are not cut.
+    #[arg(long, default_value_t = crate::exec::fast::DEFAULT_SPLIT_MIN)]
+    split_min: usize,
 }
 
 /// Runs `bench`.
@@ -71,7 +79,13 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         path.display(),
         args.runs
     );
+    if args.cores == 0 {
+        return fail("--cores must be at least 1");
+    }
+    let several = (args.cores > 1)
+        .then(|| Fast::new(workload.program.clone()).parallel(args.cores, args.split_min));
     let mut rows = Vec::new();
+    let mut multi = Vec::new();
     for position in &positions {
         let input = workload.input(position).map_err(CliError)?;
         let mut row = Row {
@@ -86,9 +100,15 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                 ExecutorKind::Reference => row.reference = Some(m),
             }
         }
+        if let Some(exec) = &several {
+            multi.push(bench::measure(exec, &input, args.runs));
+        }
         rows.push(row);
     }
     print!("{}", bench::render_table(&rows));
+    if several.is_some() {
+        print!("{}", several_cores_table(&rows, &multi, args.cores));
+    }
     if workload.name == "play" && !args.no_child_processes {
         child_processes(&positions)?;
     }
@@ -104,7 +124,11 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             kb as f64 / 1024.0
         );
     }
-    if rows.iter().any(Row::disagree) {
+    let multi_differs = rows.iter().zip(&multi).any(|(row, m)| {
+        let one = row.fast.as_ref().or(row.reference.as_ref());
+        one.is_some_and(|one| one.output != m.output || one.stats.matches != m.stats.matches)
+    });
+    if rows.iter().any(Row::disagree) || multi_differs {
         return fail("the executors' final states differ (see the table)");
     }
     Ok(())
@@ -145,4 +169,55 @@ fn child_processes(positions: &[bench::BenchPosition]) -> Result<(), CliError> {
         peaks.join(", ")
     );
     Ok(())
+}
+
+/// The multi-core figures, apart from the one-core table: per position the one-core fast
+/// median (when timed), the `cores`-core median and their ratio, and whether the final
+/// state and match count equal the one-core run's.
+fn several_cores_table(rows: &[Row], multi: &[Measure], cores: usize) -> String {
+    let header = format!("fast, {cores} cores ms");
+    let mut out = format!(
+        "\nseveral cores\n{:<34} {:>12} {:>18} {:>8}\n",
+        "position", "fast 1 core ms", header, "gain"
+    );
+    let mut gains = Vec::new();
+    for (row, m) in rows.iter().zip(multi) {
+        let one = row.fast.as_ref().map(Measure::median_ms);
+        let gain = one.map(|one| one / m.median_ms());
+        gains.extend(gain);
+        let same = row
+            .fast
+            .as_ref()
+            .or(row.reference.as_ref())
+            .is_none_or(|r| r.output == m.output && r.stats.matches == m.stats.matches);
+        out.push_str(&format!(
+            "{:<34} {:>12} {:>18.2} {:>8}{}\n",
+            row.label,
+            one.map_or_else(|| "-".to_string(), |v| format!("{v:.2}")),
+            m.median_ms(),
+            gain.map_or_else(|| "-".to_string(), |g| format!("{g:.2}x")),
+            if same { "" } else { "  DIFFERS FROM ONE CORE" }
+        ));
+    }
+    let one = bench::geometric_mean(
+        rows.iter()
+            .filter_map(|r| r.fast.as_ref().map(Measure::median_ms)),
+    );
+    let several = bench::geometric_mean(multi.iter().map(Measure::median_ms));
+    out.push_str(&format!(
+        "{:<34} {:>12} {:>18.2} {:>8}\n",
+        "geometric mean",
+        if one.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{one:.2}")
+        },
+        several,
+        if gains.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.2}x", bench::geometric_mean(gains))
+        },
+    ));
+    out
 }

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{CliError, fail};
+use crate::exec::fast::{self, Fast};
 use crate::exec::reference::Reference;
-use crate::exec::{Executor, ExecutorKind, fast::Fast, trace};
+use crate::exec::{Executor, ExecutorKind, trace};
 use crate::program::json::{self, Syntax};
 
 /// Arguments of `run`.
@@ -27,6 +28,10 @@ pub struct RunArgs {
     /// The replacement syntax of the program file.
     #[arg(long, default_value = "auto", value_parser = parse_syntax)]
     syntax: Syntax,
+    /// Cores for the fast executor (local rules on large states run on pieces of the
+    /// state; the result is the same).
+    #[arg(long, default_value_t = 1)]
+    cores: usize,
 }
 
 fn parse_kind(s: &str) -> Result<ExecutorKind, String> {
@@ -72,9 +77,13 @@ pub fn read_state(source: &str) -> Result<String, CliError> {
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let program = json::load(&args.program, args.syntax)?;
     let state = read_state(&args.state)?;
+    if args.cores == 0 {
+        return fail("--cores must be at least 1");
+    }
+    let fast = |program| Fast::new(program).parallel(args.cores, fast::DEFAULT_SPLIT_MIN);
     let result = if args.trace {
         let reference = Reference::new(program.clone());
-        let fast = Fast::new(program);
+        let fast = fast(program);
         let mut stderr = std::io::stderr();
         match trace::first_divergence(&reference, &fast, &state) {
             Some(divergence) => {
@@ -96,6 +105,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             ExecutorKind::Reference => reference.run(&state),
             ExecutorKind::Fast => fast.run(&state),
         }
+    } else if args.executor == ExecutorKind::Fast {
+        fast(program).run(&state)
     } else {
         args.executor.build(program).run(&state)
     };

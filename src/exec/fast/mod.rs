@@ -21,6 +21,8 @@
 //!   anchored DFA for the rest only there.
 //! - `rewrite`: one output pass per rule with `replace_all`'s empty-match rules.
 //! - `state`: the state between rules (the seam for the thread-segmented buffer).
+//! - `parallel`: the opt-in multi-core mode ([`Fast::parallel`]): local rules on large
+//!   states run on pieces cut at thread boundaries, one piece per core.
 //!
 //! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs,
 //! so a run that touches few patterns pays for few. Lazy-DFA caches are pooled between
@@ -29,6 +31,7 @@
 mod linear;
 mod lines;
 mod literal;
+mod parallel;
 mod pattern;
 mod rewrite;
 mod state;
@@ -38,13 +41,17 @@ mod tests;
 
 use std::collections::HashMap;
 use std::ops::{ControlFlow, Range};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
 
 use super::{Executor, Observer, RuleReport};
 use crate::program::ValidProgram;
 use pattern::{Cache, Compiled};
 use rewrite::GroupNeed;
 use state::State;
+
+/// The default size below which the multi-core mode does not cut a state (see PERF.md,
+/// "Several cores").
+pub const DEFAULT_SPLIT_MIN: usize = 1 << 16;
 
 /// One distinct pattern: its source and its engines, compiled on first use.
 #[derive(Debug)]
@@ -63,6 +70,10 @@ impl PatternSlot {
 #[derive(Debug, Default)]
 struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
+    /// The scratch spaces of the multi-core mode's helper threads (empty on one core).
+    helpers: Vec<Scratch>,
+    /// The multi-core mode's output buffer, reused between rules.
+    pieces_out: String,
 }
 
 /// Literals found absent from the state, each with the state version it was searched in:
@@ -142,6 +153,8 @@ pub struct Fast {
     pool: Mutex<Vec<Scratch>>,
     /// States at least this long use the segmented form for rules that allow it.
     segment_min_len: usize,
+    /// The multi-core mode, when on.
+    parallel: Option<parallel::Parallel>,
 }
 
 impl Fast {
@@ -178,6 +191,7 @@ impl Fast {
             needs,
             pool: Mutex::new(Vec::new()),
             segment_min_len: usize::MAX,
+            parallel: None,
         }
     }
 
@@ -191,18 +205,34 @@ impl Fast {
         self
     }
 
+    /// Runs local rules (see `parallel.rs`) on states of at least `min_len` bytes on
+    /// `cores` cores, the state cut at thread boundaries. One core (the default) turns it
+    /// off; so does a failure to start the helper threads. Results, match counts and
+    /// reports are identical either way.
+    pub fn parallel(mut self, cores: usize, min_len: usize) -> Fast {
+        self.parallel = parallel::Parallel::new(cores, min_len);
+        self
+    }
+
+    /// The number of cores rules may run on (1 unless [`Fast::parallel`] turned more on).
+    pub fn cores(&self) -> usize {
+        self.parallel.as_ref().map_or(1, parallel::Parallel::cores)
+    }
+
     /// The number of distinct patterns.
     pub fn distinct_patterns(&self) -> usize {
         self.patterns.len()
     }
 
-    /// Applies rule `index` to `state`. Returns the report's `matches` and `skipped` and
-    /// whether the state changed.
+    /// Applies rule `index` to `state`, cutting it into pieces for `crew` when there is
+    /// one and the rule allows. Returns the report's `matches` and `skipped` and whether
+    /// the state changed.
     fn apply<'p>(
         &'p self,
         index: usize,
-        state: &mut State,
+        state: &RwLock<State>,
         scratch: &mut Scratch,
+        crew: Option<&parallel::Crew<'_>>,
         absent: &mut Absent<'p>,
     ) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
@@ -215,14 +245,15 @@ impl Fast {
         if scratch.caches.len() < self.patterns.len() {
             scratch.caches.resize_with(self.patterns.len(), || None);
         }
+        let mut guard = write(state);
         let cache = scratch.caches[id].get_or_insert_with(Box::default);
         if let Some(prefix) = compiled.segment_prefix()
-            && state.len() >= self.segment_min_len
-            && let Some(result) = by_segment(compiled, cache, template, need, prefix, state)
+            && guard.len() >= self.segment_min_len
+            && let Some(result) = by_segment(compiled, cache, template, need, prefix, &mut guard)
         {
             return result;
         }
-        let from = match compiled.first_possible(state.text()) {
+        let from = match compiled.first_possible(guard.text()) {
             Ok(from) => from,
             Err(missing) => {
                 if let Some(literal) = missing {
@@ -231,18 +262,84 @@ impl Fast {
                 return (0, true, false);
             }
         };
-        let (text, out) = state.buffers();
+        if let Some(crew) = crew {
+            drop(guard);
+            let mut out = std::mem::take(&mut scratch.pieces_out);
+            out.clear();
+            let result = crew.apply(index, compiled, scratch, from, &mut out);
+            guard = write(state);
+            if let Some((count, changed)) = result {
+                if changed {
+                    guard.replace_text(&mut out);
+                }
+                scratch.pieces_out = out;
+                return (count, false, changed);
+            }
+            scratch.pieces_out = out;
+        }
+        let cache = scratch.caches[id].get_or_insert_with(Box::default);
+        let (text, out) = guard.buffers();
         match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
             None => (0, false, false),
             Some(count) => {
                 let changed = *out != text;
                 if changed {
-                    state.swap();
+                    guard.swap();
                 }
                 (count, false, changed)
             }
         }
     }
+
+    /// The run loop over `range`, on one core or with `crew`.
+    fn run_loop(
+        &self,
+        state: &RwLock<State>,
+        range: Range<usize>,
+        observer: &mut dyn Observer,
+        scratch: &mut Scratch,
+        crew: Option<&parallel::Crew<'_>>,
+    ) {
+        let counts = observer.wants_match_counts();
+        // True while the last applied rule changed nothing: an identical rule right after
+        // it cannot change anything either.
+        let mut fixpoint = false;
+        // The matches of the last applied rule: an identical rule skipped at a fixpoint
+        // meets the same state, so it has the same matches (which replace them by
+        // themselves).
+        let mut last_matches = 0;
+        let mut absent = Absent::default();
+        for index in range {
+            let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
+                (last_matches, true)
+            } else {
+                let (matches, skipped, changed) =
+                    self.apply(index, state, scratch, crew, &mut absent);
+                if changed {
+                    absent.state_changed();
+                }
+                fixpoint = !changed;
+                last_matches = matches;
+                (matches, skipped)
+            };
+            let guard = state.read().unwrap_or_else(PoisonError::into_inner);
+            let report = RuleReport {
+                matches: if counts { matches } else { 0 },
+                skipped,
+                state_len: guard.len(),
+            };
+            let flow = observer.after_rule(index, &report, &|| guard.render());
+            if let ControlFlow::Break(()) = flow {
+                break;
+            }
+        }
+    }
+}
+
+/// The state, locked for writing (a poisoned lock is still consistent: every change is a
+/// swap).
+fn write(state: &RwLock<State>) -> std::sync::RwLockWriteGuard<'_, State> {
+    state.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Applies a rule whose matches start with `prefix` (see `Compiled::segment_prefix`)
@@ -299,7 +396,6 @@ impl Executor for Fast {
     }
 
     fn run_range(&self, state: &str, range: Range<usize>, observer: &mut dyn Observer) -> String {
-        let counts = observer.wants_match_counts();
         let mut scratch = self
             .pool
             .lock()
@@ -307,42 +403,24 @@ impl Executor for Fast {
             .ok()
             .flatten()
             .unwrap_or_default();
-        let mut state = State::new(state);
-        // True while the last applied rule changed nothing: an identical rule right after
-        // it cannot change anything either.
-        let mut fixpoint = false;
-        // The matches of the last applied rule: an identical rule skipped at a fixpoint
-        // meets the same state, so it has the same matches (which replace them by
-        // themselves).
-        let mut last_matches = 0;
-        let mut absent = Absent::default();
-        for index in range {
-            let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
-                (last_matches, true)
-            } else {
-                let (matches, skipped, changed) =
-                    self.apply(index, &mut state, &mut scratch, &mut absent);
-                if changed {
-                    absent.state_changed();
-                }
-                fixpoint = !changed;
-                last_matches = matches;
-                (matches, skipped)
-            };
-            let report = RuleReport {
-                matches: if counts { matches } else { 0 },
-                skipped,
-                state_len: state.len(),
-            };
-            let flow = observer.after_rule(index, &report, &|| state.render());
-            if let ControlFlow::Break(()) = flow {
-                break;
+        let state = RwLock::new(State::new(state));
+        match &self.parallel {
+            Some(parallel) => {
+                let mut helpers = std::mem::take(&mut scratch.helpers);
+                parallel.with_crew(self, &state, &mut helpers, |crew| {
+                    self.run_loop(&state, range, observer, &mut scratch, Some(crew));
+                });
+                scratch.helpers = helpers;
             }
+            None => self.run_loop(&state, range, observer, &mut scratch, None),
         }
         scratch.trim(KEPT_STATES_MAX, KEPT_STATES_AFTER_TRIM);
         if let Ok(mut pool) = self.pool.lock() {
             pool.push(scratch);
         }
-        state.into_string()
+        state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .into_string()
     }
 }

@@ -116,6 +116,8 @@ pub struct Compiled {
     reverse: OnceLock<Option<Box<hybrid::DFA>>>,
     /// The last resort: `regex`'s own engine, for searches the lazy DFAs give up on.
     meta: OnceLock<meta::Regex>,
+    /// See [`Compiled::is_local`].
+    local: OnceLock<bool>,
     groups: OnceLock<GroupEngine>,
     pikevm: OnceLock<pikevm::PikeVM>,
 }
@@ -223,6 +225,7 @@ impl Compiled {
             dfa: OnceLock::new(),
             reverse: OnceLock::new(),
             meta: OnceLock::new(),
+            local: OnceLock::new(),
             groups: OnceLock::new(),
             pikevm: OnceLock::new(),
         }
@@ -268,6 +271,14 @@ impl Compiled {
     /// no `\n%`, and the pattern has no look-around.
     pub fn segment_prefix(&self) -> Option<&[u8]> {
         self.segment_prefix.as_deref()
+    }
+
+    /// Whether rules of this pattern may run on pieces of the state cut before a `%` that
+    /// follows a `\n` (see `parallel.rs`); decided on first call.
+    pub fn is_local(&self) -> bool {
+        *self
+            .local
+            .get_or_init(|| super::parallel::is_local(&parse(&self.source), self.nfa()))
     }
 
     /// The group spans that are fixed offsets from the match start, by group index.

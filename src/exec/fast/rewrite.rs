@@ -73,7 +73,7 @@ pub fn group_need(template: &Template, pattern: &Compiled) -> GroupNeed {
     }
 }
 
-/// Applies one rule to `hay`, writing the new text into `out` (which must be empty).
+/// Applies one rule to `hay`, appending the new text to `out` (usually empty).
 /// `from` is a position no match starts before (see [`Compiled::first_possible`]).
 /// Returns `None` when nothing matched (`out` is then unspecified), else the number of
 /// matches replaced.

@@ -112,6 +112,20 @@ impl State {
         &self.text
     }
 
+    /// The text of a flat state (see [`State::text`], which makes it flat); empty when
+    /// the state is segmented.
+    pub fn flat_text(&self) -> &str {
+        debug_assert!(!self.segmented);
+        &self.text
+    }
+
+    /// Makes `text` the (flat) text and hands back the old one in its place.
+    pub fn replace_text(&mut self, text: &mut String) {
+        self.flatten();
+        std::mem::swap(&mut self.text, text);
+        self.len = self.text.len();
+    }
+
     /// The whole text as a new string, in either form.
     pub fn render(&self) -> String {
         if self.segmented {

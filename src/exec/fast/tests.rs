@@ -31,7 +31,22 @@ fn check(rules: &[(&str, &str)], state: &str) -> String {
     let ra = reference.run_observed(state, &mut a);
     // Flat, then segmented for every non-empty state.
     let rb = compare(&a, &ra, Fast::new(program.clone()), rules, state);
-    compare(&a, &ra, Fast::new(program).segmented(1), rules, state);
+    compare(
+        &a,
+        &ra,
+        Fast::new(program.clone()).segmented(1),
+        rules,
+        state,
+    );
+    // Several cores, cutting states of any size.
+    compare(
+        &a,
+        &ra,
+        Fast::new(program.clone()).parallel(2, 1),
+        rules,
+        state,
+    );
+    compare(&a, &ra, Fast::new(program).parallel(3, 1), rules, state);
     rb
 }
 

@@ -1,0 +1,512 @@
+//! Opt-in multi-core mode of the fast executor: a *local* rule on a large state runs on
+//! pieces of the state cut at thread boundaries, a few pieces per core, and the outputs
+//! are concatenated.
+//!
+//! Contract: for every pattern, state and template, [`Crew::apply`] produces exactly
+//! the text and match count of one `rewrite` over the whole state (that is, of
+//! `regex::Regex::replace_all`), or declines (`None`) having changed nothing.
+//!
+//! Why cutting is exact. A pattern is [local](is_local) when it has no look-around, cannot
+//! match the empty string, and no string it matches contains `\n%`. The state is cut only
+//! just before a `%` that follows a `\n` (so every cut is a char boundary). Then:
+//! - no match of the whole-text search contains a cut (it would contain that `\n%`), so
+//!   every match lies inside one piece;
+//! - without look-around, whether a span matches, and which match the leftmost-first
+//!   search prefers from a start, depends only on the bytes of the span and after it
+//!   within reach; paths that would run past a cut are not matches anyway, so each piece's
+//!   search finds exactly the whole search's matches that start in it, in order;
+//! - matches are never empty, so `replace_all`'s empty-match rule (which looks at the
+//!   previous match's end) never applies, and the pieces are independent.
+//!
+//! Nothing here depends on the text being a chess state: stray `%`s and lines without
+//! threads only change where cuts can go (a state without `\n%` is not cut).
+//!
+//! Work sharing ([`Crew`]): each run starts `cores - 1` helper threads (scoped to the
+//! run) that read the state through an `RwLock`. For a cut rule the caller publishes the
+//! piece bounds, runs the first piece, then claims, first to last, every piece no helper
+//! has claimed yet (one compare-and-swap per piece) while helpers claim from the last
+//! piece back; so on a busy machine a sleeping helper costs a wake-up call, not a wait,
+//! and the caller waits only for the few small pieces a helper took.
+//!
+//! Trade-offs: every helper has its own scratch (lazy DFA caches are per thread of
+//! execution), pooled with the caller's between runs. Cutting costs one `memmem` per cut
+//! and one extra copy of the helpers' outputs into the state; waking a helper costs a few
+//! microseconds, so only states of at least `min_len` bytes are cut (see PERF.md,
+//! "Several cores"). A helper descheduled while running its piece delays the rule.
+
+use regex_automata::nfa::thompson::{NFA, State as NfaState};
+use regex_automata::util::primitives::StateID;
+use regex_syntax::hir::Hir;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};
+
+use super::pattern::Compiled;
+use super::rewrite;
+use super::state::State;
+use super::{Fast, Scratch};
+
+/// Whether matches of the pattern (`hir`, compiled to `nfa`) can never contain a thread
+/// boundary `\n%`, can never be empty and look at nothing outside themselves: the rule
+/// may then run on pieces cut before such boundaries. Decided on the NFA: no useful state
+/// (reachable from the anchored start and able to reach a match) has a `\n` transition
+/// into a state whose epsilon closure has a `%` transition into a useful state.
+pub fn is_local(hir: &Hir, nfa: &NFA) -> bool {
+    let props = hir.properties();
+    if !props.look_set().is_empty() || props.minimum_len().is_none_or(|n| n == 0) {
+        return false;
+    }
+    let n = nfa.states().len();
+    let mut forward: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut backward: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (id, state) in nfa.states().iter().enumerate() {
+        for next in successors(state) {
+            forward[id].push(next.as_usize());
+            backward[next.as_usize()].push(id);
+        }
+    }
+    let reachable = closure(&forward, [nfa.start_anchored().as_usize()]);
+    let matches = nfa
+        .states()
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, NfaState::Match { .. }))
+        .map(|(id, _)| id);
+    let coreachable = closure(&backward, matches);
+    for (id, state) in nfa.states().iter().enumerate() {
+        if !(reachable[id] && coreachable[id]) {
+            continue;
+        }
+        for after_newline in byte_successors(state, b'\n') {
+            let eps = epsilon_closure(nfa, after_newline);
+            for (other, inside) in eps.iter().enumerate() {
+                if *inside
+                    && byte_successors(&nfa.states()[other], b'%')
+                        .any(|next| coreachable[next.as_usize()])
+                {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Every state `state` can move to, on a byte or without one.
+fn successors(state: &NfaState) -> Vec<StateID> {
+    match state {
+        NfaState::ByteRange { trans } => vec![trans.next],
+        NfaState::Sparse(sparse) => sparse.transitions.iter().map(|t| t.next).collect(),
+        NfaState::Dense(dense) => dense
+            .transitions
+            .iter()
+            .copied()
+            .filter(|&s| s != StateID::ZERO)
+            .collect(),
+        NfaState::Look { next, .. } | NfaState::Capture { next, .. } => vec![*next],
+        NfaState::Union { alternates } => alternates.to_vec(),
+        NfaState::BinaryUnion { alt1, alt2 } => vec![*alt1, *alt2],
+        NfaState::Fail | NfaState::Match { .. } => Vec::new(),
+    }
+}
+
+/// The states `state` moves to on `byte`.
+fn byte_successors(state: &NfaState, byte: u8) -> impl Iterator<Item = StateID> {
+    let found: Vec<StateID> = match state {
+        NfaState::ByteRange { trans } => trans
+            .matches_byte(byte)
+            .then_some(trans.next)
+            .into_iter()
+            .collect(),
+        NfaState::Sparse(sparse) => sparse.matches_byte(byte).into_iter().collect(),
+        NfaState::Dense(dense) => dense.matches_byte(byte).into_iter().collect(),
+        _ => Vec::new(),
+    };
+    found.into_iter()
+}
+
+/// The states reachable from `start` without reading a byte (look-arounds count as
+/// passable, which only makes the caller more conservative).
+fn epsilon_closure(nfa: &NFA, start: StateID) -> Vec<bool> {
+    let mut seen = vec![false; nfa.states().len()];
+    let mut stack = vec![start];
+    while let Some(id) = stack.pop() {
+        if std::mem::replace(&mut seen[id.as_usize()], true) {
+            continue;
+        }
+        match &nfa.states()[id.as_usize()] {
+            NfaState::Look { next, .. } | NfaState::Capture { next, .. } => stack.push(*next),
+            NfaState::Union { alternates } => stack.extend(alternates.iter().copied()),
+            NfaState::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
+            _ => {}
+        }
+    }
+    seen
+}
+
+/// The nodes reachable from `starts` along `edges` (the starts included).
+fn closure(edges: &[Vec<usize>], starts: impl IntoIterator<Item = usize>) -> Vec<bool> {
+    let mut seen = vec![false; edges.len()];
+    let mut stack: Vec<usize> = starts.into_iter().collect();
+    while let Some(id) = stack.pop() {
+        if !std::mem::replace(&mut seen[id], true) {
+            stack.extend(edges[id].iter().copied());
+        }
+    }
+    seen
+}
+
+/// Cut points for `pieces` pieces of `text`: each is the position of a `%` right after a
+/// `\n`, at or after an equal share of the text, in increasing order (fewer when the text
+/// has too few boundaries).
+pub fn cuts(text: &[u8], pieces: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::with_capacity(pieces);
+    for k in 1..pieces {
+        let target = (text.len() * k / pieces).max(out.last().map_or(1, |&c| c + 1));
+        if target >= text.len() {
+            break;
+        }
+        match memchr::memmem::find(&text[target - 1..], b"\n%") {
+            Some(i) => out.push(target + i),
+            None => break,
+        }
+    }
+    out
+}
+
+/// Pieces per core in a cut state: small pieces bound how long the caller can wait for a
+/// helper that was descheduled in the middle of one.
+const PIECES_PER_CORE: usize = 4;
+
+/// The multi-core mode: how many cores and from which state size.
+#[derive(Debug)]
+pub struct Parallel {
+    /// The number of cores: the caller and `cores - 1` helpers.
+    cores: usize,
+    /// Pieces per cut state.
+    pieces: usize,
+    /// States shorter than this are not cut.
+    min_len: usize,
+}
+
+impl Parallel {
+    /// A mode with `cores` cores (`cores - 1` helper threads besides the caller's during
+    /// each run), cutting states of at least `min_len` bytes. `None` when `cores < 2`.
+    pub fn new(cores: usize, min_len: usize) -> Option<Parallel> {
+        (cores >= 2).then_some(Parallel {
+            cores,
+            pieces: cores * PIECES_PER_CORE,
+            min_len: min_len.max(2),
+        })
+    }
+
+    /// The number of cores.
+    pub fn cores(&self) -> usize {
+        self.cores
+    }
+
+    /// Runs `body` with a crew of helper threads that read `state`; they stop when
+    /// `body` returns. `helpers` are their scratch spaces (grown as needed).
+    pub fn with_crew<R>(
+        &self,
+        fast: &Fast,
+        state: &RwLock<State>,
+        helpers: &mut Vec<Scratch>,
+        body: impl FnOnce(&Crew<'_>) -> R,
+    ) -> R {
+        if helpers.len() < self.cores - 1 {
+            helpers.resize_with(self.cores - 1, Scratch::default);
+        }
+        let crew = Crew {
+            fast,
+            state,
+            parallel: self,
+            job: Mutex::new(Job::default()),
+            wake: Condvar::new(),
+            claims: (1..self.pieces).map(|_| AtomicU64::new(1)).collect(),
+            results: Mutex::new((0..self.pieces).map(|_| Done::default()).collect()),
+            done: Condvar::new(),
+        };
+        std::thread::scope(|scope| {
+            for scratch in helpers.iter_mut().take(self.cores - 1) {
+                let crew = &crew;
+                scope.spawn(move || crew.help(scratch));
+            }
+            let result = body(&crew);
+            lock(&crew.job).stop = true;
+            crew.wake.notify_all();
+            result
+        })
+    }
+}
+
+/// The rule the crew works on: its number (0: none yet), rule, and the piece bounds.
+#[derive(Clone, Debug, Default)]
+struct Job {
+    generation: u64,
+    index: usize,
+    bounds: Vec<usize>,
+    stop: bool,
+}
+
+/// A piece's result: the generation it belongs to, the match count, whether the piece
+/// changed and its new text.
+#[derive(Debug, Default)]
+struct Done {
+    generation: u64,
+    count: usize,
+    changed: bool,
+    out: String,
+}
+
+/// The helper threads of one run and what they share with the caller.
+///
+/// Each piece but the first has a claim word: `2g` while piece of job `g` is open,
+/// `2g + 1` once a thread took it. The caller runs the first piece, then takes every
+/// piece still open, so it never waits for a helper that has not started (a busy
+/// machine only loses the hand-off, not the caller's time); it waits only for pieces a
+/// helper is running.
+pub struct Crew<'a> {
+    fast: &'a Fast,
+    state: &'a RwLock<State>,
+    parallel: &'a Parallel,
+    job: Mutex<Job>,
+    wake: Condvar,
+    claims: Vec<AtomicU64>,
+    results: Mutex<Vec<Done>>,
+    done: Condvar,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs rule `index` on `piece` (no match starts before `from`, when known) and appends
+/// the new text of the piece to `out`. Returns the match count and whether it changed.
+fn run_piece(
+    fast: &Fast,
+    index: usize,
+    scratch: &mut Scratch,
+    piece: &str,
+    from: Option<usize>,
+    out: &mut String,
+) -> (usize, bool) {
+    let id = fast.rule_pattern[index];
+    let compiled = fast.patterns[id].get();
+    let template = fast.program.template(index);
+    let need = *fast.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
+    if scratch.caches.len() <= id {
+        scratch.caches.resize_with(id + 1, || None);
+    }
+    let cache = scratch.caches[id].get_or_insert_with(Box::default);
+    let start = out.len();
+    let found = from.or_else(|| compiled.first_possible(piece).ok());
+    match found.and_then(|f| rewrite::rewrite(compiled, cache, template, need, piece, f, out)) {
+        Some(n) => (n, out[start..] != *piece),
+        None => {
+            out.push_str(piece);
+            (0, false)
+        }
+    }
+}
+
+impl Crew<'_> {
+    /// A helper's loop: wait for a job, take the open pieces, publish their results.
+    fn help(&self, scratch: &mut Scratch) {
+        let mut seen = 0;
+        let mut buffer = String::new();
+        loop {
+            let job = {
+                let mut job = lock(&self.job);
+                while job.generation == seen && !job.stop {
+                    job = self.wake.wait(job).unwrap_or_else(PoisonError::into_inner);
+                }
+                if job.stop {
+                    return;
+                }
+                seen = job.generation;
+                job.clone()
+            };
+            // From the last piece back, while the caller goes forward: the caller's
+            // pieces stay in order and a late helper takes few.
+            for k in (1..job.bounds.len() - 1).rev() {
+                let open = 2 * job.generation;
+                if self.claims[k - 1]
+                    .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
+                    .is_err()
+                {
+                    continue;
+                }
+                buffer.clear();
+                let (count, changed) = {
+                    let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
+                    let piece = &state.flat_text()[job.bounds[k]..job.bounds[k + 1]];
+                    run_piece(self.fast, job.index, scratch, piece, None, &mut buffer)
+                };
+                let mut results = lock(&self.results);
+                let done = &mut results[k];
+                done.generation = job.generation;
+                done.count = count;
+                done.changed = changed;
+                std::mem::swap(&mut done.out, &mut buffer);
+                self.done.notify_all();
+            }
+        }
+    }
+
+    /// Applies rule `index` (pattern `compiled`; no match starts before `from`) to the
+    /// flat state in pieces, appending the new text to `out` (empty). Returns the match
+    /// count and whether the text changed, or `None` (nothing written) when the pattern
+    /// is not local, the state is short or has no cut point: the caller then runs the
+    /// rule whole.
+    pub fn apply(
+        &self,
+        index: usize,
+        compiled: &Compiled,
+        scratch: &mut Scratch,
+        from: usize,
+        out: &mut String,
+    ) -> Option<(usize, bool)> {
+        let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
+        let text = state.flat_text();
+        if text.len() < self.parallel.min_len || !compiled.is_local() {
+            return None;
+        }
+        let cuts = cuts(&text.as_bytes()[from..], self.parallel.pieces);
+        if cuts.is_empty() {
+            return None;
+        }
+        let mut bounds = Vec::with_capacity(cuts.len() + 2);
+        bounds.push(0);
+        bounds.extend(cuts.iter().map(|c| c + from));
+        bounds.push(text.len());
+        let generation = {
+            let mut job = lock(&self.job);
+            let generation = job.generation + 1;
+            for (k, claim) in self.claims.iter().enumerate() {
+                let open = k + 2 < bounds.len();
+                claim.store(2 * generation + u64::from(!open), Ordering::Release);
+            }
+            *job = Job {
+                generation,
+                index,
+                bounds: bounds.clone(),
+                stop: false,
+            };
+            generation
+        };
+        self.wake.notify_all();
+        let (mut count, mut changed) = run_piece(
+            self.fast,
+            index,
+            scratch,
+            &text[..bounds[1]],
+            Some(from),
+            out,
+        );
+        let mut takers = Vec::with_capacity(bounds.len() - 2);
+        let mut in_order = true;
+        for k in 1..bounds.len() - 1 {
+            let open = 2 * generation;
+            let mine = self.claims[k - 1]
+                .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok();
+            let piece = &text[bounds[k]..bounds[k + 1]];
+            takers.push(if !mine {
+                in_order = false;
+                Taker::Helper
+            } else if in_order {
+                let (n, c) = run_piece(self.fast, index, scratch, piece, None, out);
+                count += n;
+                changed |= c;
+                Taker::Appended
+            } else {
+                let mut side = String::new();
+                let (n, c) = run_piece(self.fast, index, scratch, piece, None, &mut side);
+                Taker::Aside(n, c, side)
+            });
+        }
+        let mut results = lock(&self.results);
+        for (k, taker) in (1..).zip(takers) {
+            match taker {
+                Taker::Appended => {}
+                Taker::Aside(n, c, side) => {
+                    count += n;
+                    changed |= c;
+                    out.push_str(&side);
+                }
+                Taker::Helper => {
+                    while results[k].generation != generation {
+                        results = self
+                            .done
+                            .wait(results)
+                            .unwrap_or_else(PoisonError::into_inner);
+                    }
+                    count += results[k].count;
+                    changed |= results[k].changed;
+                    out.push_str(&results[k].out);
+                }
+            }
+        }
+        Some((count, changed))
+    }
+}
+
+/// Who ran a piece after the first, as the caller sees it.
+enum Taker {
+    /// The caller, straight into the output (every earlier piece was its own).
+    Appended,
+    /// The caller, into a side buffer: count, changed, text.
+    Aside(usize, bool, String),
+    /// A helper: its result arrives in `Crew::results`.
+    Helper,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex_automata::nfa::thompson;
+    use regex_automata::util::syntax;
+
+    fn local(pattern: &str) -> bool {
+        let hir = syntax::parse_with(pattern, &syntax::Config::default()).unwrap();
+        let nfa = thompson::Compiler::new().build_from_hir(&hir).unwrap();
+        is_local(&hir, &nfa)
+    }
+
+    #[test]
+    fn locality_follows_newline_then_percent() {
+        // Matches never hold `\n%`.
+        assert!(local("%%\n#x: [0-9]*\n"));
+        assert!(local("[^%]*\nb"));
+        assert!(local("(?s)."));
+        assert!(local("%%\n#stack:\n(True|False)\n"));
+        // The pop of an empty stack runs into the next thread.
+        assert!(!local("(%%\n#stack:\n)[^\n]*\n"));
+        assert!(!local("a\n%"));
+        assert!(!local("(?s).."));
+        assert!(!local("x\n(?:y|[%z])"));
+        // Look-around and empty matches are never cut.
+        assert!(!local("^a"));
+        assert!(!local("a$"));
+        assert!(!local(r"\ba"));
+        assert!(!local("a*"));
+        assert!(!local("[a&&b]"));
+    }
+
+    #[test]
+    fn cuts_sit_before_a_percent_after_a_newline() {
+        let text = b"%%\na\n%%\nb\n%p\nc\n";
+        assert_eq!(cuts(text, 2), [10]);
+        assert_eq!(cuts(text, 3), [5, 10]);
+        // No boundary: no cut; a boundary only near the start: one cut at most.
+        assert!(cuts(b"abc%\nd%", 2).is_empty());
+        assert_eq!(cuts(b"\n%abcdefgh", 4), Vec::<usize>::new());
+        assert_eq!(cuts(b"a\n%\n%\n%", 8), [2, 4, 6]);
+        for (text, n) in [(&text[..], 5), (b"\n%\n%", 3)] {
+            for c in cuts(text, n) {
+                assert!(c > 0 && text[c] == b'%' && text[c - 1] == b'\n');
+            }
+        }
+    }
+}
