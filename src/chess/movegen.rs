@@ -13,11 +13,12 @@
 //!    so this carry arithmetic runs once per position, not once per move.
 //! 1. **One thread per piece** (18 + 6 rules). A cursor `^` enters the board; each of
 //!    16 identical rules splits every thread in two: a copy whose first piece of ours
-//!    after the cursor is marked `@` (its letter saved in `#_p`), and the original with
-//!    the cursor moved past that piece. The threads left with a cursor are deleted, and
-//!    6 rules turn `@` + `#_p` into the role's origin digit `1`..`6` and pause the thread
-//!    under its move family's tag (`%mp`, `%mn`, `%mb`, `%mr`, `%mk`; a queen becomes
-//!    one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
+//!    after the cursor is marked `@`, paused under `%mq` and the piece's letter (so the
+//!    next peels visit only the threads with a cursor), and the original with the
+//!    cursor moved past that piece. The threads left with a cursor are deleted, and
+//!    6 rules (each visiting only its piece's threads) turn `@` into the role's origin
+//!    digit `1`..`6` and pause the thread under its move family's tag (`%mp`, `%mn`,
+//!    `%mb`, `%mr`, `%mk`; a queen becomes one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
 //!    the board and gets the origin's file and rank (7 rules, a binary search over a
 //!    table of the files and ranks the line holds meanwhile; see `square_rules`; the
 //!    line keeps a fresh table for the target). A pawn one step from
@@ -92,6 +93,9 @@ const X: &str = "#_x";
 /// promotion rules require it, so the fast executor skips them (a literal absent from
 /// the state) when no pawn can promote.
 const PROMOTING: &str = "#_pr";
+/// The tag (followed by the piece's letter) of a one-piece thread before its role is
+/// known.
+const PICKED_TAG: &str = "mq";
 /// The tag of a kept stuck thread (see [`MoveGen::keep_stuck`]).
 const STUCK_TAG: &str = "ms";
 /// The tag of a stuck-candidate that turned out to have a move ([`has_legal_move`]).
@@ -329,17 +333,21 @@ fn step_move(
 /// `u` gets a line right after the board, holding the origin square.
 fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
     let ours = side.ours();
-    let board = format!("({HEAD}{}#b: )", LINES);
-    let mut rules = vec![(board.clone(), "${1}^".to_string())];
+    let mut rules = vec![(format!("({HEAD}{LINES}#b: )"), "${1}^".to_string())];
+    // The copy with the picked piece is paused under `%mq` and the piece's letter, so
+    // that the next peels visit only the threads still holding a cursor and each role
+    // rule below only the threads of its piece.
     let peel = (
-        format!("{board}([^\n^]*)\\^([^\n{ours}]*)([{ours}])([^\n]*\n[^%]*)"),
-        "${1}${2}${3}@${5}#_p: ${4}\n${1}${2}${3}${4}^${5}".to_string(),
+        format!("{HEAD}({LINES}#b: )([^\n^]*)\\^([^\n{ours}]*)([{ours}])([^\n]*\n[^%]*)"),
+        format!(
+            "%{PICKED_TAG}${{4}}\n#stack:\n${{1}}${{2}}${{3}}@${{5}}{HEAD}${{1}}${{2}}${{3}}${{4}}^${{5}}"
+        ),
     );
     rules.extend(std::iter::repeat_n(peel, 16));
     rules.push(delete_if_board("\\^"));
     if let Some(u) = uci {
         rules.push((
-            format!("({HEAD}{LINES}#b: {LINE}\n)"),
+            format!("(%{PICKED_TAG}[A-Za-z]\n#stack:\n{LINES}#b: {LINE}\n)"),
             format!("${{1}}#{}: {SQUARE_TABLE}\n", u.name()),
         ));
     }
@@ -350,7 +358,7 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
             .map(|f| format!("{}${{1}}#_p: {letter}\n${{2}}{mark}${{3}}", f.head()))
             .collect();
         rules.push((
-            format!("{HEAD}({LINES})(#b: {LINE})@({LINE}\n{LINES})#_p: {letter}\n"),
+            format!("%{PICKED_TAG}{letter}\n#stack:\n({LINES})(#b: {LINE})@([^%]*)"),
             threads,
         ));
     }
