@@ -89,6 +89,13 @@ const CHILD_TAG: &str = "mg";
 /// The line a child in generation holds right before its board: what the move captured
 /// (`.` for nothing).
 const X: &str = "#_x";
+/// The guard line a child of a king move (castling included) holds before its `#_x`
+/// line: the rules dropping the mover's castling rights on a king move require it, so
+/// they visit only those children.
+const KING_MOVED: &str = "#_k: \n";
+/// The same for an orthogonal move (a rook's, or a queen's): the rules dropping the
+/// mover's castling rights on a rook move require it.
+const ORTHOGONAL_MOVED: &str = "#_r: \n";
 /// The guard line of a one-piece thread whose pawn stands one step from promotion: the
 /// promotion rules require it, so the fast executor skips them (a literal absent from
 /// the state) when no pawn can promote.
@@ -253,7 +260,12 @@ fn fork_rule(family: Family, segs: &[Seg], promotion: Option<(char, char)>) -> (
         None => "${2}".to_string(),
         Some((uci, piece)) => format!("${{2}}{uci}{piece}"),
     };
-    let child_head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{X}: {x}{moved}\n#b: ");
+    let moved_line = match family {
+        Family::King => KING_MOVED,
+        Family::Orthogonal => ORTHOGONAL_MOVED,
+        _ => "",
+    };
+    let child_head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{moved_line}{X}: {x}{moved}\n#b: ");
     (pattern, format!("{parent}{child_head}{child}"))
 }
 
@@ -728,6 +740,9 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         format!("${{1}}..{k}{r}."),
     ));
     rules.extend(rights_rules(side, pos.castling.var()));
+    for guard in [KING_MOVED, ORTHOGONAL_MOVED] {
+        rules.push((format!("{guard}{X}: "), format!("{X}: ")));
+    }
     rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
     rules
 }
@@ -831,13 +846,28 @@ fn square_rules(board: &str, u: &str, marks: &str, prefix: &str, then: &str) -> 
 /// Castling rights lose every letter whose king or rook left its home square, after a
 /// move of `side` (on the children in generation, which the `#_x` line marks). The
 /// other side's king cannot have left its square, so only its rooks are looked at.
+///
+/// The rights of the parent are those of its board (as [`super::fen`] checks and these
+/// rules keep), so a right can only be lost by the move: each rule requires a guard
+/// that the move left, and the fast executor visits only the children holding it: a
+/// king move (the [`KING_MOVED`] line), an orthogonal move ([`ORTHOGONAL_MOVED`]), or
+/// the capture of one of their rooks (the `#_x` line's first letter). The guard lines
+/// are removed after these rules.
 fn rights_rules(side: Side, c: &Var) -> Rules {
     // The square's class excludes `\n` (it is inside the board line anyway) so that the
-    // rule splits into one-line parts; the rights text follows the `#c: ` literal directly
-    // when nothing may come before the dropped letters, so that `#c: K` is a literal the
-    // rule needs and it is skipped when no thread has that right.
+    // rule splits into one-line parts.
     let rights = |square: usize, piece: char, pre: &str, drop: &str| {
-        let head = format!("({CHILD_BOARD}{}[^{piece}\n]{LINE}\n{LINES})", any(square));
+        let guard = if side.ours().contains(piece) {
+            let line = if piece == side.letter(5) {
+                KING_MOVED
+            } else {
+                ORTHOGONAL_MOVED
+            };
+            format!("{line}{CHILD_BOARD}")
+        } else {
+            format!("#_x: {piece}{LINE}\n#b: ")
+        };
+        let head = format!("({guard}{}[^{piece}\n]{LINE}\n{LINES})", any(square));
         let c = c.name();
         if pre.is_empty() {
             (format!("{head}#{c}: {drop}"), format!("${{1}}#{c}: "))
