@@ -47,7 +47,7 @@
 //! # Marks used while generating moves
 //!
 //! Inside [`super::movegen`] the board briefly holds marks that never survive a call:
-//! [`ORIGIN_MARKS`] for the piece about to move, `*` for the square it left, the same
+//! [`ORIGIN_MARKS`] for the piece about to move (the square it leaves is `.` at once), the same
 //! digit (or [`DOUBLE_PUSH`] / a [`PROMOTION_MARKS`] entry) on the square it reached,
 //! `a` (king's square) and `c` (crossed square) for a castling king, `^` as the cursor
 //! that walks over the side's pieces and `@` for the piece it just picked. The

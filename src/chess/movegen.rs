@@ -31,7 +31,7 @@
 //!    `[45][^\n]{9}\.[^\n]{9}\.[^\n]{9}[.pnbrqk]` read backwards (rays written out
 //!    rather than as a repeated group, so that the fast executor resolves a match's
 //!    groups without a backtracking engine). Where it matches, the rule appends a
-//!    *paused* copy of the thread with the move made on the board (origin `*`, target =
+//!    *paused* copy of the thread with the move made on the board (origin `.`, target =
 //!    the mover's digit) and, right before the board, a line `#_x: ` with the target
 //!    square's old content and the moving piece's letter (kept in the one-piece thread
 //!    as `#_p`; a promotion adds its UCI letter and the new piece's letter): one rule
@@ -43,25 +43,25 @@
 //! 3. **Legality** (6 rules), on the marked board: a child where our king (`K`, or the
 //!    moved king `6`, or a castling king's start or crossed square `a`/`c`) is attacked
 //!    by a knight, pawn or king at a fixed offset (one alternation) or by a slider along
-//!    a ray of empty squares (`.` or the vacated `*`; one rule per axis) loses its `#_x`
-//!    line, and one rule deletes those children. Without bookkeeping (the children of
-//!    [`has_legal_move`], which are only counted) this is the last step.
-//! 4. **The child** (24 rules): the target's file and rank (7 rules, the same binary
-//!    search over the table the UCI line inherited) and the
-//!    promotion letter (from `#_x`) for the UCI text, the en-passant square after a
-//!    double push (its file from the UCI text), the half-move clock's reset (a capture or
-//!    a pawn move, both read from `#_x`), the marks turned back into pieces (`*` empty,
-//!    the moved mark the last letter of `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
-//!    letter whose king or rook is not on its home square. These rules start at `#_x`
-//!    (only children in generation have it) and read the few lines they need; the last
-//!    one removes `#_x`.
+//!    a ray of empty squares (the vacated square is already `.`; one rule per axis)
+//!    loses its `#_x` line, and one rule deletes those children. Without bookkeeping
+//!    (the children of [`has_legal_move`], which are only counted) this is the last step.
+//! 4. **The child** (24 rules): the target's file and rank (7 rules, the
+//!    same binary search over the table the UCI line inherited) and the promotion letter
+//!    (from `#_x`) for the UCI text, the en-passant square after a double push (its file
+//!    from the UCI text), the half-move clock's reset (a capture or a pawn move, both
+//!    read from `#_x`), the moved mark turned back into a piece (the last letter of
+//!    `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
+//!    letter whose king or rook left its home square (guarded by the move, see
+//!    `rights_rules`). These rules start at `#_x` (only children in generation have it)
+//!    and read the few lines they need; the last one removes `#_x`.
 //!
 //! Most rules run on few threads: steps 0 and 1 on one thread per position or piece,
 //! step 2 on the threads of one family, steps 3 and 4 on one board per pseudo-legal move.
 //!
 //! Sizes (`legal-moves`, both colours): 116 rules split by piece (with the UCI text's
-//! origin square and the parent's bookkeeping), 216 move rules, 58 child rules:
-//! 390 rules, 315 distinct patterns in the program.
+//! origin square and the parent's bookkeeping), 216 move rules, 60 child rules:
+//! 392 rules, 320 distinct patterns in the program.
 //!
 //! # Check and mobility
 //!
@@ -154,7 +154,7 @@ enum Seg {
     Keep(String),
     /// Matched; the child has `child` instead (`$O` stands for the origin's digit).
     Swap(String, &'static str),
-    /// The origin square: the child has `*` (or the given text).
+    /// The origin square: the child has the given text (`.`, or a castling mark).
     Origin(String, &'static str),
     /// The target square: the child has `$O` or the given text; its old content goes to
     /// `#_x`.
@@ -314,7 +314,7 @@ fn step_move(
             family,
             &[
                 Seg::Keep(before(origin_range)),
-                Seg::Origin(origin.to_string(), "*"),
+                Seg::Origin(origin.to_string(), "."),
                 Seg::Keep(between),
                 Seg::Target(target.to_string(), mark),
             ],
@@ -333,7 +333,7 @@ fn step_move(
                 Seg::Keep(before(range)),
                 Seg::Target(target.to_string(), mark),
                 Seg::Keep(between),
-                Seg::Origin(origin.to_string(), "*"),
+                Seg::Origin(origin.to_string(), "."),
             ],
             promotion,
         )
@@ -520,7 +520,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                         Seg::Keep(any(t)),
                         Seg::Target("\\.".into(), "1"),
                         Seg::Keep(any(8)),
-                        Seg::Origin("1".into(), "*"),
+                        Seg::Origin("1".into(), "."),
                         Seg::Swap(their_pawn.clone(), "."),
                         tail(square.clone()),
                     ],
@@ -534,7 +534,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                         Seg::Target("\\.".into(), "1"),
                         Seg::Keep(any(9)),
                         Seg::Swap(their_pawn.clone(), "."),
-                        Seg::Origin("1".into(), "*"),
+                        Seg::Origin("1".into(), "."),
                         tail(square),
                     ],
                     None,
@@ -549,7 +549,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                     &[
                         Seg::Keep(any(t - 10)),
                         Seg::Swap(their_pawn.clone(), "."),
-                        Seg::Origin("1".into(), "*"),
+                        Seg::Origin("1".into(), "."),
                         Seg::Keep(any(8)),
                         Seg::Target("\\.".into(), "1"),
                         tail(square.clone()),
@@ -561,7 +561,7 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
                     Family::Pawn,
                     &[
                         Seg::Keep(any(t - 11)),
-                        Seg::Origin("1".into(), "*"),
+                        Seg::Origin("1".into(), "."),
                         Seg::Swap(their_pawn.clone(), "."),
                         Seg::Keep(any(9)),
                         Seg::Target("\\.".into(), "1"),
@@ -721,7 +721,6 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     ));
     // Marks back to pieces: the square left is empty, the moved mark becomes the last
     // letter of the `#_x` line (the piece, or the piece promoted to).
-    rules.push((format!("({CHILD_BOARD}{LINE})\\*"), "${1}.".to_string()));
     rules.push((
         format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
         "${1}${2}".to_string(),
@@ -752,12 +751,12 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
 /// becomes `#_z`), then the marked children are deleted.
 ///
 /// The board still holds the move's marks: our moved king is `6` (or `a`/`c`/`6` when
-/// castling), the square the piece left is `*` (empty for the rays), and every other
+/// castling), the square the piece left is already empty, and every other
 /// mark is one of our pieces, which blocks a ray as the piece will. The attack rules
 /// start at `#_x`, so they read one board per child and nothing of the other threads.
 fn legality_rules(side: Side) -> Rules {
     let king = format!("[{}6ac]", side.letter(5));
-    let mut rules: Rules = attack_families(&king, side.other(), "[.*]")
+    let mut rules: Rules = attack_families(&king, side.other(), "\\.")
         .into_iter()
         .map(|family| {
             (
