@@ -20,7 +20,7 @@
 //!    digit `1`..`6` and pause the thread under its move family's tag (`%mp`, `%mn`,
 //!    `%mb`, `%mr`, `%mk`; a queen becomes one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
 //!    the board and gets the origin's file and rank (7 rules, a binary search over a
-//!    table of the files and ranks the line holds meanwhile; see `square_rules`; the
+//!    table of the files and ranks the line holds meanwhile; see `halving_rules`; the
 //!    line keeps a fresh table for the target). A pawn one step from
 //!    promotion gets a guard line `#_pr` that the promotion rules require: when no pawn
 //!    can promote, the fast executor skips those 12 rules on the literal alone.
@@ -389,7 +389,7 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
     ));
     if let Some(u) = uci {
         // The move's origin square, once per piece rather than once per move.
-        rules.extend(square_rules("#b: ", u.name(), "[1-6]", "", SQUARE_TABLE));
+        rules.extend(origin_rules(u.name()));
     }
     rules
 }
@@ -659,27 +659,9 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         return rules;
     }
     let at = |name: &Var| var(name.name());
-    if let Some(u) = uci {
-        // The origin square is already there (see `square_rules`).
-        rules.extend(square_rules(
-            CHILD_BOARD,
-            u.name(),
-            MOVED_CLASS,
-            "[a-h][1-8]",
-            "",
-        ));
-        // The promotion's letter, from the `#_x` line (see `fork_rule`).
-        rules.push((
-            format!(
-                "(#_x: [^\n]{}([qrbn]){LINE}\n#b: {LINE}\n#{}: {LINE})\n",
-                side.letter(0),
-                u.name()
-            ),
-            "${1}${2}\n".to_string(),
-        ));
-    }
     let (e, h) = (pos.ep.var(), pos.halfmove.var());
-    // En passant square: set after a double push, else `-`.
+    // En passant square: set after a double push (read from the board's mark, before
+    // it becomes a letter), else `-`.
     rules.push((format!("({HEAD}{})[^\n]*", at(e)), "${1}-".to_string()));
     let (landing, behind) = match side {
         Side::White => (40, '3'),
@@ -709,6 +691,27 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
             }
         }
     }
+    // The moved mark becomes the last letter of the `#_x` line (the piece, or the piece
+    // promoted to): with the UCI text, in the rule that names the target square.
+    match uci {
+        Some(u) => {
+            // The origin square is already there (see `origin_rules`).
+            rules.extend(target_rules(u.name()));
+            // The promotion's letter, from the `#_x` line (see `fork_rule`).
+            rules.push((
+                format!(
+                    "(#_x: [^\n]{}([qrbn]){LINE}\n#b: {LINE}\n#{}: {LINE})\n",
+                    side.letter(0),
+                    u.name()
+                ),
+                "${1}${2}\n".to_string(),
+            ));
+        }
+        None => rules.push((
+            format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
+            "${1}${2}".to_string(),
+        )),
+    }
     // Half-move clock (already incremented in the parent, see `parent_rules`): reset on
     // a capture or a pawn move.
     rules.push((
@@ -718,12 +721,6 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     rules.push((
         format!("(#_x: [^\n]{}{LINE}\n{})[0-9]*", side.letter(0), at(h)),
         "${1}0".to_string(),
-    ));
-    // Marks back to pieces: the square left is empty, the moved mark becomes the last
-    // letter of the `#_x` line (the piece, or the piece promoted to).
-    rules.push((
-        format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
-        "${1}${2}".to_string(),
     ));
     // Castling finished: the rook jumps over. (Anchored at the head: the literal `acKR`
     // is then the one the fast executor checks, and these rules are skipped when no
@@ -793,17 +790,17 @@ fn parent_rules(side: Side, pos: &Position) -> Rules {
 /// ranks from the board's top row down (row `r` of the board is rank `8 - r`).
 const SQUARE_TABLE: &str = "abcdefgh87654321";
 
-/// 7 rules naming the square of the board that holds a character of class `marks` (one
-/// per board) in the UCI variable `u` (the line right after the board), which holds
-/// `prefix` (a pattern) then [`SQUARE_TABLE`]: three rules halve the files left in the
-/// table (the square's file at least 4, its file mod 4 at least 2, its file odd), three
-/// halve the ranks by the board row the same way, and the last keeps the first file and
-/// the first rank left, followed by `then` (literal text). `board` is the pattern up to
-/// the board's first square.
+/// 6 rules narrowing [`SQUARE_TABLE`] in the UCI variable `u` (the line right after the
+/// board, holding `prefix`, a pattern, then the table) to the square of the board that
+/// holds a character of class `marks` (one per board): three rules halve the files left
+/// in the table (the square's file at least 4, its file mod 4 at least 2, its file odd),
+/// three halve the ranks by the board row the same way. The table's first file and first
+/// rank are then the square's. `board` is the pattern up to the board's first square.
 ///
-/// A binary search rather than one rule per file and per rank: 7 rules instead of 16
-/// over every thread, at the price of 16 bytes per thread while it runs.
-fn square_rules(board: &str, u: &str, marks: &str, prefix: &str, then: &str) -> Rules {
+/// A binary search rather than one rule per file and per rank: 7 rules (with the one
+/// that keeps the square) instead of 16 over every thread, at the price of 16 bytes per
+/// thread while they run.
+fn halving_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
     let drop = |square: String, class: &str, skipped: &str, n: usize| {
         (
             format!("({board}{square}{marks}{LINE}\n#{u}: {prefix}{skipped}){class}{{{n}}}"),
@@ -835,11 +832,31 @@ fn square_rules(board: &str, u: &str, marks: &str, prefix: &str, then: &str) -> 
             "[a-h]*",
             1,
         ),
-        (
-            format!("({board}{LINE}\n#{u}: {prefix})([a-h])[a-h]*([1-8])[1-8]*\n"),
-            format!("${{1}}${{2}}${{3}}{then}\n"),
-        ),
     ]
+}
+
+/// The origin square of a one-piece thread (its origin digit) into the UCI variable
+/// `u`, which then holds the square and a fresh [`SQUARE_TABLE`] for the target.
+fn origin_rules(u: &str) -> Rules {
+    let mut rules = halving_rules("#b: ", u, "[1-6]", "");
+    rules.push((
+        format!("(#b: {LINE}\n#{u}: )([a-h])[a-h]*([1-8])[1-8]*\n"),
+        format!("${{1}}${{2}}${{3}}{SQUARE_TABLE}\n"),
+    ));
+    rules
+}
+
+/// The target square of a child (its moved mark) after the origin in the UCI variable
+/// `u`; the last rule also turns the mark into the last letter of the `#_x` line.
+fn target_rules(u: &str) -> Rules {
+    let mut rules = halving_rules(CHILD_BOARD, u, MOVED_CLASS, "[a-h][1-8]");
+    rules.push((
+        format!(
+            "(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}({LINE}\n#{u}: [a-h][1-8])([a-h])[a-h]*([1-8])[1-8]*\n"
+        ),
+        "${1}${2}${3}${4}${5}\n".to_string(),
+    ));
+    rules
 }
 
 /// Castling rights lose every letter whose king or rook left its home square, after a
@@ -1014,13 +1031,13 @@ mod tests {
             for (state, rules, want) in [
                 (
                     origin,
-                    square_rules("#b: ", "u", "[1-6]", "", SQUARE_TABLE),
-                    format!("#u: {name}{SQUARE_TABLE}\n#t: w\n"),
+                    origin_rules("u"),
+                    format!("#b: {board}\n#u: {name}{SQUARE_TABLE}\n#t: w\n"),
                 ),
                 (
                     child,
-                    square_rules(CHILD_BOARD, "u", MOVED_CLASS, "[a-h][1-8]", ""),
-                    format!("#u: h1{name}\n"),
+                    target_rules("u"),
+                    format!("#b: {}\n#u: h1{name}\n", board.replace('3', "B")),
                 ),
             ] {
                 let out = rules.iter().fold(state, |s, (p, r)| {
