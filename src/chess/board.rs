@@ -175,7 +175,7 @@ impl Position {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveGen {
     /// Write each move's UCI text into [`Children::uci`] (8 rules per side over the
-    /// one-thread-per-piece stage for the origin square, 11 over the children for the
+    /// one-thread-per-piece stage for the origin square, 8 over the children for the
     /// target and the promotion; leave it off where the move text is not needed).
     pub uci: bool,
     /// A thread with no legal move stays, unchanged, with [`Children::moved`] false

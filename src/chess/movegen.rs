@@ -46,7 +46,7 @@
 //!    a ray of empty squares (the vacated square is already `.`; one rule per axis)
 //!    loses its `#_x` line, and one rule deletes those children. Without bookkeeping
 //!    (the children of [`has_legal_move`], which are only counted) this is the last step.
-//! 4. **The child** (24 rules): the target's file and rank (7 rules, the
+//! 4. **The child** (22 rules): the target's file and rank (7 rules, the
 //!    same binary search over the table the UCI line inherited) and the promotion letter
 //!    (from `#_x`) for the UCI text, the en-passant square after a double push (its file
 //!    from the UCI text), the half-move clock's reset (a capture or a pawn move, both
@@ -60,8 +60,8 @@
 //! step 2 on the threads of one family, steps 3 and 4 on one board per pseudo-legal move.
 //!
 //! Sizes (`legal-moves`, both colours): 116 rules split by piece (with the UCI text's
-//! origin square and the parent's bookkeeping), 216 move rules, 60 child rules:
-//! 392 rules, 320 distinct patterns in the program.
+//! origin square and the parent's bookkeeping), 216 move rules, 56 child rules:
+//! 388 rules, 317 distinct patterns in the program.
 //!
 //! # Check and mobility
 //!
@@ -87,7 +87,8 @@ type Rules = Vec<(String, String)>;
 /// The tag of a child thread while its siblings are being generated.
 const CHILD_TAG: &str = "mg";
 /// The line a child in generation holds right before its board: what the move captured
-/// (`.` for nothing).
+/// (`.` for nothing, `_` for nothing by a pawn: the half-move clock is reset exactly
+/// when it is not `.`), then the moving piece's letter.
 const X: &str = "#_x";
 /// The guard line a child of a king move (castling included) holds before its `#_x`
 /// line: the rules dropping the mover's castling rights on a king move require it, so
@@ -232,7 +233,13 @@ fn fork_rule(family: Family, segs: &[Seg], promotion: Option<(char, char)>) -> (
             Seg::Keep(p) => (p, None),
             Seg::Swap(p, t) | Seg::Origin(p, t) => (p, Some(*t)),
             Seg::Target(p, t) => {
-                captured = Some(g);
+                // A pawn's quiet move (its target can only be empty) writes `_`.
+                let quiet_pawn = family == Family::Pawn && p == "\\.";
+                captured = Some(if quiet_pawn {
+                    "_".to_string()
+                } else {
+                    format!("${{{g}}}")
+                });
                 (p, Some(*t))
             }
         };
@@ -252,10 +259,7 @@ fn fork_rule(family: Family, segs: &[Seg], promotion: Option<(char, char)>) -> (
     pattern.push_str("([^%]*)");
     parent.push_str(&format!("${{{tail}}}"));
     child.push_str(&format!("${{{tail}}}"));
-    let x = match captured {
-        Some(g) => format!("${{{g}}}"),
-        None => ".".to_string(),
-    };
+    let x = captured.unwrap_or_else(|| ".".to_string());
     let moved = match promotion {
         None => "${2}".to_string(),
         Some((uci, piece)) => format!("${{2}}{uci}{piece}"),
@@ -713,13 +717,9 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         )),
     }
     // Half-move clock (already incremented in the parent, see `parent_rules`): reset on
-    // a capture or a pawn move.
+    // a capture or a pawn move (the `#_x` line's first letter is then not `.`).
     rules.push((
         format!("(#_x: [^.\n]{LINE}\n{})[0-9]*", at(h)),
-        "${1}0".to_string(),
-    ));
-    rules.push((
-        format!("(#_x: [^\n]{}{LINE}\n{})[0-9]*", side.letter(0), at(h)),
         "${1}0".to_string(),
     ));
     // Castling finished: the rook jumps over. (Anchored at the head: the literal `acKR`
