@@ -47,7 +47,7 @@
 //! # Marks used while generating moves
 //!
 //! Inside [`super::movegen`] the board briefly holds marks that never survive a call:
-//! [`ORIGIN_MARKS`] for the piece about to move, `*` for the square it left, the same
+//! [`ORIGIN_MARKS`] for the piece about to move (the square it leaves is `.` at once), the same
 //! digit (or [`DOUBLE_PUSH`] / a [`PROMOTION_MARKS`] entry) on the square it reached,
 //! `a` (king's square) and `c` (crossed square) for a castling king, `^` as the cursor
 //! that walks over the side's pieces and `@` for the piece it just picked. The
@@ -174,8 +174,8 @@ impl Position {
 /// Options of [`super::movegen::fork_legal_moves`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveGen {
-    /// Write each move's UCI text into [`Children::uci`] (17 rules per side over the
-    /// one-thread-per-piece stage for the origin square, 20 over the children for the
+    /// Write each move's UCI text into [`Children::uci`] (8 rules per side over the
+    /// one-thread-per-piece stage for the origin square, 8 over the children for the
     /// target and the promotion; leave it off where the move text is not needed).
     pub uci: bool,
     /// A thread with no legal move stays, unchanged, with [`Children::moved`] false
