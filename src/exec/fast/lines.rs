@@ -30,7 +30,7 @@ use regex_automata::{Anchored, Input};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::linear::{lines_loop, tail_run};
-use super::pattern::{ascii_config, ascii_hir};
+use super::pattern::{Direction, ascii_config, ascii_hir};
 
 /// A pattern of the shape `L (?:C*\n)* M R T`, ready to search.
 #[derive(Debug)]
@@ -342,6 +342,7 @@ fn anchored_dfa(hir: &Hir) -> Option<hybrid::DFA> {
             hybrid::Config::new()
                 .unicode_word_boundary(true)
                 .cache_capacity(1 << 20),
+            Direction::Forward,
         ))
         .build_from_nfa(nfa)
         .ok()

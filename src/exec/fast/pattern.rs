@@ -11,12 +11,12 @@
 //!   pattern whose linear search always decides never builds one (most of the chess
 //!   patterns), which keeps memory down.
 //! - The lazy DFAs (forward, reverse, and those of [`super::lines`]) are built from the
-//!   pattern with its classes cut down to ASCII ([`ascii_hir`]) and quit at any non-ASCII
-//!   byte ([`ascii_config`]); a search that quits falls back to an engine built from the
-//!   pattern itself (`meta::Regex`). The machine's texts are ASCII, and on ASCII bytes
-//!   both forms agree; the cut-down automata are much smaller (Unicode `.` and `[^\n]`
-//!   widen every DFA state), which took a move's peak memory from ~52 to ~45 MB. Texts
-//!   with non-ASCII chars pay for it with meta searches.
+//!   pattern with its classes cut down to ASCII ([`ascii_hir`]) and quit at the first
+//!   non-ASCII byte they read ([`ascii_config`]); a search that quits falls back to an
+//!   engine built from the pattern itself (`meta::Regex`). The machine's texts are ASCII,
+//!   and on ASCII bytes both forms agree; the cut-down automata are much smaller (Unicode
+//!   `.` and `[^\n]` widen every DFA state), which took a move's peak memory from ~52 to
+//!   ~45 MB. Texts with non-ASCII chars pay for it with meta searches.
 //! - Patterns with a literal prefix ([`literal::Prefix`]) find candidates with memmem or
 //!   aho-corasick and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
 //!   the first candidate that matches starts the leftmost match and the anchored
@@ -87,12 +87,29 @@ fn lazy_config(capacity: usize) -> hybrid::Config {
         .skip_cache_capacity_check(true)
 }
 
-/// The lazy DFA configuration for an automaton built from [`ascii_hir`]: every
-/// non-ASCII byte is a quit byte, so a search either reads ASCII bytes only (where the
-/// ASCII restriction changes nothing) or gives up, and the caller then asks an engine
-/// built from the pattern itself.
-pub(super) fn ascii_config(config: hybrid::Config) -> hybrid::Config {
-    (0x80..=0xFF).fold(config, |c, byte| c.quit(byte, true))
+/// Which way an automaton built from [`ascii_hir`] reads the text.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Direction {
+    Forward,
+    Reverse,
+}
+
+/// The lazy DFA configuration for an automaton built from [`ascii_hir`]: a search
+/// either reads ASCII bytes only (where the ASCII restriction changes nothing) or quits,
+/// and the caller then asks an engine built from the pattern itself.
+///
+/// The text is valid UTF-8, so a non-ASCII char is a lead byte (0xC0 and up) followed
+/// by continuation bytes (0x80-0xBF). Reading forward, the first non-ASCII byte after
+/// ASCII ones is a lead byte; reading back from a char boundary, a continuation byte. So
+/// only those are quit bytes: every lazy DFA state sets a transition per quit byte when
+/// it is made, and half as many quit bytes halve that cost. (A continuation byte where a
+/// forward search starts cannot begin a match of either form, so both treat it alike.)
+pub(super) fn ascii_config(config: hybrid::Config, direction: Direction) -> hybrid::Config {
+    let quit = match direction {
+        Direction::Forward => 0xC0..=0xFF,
+        Direction::Reverse => 0x80..=0xBF,
+    };
+    quit.fold(config, |c, byte| c.quit(byte, true))
 }
 
 /// `hir` with every Unicode class cut down to its ASCII chars.
@@ -349,7 +366,10 @@ impl Compiled {
                     .build_from_hir(&ascii_hir(&hir))
                     .ok()?;
                 hybrid::Builder::new()
-                    .configure(ascii_config(lazy_config(FORWARD_CACHE)).prefilter(prefilter))
+                    .configure(
+                        ascii_config(lazy_config(FORWARD_CACHE), Direction::Forward)
+                            .prefilter(prefilter),
+                    )
                     .build_from_nfa(nfa)
                     .ok()
                     .map(Box::new)
@@ -373,7 +393,7 @@ impl Compiled {
                     .ok()?;
                 hybrid::Builder::new()
                     .configure(
-                        ascii_config(lazy_config(REVERSE_CACHE))
+                        ascii_config(lazy_config(REVERSE_CACHE), Direction::Reverse)
                             .prefilter(None)
                             .specialize_start_states(false)
                             .match_kind(MatchKind::All),
