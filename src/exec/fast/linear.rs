@@ -26,24 +26,79 @@
 use memchr::memmem;
 use regex_syntax::hir::{Class, Hir, HirKind};
 
-/// A char class with a bitmap for ASCII, the common case.
+/// A char class with a bitmap for ASCII, the common case, and its non-ASCII members in
+/// the smallest form that holds them (the machine's classes hold all or none of them).
 #[derive(Clone, Debug)]
 struct CharSet {
     ascii: u128,
-    class: Class,
+    beyond: Beyond,
+}
+
+/// The non-ASCII members of a [`CharSet`].
+#[derive(Clone, Debug)]
+enum Beyond {
+    /// No non-ASCII char (`[a-h]`, `\n`).
+    Nothing,
+    /// Every non-ASCII char (`[^%]`, `.`).
+    All,
+    /// The chars of these sorted, disjoint ranges (all non-ASCII).
+    Ranges(Box<[(char, char)]>),
 }
 
 impl CharSet {
-    fn new(class: Class) -> CharSet {
+    /// The set of `class`'s chars, or `None` for a byte class with non-ASCII bytes (a
+    /// byte that is not a char: such patterns are left to the engines).
+    fn new(class: &Class) -> Option<CharSet> {
+        let ranges: Vec<(char, char)> = match class {
+            Class::Unicode(u) => u.ranges().iter().map(|r| (r.start(), r.end())).collect(),
+            Class::Bytes(b) => {
+                if !b.ranges().iter().all(|r| r.end().is_ascii()) {
+                    return None;
+                }
+                b.ranges()
+                    .iter()
+                    .map(|r| (char::from(r.start()), char::from(r.end())))
+                    .collect()
+            }
+        };
+        let has = |c: char| {
+            let i = ranges.partition_point(|r| r.1 < c);
+            ranges.get(i).is_some_and(|r| r.0 <= c)
+        };
         let ascii = (0u8..128)
-            .filter(|b| class_has(&class, char::from(*b)))
+            .filter(|b| has(char::from(*b)))
             .fold(0u128, |m, b| m | (1u128 << b));
-        CharSet { ascii, class }
+        let beyond: Vec<(char, char)> = ranges
+            .iter()
+            .filter(|r| !r.1.is_ascii())
+            .map(|&(start, end)| (start.max('\u{80}'), end))
+            .collect();
+        let all_beyond = match class {
+            Class::Unicode(u) => {
+                let mut negated = u.clone();
+                negated.negate();
+                negated.ranges().iter().all(|r| r.end().is_ascii())
+            }
+            Class::Bytes(_) => false,
+        };
+        let beyond = if beyond.is_empty() {
+            Beyond::Nothing
+        } else if all_beyond {
+            Beyond::All
+        } else {
+            Beyond::Ranges(beyond.into_boxed_slice())
+        };
+        Some(CharSet { ascii, beyond })
     }
 
     /// Whether `%` is in the set.
     fn has_percent(&self) -> bool {
         self.ascii >> b'%' & 1 == 1
+    }
+
+    /// Whether every member is ASCII.
+    fn only_ascii(&self) -> bool {
+        matches!(self.beyond, Beyond::Nothing)
     }
 
     /// Whether the char starting at byte `at` of `hay` (at a char boundary) is in the set,
@@ -55,7 +110,15 @@ impl CharSet {
             return (self.ascii >> b & 1 == 1).then_some(1);
         }
         let c = hay[at..].chars().next()?;
-        class_has(&self.class, c).then(|| c.len_utf8())
+        let member = match &self.beyond {
+            Beyond::Nothing => false,
+            Beyond::All => true,
+            Beyond::Ranges(ranges) => {
+                let i = ranges.partition_point(|r| r.1 < c);
+                ranges.get(i).is_some_and(|r| r.0 <= c)
+            }
+        };
+        member.then(|| c.len_utf8())
     }
 }
 
@@ -63,26 +126,14 @@ impl CharSet {
 enum Atom {
     Literal(Box<[u8]>),
     Class(CharSet),
-    Repeat {
-        class: CharSet,
-        min: u32,
-        max: Option<u32>,
-        greedy: bool,
-        /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
-        quick: Option<QuickRun>,
-        /// The ASCII bytes the next atom can start with, when it can start only with
-        /// ASCII bytes: other places to stop are not tried.
-        next_first: Option<u128>,
-    },
+    /// Boxed, as is [`Atom::Lines`]: both are large and rare, and atoms are many (a
+    /// square lookup has hundreds), so the common atoms stay small.
+    Repeat(Box<Repeat>),
     /// A greedy `(?:C*\n)*` where `C` excludes `\n` and stops only at a few ASCII bytes
     /// (the machine's "any whole lines of this thread", `(?:[^%\n]*\n)*`). It can end at
     /// its start or just after any `\n` before the first byte of `stops` (`C`'s stop
     /// bytes other than `\n`), preferring the farthest.
-    Lines {
-        stops: Vec<u8>,
-        /// The literal that follows, if one does: only its occurrences are tried.
-        next_literal: Option<memmem::Finder<'static>>,
-    },
+    Lines(Box<LinesLoop>),
     /// An optional part, `(?:X|)` or `X?` (lazy: `(?:|X)`, `X??`): the next `len` atoms
     /// are X; a greedy one tries them first, then jumps past them.
     Skip {
@@ -99,6 +150,28 @@ enum Atom {
     Jump(usize),
     Open(usize),
     Close(usize),
+}
+
+/// A repetition of a char class.
+#[derive(Clone, Debug)]
+struct Repeat {
+    class: CharSet,
+    min: u32,
+    max: Option<u32>,
+    greedy: bool,
+    /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
+    quick: Option<QuickRun>,
+    /// The ASCII bytes the next atom can start with, when it can start only with
+    /// ASCII bytes: other places to stop are not tried.
+    next_first: Option<u128>,
+}
+
+/// See [`Atom::Lines`].
+#[derive(Clone, Debug)]
+struct LinesLoop {
+    stops: Vec<u8>,
+    /// The literal that follows, if one does: only its occurrences are tried.
+    next_literal: Option<memmem::Finder<'static>>,
 }
 
 /// A greedy `C*` / `C+` where `C` is every char but one to three ASCII bytes (`[^%]*`,
@@ -118,16 +191,11 @@ impl QuickRun {
         if !greedy || max.is_some() || min > 1 {
             return None;
         }
-        let mut negated = class.class.clone();
-        negated.negate();
         let stops: Vec<u8> = (0u8..=255)
             .filter(|b| !b.is_ascii() || class.ascii >> b & 1 == 0)
             .filter(|b| b.is_ascii())
             .collect();
-        let non_ascii_all_in = match &negated {
-            Class::Unicode(u) => u.ranges().iter().all(|r| r.end().is_ascii()),
-            Class::Bytes(_) => false,
-        };
+        let non_ascii_all_in = matches!(class.beyond, Beyond::All);
         (non_ascii_all_in && stops.len() <= 3).then_some(QuickRun {
             stops,
             next_literal: None,
@@ -152,7 +220,7 @@ impl QuickRun {
 /// A linear pattern, ready to resolve groups.
 #[derive(Clone, Debug)]
 pub struct Linear {
-    atoms: Vec<Atom>,
+    atoms: Box<[Atom]>,
 }
 
 impl Linear {
@@ -176,28 +244,28 @@ impl Linear {
             };
             let first = match next {
                 Some(Atom::Literal(lit)) if lit[0].is_ascii() => Some(1u128 << lit[0]),
-                Some(Atom::Class(set)) if only_ascii(set) => Some(set.ascii),
+                Some(Atom::Class(set)) if set.only_ascii() => Some(set.ascii),
                 _ => None,
             };
-            if let Atom::Repeat { next_first, .. } = &mut atoms[i] {
-                *next_first = first;
-            }
             match &mut atoms[i] {
-                Atom::Repeat {
-                    quick: Some(quick), ..
-                } => {
-                    quick.next_literal = literal;
-                    quick.next_bytes = bytes;
+                Atom::Repeat(repeat) => {
+                    repeat.next_first = first;
+                    if let Some(quick) = &mut repeat.quick {
+                        quick.next_literal = literal;
+                        quick.next_bytes = bytes;
+                    }
                 }
-                Atom::Lines { next_literal, .. } => {
-                    *next_literal = literal
+                Atom::Lines(lines) => {
+                    lines.next_literal = literal
                         .as_ref()
                         .map(|l| memmem::Finder::new(l.needle()).into_owned());
                 }
                 _ => {}
             }
         }
-        Some(Linear { atoms })
+        Some(Linear {
+            atoms: atoms.into_boxed_slice(),
+        })
     }
 
     /// Whether finding matches would try many places one by one: a run of a class with
@@ -207,10 +275,10 @@ impl Linear {
     /// here.
     pub fn dense(&self) -> bool {
         self.atoms.iter().enumerate().any(|(i, atom)| {
-            let Atom::Repeat {
-                quick: Some(quick), ..
-            } = atom
-            else {
+            let Atom::Repeat(repeat) = atom else {
+                return false;
+            };
+            let Some(quick) = &repeat.quick else {
                 return false;
             };
             let rest = self.atoms[i + 1..]
@@ -304,7 +372,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
     match hir.kind() {
         HirKind::Empty => {}
         HirKind::Literal(lit) => out.push(Atom::Literal(lit.0.clone())),
-        HirKind::Class(class) => out.push(Atom::Class(CharSet::new(class.clone()))),
+        HirKind::Class(class) => out.push(Atom::Class(CharSet::new(class)?)),
         HirKind::Capture(cap) => {
             out.push(Atom::Open(cap.index as usize));
             flatten(&cap.sub, out)?;
@@ -324,10 +392,10 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
                 }
                 _ => {
                     if let Some(stops) = lines_loop(rep) {
-                        out.push(Atom::Lines {
+                        out.push(Atom::Lines(Box::new(LinesLoop {
                             stops,
                             next_literal: None,
-                        });
+                        })));
                         return Some(());
                     }
                     // `(?:X){n}`: X repeated exactly n times is X written out n times,
@@ -348,15 +416,15 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
                     return Some(());
                 }
             };
-            let class = CharSet::new(class);
-            out.push(Atom::Repeat {
+            let class = CharSet::new(&class)?;
+            out.push(Atom::Repeat(Box::new(Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
                 next_first: None,
                 class,
                 min: rep.min,
                 max: rep.max,
                 greedy: rep.greedy,
-            });
+            })));
         }
         HirKind::Alternation(alts) => {
             // An optional part (one alternative and an empty one) is a skip.
@@ -404,7 +472,7 @@ fn first_bytes(atoms: &[Atom]) -> Option<u128> {
         .find(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)))?
     {
         Atom::Literal(lit) if lit[0].is_ascii() => Some(1u128 << lit[0]),
-        Atom::Class(set) if only_ascii(set) => Some(set.ascii),
+        Atom::Class(set) if set.only_ascii() => Some(set.ascii),
         _ => None,
     }
 }
@@ -421,18 +489,10 @@ fn optional(body: &Hir, greedy: bool, out: &mut Vec<Atom>) -> Option<()> {
     Some(())
 }
 
-/// Whether every member of `set` is ASCII.
-fn only_ascii(set: &CharSet) -> bool {
-    match &set.class {
-        Class::Unicode(u) => u.ranges().iter().all(|r| r.end().is_ascii()),
-        Class::Bytes(b) => b.ranges().iter().all(|r| r.end().is_ascii()),
-    }
-}
-
 /// The members of `set` when they are one to three ASCII bytes and nothing else.
 fn small_ascii_set(set: &CharSet) -> Option<Vec<u8>> {
     let bytes: Vec<u8> = (0u8..128).filter(|b| set.ascii >> b & 1 == 1).collect();
-    (only_ascii(set) && (1..=3).contains(&bytes.len())).then_some(bytes)
+    (set.only_ascii() && (1..=3).contains(&bytes.len())).then_some(bytes)
 }
 
 /// The last position in `hay` of one of `bytes` (one to three).
@@ -472,7 +532,7 @@ pub(super) fn lines_loop(rep: &regex_syntax::hir::Repetition) -> Option<Vec<u8>>
         return None;
     }
     // Greedy or lazy alike: the run must reach the `\n`, so it has one way to match.
-    let class = CharSet::new(class.clone());
+    let class = CharSet::new(class)?;
     let quick = QuickRun::new(&class, 0, None, true)?;
     if !quick.stops.contains(&b'\n') {
         return None;
@@ -489,7 +549,7 @@ pub(super) fn tail_run(rep: &regex_syntax::hir::Repetition) -> Option<Vec<u8>> {
     let HirKind::Class(class) = rep.sub.kind() else {
         return None;
     };
-    let class = CharSet::new(class.clone());
+    let class = CharSet::new(class)?;
     QuickRun::new(&class, 0, None, true).map(|q| q.stops)
 }
 
@@ -505,25 +565,6 @@ fn single_char_class(bytes: &[u8]) -> Option<Class> {
     Some(Class::Unicode(regex_syntax::hir::ClassUnicode::new([
         range,
     ])))
-}
-
-fn class_has(class: &Class, c: char) -> bool {
-    match class {
-        Class::Unicode(u) => {
-            let ranges = u.ranges();
-            // Ranges are sorted and disjoint.
-            let i = ranges.partition_point(|r| r.end() < c);
-            ranges.get(i).is_some_and(|r| r.start() <= c)
-        }
-        Class::Bytes(b) => {
-            c.is_ascii() && {
-                let byte = c as u8;
-                b.ranges()
-                    .iter()
-                    .any(|r| r.start() <= byte && byte <= r.end())
-            }
-        }
-    }
 }
 
 /// Charge for scanning `len` bytes with memchr/memmem, in search steps.
@@ -782,102 +823,99 @@ impl Search<'_, '_> {
                 self.slots[slot] = old;
                 false
             }
-            Atom::Repeat {
-                quick: Some(quick),
-                min,
-                next_first,
-                ..
-            } => self.quick(quick, *min, *next_first, i, pos),
-            Atom::Lines {
-                stops,
-                next_literal,
-            } => self.lines(stops, next_literal.as_ref(), i, pos),
-            Atom::Repeat {
-                class,
-                min,
-                max,
-                greedy,
-                quick: None,
-                next_first,
-            } => {
-                let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
-                let bytes = self.hay.as_bytes();
-                if *greedy {
-                    // Run as far as the class and `max` allow, then give back one char at
-                    // a time.
-                    let mut steps = 0;
-                    let mut q = pos;
-                    while steps < max && q < self.end {
-                        let b = bytes[q];
-                        let len = if b < 128 {
-                            if class.ascii >> b & 1 == 0 {
-                                break;
-                            }
-                            1
-                        } else {
-                            match class.step(self.hay, q) {
-                                Some(len) => len,
-                                None => break,
-                            }
-                        };
+            Atom::Repeat(repeat) => match &repeat.quick {
+                Some(quick) => self.quick(quick, repeat.min, repeat.next_first, i, pos),
+                None => self.repeat(repeat, i, pos),
+            },
+            Atom::Lines(lines) => self.lines(&lines.stops, lines.next_literal.as_ref(), i, pos),
+        }
+    }
+
+    /// Atom `i` is a repetition without a quick run at `pos`.
+    fn repeat(&mut self, repeat: &Repeat, i: usize, pos: usize) -> bool {
+        let Repeat {
+            class,
+            min,
+            max,
+            greedy,
+            next_first,
+            ..
+        } = repeat;
+        let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
+        let bytes = self.hay.as_bytes();
+        if *greedy {
+            // Run as far as the class and `max` allow, then give back one char at
+            // a time.
+            let mut steps = 0;
+            let mut q = pos;
+            while steps < max && q < self.end {
+                let b = bytes[q];
+                let len = if b < 128 {
+                    if class.ascii >> b & 1 == 0 {
+                        break;
+                    }
+                    1
+                } else {
+                    match class.step(self.hay, q) {
+                        Some(len) => len,
+                        None => break,
+                    }
+                };
+                steps += 1;
+                q += len;
+            }
+            self.touched_end |= q == self.end && steps < max && class.has_percent();
+            if self.budget <= steps {
+                // Out of budget: every later step fails too, so the whole
+                // search reports failure rather than a less preferred path.
+                self.budget = 0;
+                return false;
+            }
+            self.budget -= steps;
+            loop {
+                if steps < min {
+                    return false;
+                }
+                // A place where the next atom cannot start is not tried (at the
+                // end the next atom runs, to note whether it touched the end).
+                let hopeless = q < self.end
+                    && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
+                if !hopeless && self.at(i + 1, q) {
+                    return true;
+                }
+                if q == pos {
+                    return false;
+                }
+                q -= if bytes[q - 1] < 128 {
+                    1
+                } else {
+                    let Some(c) = self.hay[pos..q].chars().next_back() else {
+                        return false;
+                    };
+                    c.len_utf8()
+                };
+                steps -= 1;
+            }
+        } else {
+            let mut steps = 0;
+            let mut q = pos;
+            loop {
+                if steps >= min && self.at(i + 1, q) {
+                    return true;
+                }
+                if steps == max {
+                    return false;
+                }
+                if q >= self.end {
+                    self.touched_end |= class.has_percent();
+                    return false;
+                }
+                match class.step(self.hay, q) {
+                    Some(len) => {
                         steps += 1;
                         q += len;
                     }
-                    self.touched_end |= q == self.end && steps < max && class.has_percent();
-                    if self.budget <= steps {
-                        // Out of budget: every later step fails too, so the whole
-                        // search reports failure rather than a less preferred path.
-                        self.budget = 0;
-                        return false;
-                    }
-                    self.budget -= steps;
-                    loop {
-                        if steps < min {
-                            return false;
-                        }
-                        // A place where the next atom cannot start is not tried (at the
-                        // end the next atom runs, to note whether it touched the end).
-                        let hopeless = q < self.end
-                            && next_first
-                                .is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
-                        if !hopeless && self.at(i + 1, q) {
-                            return true;
-                        }
-                        if q == pos {
-                            return false;
-                        }
-                        q -= if bytes[q - 1] < 128 {
-                            1
-                        } else {
-                            let Some(c) = self.hay[pos..q].chars().next_back() else {
-                                return false;
-                            };
-                            c.len_utf8()
-                        };
-                        steps -= 1;
-                    }
-                } else {
-                    let mut steps = 0;
-                    let mut q = pos;
-                    loop {
-                        if steps >= min && self.at(i + 1, q) {
-                            return true;
-                        }
-                        if steps == max {
-                            return false;
-                        }
-                        if q >= self.end {
-                            self.touched_end |= class.has_percent();
-                            return false;
-                        }
-                        match class.step(self.hay, q) {
-                            Some(len) => {
-                                steps += 1;
-                                q += len;
-                            }
-                            None => return false,
-                        }
-                    }
+                    None => return false,
                 }
             }
         }
@@ -921,6 +959,24 @@ mod tests {
         groups("([a-c]{2})(.*)(c)", "abcabc").unwrap();
         groups("(?i)(ab)(c*)", "xABcC").unwrap();
         groups("(x?)(x)", "x").unwrap();
+    }
+
+    #[test]
+    fn classes_with_some_non_ascii_chars() {
+        // Neither none nor all of the non-ASCII chars: the ranges decide.
+        groups("([a-cé-ë]*)(ë)(.)", "abéëëç").unwrap();
+        groups("([^a-zé]+)(é)", "ÀÉ1ç\u{10FFFF}é").unwrap();
+        groups("(?i)(é+)(x)", "éÉx").unwrap();
+        groups("([\u{80}-\u{D7FF}]*)(.)", "é\u{D7FF}\u{E000}").unwrap();
+        groups("([^\u{E000}]*)(\u{E000})", "a\u{D7FF}\u{E000}").unwrap();
+        // A byte class with non-ASCII bytes is not a set of chars.
+        let hir = regex_syntax::ParserBuilder::new()
+            .unicode(false)
+            .utf8(false)
+            .build()
+            .parse("[\\x80-\\xFF]")
+            .unwrap();
+        assert!(Linear::new(&hir).is_none());
     }
 
     #[test]

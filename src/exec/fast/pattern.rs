@@ -7,9 +7,16 @@
 //!
 //! How:
 //! - The pattern is parsed (with `regex`'s syntax defaults) to find its literals and its
-//!   linear form; the parse is then dropped. One Thompson NFA, shared by the lazy DFA and
-//!   the capture engines, is built on first need: a linear pattern whose linear search
-//!   always decides never builds it (most of the chess patterns), which keeps memory down.
+//!   linear form; the parse is then dropped. Engines are built on first need: a linear
+//!   pattern whose linear search always decides never builds one (most of the chess
+//!   patterns), which keeps memory down.
+//! - The lazy DFAs (forward, reverse, and those of [`super::lines`]) are built from the
+//!   pattern with its classes cut down to ASCII ([`ascii_hir`]) and quit at the first
+//!   non-ASCII byte they read ([`ascii_config`]); a search that quits falls back to an
+//!   engine built from the pattern itself (`meta::Regex`). The machine's texts are ASCII,
+//!   and on ASCII bytes both forms agree; the cut-down automata are much smaller (Unicode
+//!   `.` and `[^\n]` widen every DFA state), which took a move's peak memory from ~52 to
+//!   ~45 MB. Texts with non-ASCII chars pay for it with meta searches.
 //! - Patterns with a literal prefix ([`literal::Prefix`]) find candidates with memmem or
 //!   aho-corasick and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
 //!   the first candidate that matches starts the leftmost match and the anchored
@@ -33,7 +40,7 @@
 //! work spent on failed candidates and, past a few scans of the state, the rest of the
 //! rule runs unanchored; the lazy DFA's byte count does the same for
 //! the DFA path. (Machine patterns stop at the next `%` or newline, so each byte is
-//! scanned about once and the guard never fires.) A DFA that quits (a Unicode `\b` meeting non-ASCII text) falls
+//! scanned about once and the guard never fires.) A DFA that quits (at a non-ASCII byte) falls
 //! back to `meta::Regex` for that one search. Engines that only some rules need (reverse
 //! DFA, meta, capture engines) are built on first use. Each lazy DFA's cache is capped
 //! (see [`FORWARD_CACHE`]) and can be dropped between runs ([`Cache::forget_states`]).
@@ -47,6 +54,10 @@ use regex_automata::util::prefilter::Prefilter;
 use regex_automata::util::primitives::NonMaxUsize;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, meta};
+
+use regex_syntax::hir::{
+    Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Repetition,
+};
 
 use super::linear::Linear;
 use super::lines::{self, Lines};
@@ -74,6 +85,61 @@ fn lazy_config(capacity: usize) -> hybrid::Config {
         .unicode_word_boundary(true)
         .cache_capacity(capacity)
         .skip_cache_capacity_check(true)
+}
+
+/// Which way an automaton built from [`ascii_hir`] reads the text.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Direction {
+    Forward,
+    Reverse,
+}
+
+/// The lazy DFA configuration for an automaton built from [`ascii_hir`]: a search
+/// either reads ASCII bytes only (where the ASCII restriction changes nothing) or quits,
+/// and the caller then asks an engine built from the pattern itself.
+///
+/// The text is valid UTF-8, so a non-ASCII char is a lead byte (0xC0 and up) followed
+/// by continuation bytes (0x80-0xBF). Reading forward, the first non-ASCII byte after
+/// ASCII ones is a lead byte; reading back from a char boundary, a continuation byte. So
+/// only those are quit bytes: every lazy DFA state sets a transition per quit byte when
+/// it is made, and half as many quit bytes halve that cost. (A continuation byte where a
+/// forward search starts cannot begin a match of either form, so both treat it alike.)
+pub(super) fn ascii_config(config: hybrid::Config, direction: Direction) -> hybrid::Config {
+    let quit = match direction {
+        Direction::Forward => 0xC0..=0xFF,
+        Direction::Reverse => 0x80..=0xBF,
+    };
+    quit.fold(config, |c, byte| c.quit(byte, true))
+}
+
+/// `hir` with every Unicode class cut down to its ASCII chars.
+///
+/// On a text whose every byte is ASCII it matches exactly what `hir` matches, with the
+/// same groups: a non-ASCII char is encoded by bytes 0x80 and up, so the text holds none,
+/// and a path through a class can only step over an ASCII char. It is only ever run with
+/// [`ascii_config`], which stops at the first non-ASCII byte. The point is memory: `.`
+/// and `[^\n]` are Unicode classes, which compile into many UTF-8 byte-range states and
+/// split the bytes 0x80-0xFF into many byte classes, which widens every lazy DFA state's
+/// transition table; the machine's texts are ASCII.
+pub(super) fn ascii_hir(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(class)) => {
+            let mut ascii = class.clone();
+            ascii.intersect(&ClassUnicode::new([ClassUnicodeRange::new('\0', '\x7F')]));
+            Hir::class(Class::Unicode(ascii))
+        }
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
+        HirKind::Repetition(rep) => Hir::repetition(Repetition {
+            sub: Box::new(ascii_hir(&rep.sub)),
+            ..rep.clone()
+        }),
+        HirKind::Capture(cap) => Hir::capture(Capture {
+            sub: Box::new(ascii_hir(&cap.sub)),
+            ..cap.clone()
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(ascii_hir).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(ascii_hir).collect()),
+    }
 }
 
 /// Engines for group resolution, built on first need.
@@ -106,7 +172,7 @@ pub struct Compiled {
     /// The pattern as `L (?:C*\n)* M R T` when it is not linear (or dense): matches are
     /// found by jumping to the lines starting with `M` (see [`super::lines`]).
     lines: Option<Lines>,
-    /// The NFA, built on first need.
+    /// The NFA of the capture engines, built on first need.
     nfa: OnceLock<NFA>,
     /// The forward lazy DFA, built on first need (`None` if it cannot be built: the meta
     /// regex then searches). Anchored searches run it from each candidate; unanchored
@@ -301,11 +367,21 @@ impl Compiled {
     fn dfa(&self) -> Option<&hybrid::DFA> {
         self.dfa
             .get_or_init(|| {
-                let prefilter =
-                    Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &parse(&self.source));
+                // The prefilter comes from the pattern itself: it must not skip a
+                // non-ASCII byte where a match of the pattern could start (the DFA
+                // would not see it and quit), and skipping places where none can start
+                // is right for both forms.
+                let hir = parse(&self.source);
+                let prefilter = Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &hir);
+                let nfa = thompson::Compiler::new()
+                    .build_from_hir(&ascii_hir(&hir))
+                    .ok()?;
                 hybrid::Builder::new()
-                    .configure(lazy_config(FORWARD_CACHE).prefilter(prefilter))
-                    .build_from_nfa(self.nfa().clone())
+                    .configure(
+                        ascii_config(lazy_config(FORWARD_CACHE), Direction::Forward)
+                            .prefilter(prefilter),
+                    )
+                    .build_from_nfa(nfa)
                     .ok()
                     .map(Box::new)
             })
@@ -317,20 +393,23 @@ impl Compiled {
     fn reverse(&self) -> Option<&hybrid::DFA> {
         self.reverse
             .get_or_init(|| {
-                hybrid::Builder::new()
+                let nfa = thompson::Compiler::new()
                     .configure(
-                        lazy_config(REVERSE_CACHE)
-                            .prefilter(None)
-                            .specialize_start_states(false)
-                            .match_kind(MatchKind::All),
-                    )
-                    .thompson(
                         thompson::Config::new()
                             .reverse(true)
                             .shrink(true)
                             .which_captures(thompson::WhichCaptures::None),
                     )
-                    .build(&self.source)
+                    .build_from_hir(&ascii_hir(&parse(&self.source)))
+                    .ok()?;
+                hybrid::Builder::new()
+                    .configure(
+                        ascii_config(lazy_config(REVERSE_CACHE), Direction::Reverse)
+                            .prefilter(None)
+                            .specialize_start_states(false)
+                            .match_kind(MatchKind::All),
+                    )
+                    .build_from_nfa(nfa)
                     .ok()
                     .map(Box::new)
             })

@@ -576,3 +576,29 @@ fn trimming_forgets_the_largest_caches_first_and_only_past_the_limit() {
     assert_eq!(gone.len(), 1, "{before:?} -> {after:?}");
     assert_eq!(before[gone[0]], largest);
 }
+
+#[test]
+fn ascii_only_automata_hand_non_ascii_text_to_the_pattern_itself() {
+    // The lazy DFAs are built with their classes cut down to ASCII and give up at a
+    // non-ASCII byte: a match that needs one must still be found, also where a
+    // prefilter made from the cut-down form would have skipped it.
+    let rules = [
+        ("%%\n#stack:\n%%\n|(?i:[^\\x00-\\x7F])", "<$0>"),
+        ("a.b|x", "[$0]"),
+        ("%%\n(?:[^%\n]*\n)*#b: (.)", "%%\n#b: <$1>"),
+        ("[^\n]+?b", "{$0}"),
+        ("(?:é|q)+z", "Z"),
+    ];
+    for state in [
+        "é",
+        "aéb x",
+        "%%\n#b: é\n%%\n#b: e\n",
+        "%%\n#a: 1\n#b: ü\n",
+        "ééqz aéb",
+        "all ascii: a-b x %%\n#b: q\n",
+    ] {
+        check(&rules, state);
+    }
+    assert_eq!(check(&rules[..1], "aéb"), "a<é>b");
+    assert_eq!(check(&rules[1..2], "aéb"), "[aéb]");
+}
