@@ -5,9 +5,11 @@
 //! volume (200 games, both colours: openings for 6 moves, endgames for 30) runs with `cargo test --release -- --ignored`.
 //! A last test drives the `regex-chess play` binary through standard input.
 
+#[path = "common/binary.rs"]
+mod binary;
+
 use std::collections::HashMap;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use regex_chess::chess::pretty::GLYPHS;
 use regex_chess::chess::runner;
@@ -423,15 +425,7 @@ fn random_games_full() {
 
 /// Runs `regex-chess ARGS` with `input` on its standard input, to the end.
 fn run_binary(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    binary::run(args, |_| {}, input)
 }
 
 #[test]

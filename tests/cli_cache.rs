@@ -4,9 +4,11 @@
 //! answer; a cache directory that cannot be written still works; `--no-cache` and
 //! `REGEX_CHESS_NO_CACHE=1` neither read nor write it.
 
-use std::io::Write;
+#[path = "common/binary.rs"]
+mod binary;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use regex_chess::compiler::CompileOptions;
 use regex_chess::program::{Program, Rule};
@@ -16,23 +18,13 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 /// Runs the binary with the cache in `cache` (or turned off by `env`), feeding `stdin`.
 fn regex_chess(args: &[&str], cache: &Path, env: &[(&str, &str)], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .args(args)
-        .env(ENV_DIR, cache)
-        .env_remove(ENV_OFF)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let configure = |command: &mut Command| {
+        command
+            .env(ENV_DIR, cache)
+            .env_remove(ENV_OFF)
+            .envs(env.iter().copied());
+    };
+    binary::run(args, configure, stdin.as_bytes())
 }
 
 /// Asserts success and returns (stdout, stderr).

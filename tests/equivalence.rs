@@ -594,15 +594,7 @@ fn composed_rule() -> impl Strategy<Value = Rule> {
                 node.render(&mut pattern, &mut counted);
             }
             // The groups as `regex` sees them: a trailing group under `{0}` disappears.
-            let groups = match regex::Regex::new(&pattern) {
-                Ok(re) => Groups(
-                    re.capture_names()
-                        .skip(1)
-                        .map(|n| n.map(String::from))
-                        .collect(),
-                ),
-                Err(_) => Groups(Vec::new()),
-            };
+            let groups = groups_of(&pattern);
             let replacement = render_replacement(&pieces, &groups, brace);
             Rule::new(pattern, replacement)
         })
@@ -660,15 +652,7 @@ fn lines_rule() -> impl Strategy<Value = Rule> {
             } else {
                 format!("{body}{tail}")
             };
-            let groups = match regex::Regex::new(&pattern) {
-                Ok(re) => Groups(
-                    re.capture_names()
-                        .skip(1)
-                        .map(|n| n.map(String::from))
-                        .collect(),
-                ),
-                Err(_) => Groups(Vec::new()),
-            };
+            let groups = groups_of(&pattern);
             Rule::new(pattern.clone(), render_replacement(&pieces, &groups, false))
         })
 }
@@ -1130,5 +1114,19 @@ proptest! {
         prop_assert_eq!(divergence.index, bad);
         prop_assert_eq!(&divergence.rule, &program.rules()[bad]);
         prop_assert_eq!(&divergence.right.1, &corrupt(&divergence.left.1));
+    }
+}
+
+/// The capture groups of `pattern` as `regex` numbers and names them (none when it does
+/// not compile).
+fn groups_of(pattern: &str) -> Groups {
+    match regex::Regex::new(pattern) {
+        Ok(re) => Groups(
+            re.capture_names()
+                .skip(1)
+                .map(|n| n.map(String::from))
+                .collect(),
+        ),
+        Err(_) => Groups(Vec::new()),
     }
 }

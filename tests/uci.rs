@@ -11,8 +11,9 @@ mod fake_engine;
 #[path = "common/oracle/mod.rs"]
 mod oracle;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "common/binary.rs"]
+mod binary;
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -29,20 +30,7 @@ fn rules_registered() -> bool {
 
 /// Runs the binary's `uci` command on `script` and returns its output lines.
 fn uci_session(script: impl AsRef<[u8]>) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_ref())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = binary::run(&["uci"], |_| {}, script.as_ref());
     assert!(
         out.status.success(),
         "exit {:?}, stderr {}",

@@ -609,6 +609,15 @@ mod tests {
     use crate::exec::{Executor, reference::Reference};
 
     /// The 80-character board line of a FEN's placement field.
+    /// The program recorded by `b`, compiled with the default passes, on the reference.
+    fn reference_of(b: Builder) -> Reference {
+        let program = compiler::compile(b.finish(), &CompileOptions::default())
+            .program
+            .validate()
+            .unwrap();
+        Reference::new(program)
+    }
+
     fn board_line(placement: &str) -> String {
         let mut out = String::new();
         for rank in placement.split('/') {
@@ -642,11 +651,7 @@ mod tests {
         b.output("s", &s);
         let g = gain(&mut b, &before, &uci);
         b.output("g", &g);
-        let program = compiler::compile(b.finish(), &CompileOptions::default())
-            .program
-            .validate()
-            .unwrap();
-        let exec = Reference::new(program);
+        let exec = reference_of(b);
         // (before, after, move, mover gain in cp)
         let cases = [
             (
@@ -775,11 +780,7 @@ mod tests {
         let uci = b.input_str("m");
         let g = gain(&mut b, &before, &uci);
         b.output("g", &g);
-        let program = compiler::compile(b.finish(), &CompileOptions::default())
-            .program
-            .validate()
-            .unwrap();
-        let exec = Reference::new(program);
+        let exec = reference_of(b);
         // (mover, from, to, captured, promotion): every pawn move and promotion of both
         // colours, the castlings, and a pseudo-random sample of the other pieces' moves.
         let mut cases: Vec<(char, usize, usize, char, &str)> = Vec::new();
