@@ -335,8 +335,11 @@ fn flatten(hir: &Hir, out: &mut Vec<Hir>) {
 /// These caches are most of the lazy-DFA memory, and one move keeps each of them small;
 /// over a game they grow to their cap. A 16-ply UCI self-play game from the start
 /// position peaked at 66.0 MB with 1 MB, 62.1 MB with 512 KB, 53.9 MB with 256 KB, for
-/// 7.85G, 7.78G and 7.93G instructions (within 1%).
-const LINES_CACHE: usize = 1 << 18;
+/// 7.85G, 7.78G and 7.93G instructions (within 1%). But 256 KB is too small for the
+/// widest single move: on promotion capture the move rules of the leaves' full
+/// `has_legal_move` test rebuilt their states over and over (55 ms per move against
+/// 45 ms with 512 KB or 1 MB, `bench --executor fast --runs 9`), so 512 KB.
+const LINES_CACHE: usize = 1 << 19;
 
 /// An anchored lazy DFA for `hir`, configured like the pattern's own: ASCII only, giving
 /// up at the first non-ASCII byte (see [`ascii_hir`]).
