@@ -467,16 +467,20 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         Landing::plain("7"),
         Some(start_range),
     ));
-    for cap in caps {
-        rules.push(step_move(
+    // One pawn step onto `target` (empty square or enemy), landing as `landing`.
+    let pawn_step = |direction: i32, target: &str, landing: Landing, range: (usize, usize)| {
+        step_move(
             Family::Pawn,
             "1",
-            cap,
+            direction,
             1,
-            &enemy,
-            Landing::plain("1"),
-            Some(quiet_range),
-        ));
+            target,
+            landing,
+            Some(range),
+        )
+    };
+    for cap in caps {
+        rules.push(pawn_step(cap, &enemy, Landing::plain("1"), quiet_range));
     }
     for (uci, mark) in PROMOTION_MARKS {
         let role = "pnbrqk".find(uci).expect("a promotion letter is a role");
@@ -487,25 +491,10 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
             '0' => "0",
             _ => "=",
         };
-        rules.push(step_move(
-            Family::Pawn,
-            "1",
-            forward,
-            1,
-            "\\.",
-            Landing { mark, promotion },
-            Some(last_range),
-        ));
+        let landing = Landing { mark, promotion };
+        rules.push(pawn_step(forward, "\\.", landing, last_range));
         for cap in caps {
-            rules.push(step_move(
-                Family::Pawn,
-                "1",
-                cap,
-                1,
-                &enemy,
-                Landing { mark, promotion },
-                Some(last_range),
-            ));
+            rules.push(pawn_step(cap, &enemy, landing, last_range));
         }
     }
     // En passant: per file of the en-passant square, from either side.
