@@ -58,11 +58,22 @@ pub const DEFAULT_SPLIT_MIN: usize = 1 << 16;
 struct PatternSlot {
     source: String,
     compiled: OnceLock<Compiled>,
+    /// The ids of the compiled pattern's needed literals.
+    literal_ids: OnceLock<Box<[LiteralId]>>,
 }
 
 impl PatternSlot {
     fn get(&self) -> &Compiled {
         self.compiled.get_or_init(|| Compiled::new(&self.source))
+    }
+
+    /// The compiled pattern and the ids of its needed literals.
+    fn get_with_ids(&self, literals: &Literals) -> (&Compiled, &[LiteralId]) {
+        let compiled = self.get();
+        (
+            compiled,
+            self.literal_ids.get_or_init(|| literals.ids(compiled)),
+        )
     }
 }
 
@@ -79,25 +90,53 @@ struct Scratch {
 /// Literals found absent from the state, each with the state version it was searched in:
 /// while the state has not changed since, a rule that needs one of them cannot match and
 /// is skipped without a search (a branch whose threads are all elsewhere runs hundreds of
-/// rules that would each scan the whole state for the same missing tag).
+/// rules that would each scan the whole state for the same missing tag). Literals are
+/// known by their [`LiteralId`], so a lookup is an index, not a hash.
 #[derive(Debug, Default)]
-struct Absent<'p> {
+struct Absent {
     /// Bumped every time a rule changes the state.
     version: u64,
-    known: HashMap<&'p [u8], u64>,
+    /// For each literal id, one more than the version it was found absent in (0: never).
+    found_absent_in: Vec<u64>,
 }
 
-impl<'p> Absent<'p> {
-    fn is_absent(&self, literal: &[u8]) -> bool {
-        self.known.get(literal) == Some(&self.version)
+impl Absent {
+    fn is_absent(&self, literal: LiteralId) -> bool {
+        self.found_absent_in.get(literal.0) == Some(&(self.version + 1))
     }
 
-    fn record(&mut self, literal: &'p [u8]) {
-        self.known.insert(literal, self.version);
+    fn record(&mut self, literal: LiteralId) {
+        if self.found_absent_in.len() <= literal.0 {
+            self.found_absent_in.resize(literal.0 + 1, 0);
+        }
+        self.found_absent_in[literal.0] = self.version + 1;
     }
 
     fn state_changed(&mut self) {
         self.version += 1;
+    }
+}
+
+/// A literal some pattern needs ([`Compiled::needed_literals`]), numbered once per
+/// executor: equal literals of different patterns share one id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LiteralId(usize);
+
+/// Numbers needed literals as patterns are compiled.
+#[derive(Debug, Default)]
+struct Literals(Mutex<HashMap<Vec<u8>, usize>>);
+
+impl Literals {
+    /// The ids of `compiled`'s needed literals, in [`Compiled::needed_literals`] order.
+    fn ids(&self, compiled: &Compiled) -> Box<[LiteralId]> {
+        let mut known = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        compiled
+            .needed_literals()
+            .map(|literal| {
+                let next = known.len();
+                LiteralId(*known.entry(literal.to_vec()).or_insert(next))
+            })
+            .collect()
     }
 }
 
@@ -155,6 +194,8 @@ pub struct Fast {
     segment_min_len: usize,
     /// The multi-core mode, when on.
     parallel: Option<parallel::Parallel>,
+    /// Ids of the needed literals met so far.
+    literals: Literals,
 }
 
 impl Fast {
@@ -169,6 +210,7 @@ impl Fast {
                 patterns.push(PatternSlot {
                     source: rule.pattern.clone(),
                     compiled: OnceLock::new(),
+                    literal_ids: OnceLock::new(),
                 });
                 patterns.len() - 1
             });
@@ -192,6 +234,7 @@ impl Fast {
             pool: Mutex::new(Vec::new()),
             segment_min_len: usize::MAX,
             parallel: None,
+            literals: Literals::default(),
         }
     }
 
@@ -227,17 +270,17 @@ impl Fast {
     /// Applies rule `index` to `state`, cutting it into pieces for `crew` when there is
     /// one and the rule allows. Returns the report's `matches` and `skipped` and whether
     /// the state changed.
-    fn apply<'p>(
-        &'p self,
+    fn apply(
+        &self,
         index: usize,
         state: &RwLock<State>,
         scratch: &mut Scratch,
         crew: Option<&parallel::Crew<'_>>,
-        absent: &mut Absent<'p>,
+        absent: &mut Absent,
     ) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
-        let compiled = self.patterns[id].get();
-        if compiled.needed_literals().any(|l| absent.is_absent(l)) {
+        let (compiled, literal_ids) = self.patterns[id].get_with_ids(&self.literals);
+        if literal_ids.iter().any(|&l| absent.is_absent(l)) {
             return (0, true, false);
         }
         let template = self.program.template(index);
@@ -256,8 +299,12 @@ impl Fast {
         let from = match compiled.first_possible(guard.text()) {
             Ok(from) => from,
             Err(missing) => {
-                if let Some(literal) = missing {
-                    absent.record(literal);
+                let missing_id = missing.and_then(|literal| {
+                    let mut needed = compiled.needed_literals().zip(literal_ids);
+                    needed.find(|(needed, _)| *needed == literal)
+                });
+                if let Some((_, &literal_id)) = missing_id {
+                    absent.record(literal_id);
                 }
                 return (0, true, false);
             }
@@ -281,12 +328,11 @@ impl Fast {
         let (text, out) = guard.buffers();
         match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
             None => (0, false, false),
-            Some(count) => {
-                let changed = *out != text;
-                if changed {
+            Some(done) => {
+                if done.changed {
                     guard.swap();
                 }
-                (count, false, changed)
+                (done.count, false, done.changed)
             }
         }
     }
@@ -372,9 +418,9 @@ fn by_segment(
         if index != last && Compiled::touched_end(cache) {
             return None;
         }
-        if let Some(n) = result {
-            count += n;
-            if out != text {
+        if let Some(done) = result {
+            count += done.count;
+            if done.changed {
                 edits.push((index, out));
             }
         }

@@ -299,10 +299,9 @@ fn run_piece(
         scratch.caches.resize_with(id + 1, || None);
     }
     let cache = scratch.caches[id].get_or_insert_with(Box::default);
-    let start = out.len();
     let found = from.or_else(|| compiled.first_possible(piece).ok());
     match found.and_then(|f| rewrite::rewrite(compiled, cache, template, need, piece, f, out)) {
-        Some(n) => (n, out[start..] != *piece),
+        Some(done) => (done.count, done.changed),
         None => {
             out.push_str(piece);
             (0, false)

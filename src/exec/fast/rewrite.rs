@@ -1,7 +1,8 @@
 //! One rule applied to one string in a single output pass.
 //!
 //! Contract: [`rewrite`] returns `None` when the pattern has no match (the caller keeps its
-//! buffer untouched), else the match count, with the new text in the caller's spare buffer, byte-identical to
+//! buffer untouched), else a [`Rewritten`]: the match count and whether the text changed,
+//! with the new text in the caller's spare buffer, byte-identical to
 //! `regex::Regex::replace_all(hay, replacement)`.
 //!
 //! Matches are visited in order as `regex`'s iterator visits them (see [`next_match`]):
@@ -73,10 +74,22 @@ pub fn group_need(template: &Template, pattern: &Compiled) -> GroupNeed {
     }
 }
 
+/// What one [`rewrite`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rewritten {
+    /// The number of matches replaced.
+    pub count: usize,
+    /// Whether some match was replaced by other bytes. Decided match by match, so the
+    /// caller never compares whole texts. `false` proves the text unchanged; `true` almost
+    /// always means it changed (replacements that differ from their matches can, in
+    /// contrived programs, still add up to the same text), which costs the caller only a
+    /// needless buffer swap or search.
+    pub changed: bool,
+}
+
 /// Applies one rule to `hay`, appending the new text to `out` (usually empty).
 /// `from` is a position no match starts before (see [`Compiled::first_possible`]).
-/// Returns `None` when nothing matched (`out` is then unspecified), else the number of
-/// matches replaced.
+/// Returns `None` when nothing matched (`out` is then unspecified), else what was done.
 #[allow(clippy::too_many_arguments)]
 pub fn rewrite(
     pattern: &Compiled,
@@ -86,22 +99,25 @@ pub fn rewrite(
     hay: &str,
     from: usize,
     out: &mut String,
-) -> Option<usize> {
+) -> Option<Rewritten> {
     pattern.begin_rule(cache, hay.len());
     let first = next_match(pattern, cache, hay, from, None)?;
     out.reserve(hay.len() + hay.len() / 8 + 64);
     let mut copied = 0;
     let mut count = 0;
+    let mut changed = false;
     let mut m = Some(first);
     while let Some((start, end)) = m {
         out.push_str(&hay[copied..start]);
+        let mark = out.len();
         expand(pattern, cache, template, need, hay, start, end, out);
+        changed = changed || out.as_bytes()[mark..] != hay.as_bytes()[start..end];
         copied = end;
         count += 1;
         m = next_match(pattern, cache, hay, end, Some(end));
     }
     out.push_str(&hay[copied..]);
-    Some(count)
+    Some(Rewritten { count, changed })
 }
 
 #[allow(clippy::too_many_arguments)]
