@@ -62,6 +62,7 @@ use regex_syntax::hir::{
 use super::linear::Linear;
 use super::lines::{self, Lines};
 use super::literal::{self, Literals, Prefix};
+use super::lockstep::{Ahead, Outcome};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -167,6 +168,9 @@ pub struct Compiled {
     segment_prefix: Option<Box<[u8]>>,
     /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
     dense: bool,
+    /// Candidates are searched with the forward lazy DFA (no literal, `lines` or linear
+    /// search comes first), so they can be searched ahead in lockstep.
+    dfa_candidates: bool,
     /// Matches start at a literal prefix: candidates are searched anchored.
     anchored: bool,
     /// The pattern as `L (?:C*\n)* M R T` when it is not linear (or dense): matches are
@@ -210,6 +214,8 @@ pub struct Cache {
     /// Set when `failed_work` grew past the rule's allowance: the rest of the rule is
     /// searched unanchored, which is linear in the state.
     unanchored: bool,
+    /// Answers of the current rule's next candidates, searched ahead in lockstep.
+    ahead: Ahead,
     /// Set when a search of the current rule looked at or past the end of the text, so
     /// its answer might change if the text went on (see `state.rs`).
     touched_end: bool,
@@ -274,17 +280,23 @@ impl Compiled {
             _ => None,
         };
         let lines = if anchored { Lines::new(&hir) } else { None };
+        let dense = linear.as_ref().is_some_and(Linear::dense);
+        let literal = linear
+            .as_ref()
+            .and_then(Linear::as_literal)
+            .map(Vec::into_boxed_slice);
         Compiled {
+            dfa_candidates: anchored
+                && literal.is_none()
+                && lines.is_none()
+                && (linear.is_none() || dense),
             lines,
             source: pattern.into(),
             slot_len: 2 * group_len,
-            dense: linear.as_ref().is_some_and(Linear::dense),
+            dense,
             anchored,
             nfa: OnceLock::new(),
-            literal: linear
-                .as_ref()
-                .and_then(Linear::as_literal)
-                .map(Vec::into_boxed_slice),
+            literal,
             segment_prefix,
             linear,
             literals,
@@ -493,6 +505,7 @@ impl Compiled {
         cache.touched_end = false;
         cache.groups_for = None;
         cache.unanchored = false;
+        cache.ahead.begin_rule();
         if hay_len >= LARGE_TEXT && self.anchored && self.literal.is_none() {
             cache.large_rules = cache.large_rules.wrapping_add(1);
             let sparse = cache.tried >= 64 && cache.hits.saturating_mul(32) < cache.tried;
@@ -516,6 +529,12 @@ impl Compiled {
             }
             return self.find_unanchored(cache, hay, at);
         }
+        if self.dfa_candidates
+            && cache.ahead.enabled()
+            && let Some(dfa) = self.dfa()
+        {
+            return self.find_ahead(dfa, cache, hay, at);
+        }
         let bytes = hay.as_bytes();
         let mut from = at;
         while let Some(start) = self.literals.prefix.next_candidate(bytes, from) {
@@ -531,6 +550,61 @@ impl Compiled {
             from = start + 1;
         }
         None
+    }
+
+    /// [`Compiled::find_at`] for patterns whose candidates the lazy DFA decides: the
+    /// candidates are searched ahead in batches, several in lockstep (see
+    /// [`super::lockstep`]), and their answers taken in order. An anchored search's
+    /// answer depends only on the text and its start, so answers of candidates after a
+    /// match stay right; those inside a match are dropped. Undecided answers (`Redo`)
+    /// take the one-at-a-time search.
+    fn find_ahead(
+        &self,
+        dfa: &hybrid::DFA,
+        cache: &mut Cache,
+        hay: &str,
+        at: usize,
+    ) -> Option<(usize, usize)> {
+        let bytes = hay.as_bytes();
+        let mut from = at;
+        loop {
+            let Some((start, answer)) = cache.ahead.take(bytes, from) else {
+                let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
+                let prefix = &self.literals.prefix;
+                if !cache
+                    .ahead
+                    .fill(dfa, dcache, bytes, from, |i| prefix.next_candidate(bytes, i))
+                {
+                    return None;
+                }
+                continue;
+            };
+            if cache.unanchored {
+                return self.find_unanchored(cache, hay, start);
+            }
+            let counted = hay.len() >= LARGE_TEXT;
+            cache.tried += u32::from(counted);
+            cache.groups_for = None;
+            // A search that stopped within a byte of the end may have needed what follows.
+            let near_end = start + answer.scanned + 1 >= hay.len();
+            let end = match answer.outcome {
+                Outcome::End(end) => {
+                    cache.touched_end |= near_end;
+                    Some(end)
+                }
+                Outcome::None => {
+                    cache.touched_end |= near_end;
+                    self.note_failure(cache, hay, answer.scanned);
+                    None
+                }
+                Outcome::Redo => self.anchored_end(cache, hay, start),
+            };
+            if let Some(end) = end {
+                cache.hits += u32::from(counted);
+                return Some((start, end));
+            }
+            from = start + 1;
+        }
     }
 
     /// Whether a search since [`Compiled::begin_rule`] looked at or past the end of the

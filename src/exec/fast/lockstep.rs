@@ -1,0 +1,407 @@
+//! Several anchored lazy-DFA searches walked in lockstep, so that their transition loads
+//! overlap.
+//!
+//! Contract: for each start `s` of a batch, [`search`] reports what
+//! `dfa.try_search_fwd(cache, &Input::new(hay).range(s..).anchored(Anchored::Yes))`
+//! would (the end of the leftmost-first match anchored at `s`, or no match), with the
+//! bytes that search would have read, or [`Outcome::Redo`] when it could not decide
+//! cheaply: then the caller runs that one search itself. The DFA must be a forward
+//! lazy DFA searching without the "earliest" option (what the fast executor builds).
+//!
+//! Why: one lazy-DFA walk is a chain of dependent loads (state, byte, next state), about
+//! 1.5 ns per byte on the machine's short lines, bound by load latency. Walking up to
+//! [`LANES`] independent starts one byte each in turn lets the loads of different
+//! chains overlap.
+//!
+//! How it stays exact: each lane follows `find_fwd`'s steps (a start state from the byte
+//! before `s`, a match delayed by one byte, stop at a dead state, the end-of-input
+//! transition at the end of the text). What `find_fwd` handles specially becomes
+//! `Redo`: a quit state (a non-ASCII byte: the caller's fallback engine decides), an
+//! error from the cache, and lanes that run long (`LONG` bytes; the library's unrolled
+//! loop is faster on one long walk). Computing a new state may clear the cache, which
+//! invalidates every other lane's state id: every lane not finished by then is `Redo`.
+//!
+//! Trade-offs: a lane costs a few more instructions per byte than the library's loop (the
+//! safe, bounds-checked transition), which the overlap must pay for; callers use it only
+//! for many short searches. Results of starts the caller never asks about are wasted.
+
+use regex_automata::hybrid::LazyStateID;
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::util::start;
+use regex_automata::{Anchored, Input};
+
+/// The searches walked together: on the kiwipete move's wide state, 4 lanes ran the
+/// rule `#_x: [^\n]*\n#b: [^\n]*(?:[bq](?:[^\n]{8}\.)*...)` (2,059 starts, 92 bytes read
+/// each, no match) in 120 us against 201 us for one search at a time; 2 lanes took 148,
+/// 8 lanes 129 (too many live values for the registers).
+const LANES: usize = 4;
+
+/// A lane that has read this many bytes without finishing is given up (`Redo`).
+const LONG: usize = 1024;
+
+/// What one anchored search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The match anchored at the start ends here.
+    End(usize),
+    /// No match starts at the start.
+    None,
+    /// Undecided: run the single search.
+    Redo,
+}
+
+/// One search's answer: its outcome and the bytes it read (as `Cache::search_total_len`
+/// counts them for the single search: from the start to where it stopped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub outcome: Outcome,
+    pub scanned: usize,
+}
+
+/// The lanes of a batch: the search of `starts[slot[i]]` is at `at[i]` in state `sid[i]`
+/// (the state before reading `hay[at[i]]`), its last match so far ending at `end[i]`.
+struct Lanes<'a, const K: usize> {
+    dfa: &'a DFA,
+    hay: &'a [u8],
+    starts: &'a [usize],
+    /// The cache's clear count when the batch began.
+    clears: usize,
+    sid: [LazyStateID; K],
+    at: [usize; K],
+    end: [Option<usize>; K],
+    slot: [usize; K],
+    /// Lanes `..live` are searching.
+    live: usize,
+    /// The next start to give a lane.
+    next: usize,
+    stats: Stats,
+}
+
+/// How a batch went: lane steps taken by plain lookups in lockstep, and general steps
+/// (tagged states, new states, ends). Lockstep pays only when general steps are rare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub plain: usize,
+    pub general: usize,
+}
+
+/// The cache was cleared: the lanes' states are gone.
+struct Cleared;
+
+impl<const K: usize> Lanes<'_, K> {
+    /// Gives lane `i` the next start; `false` when none is left.
+    fn refill(&mut self, cache: &mut Cache, i: usize) -> Result<bool, Cleared> {
+        while self.next < self.starts.len() {
+            let slot = self.next;
+            self.next += 1;
+            let s = self.starts[slot];
+            let config = start::Config::from_input_forward(
+                &Input::new(self.hay).range(s..).anchored(Anchored::Yes),
+            );
+            let started = self.dfa.start_state(cache, &config);
+            if cache.clear_count() != self.clears {
+                return Err(Cleared);
+            }
+            // A start state that cannot be made (a quit byte before the start) stays `Redo`.
+            if let Ok(sid) = started {
+                self.sid[i] = sid;
+                self.at[i] = s;
+                self.end[i] = None;
+                self.slot[i] = slot;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// One step of lane `i` as `find_fwd` takes it: `Some` when the search is over.
+    fn step(&mut self, cache: &mut Cache, i: usize) -> Result<Option<Outcome>, Cleared> {
+        let (dfa, hay) = (self.dfa, self.hay);
+        let at = self.at[i];
+        self.stats.general += 1;
+        if at >= hay.len() {
+            let sid = dfa
+                .next_eoi_state(cache, self.sid[i])
+                .map_err(|_| Cleared)?;
+            if cache.clear_count() != self.clears {
+                return Err(Cleared);
+            }
+            if sid.is_match() {
+                self.end[i] = Some(hay.len());
+            }
+            return Ok(Some(self.end[i].map_or(Outcome::None, Outcome::End)));
+        }
+        let sid = dfa
+            .next_state(cache, self.sid[i], hay[at])
+            .map_err(|_| Cleared)?;
+        if cache.clear_count() != self.clears {
+            return Err(Cleared);
+        }
+        self.sid[i] = sid;
+        if sid.is_tagged() {
+            if sid.is_match() {
+                self.end[i] = Some(at);
+            } else if sid.is_dead() {
+                return Ok(Some(self.end[i].map_or(Outcome::None, Outcome::End)));
+            } else if sid.is_quit() {
+                return Ok(Some(Outcome::Redo));
+            }
+        }
+        self.at[i] = at + 1;
+        if at + 1 - self.starts[self.slot[i]] >= LONG {
+            return Ok(Some(Outcome::Redo));
+        }
+        Ok(None)
+    }
+
+    /// Records lane `i`'s outcome and gives it the next start, or retires it.
+    fn finish(
+        &mut self,
+        cache: &mut Cache,
+        i: usize,
+        outcome: Outcome,
+        out: &mut [Answer],
+    ) -> Result<(), Cleared> {
+        let slot = self.slot[i];
+        out[slot] = Answer {
+            outcome,
+            scanned: self.at[i] - self.starts[slot],
+        };
+        if !self.refill(cache, i)? {
+            self.live -= 1;
+            let last = self.live;
+            self.sid.swap(i, last);
+            self.at.swap(i, last);
+            self.end.swap(i, last);
+            self.slot.swap(i, last);
+        }
+        Ok(())
+    }
+
+    /// Steps every live lane once, the general way.
+    fn slow_round(&mut self, cache: &mut Cache, out: &mut [Answer]) -> Result<(), Cleared> {
+        let mut i = 0;
+        while i < self.live {
+            match self.step(cache, i)? {
+                Some(outcome) => {
+                    let before = self.live;
+                    self.finish(cache, i, outcome, out)?;
+                    // A retired lane's place holds the last live lane, not stepped yet.
+                    if self.live == before {
+                        i += 1;
+                    }
+                }
+                None => i += 1,
+            }
+        }
+        Ok(())
+    }
+
+    /// Steps the `K` live lanes: lanes in tagged states (start, match) take a general
+    /// step; when none is, all take plain transition lookups together, round after
+    /// round, until one would enter a tagged state (it then takes the general step, the
+    /// others their plain one) or a lane runs out of room.
+    fn fast_rounds(&mut self, cache: &mut Cache, out: &mut [Answer]) -> Result<(), Cleared> {
+        let mut room = usize::MAX;
+        let mut tagged = false;
+        for i in 0..K {
+            let limit = self.hay.len().min(self.starts[self.slot[i]] + LONG - 1);
+            room = room.min(limit.saturating_sub(self.at[i]));
+            tagged |= self.sid[i].is_tagged();
+        }
+        if tagged || room == 0 {
+            // Backwards, so that a retired lane's place is taken by one already stepped.
+            for i in (0..K).rev() {
+                if (self.sid[i].is_tagged() || room == 0)
+                    && let Some(outcome) = self.step(cache, i)?
+                {
+                    self.finish(cache, i, outcome, out)?;
+                }
+            }
+            return Ok(());
+        }
+        let (dfa, hay) = (self.dfa, self.hay);
+        for _ in 0..room {
+            let mut next = self.sid;
+            let mut any = false;
+            for i in 0..K {
+                next[i] = dfa.next_state_untagged(cache, self.sid[i], hay[self.at[i]]);
+                any |= next[i].is_tagged();
+            }
+            if !any {
+                self.sid = next;
+                for at in &mut self.at {
+                    *at += 1;
+                }
+                self.stats.plain += K;
+                continue;
+            }
+            for i in (0..K).rev() {
+                if !next[i].is_tagged() {
+                    self.sid[i] = next[i];
+                    self.at[i] += 1;
+                    self.stats.plain += 1;
+                } else if let Some(outcome) = self.step(cache, i)? {
+                    self.finish(cache, i, outcome, out)?;
+                }
+            }
+            return Ok(());
+        }
+        Ok(())
+    }
+}
+
+/// Runs the anchored search at each of `starts` (positions of `hay`, in any order) and
+/// writes their answers, in the same order, to `out` (cleared first). Returns how many
+/// steps took the general path (see [`Stats`]).
+pub fn search(
+    dfa: &DFA,
+    cache: &mut Cache,
+    hay: &[u8],
+    starts: &[usize],
+    out: &mut Vec<Answer>,
+) -> Stats {
+    search_k::<LANES>(dfa, cache, hay, starts, out)
+}
+
+/// [`search`] with `K` lanes.
+fn search_k<const K: usize>(
+    dfa: &DFA,
+    cache: &mut Cache,
+    hay: &[u8],
+    starts: &[usize],
+    out: &mut Vec<Answer>,
+) -> Stats {
+    out.clear();
+    out.extend(starts.iter().map(|_| Answer {
+        outcome: Outcome::Redo,
+        scanned: 0,
+    }));
+    let mut lanes = Lanes::<K> {
+        dfa,
+        hay,
+        starts,
+        clears: cache.clear_count(),
+        sid: [LazyStateID::default(); K],
+        at: [0; K],
+        end: [None; K],
+        slot: [0; K],
+        live: 0,
+        next: 0,
+        stats: Stats::default(),
+    };
+    // A cleared cache leaves the unfinished searches `Redo`.
+    let _ = run(&mut lanes, cache, out);
+    lanes.stats
+}
+
+fn run<const K: usize>(
+    lanes: &mut Lanes<'_, K>,
+    cache: &mut Cache,
+    out: &mut [Answer],
+) -> Result<(), Cleared> {
+    while lanes.live < K && lanes.refill(cache, lanes.live)? {
+        lanes.live += 1;
+    }
+    while lanes.live == K {
+        lanes.fast_rounds(cache, out)?;
+    }
+    while lanes.live > 0 {
+        lanes.slow_round(cache, out)?;
+    }
+    Ok(())
+}
+
+/// Candidates searched per batch by [`Ahead::fill`].
+const BATCH: usize = 32;
+
+/// Batches whose general steps exceed this fraction of their plain ones (many matches
+/// or tagged states along the walks: each costs a branch miss and a general step) turn
+/// lockstep off for the pattern's next few rules; one search at a time is then faster.
+const GENERAL_SHARE: usize = 8;
+
+/// Rules of the pattern searched one candidate at a time after a bad batch.
+const OFF_RULES: u32 = 8;
+
+/// The answers of a rule's next candidates, searched ahead in lockstep and handed out in
+/// order (see `Compiled::find_at`). Valid for one text: cleared at each rule's start.
+#[derive(Debug, Default)]
+pub struct Ahead {
+    starts: Vec<usize>,
+    answers: Vec<Answer>,
+    /// The next entry to hand out.
+    pos: usize,
+    /// The text the answers are for (its address and length), as a guard.
+    text: (usize, usize),
+    /// Rules left before lockstep is tried again.
+    off: u32,
+}
+
+impl Ahead {
+    /// Forgets the answers; call when a rule starts. Counts a rule of the pattern.
+    pub fn begin_rule(&mut self) {
+        self.starts.clear();
+        self.answers.clear();
+        self.pos = 0;
+        self.off = self.off.saturating_sub(1);
+    }
+
+    /// Whether lockstep is on for the pattern's current rule.
+    pub fn enabled(&self) -> bool {
+        self.off == 0
+    }
+
+    /// The first candidate at or after `from` and its answer, if one was searched ahead
+    /// (candidates before `from` are dropped).
+    pub fn take(&mut self, hay: &[u8], from: usize) -> Option<(usize, Answer)> {
+        if self.text != (hay.as_ptr() as usize, hay.len()) {
+            self.starts.clear();
+            self.answers.clear();
+            self.pos = 0;
+            return None;
+        }
+        while let Some(&start) = self.starts.get(self.pos) {
+            self.pos += 1;
+            if start >= from {
+                return Some((start, self.answers[self.pos - 1]));
+            }
+        }
+        None
+    }
+
+    /// Searches the next candidates from `from` (found by `next_candidate`, which gives
+    /// the first at or after a position) in lockstep. Returns `false` when there is no
+    /// candidate at all. With fewer candidates than lanes left, their answers are `Redo`.
+    pub fn fill(
+        &mut self,
+        dfa: &DFA,
+        cache: &mut Cache,
+        hay: &[u8],
+        from: usize,
+        next_candidate: impl Fn(usize) -> Option<usize>,
+    ) -> bool {
+        self.starts.clear();
+        self.pos = 0;
+        self.text = (hay.as_ptr() as usize, hay.len());
+        let mut at = from;
+        while self.starts.len() < BATCH
+            && let Some(start) = next_candidate(at)
+        {
+            self.starts.push(start);
+            at = start + 1;
+        }
+        if self.starts.len() < LANES {
+            self.answers.clear();
+            self.answers.extend(self.starts.iter().map(|_| Answer {
+                outcome: Outcome::Redo,
+                scanned: 0,
+            }));
+        } else {
+            let stats = search(dfa, cache, hay, &self.starts, &mut self.answers);
+            if stats.general * GENERAL_SHARE > stats.plain {
+                self.off = OFF_RULES;
+            }
+        }
+        !self.starts.is_empty()
+    }
+}
