@@ -552,6 +552,12 @@ impl Compiled {
         None
     }
 
+    /// Whether candidates are searched ahead in lockstep (for tests).
+    #[cfg(test)]
+    pub(super) fn searches_ahead(&self) -> bool {
+        self.dfa_candidates
+    }
+
     /// [`Compiled::find_at`] for patterns whose candidates the lazy DFA decides: the
     /// candidates are searched ahead in batches, several in lockstep (see
     /// [`super::lockstep`]), and their answers taken in order. An anchored search's
@@ -571,10 +577,9 @@ impl Compiled {
             let Some((start, answer)) = cache.ahead.take(bytes, from) else {
                 let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
                 let prefix = &self.literals.prefix;
-                if !cache
-                    .ahead
-                    .fill(dfa, dcache, bytes, from, |i| prefix.next_candidate(bytes, i))
-                {
+                if !cache.ahead.fill(dfa, dcache, bytes, from, |i| {
+                    prefix.next_candidate(bytes, i)
+                }) {
                     return None;
                 }
                 continue;
