@@ -62,7 +62,7 @@ use regex_syntax::hir::{
 use super::linear::Linear;
 use super::lines::{self, Lines};
 use super::literal::{self, Literals, Prefix};
-use super::lockstep::{Ahead, Outcome};
+use super::lockstep::{self, Ahead, Outcome};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -529,11 +529,8 @@ impl Compiled {
             }
             return self.find_unanchored(cache, hay, at);
         }
-        if self.dfa_candidates
-            && cache.ahead.enabled()
-            && let Some(dfa) = self.dfa()
-        {
-            return self.find_ahead(dfa, cache, hay, at);
+        if cache.ahead.enabled() && self.searches_ahead() {
+            return self.find_ahead(cache, hay, at);
         }
         let bytes = hay.as_bytes();
         let mut from = at;
@@ -552,10 +549,10 @@ impl Compiled {
         None
     }
 
-    /// Whether candidates are searched ahead in lockstep (for tests).
-    #[cfg(test)]
+    /// Whether candidates are searched ahead in lockstep: by the `lines` search, or by
+    /// the lazy DFA when no other search comes first (and it builds).
     pub(super) fn searches_ahead(&self) -> bool {
-        self.dfa_candidates
+        self.lines.is_some() || (self.dfa_candidates && self.dfa().is_some())
     }
 
     /// [`Compiled::find_at`] for patterns whose candidates the lazy DFA decides: the
@@ -564,22 +561,30 @@ impl Compiled {
     /// answer depends only on the text and its start, so answers of candidates after a
     /// match stay right; those inside a match are dropped. Undecided answers (`Redo`)
     /// take the one-at-a-time search.
-    fn find_ahead(
-        &self,
-        dfa: &hybrid::DFA,
-        cache: &mut Cache,
-        hay: &str,
-        at: usize,
-    ) -> Option<(usize, usize)> {
+    fn find_ahead(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
         let bytes = hay.as_bytes();
         let mut from = at;
         loop {
             let Some((start, answer)) = cache.ahead.take(bytes, from) else {
-                let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
                 let prefix = &self.literals.prefix;
-                if !cache.ahead.fill(dfa, dcache, bytes, from, |i| {
-                    prefix.next_candidate(bytes, i)
-                }) {
+                let next = |i| prefix.next_candidate(bytes, i);
+                let filled = match (&self.lines, self.dfa()) {
+                    (Some(lines), _) => {
+                        let lcache = cache.lines.get_or_insert_with(|| lines.create_cache());
+                        cache.ahead.fill(bytes, from, next, |starts, out| {
+                            lines.search_ahead(lcache, hay, starts, out)
+                        })
+                    }
+                    (None, Some(dfa)) => {
+                        let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
+                        cache.ahead.fill(bytes, from, next, |starts, out| {
+                            lockstep::search(dfa, dcache, bytes, starts, out)
+                        })
+                    }
+                    // `searches_ahead` rules this out.
+                    (None, None) => return None,
+                };
+                if !filled {
                     return None;
                 }
                 continue;
@@ -590,15 +595,13 @@ impl Compiled {
             let counted = hay.len() >= LARGE_TEXT;
             cache.tried += u32::from(counted);
             cache.groups_for = None;
-            // A search that stopped within a byte of the end may have needed what follows.
-            let near_end = start + answer.scanned + 1 >= hay.len();
             let end = match answer.outcome {
                 Outcome::End(end) => {
-                    cache.touched_end |= near_end;
+                    cache.touched_end |= answer.touched_end;
                     Some(end)
                 }
                 Outcome::None => {
-                    cache.touched_end |= near_end;
+                    cache.touched_end |= answer.touched_end;
                     self.note_failure(cache, hay, answer.scanned);
                     None
                 }
