@@ -22,6 +22,10 @@
 //! Trade-offs: one more NFA and lazy DFA per such pattern (sized like the pattern's own
 //! anchored DFA, for a shorter pattern). A thread with many lines starting with `M` costs
 //! a DFA search per line, farthest first; the caller's failed-work guard still applies.
+//! [`Lines::search_ahead`] answers a batch of starts with their farthest lines' DFA walks
+//! interleaved (see [`super::lockstep`]); it decides only where that line settles the
+//! start (it matches, or it is the only candidate line), and leaves the rest to
+//! [`Lines::find_at`].
 
 use memchr::memmem;
 use regex_automata::hybrid::dfa as hybrid;

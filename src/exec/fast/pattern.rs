@@ -23,7 +23,9 @@
 //!   leftmost-first DFA gives its end. Such patterns cannot match the empty string. The
 //!   anchored search at a candidate is, in order of preference: a comparison (plain
 //!   literals), the `lines` search (a lines loop, then the tested line only; see
-//!   [`super::lines`]), the linear search, the DFA.
+//!   [`super::lines`]), the linear search, the DFA. Patterns searched by `lines` or by
+//!   the DFA alone take their candidates in batches, searched ahead with several
+//!   lazy-DFA walks interleaved ([`super::lockstep`]); undecided ones take the path above.
 //! - Unanchored searches (patterns without a prefix, and rules whose candidates rarely
 //!   match) run the same forward lazy DFA unanchored, skipping ahead with the prefix
 //!   literal, to find where the leftmost-first match ends, then a reverse lazy DFA back
