@@ -422,7 +422,7 @@ impl Ahead {
         } else {
             let stats = search(&self.starts, &mut self.answers);
             debug_assert_eq!(self.answers.len(), self.starts.len());
-            if stats.general > stats.plain && !tests::ALWAYS.get() {
+            if stats.general > stats.plain && !always_on() {
                 self.off = OFF_RULES;
             }
         }
@@ -430,16 +430,13 @@ impl Ahead {
     }
 }
 
-#[cfg(not(test))]
-mod tests {
-    /// Outside tests, lockstep is turned off where it does not pay.
-    pub struct Never;
-    impl Never {
-        pub fn get(&self) -> bool {
-            false
-        }
-    }
-    pub static ALWAYS: Never = Never;
+/// Whether lockstep stays on however little it pays: only in this thread's tests that
+/// ask for it, so that they exercise it on every rule.
+fn always_on() -> bool {
+    #[cfg(test)]
+    return tests::ALWAYS.get();
+    #[cfg(not(test))]
+    false
 }
 
 #[cfg(test)]
