@@ -22,6 +22,10 @@
 //! Trade-offs: one more NFA and lazy DFA per such pattern (sized like the pattern's own
 //! anchored DFA, for a shorter pattern). A thread with many lines starting with `M` costs
 //! a DFA search per line, farthest first; the caller's failed-work guard still applies.
+//! [`Lines::search_ahead`] answers a batch of starts with their farthest lines' DFA walks
+//! interleaved (see [`super::lockstep`]); it decides only where that line settles the
+//! start (it matches, or it is the only candidate line), and leaves the rest to
+//! [`Lines::find_at`].
 
 use memchr::memmem;
 use regex_automata::hybrid::dfa as hybrid;
@@ -30,6 +34,7 @@ use regex_automata::{Anchored, Input};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::linear::{lines_loop, tail_run};
+use super::lockstep::{self, Answer, Outcome, Stats};
 use super::pattern::{Direction, ascii_config, ascii_hir};
 
 /// A pattern of the shape `L (?:C*\n)* M R T`, ready to search.
@@ -60,6 +65,10 @@ struct Segment {
 pub struct LinesCache {
     dfa: Vec<Option<hybrid::Cache>>,
     ends: Vec<Vec<usize>>,
+    /// Scratch of [`Lines::search_ahead`].
+    ahead_lines: Vec<(usize, usize, Effort, bool)>,
+    ahead_starts: Vec<usize>,
+    ahead_answers: Vec<Answer>,
 }
 
 impl LinesCache {
@@ -85,7 +94,7 @@ pub enum Found {
 }
 
 /// What a search looked at, for the caller's guards.
-#[derive(Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Effort {
     /// Bytes scanned, roughly weighted by cost.
     pub scanned: usize,
@@ -153,6 +162,9 @@ impl Lines {
                 .map(|s| s.rest.as_ref().map(hybrid::DFA::create_cache))
                 .collect(),
             ends: vec![Vec::new(); self.segments.len()],
+            ahead_lines: Vec::new(),
+            ahead_starts: Vec::new(),
+            ahead_answers: Vec::new(),
         }
     }
 
@@ -182,30 +194,10 @@ impl Lines {
         pos: usize,
         effort: &mut Effort,
     ) -> Found {
-        let bytes = hay.as_bytes();
-        let segment = &self.segments[k];
-        let stop = first_of(&segment.loop_stops, &bytes[pos..]).map_or(hay.len(), |j| pos + j);
-        let mark = segment.mark.needle();
-        effort.scanned += (stop - pos) / 4;
-        effort.touched_end |= stop + mark.len() >= hay.len();
-        // The loop's ends followed by `M`, found forwards and tried farthest first.
-        let window = &bytes[pos..(stop + mark.len()).min(hay.len())];
         let mut ends = std::mem::take(&mut cache.ends[k]);
-        ends.clear();
-        let mut from = 0;
-        while let Some(j) = segment.mark.find(&window[from..]) {
-            let q = pos + from + j;
-            if q > stop {
-                break;
-            }
-            if q == pos || bytes[q - 1] == b'\n' {
-                ends.push(q);
-            }
-            from += j + 1;
-            if from > window.len() {
-                break;
-            }
-        }
+        self.line_ends(k, hay.as_bytes(), pos, effort, &mut ends);
+        let segment = &self.segments[k];
+        let mark = segment.mark.needle();
         let mut found = Found::None;
         for &q in ends.iter().rev() {
             let end = match (&segment.rest, cache.dfa[k].as_mut()) {
@@ -245,6 +237,118 @@ impl Lines {
         }
         cache.ends[k] = ends;
         found
+    }
+
+    /// The places loop `k`, started at `pos`, can end at that `M` follows (the line
+    /// starts that begin with `M`), in order, into `ends`.
+    fn line_ends(
+        &self,
+        k: usize,
+        bytes: &[u8],
+        pos: usize,
+        effort: &mut Effort,
+        ends: &mut Vec<usize>,
+    ) {
+        let segment = &self.segments[k];
+        let stop = first_of(&segment.loop_stops, &bytes[pos..]).map_or(bytes.len(), |j| pos + j);
+        let mark = segment.mark.needle();
+        effort.scanned += (stop - pos) / 4;
+        effort.touched_end |= stop + mark.len() >= bytes.len();
+        // The loop's ends followed by `M`, found forwards.
+        let window = &bytes[pos..(stop + mark.len()).min(bytes.len())];
+        ends.clear();
+        let mut from = 0;
+        while let Some(j) = segment.mark.find(&window[from..]) {
+            let q = pos + from + j;
+            if q > stop {
+                break;
+            }
+            if q == pos || bytes[q - 1] == b'\n' {
+                ends.push(q);
+            }
+            from += j + 1;
+            if from > window.len() {
+                break;
+            }
+        }
+    }
+
+    /// The answers of [`Lines::find_at`] at each of `starts` into `out`, where they are
+    /// quick to give: the first segment's farthest candidate line of every start is
+    /// searched in lockstep with the others' (see [`lockstep`]); when it matches, or is
+    /// the only candidate line, that decides the start (the later segments and the tail
+    /// are searched as usual). Other starts are `Redo`, for `find_at`.
+    pub fn search_ahead(
+        &self,
+        cache: &mut LinesCache,
+        hay: &str,
+        starts: &[usize],
+        out: &mut Vec<Answer>,
+    ) -> Stats {
+        let bytes = hay.as_bytes();
+        out.clear();
+        out.resize(starts.len(), Answer::REDO);
+        let Some(dfa) = &self.segments[0].rest else {
+            return Stats::default();
+        };
+        // Per start searched: its index, the farthest line, the effort so far, and
+        // whether that line is the only candidate.
+        let mut lines = std::mem::take(&mut cache.ahead_lines);
+        let mut ends = std::mem::take(&mut cache.ends[0]);
+        lines.clear();
+        for (index, &start) in starts.iter().enumerate() {
+            if !bytes[start..].starts_with(&self.lead) {
+                continue;
+            }
+            let mut effort = Effort::default();
+            self.line_ends(0, bytes, start + self.lead.len(), &mut effort, &mut ends);
+            match ends.last() {
+                None => {
+                    out[index] = Answer {
+                        outcome: Outcome::None,
+                        scanned: effort.scanned,
+                        touched_end: effort.touched_end,
+                    }
+                }
+                Some(&q) => lines.push((index, q, effort, ends.len() == 1)),
+            }
+        }
+        cache.ends[0] = ends;
+        let mut qs = std::mem::take(&mut cache.ahead_starts);
+        qs.clear();
+        qs.extend(lines.iter().map(|l| l.1));
+        let mut answers = std::mem::take(&mut cache.ahead_answers);
+        let dcache = cache.dfa[0].as_mut().expect("a DFA has a cache");
+        let stats = lockstep::search(dfa, dcache, bytes, &qs, &mut answers);
+        for (&(index, q, mut effort, only), answer) in lines.iter().zip(&answers) {
+            effort.scanned += answer.scanned;
+            effort.touched_end |= answer.touched_end;
+            let found = match answer.outcome {
+                Outcome::End(end) if self.segments.len() > 1 => {
+                    self.segment_at(1, cache, hay, end, &mut effort)
+                }
+                Outcome::End(end) => self.tail_from(hay, end, &mut effort),
+                Outcome::None if only => Found::None,
+                _ => continue,
+            };
+            let outcome = match found {
+                Found::End(end) => Outcome::End(end),
+                // An earlier candidate line might still match.
+                Found::None if !only => continue,
+                Found::None => Outcome::None,
+                Found::GaveUp => continue,
+            };
+            debug_assert!(q >= starts[index]);
+            out[index] = Answer {
+                outcome,
+                scanned: effort.scanned,
+                touched_end: effort.touched_end,
+            };
+        }
+        cache.ahead_lines = lines;
+        cache.ahead_starts = qs;
+        cache.ahead_answers = answers;
+        stats
     }
 
     /// The end of the match whose `M R` parts end at `end`.
@@ -399,7 +503,36 @@ mod tests {
             };
             assert_eq!(got, want, "{pattern:?} at {start} of {hay:?}");
         }
+        ahead_agrees(&l, hay);
         gave_up
+    }
+
+    /// `search_ahead` at every start of `hay`, in batches, against `find_at`: the same
+    /// answer and effort where it decides.
+    fn ahead_agrees(l: &Lines, hay: &str) {
+        let starts: Vec<usize> = (0..=hay.len())
+            .filter(|&i| hay.is_char_boundary(i))
+            .collect();
+        let mut cache = l.create_cache();
+        let mut answers = Vec::new();
+        for batch in starts.chunks(7) {
+            l.search_ahead(&mut cache, hay, batch, &mut answers);
+            for (&start, answer) in batch.iter().zip(&answers) {
+                let mut effort = Effort::default();
+                let want = match l.find_at(&mut cache, hay, start, &mut effort) {
+                    Found::End(e) => Outcome::End(e),
+                    Found::None => Outcome::None,
+                    Found::GaveUp => Outcome::Redo,
+                };
+                if answer.outcome == Outcome::Redo {
+                    continue;
+                }
+                let at = format!("at {start} of {hay:?}");
+                assert_eq!(answer.outcome, want, "{at}");
+                assert_eq!(answer.scanned, effort.scanned, "{at}");
+                assert_eq!(answer.touched_end, effort.touched_end, "{at}");
+            }
+        }
     }
 
     #[test]

@@ -31,6 +31,7 @@
 mod linear;
 mod lines;
 mod literal;
+mod lockstep;
 mod parallel;
 mod pattern;
 mod rewrite;

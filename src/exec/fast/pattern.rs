@@ -23,7 +23,9 @@
 //!   leftmost-first DFA gives its end. Such patterns cannot match the empty string. The
 //!   anchored search at a candidate is, in order of preference: a comparison (plain
 //!   literals), the `lines` search (a lines loop, then the tested line only; see
-//!   [`super::lines`]), the linear search, the DFA.
+//!   [`super::lines`]), the linear search, the DFA. Patterns searched by `lines` or by
+//!   the DFA alone take their candidates in batches, searched ahead with several
+//!   lazy-DFA walks interleaved ([`super::lockstep`]); undecided ones take the path above.
 //! - Unanchored searches (patterns without a prefix, and rules whose candidates rarely
 //!   match) run the same forward lazy DFA unanchored, skipping ahead with the prefix
 //!   literal, to find where the leftmost-first match ends, then a reverse lazy DFA back
@@ -62,6 +64,7 @@ use regex_syntax::hir::{
 use super::linear::Linear;
 use super::lines::{self, Lines};
 use super::literal::{self, Literals, Prefix};
+use super::lockstep::{self, Ahead, Outcome};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -167,6 +170,9 @@ pub struct Compiled {
     segment_prefix: Option<Box<[u8]>>,
     /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
     dense: bool,
+    /// Candidates are searched with the forward lazy DFA (no literal, `lines` or linear
+    /// search comes first), so they can be searched ahead in lockstep.
+    dfa_candidates: bool,
     /// Matches start at a literal prefix: candidates are searched anchored.
     anchored: bool,
     /// The pattern as `L (?:C*\n)* M R T` when it is not linear (or dense): matches are
@@ -210,6 +216,8 @@ pub struct Cache {
     /// Set when `failed_work` grew past the rule's allowance: the rest of the rule is
     /// searched unanchored, which is linear in the state.
     unanchored: bool,
+    /// Answers of the current rule's next candidates, searched ahead in lockstep.
+    ahead: Ahead,
     /// Set when a search of the current rule looked at or past the end of the text, so
     /// its answer might change if the text went on (see `state.rs`).
     touched_end: bool,
@@ -274,17 +282,23 @@ impl Compiled {
             _ => None,
         };
         let lines = if anchored { Lines::new(&hir) } else { None };
+        let dense = linear.as_ref().is_some_and(Linear::dense);
+        let literal = linear
+            .as_ref()
+            .and_then(Linear::as_literal)
+            .map(Vec::into_boxed_slice);
         Compiled {
+            dfa_candidates: anchored
+                && literal.is_none()
+                && lines.is_none()
+                && (linear.is_none() || dense),
             lines,
             source: pattern.into(),
             slot_len: 2 * group_len,
-            dense: linear.as_ref().is_some_and(Linear::dense),
+            dense,
             anchored,
             nfa: OnceLock::new(),
-            literal: linear
-                .as_ref()
-                .and_then(Linear::as_literal)
-                .map(Vec::into_boxed_slice),
+            literal,
             segment_prefix,
             linear,
             literals,
@@ -493,6 +507,7 @@ impl Compiled {
         cache.touched_end = false;
         cache.groups_for = None;
         cache.unanchored = false;
+        cache.ahead.begin_rule();
         if hay_len >= LARGE_TEXT && self.anchored && self.literal.is_none() {
             cache.large_rules = cache.large_rules.wrapping_add(1);
             let sparse = cache.tried >= 64 && cache.hits.saturating_mul(32) < cache.tried;
@@ -516,6 +531,9 @@ impl Compiled {
             }
             return self.find_unanchored(cache, hay, at);
         }
+        if cache.ahead.enabled() && self.searches_ahead() {
+            return self.find_ahead(cache, hay, at);
+        }
         let bytes = hay.as_bytes();
         let mut from = at;
         while let Some(start) = self.literals.prefix.next_candidate(bytes, from) {
@@ -531,6 +549,72 @@ impl Compiled {
             from = start + 1;
         }
         None
+    }
+
+    /// Whether candidates are searched ahead in lockstep: by the `lines` search, or by
+    /// the lazy DFA when no other search comes first (and it builds).
+    pub(super) fn searches_ahead(&self) -> bool {
+        self.lines.is_some() || (self.dfa_candidates && self.dfa().is_some())
+    }
+
+    /// [`Compiled::find_at`] for patterns whose candidates the lazy DFA decides: the
+    /// candidates are searched ahead in batches, several in lockstep (see
+    /// [`super::lockstep`]), and their answers taken in order. An anchored search's
+    /// answer depends only on the text and its start, so answers of candidates after a
+    /// match stay right; those inside a match are dropped. Undecided answers (`Redo`)
+    /// take the one-at-a-time search.
+    fn find_ahead(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
+        let bytes = hay.as_bytes();
+        let mut from = at;
+        loop {
+            let Some((start, answer)) = cache.ahead.take(bytes, from) else {
+                let prefix = &self.literals.prefix;
+                let next = |i| prefix.next_candidate(bytes, i);
+                let filled = match (&self.lines, self.dfa()) {
+                    (Some(lines), _) => {
+                        let lcache = cache.lines.get_or_insert_with(|| lines.create_cache());
+                        cache.ahead.fill(bytes, from, next, |starts, out| {
+                            lines.search_ahead(lcache, hay, starts, out)
+                        })
+                    }
+                    (None, Some(dfa)) => {
+                        let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
+                        cache.ahead.fill(bytes, from, next, |starts, out| {
+                            lockstep::search(dfa, dcache, bytes, starts, out)
+                        })
+                    }
+                    // `searches_ahead` rules this out.
+                    (None, None) => return None,
+                };
+                if !filled {
+                    return None;
+                }
+                continue;
+            };
+            if cache.unanchored {
+                return self.find_unanchored(cache, hay, start);
+            }
+            let counted = hay.len() >= LARGE_TEXT;
+            cache.tried += u32::from(counted);
+            cache.groups_for = None;
+            let end = match answer.outcome {
+                Outcome::End(end) => {
+                    cache.touched_end |= answer.touched_end;
+                    Some(end)
+                }
+                Outcome::None => {
+                    cache.touched_end |= answer.touched_end;
+                    self.note_failure(cache, hay, answer.scanned);
+                    None
+                }
+                Outcome::Redo => self.anchored_end(cache, hay, start),
+            };
+            if let Some(end) = end {
+                cache.hits += u32::from(counted);
+                return Some((start, end));
+            }
+            from = start + 1;
+        }
     }
 
     /// Whether a search since [`Compiled::begin_rule`] looked at or past the end of the
