@@ -1,0 +1,357 @@
+//! The depth-first search over a [`Linear`](super::Linear) pattern's atoms, in preference
+//! order (see the parent module for why it is exact).
+
+use memchr::memmem;
+
+use super::{Atom, QuickRun, Repeat, memrchr_any, scan_cost};
+
+/// One search: the atoms, the text, and what the search has found and spent so far.
+pub(super) struct Search<'a, 's> {
+    pub(super) atoms: &'a [Atom],
+    pub(super) hay: &'a str,
+    /// The right edge of the text the atoms may consume; once an unpinned search
+    /// succeeds, where the match ended.
+    pub(super) end: usize,
+    /// Whether a match must end exactly at `end` (group resolution on a known span).
+    pub(super) pinned: bool,
+    /// Set when the answer could differ if the text went on past `end` with a `%` (the
+    /// thread-segmented state cuts the text before a `%`, and uses this to detect a match
+    /// that might cross into the next thread). A run that would stop at `%` anyway, or a
+    /// literal or class that would not accept it, leaves it unset.
+    pub(super) touched_end: bool,
+    pub(super) budget: usize,
+    pub(super) slots: &'s mut [Option<usize>],
+}
+
+impl Search<'_, '_> {
+    /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
+    fn quick(
+        &mut self,
+        quick: &QuickRun,
+        min: u32,
+        next_first: Option<u128>,
+        i: usize,
+        pos: usize,
+    ) -> bool {
+        let bytes = self.hay.as_bytes();
+        let run_end = quick.run_end(bytes, pos, self.end);
+        self.touched_end |= run_end == self.end && !quick.stops.contains(&b'%');
+        let cost = scan_cost(run_end - pos);
+        if self.budget <= cost {
+            self.budget = 0;
+            return false;
+        }
+        self.budget -= cost;
+        let lowest = if min == 1 {
+            match self.hay[pos..run_end].chars().next() {
+                Some(c) => pos + c.len_utf8(),
+                None => return false,
+            }
+        } else {
+            pos
+        };
+        match &quick.next_literal {
+            Some(lit) => {
+                // An occurrence of the literal that starts in the run but ends past `end`
+                // is invisible here; it would have to hold the `%` that follows `end`.
+                self.touched_end |=
+                    run_end + lit.needle().len() > self.end && lit.needle().contains(&b'%');
+                let mut high = (run_end + lit.needle().len()).min(self.end);
+                while high > lowest {
+                    let Some(k) = lit.rfind(&bytes[lowest..high]) else {
+                        return false;
+                    };
+                    let q = lowest + k;
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                    high = q + lit.needle().len() - 1;
+                }
+                false
+            }
+            None if quick.next_bytes.is_some() => {
+                // Only places followed by a byte of the next class can go on; the byte
+                // at `run_end` itself (a stop byte, or past `end`) may be one.
+                let next = quick.next_bytes.as_deref().unwrap_or_default();
+                if run_end == self.end {
+                    self.touched_end |= next.contains(&b'%');
+                }
+                let mut high = (run_end + 1).min(self.end);
+                while high > lowest {
+                    let Some(k) = memrchr_any(next, &bytes[lowest..high]) else {
+                        return false;
+                    };
+                    let q = lowest + k;
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                    high = q;
+                }
+                // The run may also end at `lowest` with the class failing there;
+                // only a class byte at `lowest` can go on, and that was tried.
+                false
+            }
+            None => {
+                let mut q = run_end;
+                loop {
+                    // As in the counted loop: skip places the next atom cannot start at.
+                    let hopeless = q < self.end
+                        && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
+                    if !hopeless && self.at(i + 1, q) {
+                        return true;
+                    }
+                    if q <= lowest {
+                        return false;
+                    }
+                    q -= if bytes[q - 1] < 128 {
+                        1
+                    } else {
+                        let Some(c) = self.hay[lowest..q].chars().next_back() else {
+                            return false;
+                        };
+                        c.len_utf8()
+                    };
+                }
+            }
+        }
+    }
+
+    /// Atom `i` is a lines loop at `pos`: try its ends, farthest first.
+    fn lines(
+        &mut self,
+        stops: &[u8],
+        next_literal: Option<&memmem::Finder<'static>>,
+        i: usize,
+        pos: usize,
+    ) -> bool {
+        let bytes = self.hay.as_bytes();
+        let h = &bytes[pos..self.end];
+        let found = match *stops {
+            [] => None,
+            [a] => memchr::memchr(a, h),
+            [a, b] => memchr::memchr2(a, b, h),
+            [a, b, c] => memchr::memchr3(a, b, c, h),
+            _ => unreachable!("at most two stop bytes besides the newline"),
+        };
+        let stop = found.map_or(self.end, |k| pos + k);
+        self.touched_end |= stop == self.end && !stops.contains(&b'%');
+        let cost = scan_cost(stop - pos);
+        if self.budget <= cost {
+            self.budget = 0;
+            return false;
+        }
+        self.budget -= cost;
+        if let Some(lit) = next_literal {
+            // The ends followed by the literal, farthest first: its occurrences that start
+            // at `pos` or after a `\n`, no later than `stop`, found forwards (memmem is
+            // vectorised that way) and tried backwards. One cut off by `end` would have
+            // to hold the `%` that may follow.
+            let needle = lit.needle();
+            let len = needle.len();
+            self.touched_end |= stop + len > self.end && needle.contains(&b'%');
+            let window = &bytes[pos..(stop + len).min(self.end)];
+            let mut found: Vec<usize> = Vec::new();
+            let mut from = 0;
+            while let Some(k) = lit.find(&window[from..]) {
+                let q = pos + from + k;
+                if q <= stop && (q == pos || bytes[q - 1] == b'\n') {
+                    found.push(q);
+                }
+                from += k + 1;
+            }
+            for &q in found.iter().rev() {
+                if self.at(i + 1, q) {
+                    return true;
+                }
+                if self.budget == 0 {
+                    return false;
+                }
+            }
+            return false;
+        }
+        let mut high = stop;
+        while let Some(k) = memchr::memrchr(b'\n', &bytes[pos..high]) {
+            if self.at(i + 1, pos + k + 1) {
+                return true;
+            }
+            if self.budget == 0 {
+                return false;
+            }
+            high = pos + k;
+        }
+        self.at(i + 1, pos)
+    }
+
+    /// Whether atoms `i..` match `hay[pos..end]` exactly, following the most preferred
+    /// path; on success the slots hold that path's groups.
+    pub(super) fn at(&mut self, i: usize, pos: usize) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        let Some(atom) = self.atoms.get(i) else {
+            if self.pinned {
+                return pos == self.end;
+            }
+            self.end = pos;
+            return true;
+        };
+        match atom {
+            Atom::Literal(lit) => {
+                let after = pos + lit.len();
+                if after > self.end {
+                    let available = &self.hay.as_bytes()[pos..self.end];
+                    self.touched_end |= lit.starts_with(available) && lit[available.len()] == b'%';
+                    return false;
+                }
+                after <= self.end
+                    && self.hay.as_bytes()[pos..after] == lit[..]
+                    && self.at(i + 1, after)
+            }
+            Atom::Class(class) => {
+                if pos >= self.end {
+                    self.touched_end |= class.has_percent();
+                    return false;
+                }
+                match class.step(self.hay, pos) {
+                    Some(len) => self.at(i + 1, pos + len),
+                    None => false,
+                }
+            }
+            Atom::Skip { len, greedy } => {
+                let (first, second) = if *greedy {
+                    (i + 1, i + 1 + len)
+                } else {
+                    (i + 1 + len, i + 1)
+                };
+                self.at(first, pos) || (self.budget > 0 && self.at(second, pos))
+            }
+            Atom::Alt { branches } => {
+                let byte = self.hay.as_bytes().get(pos).copied();
+                for &(offset, first) in branches {
+                    let hopeless = pos < self.end
+                        && first.is_some_and(|m| byte.is_none_or(|b| b >= 128 || m >> b & 1 == 0));
+                    if !hopeless && self.at(i + offset, pos) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
+                }
+                false
+            }
+            Atom::Jump(offset) => self.at(i + offset, pos),
+            Atom::Open(g) | Atom::Close(g) => {
+                let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
+                let old = self.slots[slot];
+                self.slots[slot] = Some(pos);
+                if self.at(i + 1, pos) {
+                    return true;
+                }
+                self.slots[slot] = old;
+                false
+            }
+            Atom::Repeat(repeat) => match &repeat.quick {
+                Some(quick) => self.quick(quick, repeat.min, repeat.next_first, i, pos),
+                None => self.repeat(repeat, i, pos),
+            },
+            Atom::Lines(lines) => self.lines(&lines.stops, lines.next_literal.as_ref(), i, pos),
+        }
+    }
+
+    /// Atom `i` is a repetition without a quick run at `pos`.
+    fn repeat(&mut self, repeat: &Repeat, i: usize, pos: usize) -> bool {
+        let Repeat {
+            class,
+            min,
+            max,
+            greedy,
+            next_first,
+            ..
+        } = repeat;
+        let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
+        let bytes = self.hay.as_bytes();
+        if *greedy {
+            // Run as far as the class and `max` allow, then give back one char at
+            // a time.
+            let mut steps = 0;
+            let mut q = pos;
+            while steps < max && q < self.end {
+                let b = bytes[q];
+                let len = if b < 128 {
+                    if class.ascii >> b & 1 == 0 {
+                        break;
+                    }
+                    1
+                } else {
+                    match class.step(self.hay, q) {
+                        Some(len) => len,
+                        None => break,
+                    }
+                };
+                steps += 1;
+                q += len;
+            }
+            self.touched_end |= q == self.end && steps < max && class.has_percent();
+            if self.budget <= steps {
+                // Out of budget: every later step fails too, so the whole
+                // search reports failure rather than a less preferred path.
+                self.budget = 0;
+                return false;
+            }
+            self.budget -= steps;
+            loop {
+                if steps < min {
+                    return false;
+                }
+                // A place where the next atom cannot start is not tried (at the
+                // end the next atom runs, to note whether it touched the end).
+                let hopeless = q < self.end
+                    && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
+                if !hopeless && self.at(i + 1, q) {
+                    return true;
+                }
+                if q == pos {
+                    return false;
+                }
+                q -= if bytes[q - 1] < 128 {
+                    1
+                } else {
+                    let Some(c) = self.hay[pos..q].chars().next_back() else {
+                        return false;
+                    };
+                    c.len_utf8()
+                };
+                steps -= 1;
+            }
+        } else {
+            let mut steps = 0;
+            let mut q = pos;
+            loop {
+                if steps >= min && self.at(i + 1, q) {
+                    return true;
+                }
+                if steps == max {
+                    return false;
+                }
+                if q >= self.end {
+                    self.touched_end |= class.has_percent();
+                    return false;
+                }
+                match class.step(self.hay, q) {
+                    Some(len) => {
+                        steps += 1;
+                        q += len;
+                    }
+                    None => return false,
+                }
+            }
+        }
+    }
+}
