@@ -230,6 +230,22 @@ impl Linear {
     pub fn new(hir: &Hir) -> Option<Linear> {
         let mut atoms = Vec::new();
         flatten(hir, &mut atoms)?;
+        // The search undoes a failed path's group marks by clearing them, which needs each
+        // group marked by one `Open` and one `Close` (true of what `flatten` accepts), and
+        // slot numbers that fit its undo log.
+        let mut marks: Vec<usize> = atoms
+            .iter()
+            .filter_map(|a| match a {
+                Atom::Open(g) => Some(2 * g),
+                Atom::Close(g) => Some(2 * g + 1),
+                _ => None,
+            })
+            .collect();
+        marks.sort_unstable();
+        let unique = marks.windows(2).all(|w| w[0] != w[1]);
+        if !unique || marks.last().is_some_and(|&m| m > usize::from(u16::MAX)) {
+            return None;
+        }
         // Tell each quick run which literal follows it, if one does (group marks between
         // them take no space).
         for i in 0..atoms.len() {
@@ -247,6 +263,9 @@ impl Linear {
             let first = match next {
                 Some(Atom::Literal(lit)) if lit[0].is_ascii() => Some(1u128 << lit[0]),
                 Some(Atom::Class(set)) if set.only_ascii() => Some(set.ascii),
+                Some(Atom::Alt { branches }) => branches
+                    .iter()
+                    .try_fold(0u128, |all, &(_, first)| Some(all | first?)),
                 _ => None,
             };
             match &mut atoms[i] {
@@ -312,6 +331,7 @@ impl Linear {
         end: usize,
         slots: &mut [Option<usize>],
     ) -> bool {
+        slots.fill(None);
         let mut search = Search {
             atoms: &self.atoms,
             hay,
@@ -345,6 +365,7 @@ impl Linear {
         touched_end: &mut bool,
     ) -> Result<Option<usize>, ()> {
         let budget = 1024 + (hay.len() - start) / 4;
+        slots.fill(None);
         let mut search = Search {
             atoms: &self.atoms,
             hay,

@@ -5,6 +5,22 @@ use memchr::memmem;
 
 use super::{Atom, QuickRun, Repeat, memrchr_any, scan_cost};
 
+/// How many occurrences of the literal after a lines loop one scan keeps.
+const FOUND: usize = 8;
+
+/// How many group marks one call of [`Search::at`] sets before it recurses to set more.
+const UNDO: usize = 32;
+
+/// Whether `text` is `lit` (short literals compare byte by byte, without a call).
+#[inline]
+fn same(text: &[u8], lit: &[u8]) -> bool {
+    if lit.len() <= 16 {
+        text.len() == lit.len() && text.iter().zip(lit).all(|(a, b)| a == b)
+    } else {
+        text == lit
+    }
+}
+
 /// One search: the atoms, the text, and what the search has found and spent so far.
 pub(super) struct Search<'a, 's> {
     pub(super) atoms: &'a [Atom],
@@ -151,29 +167,46 @@ impl Search<'_, '_> {
             // The ends followed by the literal, farthest first: its occurrences that start
             // at `pos` or after a `\n`, no later than `stop`, found forwards (memmem is
             // vectorised that way) and tried backwards. One cut off by `end` would have
-            // to hold the `%` that may follow.
+            // to hold the `%` that may follow. The last `FOUND` occurrences are kept; when
+            // there were more and all those fail, the text before them is searched again.
             let needle = lit.needle();
             let len = needle.len();
             self.touched_end |= stop + len > self.end && needle.contains(&b'%');
-            let window = &bytes[pos..(stop + len).min(self.end)];
-            let mut found: Vec<usize> = Vec::new();
-            let mut from = 0;
-            while let Some(k) = lit.find(&window[from..]) {
-                let q = pos + from + k;
-                if q <= stop && (q == pos || bytes[q - 1] == b'\n') {
-                    found.push(q);
+            let mut limit = (stop + len).min(self.end);
+            loop {
+                let window = &bytes[pos..limit];
+                let mut found = [0usize; FOUND];
+                let (mut count, mut from) = (0, 0);
+                while let Some(k) = lit.find(&window[from..]) {
+                    let q = pos + from + k;
+                    if q <= stop && (q == pos || bytes[q - 1] == b'\n') {
+                        found[count % FOUND] = q;
+                        count += 1;
+                    }
+                    from += k + 1;
                 }
-                from += k + 1;
-            }
-            for &q in found.iter().rev() {
-                if self.at(i + 1, q) {
-                    return true;
+                for back in 1..=count.min(FOUND) {
+                    let q = found[(count - back) % FOUND];
+                    if self.at(i + 1, q) {
+                        return true;
+                    }
+                    if self.budget == 0 {
+                        return false;
+                    }
                 }
-                if self.budget == 0 {
+                if count <= FOUND {
                     return false;
                 }
+                // Occurrences starting before the earliest one tried.
+                let earliest = found[(count - FOUND) % FOUND];
+                limit = earliest + len - 1;
+                let cost = scan_cost(limit - pos);
+                if self.budget <= cost {
+                    self.budget = 0;
+                    return false;
+                }
+                self.budget -= cost;
             }
-            return false;
         }
         let mut high = stop;
         while let Some(k) = memchr::memrchr(b'\n', &bytes[pos..high]) {
@@ -189,80 +222,122 @@ impl Search<'_, '_> {
     }
 
     /// Whether atoms `i..` match `hay[pos..end]` exactly, following the most preferred
-    /// path; on success the slots hold that path's groups.
-    pub(super) fn at(&mut self, i: usize, pos: usize) -> bool {
-        if self.budget == 0 {
-            return false;
-        }
-        self.budget -= 1;
-        let Some(atom) = self.atoms.get(i) else {
-            if self.pinned {
-                return pos == self.end;
+    /// path; on success the slots hold that path's groups, on failure they are as before.
+    ///
+    /// Atoms without a choice (literals, classes, group marks, jumps) are stepped through
+    /// in a loop, as is the last choice an alternation or optional part has left; only the
+    /// choices that may be taken back recurse. The group marks of the loop are undone on
+    /// failure by setting them to `None`: each slot belongs to one atom and the path only
+    /// goes forwards, so the path had not set it before (see [`Linear::new`]).
+    pub(super) fn at(&mut self, mut i: usize, mut pos: usize) -> bool {
+        let mut written = [0u16; UNDO];
+        let mut n = 0;
+        let found = 'run: loop {
+            if self.budget == 0 {
+                break false;
             }
-            self.end = pos;
-            return true;
+            self.budget -= 1;
+            let Some(atom) = self.atoms.get(i) else {
+                if self.pinned {
+                    break pos == self.end;
+                }
+                self.end = pos;
+                break true;
+            };
+            match atom {
+                Atom::Literal(lit) => {
+                    let after = pos + lit.len();
+                    let bytes = self.hay.as_bytes();
+                    if after > self.end {
+                        let available = &bytes[pos..self.end];
+                        self.touched_end |=
+                            lit.starts_with(available) && lit[available.len()] == b'%';
+                        break false;
+                    }
+                    if !same(&bytes[pos..after], lit) {
+                        break false;
+                    }
+                    (i, pos) = (i + 1, after);
+                }
+                Atom::Class(class) => {
+                    if pos >= self.end {
+                        self.touched_end |= class.has_percent();
+                        break false;
+                    }
+                    match class.step(self.hay, pos) {
+                        Some(len) => (i, pos) = (i + 1, pos + len),
+                        None => break false,
+                    }
+                }
+                Atom::Open(g) | Atom::Close(g) => {
+                    if n == UNDO {
+                        break self.at(i, pos);
+                    }
+                    let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
+                    self.slots[slot] = Some(pos);
+                    written[n] = slot as u16;
+                    n += 1;
+                    i += 1;
+                }
+                Atom::Jump(offset) => i += offset,
+                Atom::Skip { len, greedy } => {
+                    let (first, second) = if *greedy {
+                        (i + 1, i + 1 + len)
+                    } else {
+                        (i + 1 + len, i + 1)
+                    };
+                    if self.at(first, pos) {
+                        break true;
+                    }
+                    i = second;
+                }
+                Atom::Alt { branches } => {
+                    let end = self.end;
+                    let byte = self.hay.as_bytes().get(pos).copied();
+                    let viable = |&(_, first): &(usize, Option<u128>)| {
+                        pos >= end
+                            || first
+                                .is_none_or(|m| byte.is_some_and(|b| b < 128 && m >> b & 1 == 1))
+                    };
+                    let mut next = branches.iter().position(viable);
+                    loop {
+                        let Some(k) = next else {
+                            break 'run false;
+                        };
+                        next = branches[k + 1..]
+                            .iter()
+                            .position(viable)
+                            .map(|later| k + 1 + later);
+                        if next.is_none() {
+                            // The last branch that may match: its answer is the answer.
+                            i += branches[k].0;
+                            continue 'run;
+                        }
+                        if self.at(i + branches[k].0, pos) {
+                            break 'run true;
+                        }
+                        if self.budget == 0 {
+                            break 'run false;
+                        }
+                    }
+                }
+                Atom::Repeat(repeat) => {
+                    break match &repeat.quick {
+                        Some(quick) => self.quick(quick, repeat.min, repeat.next_first, i, pos),
+                        None => self.repeat(repeat, i, pos),
+                    };
+                }
+                Atom::Lines(lines) => {
+                    break self.lines(&lines.stops, lines.next_literal.as_ref(), i, pos);
+                }
+            }
         };
-        match atom {
-            Atom::Literal(lit) => {
-                let after = pos + lit.len();
-                if after > self.end {
-                    let available = &self.hay.as_bytes()[pos..self.end];
-                    self.touched_end |= lit.starts_with(available) && lit[available.len()] == b'%';
-                    return false;
-                }
-                after <= self.end
-                    && self.hay.as_bytes()[pos..after] == lit[..]
-                    && self.at(i + 1, after)
+        if !found {
+            for &slot in &written[..n] {
+                self.slots[usize::from(slot)] = None;
             }
-            Atom::Class(class) => {
-                if pos >= self.end {
-                    self.touched_end |= class.has_percent();
-                    return false;
-                }
-                match class.step(self.hay, pos) {
-                    Some(len) => self.at(i + 1, pos + len),
-                    None => false,
-                }
-            }
-            Atom::Skip { len, greedy } => {
-                let (first, second) = if *greedy {
-                    (i + 1, i + 1 + len)
-                } else {
-                    (i + 1 + len, i + 1)
-                };
-                self.at(first, pos) || (self.budget > 0 && self.at(second, pos))
-            }
-            Atom::Alt { branches } => {
-                let byte = self.hay.as_bytes().get(pos).copied();
-                for &(offset, first) in branches {
-                    let hopeless = pos < self.end
-                        && first.is_some_and(|m| byte.is_none_or(|b| b >= 128 || m >> b & 1 == 0));
-                    if !hopeless && self.at(i + offset, pos) {
-                        return true;
-                    }
-                    if self.budget == 0 {
-                        return false;
-                    }
-                }
-                false
-            }
-            Atom::Jump(offset) => self.at(i + offset, pos),
-            Atom::Open(g) | Atom::Close(g) => {
-                let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
-                let old = self.slots[slot];
-                self.slots[slot] = Some(pos);
-                if self.at(i + 1, pos) {
-                    return true;
-                }
-                self.slots[slot] = old;
-                false
-            }
-            Atom::Repeat(repeat) => match &repeat.quick {
-                Some(quick) => self.quick(quick, repeat.min, repeat.next_first, i, pos),
-                None => self.repeat(repeat, i, pos),
-            },
-            Atom::Lines(lines) => self.lines(&lines.stops, lines.next_literal.as_ref(), i, pos),
         }
+        found
     }
 
     /// Atom `i` is a repetition without a quick run at `pos`.

@@ -318,3 +318,19 @@ mod generated {
         }
     }
 }
+
+#[test]
+fn lines_loops_with_many_candidate_lines() {
+    // More candidate lines than one scan keeps: the one that goes on is early, late, or
+    // absent, and the loop must not cross the `%`.
+    let p = "(%%\n)((?:[^%\n]*\n)*)#v: (1[^\n]*)\n";
+    for ones in [vec![], vec![0], vec![3], vec![11], vec![19], vec![2, 17]] {
+        let mut hay = String::from("x%%\n#a: \n");
+        for k in 0..20 {
+            let value = if ones.contains(&k) { "1" } else { "0" };
+            hay.push_str(&format!("#v: {value}{k}\n"));
+        }
+        hay.push_str("%%\n#v: 1\n");
+        assert!(check(p, &hay).unwrap() > 0, "{hay:?}");
+    }
+}
