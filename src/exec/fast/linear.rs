@@ -26,6 +26,7 @@
 use memchr::memmem;
 use regex_syntax::hir::{Class, Hir, HirKind};
 
+use ahead::Ahead;
 use search::Search;
 
 /// A char class with a bitmap for ASCII, the common case, and its non-ASCII members in
@@ -142,11 +143,12 @@ enum Atom {
         len: usize,
         greedy: bool,
     },
-    /// An alternation: each branch starts this many atoms further on, and can start only
-    /// with the ASCII bytes of its mask when it has one. Every branch but the last ends in
-    /// a [`Atom::Jump`] past the alternation; the last flows into what follows.
+    /// An alternation: each branch starts this many atoms further on, and is tried only
+    /// where its filter (that of its path on to the pattern's end) admits the text. Every
+    /// branch but the last ends in a [`Atom::Jump`] past the alternation; the last flows
+    /// into what follows.
     Alt {
-        branches: Vec<(usize, Option<u128>)>,
+        branches: Vec<(usize, Ahead)>,
     },
     /// Go on this many atoms further on.
     Jump(usize),
@@ -163,9 +165,8 @@ struct Repeat {
     greedy: bool,
     /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
     quick: Option<QuickRun>,
-    /// The ASCII bytes the next atom can start with, when it can start only with
-    /// ASCII bytes: other places to stop are not tried.
-    next_first: Option<u128>,
+    /// The filter of the atoms after it: places to stop it refuses are not tried.
+    next: Ahead,
 }
 
 /// See [`Atom::Lines`].
@@ -260,17 +261,22 @@ impl Linear {
                 Some(Atom::Class(set)) => small_ascii_set(set),
                 _ => None,
             };
-            let first = match next {
-                Some(Atom::Literal(lit)) if lit[0].is_ascii() => Some(1u128 << lit[0]),
-                Some(Atom::Class(set)) if set.only_ascii() => Some(set.ascii),
-                Some(Atom::Alt { branches }) => branches
+            let after = Ahead::of(&atoms, i + 1);
+            let paths: Vec<Ahead> = match &atoms[i] {
+                Atom::Alt { branches } => branches
                     .iter()
-                    .try_fold(0u128, |all, &(_, first)| Some(all | first?)),
-                _ => None,
+                    .map(|&(offset, _)| Ahead::of(&atoms, i + offset))
+                    .collect(),
+                _ => Vec::new(),
             };
             match &mut atoms[i] {
+                Atom::Alt { branches } => {
+                    for (branch, path) in branches.iter_mut().zip(paths) {
+                        branch.1 = path;
+                    }
+                }
                 Atom::Repeat(repeat) => {
-                    repeat.next_first = first;
+                    repeat.next = after;
                     if let Some(quick) = &mut repeat.quick {
                         quick.next_literal = literal;
                         quick.next_bytes = bytes;
@@ -442,7 +448,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             let class = CharSet::new(&class)?;
             out.push(Atom::Repeat(Box::new(Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
-                next_first: None,
+                next: Ahead::default(),
                 class,
                 min: rep.min,
                 max: rep.max,
@@ -473,7 +479,7 @@ fn alternation(alts: &[Hir], out: &mut Vec<Atom>) -> Option<()> {
     for (k, alt) in alts.iter().enumerate() {
         let start = out.len();
         flatten(alt, out)?;
-        branches.push((start - at, first_bytes(&out[start..])));
+        branches.push((start - at, Ahead::default()));
         if k + 1 < alts.len() {
             jumps.push(out.len());
             out.push(Atom::Jump(0));
@@ -485,19 +491,6 @@ fn alternation(alts: &[Hir], out: &mut Vec<Atom>) -> Option<()> {
     }
     out[at] = Atom::Alt { branches };
     Some(())
-}
-
-/// The ASCII bytes a sequence of atoms can start with, when its first atom that takes
-/// space is a literal or a class of ASCII bytes.
-fn first_bytes(atoms: &[Atom]) -> Option<u128> {
-    match atoms
-        .iter()
-        .find(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)))?
-    {
-        Atom::Literal(lit) if lit[0].is_ascii() => Some(1u128 << lit[0]),
-        Atom::Class(set) if set.only_ascii() => Some(set.ascii),
-        _ => None,
-    }
 }
 
 /// Appends an optional `body` (see [`Atom::Skip`]).
@@ -595,6 +588,7 @@ fn scan_cost(len: usize) -> usize {
     len / 8 + 1
 }
 
+mod ahead;
 mod search;
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 
 use memchr::memmem;
 
-use super::{Atom, QuickRun, Repeat, memrchr_any, scan_cost};
+use super::{Ahead, Atom, QuickRun, Repeat, memrchr_any, scan_cost};
 
 /// How many occurrences of the literal after a lines loop one scan keeps.
 const FOUND: usize = 8;
@@ -41,14 +41,7 @@ pub(super) struct Search<'a, 's> {
 
 impl Search<'_, '_> {
     /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
-    fn quick(
-        &mut self,
-        quick: &QuickRun,
-        min: u32,
-        next_first: Option<u128>,
-        i: usize,
-        pos: usize,
-    ) -> bool {
+    fn quick(&mut self, quick: &QuickRun, min: u32, next: &Ahead, i: usize, pos: usize) -> bool {
         let bytes = self.hay.as_bytes();
         let run_end = quick.run_end(bytes, pos, self.end);
         self.touched_end |= run_end == self.end && !quick.stops.contains(&b'%');
@@ -117,9 +110,7 @@ impl Search<'_, '_> {
                 let mut q = run_end;
                 loop {
                     // As in the counted loop: skip places the next atom cannot start at.
-                    let hopeless = q < self.end
-                        && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
-                    if !hopeless && self.at(i + 1, q) {
+                    if next.admits(bytes, q, self.end) && self.at(i + 1, q) {
                         return true;
                     }
                     if q <= lowest {
@@ -292,13 +283,8 @@ impl Search<'_, '_> {
                     i = second;
                 }
                 Atom::Alt { branches } => {
-                    let end = self.end;
-                    let byte = self.hay.as_bytes().get(pos).copied();
-                    let viable = |&(_, first): &(usize, Option<u128>)| {
-                        pos >= end
-                            || first
-                                .is_none_or(|m| byte.is_some_and(|b| b < 128 && m >> b & 1 == 1))
-                    };
+                    let (bytes, end) = (self.hay.as_bytes(), self.end);
+                    let viable = |(_, path): &(usize, Ahead)| path.admits(bytes, pos, end);
                     let mut next = branches.iter().position(viable);
                     loop {
                         let Some(k) = next else {
@@ -323,7 +309,7 @@ impl Search<'_, '_> {
                 }
                 Atom::Repeat(repeat) => {
                     break match &repeat.quick {
-                        Some(quick) => self.quick(quick, repeat.min, repeat.next_first, i, pos),
+                        Some(quick) => self.quick(quick, repeat.min, &repeat.next, i, pos),
                         None => self.repeat(repeat, i, pos),
                     };
                 }
@@ -347,7 +333,7 @@ impl Search<'_, '_> {
             min,
             max,
             greedy,
-            next_first,
+            next,
             ..
         } = repeat;
         let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
@@ -387,9 +373,7 @@ impl Search<'_, '_> {
                 }
                 // A place where the next atom cannot start is not tried (at the
                 // end the next atom runs, to note whether it touched the end).
-                let hopeless = q < self.end
-                    && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
-                if !hopeless && self.at(i + 1, q) {
+                if next.admits(bytes, q, self.end) && self.at(i + 1, q) {
                     return true;
                 }
                 if q == pos {
