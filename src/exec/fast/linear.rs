@@ -21,7 +21,14 @@
 //! so the usual lookup (the wanted line is near the end of the span) costs little; the
 //! budget (a few times the span length) cuts off patterns that would backtrack a lot.
 //! An alternation is tried branch by branch in order (its preference order), skipping
-//! branches whose first byte cannot be the one at hand.
+//! branches whose next bytes cannot be the ones at hand (see `ahead`).
+//!
+//! Layout: this file flattens a pattern into atoms; `search` runs the depth-first search
+//! (atoms without a choice in a loop, choices that may be taken back by recursion);
+//! `ahead` computes the next-bytes filters; `tests` checks all of it against `regex`.
+//! Trade-off: the search is an interpreter over atoms (a few ns a step), cheap for the
+//! machine's short threads but no match for a DFA on long, branchy texts: the budget
+//! hands those to the DFA.
 
 use memchr::memmem;
 use regex_syntax::hir::{Class, Hir, HirKind};

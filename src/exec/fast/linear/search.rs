@@ -1,5 +1,15 @@
 //! The depth-first search over a [`Linear`](super::Linear) pattern's atoms, in preference
 //! order (see the parent module for why it is exact).
+//!
+//! Contract: [`Search::at`] says whether the atoms from an index match from a position
+//! (to `end` when pinned, else anywhere, recording the end), leaving the most preferred
+//! path's groups in the slots; it spends one budget step per atom and about one per eight
+//! bytes scanned, and answers false once the budget is spent.
+//!
+//! Trade-offs: runs of atoms without a choice are stepped in a loop with a small undo log
+//! (a stack array, no allocation); repetitions, lines loops, alternation branches other
+//! than the last viable one, and optional parts recurse, so the stack grows with the
+//! number of choices on a path (bounded by the atoms, a few hundred at most).
 
 use memchr::memmem;
 
