@@ -101,6 +101,13 @@ impl CharSet {
         Some(CharSet { ascii, beyond })
     }
 
+    /// The ASCII bytes outside the set, when they are at most three and every non-ASCII
+    /// char is in it (`[^%]`, `[^\n]`, `.`): its runs end at the first of them (memchr).
+    fn few_stops(&self) -> Option<Box<[u8]>> {
+        let stops: Vec<u8> = (0u8..128).filter(|b| self.ascii >> b & 1 == 0).collect();
+        (matches!(self.beyond, Beyond::All) && stops.len() <= 3).then(|| stops.into())
+    }
+
     /// Whether `%` is in the set.
     fn has_percent(&self) -> bool {
         self.ascii >> b'%' & 1 == 1
@@ -174,6 +181,9 @@ struct Repeat {
     quick: Option<QuickRun>,
     /// The filter of the atoms after it: places to stop it refuses are not tried.
     next: Ahead,
+    /// For a bounded repetition of a class with [`CharSet::few_stops`]: those bytes.
+    /// Over ASCII text (one char a byte) its longest run is found with memchr.
+    stops: Option<Box<[u8]>>,
 }
 
 /// See [`Atom::Lines`].
@@ -201,13 +211,8 @@ impl QuickRun {
         if !greedy || max.is_some() || min > 1 {
             return None;
         }
-        let stops: Vec<u8> = (0u8..=255)
-            .filter(|b| !b.is_ascii() || class.ascii >> b & 1 == 0)
-            .filter(|b| b.is_ascii())
-            .collect();
-        let non_ascii_all_in = matches!(class.beyond, Beyond::All);
-        (non_ascii_all_in && stops.len() <= 3).then_some(QuickRun {
-            stops,
+        Some(QuickRun {
+            stops: class.few_stops()?.into(),
             next_literal: None,
             next_bytes: None,
         })
@@ -215,15 +220,7 @@ impl QuickRun {
 
     /// The end of the longest run of the class in `hay[from..end]`.
     fn run_end(&self, hay: &[u8], from: usize, end: usize) -> usize {
-        let h = &hay[from..end];
-        let found = match self.stops[..] {
-            [] => None,
-            [a] => memchr::memchr(a, h),
-            [a, b] => memchr::memchr2(a, b, h),
-            [a, b, c] => memchr::memchr3(a, b, c, h),
-            _ => unreachable!("at most three stop bytes"),
-        };
-        found.map_or(end, |k| from + k)
+        memchr_any(&self.stops, &hay[from..end]).map_or(end, |k| from + k)
     }
 }
 
@@ -254,9 +251,16 @@ impl Linear {
         if !unique || marks.last().is_some_and(|&m| m > usize::from(u16::MAX)) {
             return None;
         }
-        // Tell each quick run which literal follows it, if one does (group marks between
-        // them take no space).
+        // Tell each repetition and lines loop what follows it (the literal, if one does:
+        // group marks between them take no space; the next-bytes filter), and each
+        // alternation branch its filter.
         for i in 0..atoms.len() {
+            if !matches!(
+                atoms[i],
+                Atom::Alt { .. } | Atom::Repeat(_) | Atom::Lines(_)
+            ) {
+                continue;
+            }
             let next = atoms[i + 1..]
                 .iter()
                 .find(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)));
@@ -268,12 +272,12 @@ impl Linear {
                 Some(Atom::Class(set)) => small_ascii_set(set),
                 _ => None,
             };
-            let after = Ahead::of(&atoms, i + 1);
-            let paths: Vec<Ahead> = match &atoms[i] {
+            let mut paths: Vec<Ahead> = match &atoms[i] {
                 Atom::Alt { branches } => branches
                     .iter()
                     .map(|&(offset, _)| Ahead::of(&atoms, i + offset))
                     .collect(),
+                Atom::Repeat(_) => vec![Ahead::of(&atoms, i + 1)],
                 _ => Vec::new(),
             };
             match &mut atoms[i] {
@@ -283,7 +287,7 @@ impl Linear {
                     }
                 }
                 Atom::Repeat(repeat) => {
-                    repeat.next = after;
+                    repeat.next = paths.pop().unwrap_or_default();
                     if let Some(quick) = &mut repeat.quick {
                         quick.next_literal = literal;
                         quick.next_bytes = bytes;
@@ -455,6 +459,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             let class = CharSet::new(&class)?;
             out.push(Atom::Repeat(Box::new(Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
+                stops: class.few_stops().filter(|_| rep.max.is_some()),
                 next: Ahead::default(),
                 class,
                 min: rep.min,
@@ -516,6 +521,17 @@ fn optional(body: &Hir, greedy: bool, out: &mut Vec<Atom>) -> Option<()> {
 fn small_ascii_set(set: &CharSet) -> Option<Vec<u8>> {
     let bytes: Vec<u8> = (0u8..128).filter(|b| set.ascii >> b & 1 == 1).collect();
     (set.only_ascii() && (1..=3).contains(&bytes.len())).then_some(bytes)
+}
+
+/// The first position in `hay` of one of `bytes` (none to three).
+fn memchr_any(bytes: &[u8], hay: &[u8]) -> Option<usize> {
+    match *bytes {
+        [] => None,
+        [a] => memchr::memchr(a, hay),
+        [a, b] => memchr::memchr2(a, b, hay),
+        [a, b, c] => memchr::memchr3(a, b, c, hay),
+        _ => unreachable!("at most three bytes"),
+    }
 }
 
 /// The last position in `hay` of one of `bytes` (one to three).

@@ -13,7 +13,7 @@
 
 use memchr::memmem;
 
-use super::{Ahead, Atom, QuickRun, Repeat, memrchr_any, scan_cost};
+use super::{Ahead, Atom, QuickRun, Repeat, memchr_any, memrchr_any, scan_cost};
 
 /// How many occurrences of the literal after a lines loop one scan keeps.
 const FOUND: usize = 8;
@@ -344,6 +344,7 @@ impl Search<'_, '_> {
             max,
             greedy,
             next,
+            stops,
             ..
         } = repeat;
         let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
@@ -351,9 +352,18 @@ impl Search<'_, '_> {
         if *greedy {
             // Run as far as the class and `max` allow, then give back one char at
             // a time.
-            let mut steps = 0;
-            let mut q = pos;
-            while steps < max && q < self.end {
+            let (mut steps, mut q) = (0, pos);
+            // Bounded, with few stops (see `Repeat::stops`): the run ends at the first stop
+            // in a window of `max` bytes, which holds `max` chars if it is ASCII up to there.
+            let window = &bytes[pos..self.end.min(pos.saturating_add(max))];
+            let ascii_run = stops
+                .as_deref()
+                .map(|stops| memchr_any(stops, window).unwrap_or(window.len()))
+                .filter(|&run| window[..run].is_ascii());
+            if let Some(run) = ascii_run {
+                (steps, q) = (run, pos + run);
+            }
+            while ascii_run.is_none() && steps < max && q < self.end {
                 let b = bytes[q];
                 let len = if b < 128 {
                     if class.ascii >> b & 1 == 0 {
