@@ -10,39 +10,50 @@
 //! refuses is one where the search would fail within those bytes before reaching the end
 //! of the text, so skipping it changes neither the answer nor the "touched the end" note.
 //!
-//! Trade-off: 8 bytes of lookahead (a u128 each) per alternation branch and repetition;
-//! merging is bounded by a step allowance, so a long chain of optional parts yields a
-//! shorter (still exact) filter instead of exponential work.
+//! Trade-off: up to 8 bytes of lookahead (16 bytes of mask each, boxed) per alternation
+//! branch and repetition; merging is bounded by a step allowance, so a long chain of
+//! optional parts yields a shorter (still exact) filter instead of exponential work.
 
 use super::Atom;
 
 /// How many bytes a filter looks at.
 const AHEAD: usize = 8;
 
-/// The ASCII bytes allowed at each of the first `len` offsets (see the module doc).
+/// The ASCII bytes allowed at each of the first few offsets (see the module doc).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Ahead {
-    masks: [u128; AHEAD],
-    len: usize,
+    masks: Box<[u128]>,
 }
 
 impl Ahead {
     /// The filter of the atoms from index `i` on.
     pub(super) fn of(atoms: &[Atom], i: usize) -> Ahead {
         let mut allowance = 256;
-        Ahead::walk(atoms, i, &mut allowance)
+        let found = Masks::walk(atoms, i, &mut allowance);
+        Ahead {
+            masks: found.masks[..found.len].into(),
+        }
     }
 
     /// Whether the bytes at `pos` (those before `end`) pass the filter.
     #[inline]
     pub(super) fn admits(&self, bytes: &[u8], pos: usize, end: usize) -> bool {
-        let n = self.len.min(end.saturating_sub(pos));
+        let n = self.masks.len().min(end.saturating_sub(pos));
         bytes[pos..pos + n]
             .iter()
             .zip(&self.masks)
             .all(|(&b, m)| b < 128 && m >> b & 1 == 1)
     }
+}
 
+/// An [`Ahead`] while it is read off the atoms.
+#[derive(Clone, Debug, Default)]
+struct Masks {
+    masks: [u128; AHEAD],
+    len: usize,
+}
+
+impl Masks {
     fn push(&mut self, mask: u128) -> bool {
         if self.len == AHEAD {
             return false;
@@ -53,7 +64,7 @@ impl Ahead {
     }
 
     /// This filter followed by `rest`.
-    fn then(mut self, rest: &Ahead) -> Ahead {
+    fn then(mut self, rest: &Masks) -> Masks {
         for &mask in &rest.masks[..rest.len] {
             if !self.push(mask) {
                 break;
@@ -63,7 +74,7 @@ impl Ahead {
     }
 
     /// A filter that every path's filter implies.
-    fn union(mut self, other: &Ahead) -> Ahead {
+    fn union(mut self, other: &Masks) -> Masks {
         self.len = self.len.min(other.len);
         for (m, o) in self.masks.iter_mut().zip(&other.masks).take(self.len) {
             *m |= o;
@@ -71,8 +82,8 @@ impl Ahead {
         self
     }
 
-    fn walk(atoms: &[Atom], mut i: usize, allowance: &mut usize) -> Ahead {
-        let mut out = Ahead::default();
+    fn walk(atoms: &[Atom], mut i: usize, allowance: &mut usize) -> Masks {
+        let mut out = Masks::default();
         if *allowance == 0 {
             return out;
         }
@@ -106,13 +117,13 @@ impl Ahead {
                 Some(Atom::Alt { branches }) => {
                     let mut paths = branches
                         .iter()
-                        .map(|(offset, _)| Ahead::walk(atoms, i + offset, allowance));
+                        .map(|(offset, _)| Masks::walk(atoms, i + offset, allowance));
                     let first = paths.next().unwrap_or_default();
                     paths.fold(first, |all, path| all.union(&path))
                 }
                 Some(Atom::Skip { len, .. }) => {
-                    let body = Ahead::walk(atoms, i + 1, allowance);
-                    body.union(&Ahead::walk(atoms, i + 1 + len, allowance))
+                    let body = Masks::walk(atoms, i + 1, allowance);
+                    body.union(&Masks::walk(atoms, i + 1 + len, allowance))
                 }
                 _ => return out,
             };
