@@ -162,12 +162,24 @@ enum Atom {
     /// branch but the last ends in a [`Atom::Jump`] past the alternation; the last flows
     /// into what follows.
     Alt {
-        branches: Vec<(usize, Ahead)>,
+        branches: Box<Branches>,
     },
     /// Go on this many atoms further on.
     Jump(usize),
     Open(usize),
     Close(usize),
+}
+
+/// The branches of an [`Atom::Alt`], in order of preference.
+#[derive(Clone, Debug, Default)]
+struct Branches {
+    /// Where each branch starts, in atoms after the alternation's own.
+    offsets: Vec<usize>,
+    /// Each branch's filter (see `ahead`).
+    paths: Vec<Ahead>,
+    /// The first mask of each filter ([`Ahead::first`]), side by side: most branches are
+    /// ruled out by one load each.
+    firsts: Vec<u128>,
 }
 
 /// A repetition of a char class.
@@ -274,17 +286,17 @@ impl Linear {
             };
             let mut paths: Vec<Ahead> = match &atoms[i] {
                 Atom::Alt { branches } => branches
+                    .offsets
                     .iter()
-                    .map(|&(offset, _)| Ahead::of(&atoms, i + offset))
+                    .map(|&offset| Ahead::of(&atoms, i + offset))
                     .collect(),
                 Atom::Repeat(_) => vec![Ahead::of(&atoms, i + 1)],
                 _ => Vec::new(),
             };
             match &mut atoms[i] {
                 Atom::Alt { branches } => {
-                    for (branch, path) in branches.iter_mut().zip(paths) {
-                        branch.1 = path;
-                    }
+                    branches.firsts = paths.iter().map(Ahead::first).collect();
+                    branches.paths = paths;
                 }
                 Atom::Repeat(repeat) => {
                     repeat.next = paths.pop().unwrap_or_default();
@@ -483,15 +495,13 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
 /// Appends an alternation of `alts` (see [`Atom::Alt`]).
 fn alternation(alts: &[Hir], out: &mut Vec<Atom>) -> Option<()> {
     let at = out.len();
-    out.push(Atom::Alt {
-        branches: Vec::new(),
-    });
-    let mut branches = Vec::with_capacity(alts.len());
+    out.push(Atom::Jump(0));
+    let mut offsets = Vec::with_capacity(alts.len());
     let mut jumps = Vec::new();
     for (k, alt) in alts.iter().enumerate() {
         let start = out.len();
         flatten(alt, out)?;
-        branches.push((start - at, Ahead::default()));
+        offsets.push(start - at);
         if k + 1 < alts.len() {
             jumps.push(out.len());
             out.push(Atom::Jump(0));
@@ -501,7 +511,12 @@ fn alternation(alts: &[Hir], out: &mut Vec<Atom>) -> Option<()> {
     for j in jumps {
         out[j] = Atom::Jump(end - j);
     }
-    out[at] = Atom::Alt { branches };
+    out[at] = Atom::Alt {
+        branches: Box::new(Branches {
+            offsets,
+            ..Branches::default()
+        }),
+    };
     Some(())
 }
 

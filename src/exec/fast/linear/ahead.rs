@@ -35,6 +35,11 @@ impl Ahead {
         }
     }
 
+    /// The mask of the first byte (every ASCII byte when the filter is empty).
+    pub(super) fn first(&self) -> u128 {
+        self.masks.first().copied().unwrap_or(u128::MAX)
+    }
+
     /// Whether the bytes at `pos` (those before `end`) pass the filter.
     #[inline]
     pub(super) fn admits(&self, bytes: &[u8], pos: usize, end: usize) -> bool {
@@ -116,8 +121,9 @@ impl Masks {
                 }
                 Some(Atom::Alt { branches }) => {
                     let mut paths = branches
+                        .offsets
                         .iter()
-                        .map(|(offset, _)| Masks::walk(atoms, i + offset, allowance));
+                        .map(|offset| Masks::walk(atoms, i + offset, allowance));
                     let first = paths.next().unwrap_or_default();
                     paths.fold(first, |all, path| all.union(&path))
                 }

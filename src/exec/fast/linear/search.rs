@@ -294,22 +294,26 @@ impl Search<'_, '_> {
                 }
                 Atom::Alt { branches } => {
                     let (bytes, end) = (self.hay.as_bytes(), self.end);
-                    let viable = |(_, path): &(usize, Ahead)| path.admits(bytes, pos, end);
-                    let mut next = branches.iter().position(viable);
+                    // An ASCII byte at hand rules out most branches by their first mask.
+                    let byte = bytes.get(pos).copied().filter(|&b| pos < end && b < 128);
+                    let viable = |k: usize| {
+                        byte.is_none_or(|b| branches.firsts[k] >> b & 1 == 1)
+                            && branches.paths[k].admits(bytes, pos, end)
+                    };
+                    let count = branches.offsets.len();
+                    let mut next = (0..count).find(|&k| viable(k));
                     loop {
                         let Some(k) = next else {
                             break 'run false;
                         };
-                        next = branches[k + 1..]
-                            .iter()
-                            .position(viable)
-                            .map(|later| k + 1 + later);
+                        next = (k + 1..count).find(|&later| viable(later));
+                        let start = i + branches.offsets[k];
                         if next.is_none() {
                             // The last branch that may match: its answer is the answer.
-                            i += branches[k].0;
+                            i = start;
                             continue 'run;
                         }
-                        if self.at(i + branches[k].0, pos) {
+                        if self.at(start, pos) {
                             break 'run true;
                         }
                         if self.budget == 0 {
