@@ -21,10 +21,20 @@
 //! so the usual lookup (the wanted line is near the end of the span) costs little; the
 //! budget (a few times the span length) cuts off patterns that would backtrack a lot.
 //! An alternation is tried branch by branch in order (its preference order), skipping
-//! branches whose first byte cannot be the one at hand.
+//! branches whose next bytes cannot be the ones at hand (see `ahead`).
+//!
+//! Layout: this file flattens a pattern into atoms; `search` runs the depth-first search
+//! (atoms without a choice in a loop, choices that may be taken back by recursion);
+//! `ahead` computes the next-bytes filters; `tests` checks all of it against `regex`.
+//! Trade-off: the search is an interpreter over atoms (a few ns a step), cheap for the
+//! machine's short threads but no match for a DFA on long, branchy texts: the budget
+//! hands those to the DFA.
 
 use memchr::memmem;
 use regex_syntax::hir::{Class, Hir, HirKind};
+
+use ahead::Ahead;
+use search::Search;
 
 /// A char class with a bitmap for ASCII, the common case, and its non-ASCII members in
 /// the smallest form that holds them (the machine's classes hold all or none of them).
@@ -91,6 +101,13 @@ impl CharSet {
         Some(CharSet { ascii, beyond })
     }
 
+    /// The ASCII bytes outside the set, when they are at most three and every non-ASCII
+    /// char is in it (`[^%]`, `[^\n]`, `.`): its runs end at the first of them (memchr).
+    fn few_stops(&self) -> Option<Box<[u8]>> {
+        let stops: Vec<u8> = (0u8..128).filter(|b| self.ascii >> b & 1 == 0).collect();
+        (matches!(self.beyond, Beyond::All) && stops.len() <= 3).then(|| stops.into())
+    }
+
     /// Whether `%` is in the set.
     fn has_percent(&self) -> bool {
         self.ascii >> b'%' & 1 == 1
@@ -140,16 +157,29 @@ enum Atom {
         len: usize,
         greedy: bool,
     },
-    /// An alternation: each branch starts this many atoms further on, and can start only
-    /// with the ASCII bytes of its mask when it has one. Every branch but the last ends in
-    /// a [`Atom::Jump`] past the alternation; the last flows into what follows.
+    /// An alternation: each branch starts this many atoms further on, and is tried only
+    /// where its filter (that of its path on to the pattern's end) admits the text. Every
+    /// branch but the last ends in a [`Atom::Jump`] past the alternation; the last flows
+    /// into what follows.
     Alt {
-        branches: Vec<(usize, Option<u128>)>,
+        branches: Box<Branches>,
     },
     /// Go on this many atoms further on.
     Jump(usize),
     Open(usize),
     Close(usize),
+}
+
+/// The branches of an [`Atom::Alt`], in order of preference.
+#[derive(Clone, Debug, Default)]
+struct Branches {
+    /// Where each branch starts, in atoms after the alternation's own.
+    offsets: Vec<usize>,
+    /// Each branch's filter (see `ahead`).
+    paths: Vec<Ahead>,
+    /// The first mask of each filter ([`Ahead::first`]), side by side: most branches are
+    /// ruled out by one load each.
+    firsts: Vec<u128>,
 }
 
 /// A repetition of a char class.
@@ -161,9 +191,11 @@ struct Repeat {
     greedy: bool,
     /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
     quick: Option<QuickRun>,
-    /// The ASCII bytes the next atom can start with, when it can start only with
-    /// ASCII bytes: other places to stop are not tried.
-    next_first: Option<u128>,
+    /// The filter of the atoms after it: places to stop it refuses are not tried.
+    next: Ahead,
+    /// For a bounded repetition of a class with [`CharSet::few_stops`]: those bytes.
+    /// Over ASCII text (one char a byte) its longest run is found with memchr.
+    stops: Option<Box<[u8]>>,
 }
 
 /// See [`Atom::Lines`].
@@ -191,13 +223,8 @@ impl QuickRun {
         if !greedy || max.is_some() || min > 1 {
             return None;
         }
-        let stops: Vec<u8> = (0u8..=255)
-            .filter(|b| !b.is_ascii() || class.ascii >> b & 1 == 0)
-            .filter(|b| b.is_ascii())
-            .collect();
-        let non_ascii_all_in = matches!(class.beyond, Beyond::All);
-        (non_ascii_all_in && stops.len() <= 3).then_some(QuickRun {
-            stops,
+        Some(QuickRun {
+            stops: class.few_stops()?.into(),
             next_literal: None,
             next_bytes: None,
         })
@@ -205,15 +232,7 @@ impl QuickRun {
 
     /// The end of the longest run of the class in `hay[from..end]`.
     fn run_end(&self, hay: &[u8], from: usize, end: usize) -> usize {
-        let h = &hay[from..end];
-        let found = match self.stops[..] {
-            [] => None,
-            [a] => memchr::memchr(a, h),
-            [a, b] => memchr::memchr2(a, b, h),
-            [a, b, c] => memchr::memchr3(a, b, c, h),
-            _ => unreachable!("at most three stop bytes"),
-        };
-        found.map_or(end, |k| from + k)
+        memchr_any(&self.stops, &hay[from..end]).map_or(end, |k| from + k)
     }
 }
 
@@ -228,9 +247,32 @@ impl Linear {
     pub fn new(hir: &Hir) -> Option<Linear> {
         let mut atoms = Vec::new();
         flatten(hir, &mut atoms)?;
-        // Tell each quick run which literal follows it, if one does (group marks between
-        // them take no space).
+        // The search undoes a failed path's group marks by clearing them, which needs each
+        // group marked by one `Open` and one `Close` (true of what `flatten` accepts), and
+        // slot numbers that fit its undo log.
+        let mut marks: Vec<usize> = atoms
+            .iter()
+            .filter_map(|a| match a {
+                Atom::Open(g) => Some(2 * g),
+                Atom::Close(g) => Some(2 * g + 1),
+                _ => None,
+            })
+            .collect();
+        marks.sort_unstable();
+        let unique = marks.windows(2).all(|w| w[0] != w[1]);
+        if !unique || marks.last().is_some_and(|&m| m > usize::from(u16::MAX)) {
+            return None;
+        }
+        // Tell each repetition and lines loop what follows it (the literal, if one does:
+        // group marks between them take no space; the next-bytes filter), and each
+        // alternation branch its filter.
         for i in 0..atoms.len() {
+            if !matches!(
+                atoms[i],
+                Atom::Alt { .. } | Atom::Repeat(_) | Atom::Lines(_)
+            ) {
+                continue;
+            }
             let next = atoms[i + 1..]
                 .iter()
                 .find(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)));
@@ -242,14 +284,22 @@ impl Linear {
                 Some(Atom::Class(set)) => small_ascii_set(set),
                 _ => None,
             };
-            let first = match next {
-                Some(Atom::Literal(lit)) if lit[0].is_ascii() => Some(1u128 << lit[0]),
-                Some(Atom::Class(set)) if set.only_ascii() => Some(set.ascii),
-                _ => None,
+            let mut paths: Vec<Ahead> = match &atoms[i] {
+                Atom::Alt { branches } => branches
+                    .offsets
+                    .iter()
+                    .map(|&offset| Ahead::of(&atoms, i + offset))
+                    .collect(),
+                Atom::Repeat(_) => vec![Ahead::of(&atoms, i + 1)],
+                _ => Vec::new(),
             };
             match &mut atoms[i] {
+                Atom::Alt { branches } => {
+                    branches.firsts = paths.iter().map(Ahead::first).collect();
+                    branches.paths = paths;
+                }
                 Atom::Repeat(repeat) => {
-                    repeat.next_first = first;
+                    repeat.next = paths.pop().unwrap_or_default();
                     if let Some(quick) = &mut repeat.quick {
                         quick.next_literal = literal;
                         quick.next_bytes = bytes;
@@ -310,6 +360,7 @@ impl Linear {
         end: usize,
         slots: &mut [Option<usize>],
     ) -> bool {
+        slots.fill(None);
         let mut search = Search {
             atoms: &self.atoms,
             hay,
@@ -343,6 +394,7 @@ impl Linear {
         touched_end: &mut bool,
     ) -> Result<Option<usize>, ()> {
         let budget = 1024 + (hay.len() - start) / 4;
+        slots.fill(None);
         let mut search = Search {
             atoms: &self.atoms,
             hay,
@@ -419,7 +471,8 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             let class = CharSet::new(&class)?;
             out.push(Atom::Repeat(Box::new(Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
-                next_first: None,
+                stops: class.few_stops().filter(|_| rep.max.is_some()),
+                next: Ahead::default(),
                 class,
                 min: rep.min,
                 max: rep.max,
@@ -442,15 +495,13 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
 /// Appends an alternation of `alts` (see [`Atom::Alt`]).
 fn alternation(alts: &[Hir], out: &mut Vec<Atom>) -> Option<()> {
     let at = out.len();
-    out.push(Atom::Alt {
-        branches: Vec::new(),
-    });
-    let mut branches = Vec::with_capacity(alts.len());
+    out.push(Atom::Jump(0));
+    let mut offsets = Vec::with_capacity(alts.len());
     let mut jumps = Vec::new();
     for (k, alt) in alts.iter().enumerate() {
         let start = out.len();
         flatten(alt, out)?;
-        branches.push((start - at, first_bytes(&out[start..])));
+        offsets.push(start - at);
         if k + 1 < alts.len() {
             jumps.push(out.len());
             out.push(Atom::Jump(0));
@@ -460,21 +511,13 @@ fn alternation(alts: &[Hir], out: &mut Vec<Atom>) -> Option<()> {
     for j in jumps {
         out[j] = Atom::Jump(end - j);
     }
-    out[at] = Atom::Alt { branches };
+    out[at] = Atom::Alt {
+        branches: Box::new(Branches {
+            offsets,
+            ..Branches::default()
+        }),
+    };
     Some(())
-}
-
-/// The ASCII bytes a sequence of atoms can start with, when its first atom that takes
-/// space is a literal or a class of ASCII bytes.
-fn first_bytes(atoms: &[Atom]) -> Option<u128> {
-    match atoms
-        .iter()
-        .find(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)))?
-    {
-        Atom::Literal(lit) if lit[0].is_ascii() => Some(1u128 << lit[0]),
-        Atom::Class(set) if set.only_ascii() => Some(set.ascii),
-        _ => None,
-    }
 }
 
 /// Appends an optional `body` (see [`Atom::Skip`]).
@@ -493,6 +536,17 @@ fn optional(body: &Hir, greedy: bool, out: &mut Vec<Atom>) -> Option<()> {
 fn small_ascii_set(set: &CharSet) -> Option<Vec<u8>> {
     let bytes: Vec<u8> = (0u8..128).filter(|b| set.ascii >> b & 1 == 1).collect();
     (set.only_ascii() && (1..=3).contains(&bytes.len())).then_some(bytes)
+}
+
+/// The first position in `hay` of one of `bytes` (none to three).
+fn memchr_any(bytes: &[u8], hay: &[u8]) -> Option<usize> {
+    match *bytes {
+        [] => None,
+        [a] => memchr::memchr(a, hay),
+        [a, b] => memchr::memchr2(a, b, hay),
+        [a, b, c] => memchr::memchr3(a, b, c, hay),
+        _ => unreachable!("at most three bytes"),
+    }
 }
 
 /// The last position in `hay` of one of `bytes` (one to three).
@@ -572,482 +626,7 @@ fn scan_cost(len: usize) -> usize {
     len / 8 + 1
 }
 
-struct Search<'a, 's> {
-    atoms: &'a [Atom],
-    hay: &'a str,
-    /// The right edge of the text the atoms may consume; once an unpinned search
-    /// succeeds, where the match ended.
-    end: usize,
-    /// Whether a match must end exactly at `end` (group resolution on a known span).
-    pinned: bool,
-    /// Set when the answer could differ if the text went on past `end` with a `%` (the
-    /// thread-segmented state cuts the text before a `%`, and uses this to detect a match
-    /// that might cross into the next thread). A run that would stop at `%` anyway, or a
-    /// literal or class that would not accept it, leaves it unset.
-    touched_end: bool,
-    budget: usize,
-    slots: &'s mut [Option<usize>],
-}
-
-impl Search<'_, '_> {
-    /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
-    fn quick(
-        &mut self,
-        quick: &QuickRun,
-        min: u32,
-        next_first: Option<u128>,
-        i: usize,
-        pos: usize,
-    ) -> bool {
-        let bytes = self.hay.as_bytes();
-        let run_end = quick.run_end(bytes, pos, self.end);
-        self.touched_end |= run_end == self.end && !quick.stops.contains(&b'%');
-        let cost = scan_cost(run_end - pos);
-        if self.budget <= cost {
-            self.budget = 0;
-            return false;
-        }
-        self.budget -= cost;
-        let lowest = if min == 1 {
-            match self.hay[pos..run_end].chars().next() {
-                Some(c) => pos + c.len_utf8(),
-                None => return false,
-            }
-        } else {
-            pos
-        };
-        match &quick.next_literal {
-            Some(lit) => {
-                // An occurrence of the literal that starts in the run but ends past `end`
-                // is invisible here; it would have to hold the `%` that follows `end`.
-                self.touched_end |=
-                    run_end + lit.needle().len() > self.end && lit.needle().contains(&b'%');
-                let mut high = (run_end + lit.needle().len()).min(self.end);
-                while high > lowest {
-                    let Some(k) = lit.rfind(&bytes[lowest..high]) else {
-                        return false;
-                    };
-                    let q = lowest + k;
-                    if self.at(i + 1, q) {
-                        return true;
-                    }
-                    if self.budget == 0 {
-                        return false;
-                    }
-                    high = q + lit.needle().len() - 1;
-                }
-                false
-            }
-            None if quick.next_bytes.is_some() => {
-                // Only places followed by a byte of the next class can go on; the byte
-                // at `run_end` itself (a stop byte, or past `end`) may be one.
-                let next = quick.next_bytes.as_deref().unwrap_or_default();
-                if run_end == self.end {
-                    self.touched_end |= next.contains(&b'%');
-                }
-                let mut high = (run_end + 1).min(self.end);
-                while high > lowest {
-                    let Some(k) = memrchr_any(next, &bytes[lowest..high]) else {
-                        return false;
-                    };
-                    let q = lowest + k;
-                    if self.at(i + 1, q) {
-                        return true;
-                    }
-                    if self.budget == 0 {
-                        return false;
-                    }
-                    high = q;
-                }
-                // The run may also end at `lowest` with the class failing there;
-                // only a class byte at `lowest` can go on, and that was tried.
-                false
-            }
-            None => {
-                let mut q = run_end;
-                loop {
-                    // As in the counted loop: skip places the next atom cannot start at.
-                    let hopeless = q < self.end
-                        && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
-                    if !hopeless && self.at(i + 1, q) {
-                        return true;
-                    }
-                    if q <= lowest {
-                        return false;
-                    }
-                    q -= if bytes[q - 1] < 128 {
-                        1
-                    } else {
-                        let Some(c) = self.hay[lowest..q].chars().next_back() else {
-                            return false;
-                        };
-                        c.len_utf8()
-                    };
-                }
-            }
-        }
-    }
-
-    /// Atom `i` is a lines loop at `pos`: try its ends, farthest first.
-    fn lines(
-        &mut self,
-        stops: &[u8],
-        next_literal: Option<&memmem::Finder<'static>>,
-        i: usize,
-        pos: usize,
-    ) -> bool {
-        let bytes = self.hay.as_bytes();
-        let h = &bytes[pos..self.end];
-        let found = match *stops {
-            [] => None,
-            [a] => memchr::memchr(a, h),
-            [a, b] => memchr::memchr2(a, b, h),
-            [a, b, c] => memchr::memchr3(a, b, c, h),
-            _ => unreachable!("at most two stop bytes besides the newline"),
-        };
-        let stop = found.map_or(self.end, |k| pos + k);
-        self.touched_end |= stop == self.end && !stops.contains(&b'%');
-        let cost = scan_cost(stop - pos);
-        if self.budget <= cost {
-            self.budget = 0;
-            return false;
-        }
-        self.budget -= cost;
-        if let Some(lit) = next_literal {
-            // The ends followed by the literal, farthest first: its occurrences that start
-            // at `pos` or after a `\n`, no later than `stop`, found forwards (memmem is
-            // vectorised that way) and tried backwards. One cut off by `end` would have
-            // to hold the `%` that may follow.
-            let needle = lit.needle();
-            let len = needle.len();
-            self.touched_end |= stop + len > self.end && needle.contains(&b'%');
-            let window = &bytes[pos..(stop + len).min(self.end)];
-            let mut found: Vec<usize> = Vec::new();
-            let mut from = 0;
-            while let Some(k) = lit.find(&window[from..]) {
-                let q = pos + from + k;
-                if q <= stop && (q == pos || bytes[q - 1] == b'\n') {
-                    found.push(q);
-                }
-                from += k + 1;
-            }
-            for &q in found.iter().rev() {
-                if self.at(i + 1, q) {
-                    return true;
-                }
-                if self.budget == 0 {
-                    return false;
-                }
-            }
-            return false;
-        }
-        let mut high = stop;
-        while let Some(k) = memchr::memrchr(b'\n', &bytes[pos..high]) {
-            if self.at(i + 1, pos + k + 1) {
-                return true;
-            }
-            if self.budget == 0 {
-                return false;
-            }
-            high = pos + k;
-        }
-        self.at(i + 1, pos)
-    }
-
-    /// Whether atoms `i..` match `hay[pos..end]` exactly, following the most preferred
-    /// path; on success the slots hold that path's groups.
-    fn at(&mut self, i: usize, pos: usize) -> bool {
-        if self.budget == 0 {
-            return false;
-        }
-        self.budget -= 1;
-        let Some(atom) = self.atoms.get(i) else {
-            if self.pinned {
-                return pos == self.end;
-            }
-            self.end = pos;
-            return true;
-        };
-        match atom {
-            Atom::Literal(lit) => {
-                let after = pos + lit.len();
-                if after > self.end {
-                    let available = &self.hay.as_bytes()[pos..self.end];
-                    self.touched_end |= lit.starts_with(available) && lit[available.len()] == b'%';
-                    return false;
-                }
-                after <= self.end
-                    && self.hay.as_bytes()[pos..after] == lit[..]
-                    && self.at(i + 1, after)
-            }
-            Atom::Class(class) => {
-                if pos >= self.end {
-                    self.touched_end |= class.has_percent();
-                    return false;
-                }
-                match class.step(self.hay, pos) {
-                    Some(len) => self.at(i + 1, pos + len),
-                    None => false,
-                }
-            }
-            Atom::Skip { len, greedy } => {
-                let (first, second) = if *greedy {
-                    (i + 1, i + 1 + len)
-                } else {
-                    (i + 1 + len, i + 1)
-                };
-                self.at(first, pos) || (self.budget > 0 && self.at(second, pos))
-            }
-            Atom::Alt { branches } => {
-                let byte = self.hay.as_bytes().get(pos).copied();
-                for &(offset, first) in branches {
-                    let hopeless = pos < self.end
-                        && first.is_some_and(|m| byte.is_none_or(|b| b >= 128 || m >> b & 1 == 0));
-                    if !hopeless && self.at(i + offset, pos) {
-                        return true;
-                    }
-                    if self.budget == 0 {
-                        return false;
-                    }
-                }
-                false
-            }
-            Atom::Jump(offset) => self.at(i + offset, pos),
-            Atom::Open(g) | Atom::Close(g) => {
-                let slot = 2 * g + usize::from(matches!(atom, Atom::Close(_)));
-                let old = self.slots[slot];
-                self.slots[slot] = Some(pos);
-                if self.at(i + 1, pos) {
-                    return true;
-                }
-                self.slots[slot] = old;
-                false
-            }
-            Atom::Repeat(repeat) => match &repeat.quick {
-                Some(quick) => self.quick(quick, repeat.min, repeat.next_first, i, pos),
-                None => self.repeat(repeat, i, pos),
-            },
-            Atom::Lines(lines) => self.lines(&lines.stops, lines.next_literal.as_ref(), i, pos),
-        }
-    }
-
-    /// Atom `i` is a repetition without a quick run at `pos`.
-    fn repeat(&mut self, repeat: &Repeat, i: usize, pos: usize) -> bool {
-        let Repeat {
-            class,
-            min,
-            max,
-            greedy,
-            next_first,
-            ..
-        } = repeat;
-        let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
-        let bytes = self.hay.as_bytes();
-        if *greedy {
-            // Run as far as the class and `max` allow, then give back one char at
-            // a time.
-            let mut steps = 0;
-            let mut q = pos;
-            while steps < max && q < self.end {
-                let b = bytes[q];
-                let len = if b < 128 {
-                    if class.ascii >> b & 1 == 0 {
-                        break;
-                    }
-                    1
-                } else {
-                    match class.step(self.hay, q) {
-                        Some(len) => len,
-                        None => break,
-                    }
-                };
-                steps += 1;
-                q += len;
-            }
-            self.touched_end |= q == self.end && steps < max && class.has_percent();
-            if self.budget <= steps {
-                // Out of budget: every later step fails too, so the whole
-                // search reports failure rather than a less preferred path.
-                self.budget = 0;
-                return false;
-            }
-            self.budget -= steps;
-            loop {
-                if steps < min {
-                    return false;
-                }
-                // A place where the next atom cannot start is not tried (at the
-                // end the next atom runs, to note whether it touched the end).
-                let hopeless = q < self.end
-                    && next_first.is_some_and(|m| bytes[q] >= 128 || m >> bytes[q] & 1 == 0);
-                if !hopeless && self.at(i + 1, q) {
-                    return true;
-                }
-                if q == pos {
-                    return false;
-                }
-                q -= if bytes[q - 1] < 128 {
-                    1
-                } else {
-                    let Some(c) = self.hay[pos..q].chars().next_back() else {
-                        return false;
-                    };
-                    c.len_utf8()
-                };
-                steps -= 1;
-            }
-        } else {
-            let mut steps = 0;
-            let mut q = pos;
-            loop {
-                if steps >= min && self.at(i + 1, q) {
-                    return true;
-                }
-                if steps == max {
-                    return false;
-                }
-                if q >= self.end {
-                    self.touched_end |= class.has_percent();
-                    return false;
-                }
-                match class.step(self.hay, q) {
-                    Some(len) => {
-                        steps += 1;
-                        q += len;
-                    }
-                    None => return false,
-                }
-            }
-        }
-    }
-}
-
+mod ahead;
+mod search;
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn groups(pattern: &str, hay: &str) -> Option<Vec<Option<(usize, usize)>>> {
-        let re = regex::Regex::new(pattern).unwrap();
-        let caps = re.captures(hay).unwrap();
-        let m = caps.get(0).unwrap();
-        let hir = regex_syntax::parse(pattern).unwrap();
-        let linear = Linear::new(&hir)?;
-        let mut slots = vec![None; 2 * re.captures_len()];
-        assert!(linear.resolve(hay, m.start(), m.end(), &mut slots));
-        let ours: Vec<_> = (0..re.captures_len())
-            .map(|g| slots[2 * g].zip(slots[2 * g + 1]))
-            .collect();
-        let theirs: Vec<_> = (0..re.captures_len())
-            .map(|g| caps.get(g).map(|m| (m.start(), m.end())))
-            .collect();
-        assert_eq!(ours, theirs, "{pattern:?} on {hay:?}");
-        Some(ours)
-    }
-
-    #[test]
-    fn lookup_groups() {
-        let p = "(%%\n#stack:\n)([^%]*\n#x: )([^\n]*)\n";
-        groups(p, "%%\n#stack:\nA\n#x: 1\n#y: 2\n#x: 3\n%%\n").unwrap();
-        groups(p, "q%%\n#stack:\n\n#x: \n").unwrap();
-    }
-
-    #[test]
-    fn greedy_lazy_and_counted() {
-        groups("(a*)(a*?)(a+)", "aaaa").unwrap();
-        groups("(a*?)(a+?)(b)", "xaaab").unwrap();
-        groups("(é{1,2})(é*)", "ééé").unwrap();
-        groups("([a-c]{2})(.*)(c)", "abcabc").unwrap();
-        groups("(?i)(ab)(c*)", "xABcC").unwrap();
-        groups("(x?)(x)", "x").unwrap();
-    }
-
-    #[test]
-    fn classes_with_some_non_ascii_chars() {
-        // Neither none nor all of the non-ASCII chars: the ranges decide.
-        groups("([a-cé-ë]*)(ë)(.)", "abéëëç").unwrap();
-        groups("([^a-zé]+)(é)", "ÀÉ1ç\u{10FFFF}é").unwrap();
-        groups("(?i)(é+)(x)", "éÉx").unwrap();
-        groups("([\u{80}-\u{D7FF}]*)(.)", "é\u{D7FF}\u{E000}").unwrap();
-        groups("([^\u{E000}]*)(\u{E000})", "a\u{D7FF}\u{E000}").unwrap();
-        // A byte class with non-ASCII bytes is not a set of chars.
-        let hir = regex_syntax::ParserBuilder::new()
-            .unicode(false)
-            .utf8(false)
-            .build()
-            .parse("[\\x80-\\xFF]")
-            .unwrap();
-        assert!(Linear::new(&hir).is_none());
-    }
-
-    #[test]
-    fn not_linear() {
-        let hir = regex_syntax::parse(r"\ba").unwrap();
-        assert!(Linear::new(&hir).is_none());
-        let hir = regex_syntax::parse("(ab)*").unwrap();
-        assert!(Linear::new(&hir).is_none());
-        let hir = regex_syntax::parse("(?:(a)b){2}").unwrap();
-        assert!(Linear::new(&hir).is_none());
-        let hir = regex_syntax::parse("(?:[^%\n]*\n)*?").unwrap();
-        assert!(Linear::new(&hir).is_none());
-    }
-
-    #[test]
-    fn optional_parts() {
-        let p = "(%%\n#stack:\n)([^#%\n][^\n]*|)\n([^%]*)";
-        assert!(Linear::new(&regex_syntax::parse(p).unwrap()).is_some());
-        groups(p, "%%\n#stack:\nab\n#x: 1\n%%\n").unwrap();
-        groups(p, "%%\n#stack:\n\n#x: 1\n").unwrap();
-        groups("(a(b)|)(ab|)(b*)", "abab").unwrap();
-        groups("(|a(b))(a?)(b)", "abab").unwrap();
-        groups("(?:x(y)z)?(x)", "xyx").unwrap();
-        groups("(?:x(y)z)??(x)", "xyzx").unwrap();
-    }
-
-    #[test]
-    fn alternations() {
-        groups("(a|bc)(c*)", "bcc").unwrap();
-        groups("(a||b)(b*)", "bb").unwrap();
-        groups("x(?:(a)|(a)b|(c))(b?)", "xab").unwrap();
-        groups("(?:a|ab)(?:bc|c)(.)", "abcd").unwrap();
-        groups("(%%\n)(?:(a1)\n.{3}(.)|(b1)\n.{4}(.))", "%%\nb1\nxyzé.q").unwrap();
-        groups("([^\n]*(?:n..[.P]|[.P]..n))", "..n..P...n").unwrap();
-        groups("(?:(x)|y)+?", "xy").unwrap_or_default();
-    }
-
-    #[test]
-    fn lines_loops_and_counted_bodies() {
-        let p =
-            "(%%\n#stack:\n)((?:[^%\n]*\n)*#b: )([^\n]*)(x)((?:[^\n]{2}\\.){2}[^\n]{2})(y)([^%]*)";
-        let hay = "%%\n#stack:\nq\n#b: ..x12.ab.cdy..\n#c: 1\n#b: x\n%%\n";
-        assert!(Linear::new(&regex_syntax::parse(p).unwrap()).is_some());
-        groups(p, hay).unwrap();
-        let p = "(%%\n)((?:[^%\n]*\n)*)(#v: )([^\n]*)\n";
-        groups(p, "%%\n#a: 1\n#v: 2\n#v: 3\n%%\n#v: 4\n").unwrap();
-        groups(p, "%%\n#v: é\nü\n#v: \n").unwrap();
-        groups("((?:[^x\n]*\n)*)(b)", "a\nb\nxb").unwrap();
-        groups("((?:.*\n)*)(b)", "a\nb\nxb\n").unwrap();
-    }
-}
-
-#[cfg(test)]
-mod budget_tests {
-    use super::*;
-
-    /// A pattern that backtracks a lot either resolves exactly or gives up (never a wrong
-    /// answer).
-    #[test]
-    fn heavy_backtracking_is_exact_or_refused() {
-        let pattern = "(a*)(a*)(a*)(a*)(b)";
-        let hay = "a".repeat(300) + "b";
-        let re = regex::Regex::new(pattern).unwrap();
-        let caps = re.captures(&hay).unwrap();
-        let linear = Linear::new(&regex_syntax::parse(pattern).unwrap()).unwrap();
-        let mut slots = vec![None; 12];
-        if linear.resolve(&hay, 0, hay.len(), &mut slots) {
-            for g in 0..6 {
-                let m = caps.get(g).map(|m| (m.start(), m.end()));
-                assert_eq!(slots[2 * g].zip(slots[2 * g + 1]), m);
-            }
-        }
-    }
-}
+mod tests;
