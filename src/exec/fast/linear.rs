@@ -318,6 +318,23 @@ impl Linear {
         })
     }
 
+    /// Whether a search backtracks little: every repetition either is a quick run
+    /// ([`QuickRun`]) or has at most 8 counts to choose from. Such a pattern finds a
+    /// match and its groups in one pass faster than a jump to its line followed by a
+    /// second search for the groups (`lines`); a repetition like `[^\n]{9,58}` tries
+    /// too many places.
+    pub fn backtracks_little(&self) -> bool {
+        self.atoms.iter().all(|atom| match atom {
+            Atom::Repeat(repeat) => {
+                repeat.quick.is_some()
+                    || repeat
+                        .max
+                        .is_some_and(|max| max.saturating_sub(repeat.min) <= 8)
+            }
+            _ => true,
+        })
+    }
+
     /// Whether finding matches would try many places one by one: a run of a class with
     /// something after it that is neither a literal nor a class of at most three bytes
     /// (`[^\n]*[.pnbrqk]...`), so each char of the run is a place to try the rest at. A
