@@ -451,6 +451,7 @@ mod tests {
     }
     use crate::exec::Executor;
     use crate::exec::fast::pattern::{Compiled, Direction, ascii_config, ascii_hir};
+    use crate::exec::fast::tests::Rng;
     use regex_automata::nfa::thompson;
     use regex_automata::util::prefilter::Prefilter;
 
@@ -583,18 +584,6 @@ mod tests {
         let hay = "abxaay\nab ayyx\nabab\naaaa\nab.x..y ab ab ax..y a..y".repeat(4);
         for pattern in PATTERNS {
             agrees(pattern, &hay, true, 0);
-        }
-    }
-
-    /// A tiny deterministic generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
         }
     }
 

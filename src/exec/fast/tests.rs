@@ -260,18 +260,25 @@ fn observer_break_stops() {
     assert_eq!(fast.run_range("a", 1..3, &mut crate::exec::NoObserver), "a");
 }
 
-/// A tiny deterministic generator, so the self-check needs no extra crate.
-struct Rng(u64);
+/// A tiny deterministic generator (xorshift), so randomized tests need no extra crate and
+/// their failures reproduce. Shared by the executor's unit tests.
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
+
+    /// A number below `n` (which is not 0).
+    pub(super) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub(super) fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
     }
 }
 
