@@ -356,6 +356,9 @@ impl Fast {
         // themselves).
         let mut last_matches = 0;
         let mut absent = Absent::default();
+        // The state's length, read again only when a rule changes the state (locks cost
+        // atomic operations, a noticeable share of a rule on a small state).
+        let mut len = read(state).len();
         for index in range {
             let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
                 (last_matches, true)
@@ -364,23 +367,28 @@ impl Fast {
                     self.apply(index, state, scratch, crew, &mut absent);
                 if changed {
                     absent.state_changed();
+                    len = read(state).len();
                 }
                 fixpoint = !changed;
                 last_matches = matches;
                 (matches, skipped)
             };
-            let guard = state.read().unwrap_or_else(PoisonError::into_inner);
             let report = RuleReport {
                 matches: if counts { matches } else { 0 },
                 skipped,
-                state_len: guard.len(),
+                state_len: len,
             };
-            let flow = observer.after_rule(index, &report, &|| guard.render());
+            let flow = observer.after_rule(index, &report, &|| read(state).render());
             if let ControlFlow::Break(()) = flow {
                 break;
             }
         }
     }
+}
+
+/// The state, locked for reading.
+fn read(state: &RwLock<State>) -> std::sync::RwLockReadGuard<'_, State> {
+    state.read().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The state, locked for writing (a poisoned lock is still consistent: every change is a
