@@ -25,7 +25,8 @@
 //!
 //! Layout: this file flattens a pattern into atoms; `search` runs the depth-first search
 //! (atoms without a choice in a loop, choices that may be taken back by recursion);
-//! `ahead` computes the next-bytes filters; `tests` checks all of it against `regex`.
+//! `ahead` computes the next-bytes filters; `span` merges runs of fixed-width atoms into
+//! one step for the search; `tests` checks all of it against `regex`.
 //! Trade-off: the search is an interpreter over atoms (a few ns a step), cheap for the
 //! machine's short threads but no match for a DFA on long, branchy texts: the budget
 //! hands those to the DFA.
@@ -35,6 +36,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 use ahead::Ahead;
 use search::Search;
+use span::Span;
 
 /// A char class with a bitmap for ASCII, the common case, and its non-ASCII members in
 /// the smallest form that holds them (the machine's classes hold all or none of them).
@@ -168,6 +170,8 @@ enum Atom {
     Jump(usize),
     Open(usize),
     Close(usize),
+    /// A run of fixed-width atoms checked at once; only in [`Linear::steps`] (see `span`).
+    Span(Box<Span>),
 }
 
 /// The branches of an [`Atom::Alt`], in order of preference.
@@ -239,7 +243,11 @@ impl QuickRun {
 /// A linear pattern, ready to resolve groups.
 #[derive(Clone, Debug)]
 pub struct Linear {
+    /// The flattened pattern, which the analyses read.
     atoms: Box<[Atom]>,
+    /// The atoms the search steps: `atoms` with a [`Atom::Span`] heading each run of
+    /// fixed-width atoms.
+    steps: Box<[Atom]>,
 }
 
 impl Linear {
@@ -314,6 +322,7 @@ impl Linear {
             }
         }
         Some(Linear {
+            steps: span::spans(&atoms, search::UNDO).into(),
             atoms: atoms.into_boxed_slice(),
         })
     }
@@ -379,7 +388,7 @@ impl Linear {
     ) -> bool {
         slots.fill(None);
         let mut search = Search {
-            atoms: &self.atoms,
+            atoms: &self.steps,
             hay,
             end,
             pinned: true,
@@ -413,7 +422,7 @@ impl Linear {
         let budget = 1024 + (hay.len() - start) / 4;
         slots.fill(None);
         let mut search = Search {
-            atoms: &self.atoms,
+            atoms: &self.steps,
             hay,
             end: hay.len(),
             pinned: false,
@@ -645,5 +654,6 @@ fn scan_cost(len: usize) -> usize {
 
 mod ahead;
 mod search;
+mod span;
 #[cfg(test)]
 mod tests;

@@ -19,11 +19,11 @@ use super::{Ahead, Atom, QuickRun, Repeat, memchr_any, memrchr_any, scan_cost};
 const FOUND: usize = 8;
 
 /// How many group marks one call of [`Search::at`] sets before it recurses to set more.
-const UNDO: usize = 32;
+pub(super) const UNDO: usize = 32;
 
 /// Whether `text` is `lit` (short literals compare byte by byte, without a call).
 #[inline]
-fn same(text: &[u8], lit: &[u8]) -> bool {
+pub(super) fn same(text: &[u8], lit: &[u8]) -> bool {
     if lit.len() <= 16 {
         text.len() == lit.len() && text.iter().zip(lit).all(|(a, b)| a == b)
     } else {
@@ -279,6 +279,33 @@ impl Search<'_, '_> {
                     written[n] = slot as u16;
                     n += 1;
                     i += 1;
+                }
+                Atom::Span(span) => {
+                    // One step charged above, the rest here.
+                    if self.budget < span.count - 1 {
+                        self.budget = 0;
+                        break false;
+                    }
+                    self.budget -= span.count - 1;
+                    let after = pos + span.len;
+                    let bytes = self.hay.as_bytes();
+                    if after > self.end {
+                        self.touched_end |= span.touches_end(&bytes[pos..self.end]);
+                        break false;
+                    }
+                    if !span.matches(&bytes[pos..after]) {
+                        break false;
+                    }
+                    if n + span.marks.len() > UNDO {
+                        // At most `UNDO` marks a span: a fresh call takes them all.
+                        break self.at(i, pos);
+                    }
+                    for &(slot, offset) in &span.marks {
+                        self.slots[usize::from(slot)] = Some(pos + offset as usize);
+                        written[n] = slot;
+                        n += 1;
+                    }
+                    (i, pos) = (i + span.count, after);
                 }
                 Atom::Jump(offset) => i += offset,
                 Atom::Skip { len, greedy } => {
