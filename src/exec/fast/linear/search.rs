@@ -75,7 +75,17 @@ impl Search<'_, '_> {
                 // is invisible here; it would have to hold the `%` that follows `end`.
                 self.touched_end |=
                     run_end + lit.needle().len() > self.end && lit.needle().contains(&b'%');
-                let mut high = (run_end + lit.needle().len()).min(self.end);
+                let len = lit.needle().len();
+                if lit
+                    .needle()
+                    .first()
+                    .is_some_and(|b| quick.stops.contains(b))
+                {
+                    // The literal starts with a stop byte (`([^\n]*)\n`), which the run
+                    // holds nowhere: only at `run_end` can the literal start.
+                    return run_end + len <= self.end && self.at(i + 1, run_end);
+                }
+                let mut high = (run_end + len).min(self.end);
                 while high > lowest {
                     let Some(k) = lit.rfind(&bytes[lowest..high]) else {
                         return false;

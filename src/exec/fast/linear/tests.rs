@@ -364,3 +364,15 @@ fn spans_of_fixed_width_atoms() {
         assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
     }
 }
+
+#[test]
+fn runs_followed_by_a_literal_that_starts_with_a_stop() {
+    // The literal can start only where the run stops.
+    for (pattern, hay) in [
+        ("(a)([^\n]*)(\nb)", "a12\nb a\n\nb a\nc\nb a12"),
+        ("([^%]+)(%%\n)", "x%%\n %\n%%\n y%%"),
+        ("(#)(.*)(\n#)", "#a\nb\n# #\n#"),
+    ] {
+        assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
+    }
+}
