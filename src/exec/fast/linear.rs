@@ -120,6 +120,15 @@ impl CharSet {
         matches!(self.beyond, Beyond::Nothing)
     }
 
+    /// Membership by byte value, for a set of ASCII chars only (no byte from 128 on).
+    fn table(&self) -> Box<[bool; 256]> {
+        let mut table = Box::new([false; 256]);
+        for (b, member) in table.iter_mut().enumerate().take(128) {
+            *member = self.ascii >> b & 1 == 1;
+        }
+        table
+    }
+
     /// Whether the char starting at byte `at` of `hay` (at a char boundary) is in the set,
     /// and its length in bytes.
     #[inline]
@@ -200,6 +209,9 @@ struct Repeat {
     /// For a bounded repetition of a class with [`CharSet::few_stops`]: those bytes.
     /// Over ASCII text (one char a byte) its longest run is found with memchr.
     stops: Option<Box<[u8]>>,
+    /// For a class of ASCII chars only: membership by byte value, so that its longest
+    /// run is found a byte at a time without decoding.
+    table: Option<Box<[bool; 256]>>,
 }
 
 /// See [`Atom::Lines`].
@@ -498,6 +510,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             out.push(Atom::Repeat(Box::new(Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
                 stops: class.few_stops().filter(|_| rep.max.is_some()),
+                table: class.only_ascii().then(|| class.table()),
                 next: Ahead::default(),
                 class,
                 min: rep.min,

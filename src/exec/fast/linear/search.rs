@@ -386,6 +386,7 @@ impl Search<'_, '_> {
             greedy,
             next,
             stops,
+            table,
             ..
         } = repeat;
         let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
@@ -400,7 +401,13 @@ impl Search<'_, '_> {
             let ascii_run = stops
                 .as_deref()
                 .map(|stops| memchr_any(stops, window).unwrap_or(window.len()))
-                .filter(|&run| window[..run].is_ascii());
+                .filter(|&run| window[..run].is_ascii())
+                .or_else(|| {
+                    // An ASCII-only class (see `Repeat::table`): one byte a char.
+                    let table = table.as_deref()?;
+                    let run = window.iter().position(|&b| !table[usize::from(b)]);
+                    Some(run.unwrap_or(window.len()))
+                });
             if let Some(run) = ascii_run {
                 (steps, q) = (run, pos + run);
             }

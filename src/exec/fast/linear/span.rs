@@ -108,11 +108,8 @@ impl Span {
                 Atom::Repeat(repeat) => {
                     let count = repeat.min as usize;
                     len += count;
-                    let mut table = Box::new([false; 256]);
-                    for (b, member) in table.iter_mut().enumerate().take(128) {
-                        *member = repeat.class.ascii >> b & 1 == 1;
-                    }
                     if count > 0 {
+                        let table = repeat.class.table();
                         pieces.push(Piece::Run { table, count });
                     }
                 }

@@ -376,3 +376,15 @@ fn runs_followed_by_a_literal_that_starts_with_a_stop() {
         assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
     }
 }
+
+#[test]
+fn runs_of_ascii_classes_by_table() {
+    for (pattern, hay) in [
+        ("([a-h]*)([1-8]+)([a-h]?)", "ab12c h8é a1%b9 e"),
+        ("(![01]*)([01]:)", "!0110:1 !: !01é:0 !1"),
+        ("([%a]{1,3})(a)", "%%aa a%a%"),
+        ("([a-c]*?)(c)", "abcc"),
+    ] {
+        assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
+    }
+}
