@@ -25,7 +25,8 @@
 //!
 //! Layout: this file flattens a pattern into atoms; `search` runs the depth-first search
 //! (atoms without a choice in a loop, choices that may be taken back by recursion);
-//! `ahead` computes the next-bytes filters; `tests` checks all of it against `regex`.
+//! `ahead` computes the next-bytes filters; `span` merges runs of fixed-width atoms into
+//! one step for the search; `tests` checks all of it against `regex`.
 //! Trade-off: the search is an interpreter over atoms (a few ns a step), cheap for the
 //! machine's short threads but no match for a DFA on long, branchy texts: the budget
 //! hands those to the DFA.
@@ -35,6 +36,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 use ahead::Ahead;
 use search::Search;
+use span::Span;
 
 /// A char class with a bitmap for ASCII, the common case, and its non-ASCII members in
 /// the smallest form that holds them (the machine's classes hold all or none of them).
@@ -118,6 +120,15 @@ impl CharSet {
         matches!(self.beyond, Beyond::Nothing)
     }
 
+    /// Membership by byte value, for a set of ASCII chars only (no byte from 128 on).
+    fn table(&self) -> Box<[bool; 256]> {
+        let mut table = Box::new([false; 256]);
+        for (b, member) in table.iter_mut().enumerate().take(128) {
+            *member = self.ascii >> b & 1 == 1;
+        }
+        table
+    }
+
     /// Whether the char starting at byte `at` of `hay` (at a char boundary) is in the set,
     /// and its length in bytes.
     #[inline]
@@ -168,6 +179,8 @@ enum Atom {
     Jump(usize),
     Open(usize),
     Close(usize),
+    /// A run of fixed-width atoms checked at once; only in [`Linear::steps`] (see `span`).
+    Span(Box<Span>),
 }
 
 /// The branches of an [`Atom::Alt`], in order of preference.
@@ -196,6 +209,9 @@ struct Repeat {
     /// For a bounded repetition of a class with [`CharSet::few_stops`]: those bytes.
     /// Over ASCII text (one char a byte) its longest run is found with memchr.
     stops: Option<Box<[u8]>>,
+    /// For a class of ASCII chars only: membership by byte value, so that its longest
+    /// run is found a byte at a time without decoding.
+    table: Option<Box<[bool; 256]>>,
 }
 
 /// See [`Atom::Lines`].
@@ -239,7 +255,11 @@ impl QuickRun {
 /// A linear pattern, ready to resolve groups.
 #[derive(Clone, Debug)]
 pub struct Linear {
+    /// The flattened pattern, which the analyses read.
     atoms: Box<[Atom]>,
+    /// The atoms the search steps: `atoms` with a [`Atom::Span`] heading each run of
+    /// fixed-width atoms.
+    steps: Box<[Atom]>,
 }
 
 impl Linear {
@@ -314,6 +334,7 @@ impl Linear {
             }
         }
         Some(Linear {
+            steps: span::spans(&atoms, search::UNDO).into(),
             atoms: atoms.into_boxed_slice(),
         })
     }
@@ -379,7 +400,7 @@ impl Linear {
     ) -> bool {
         slots.fill(None);
         let mut search = Search {
-            atoms: &self.atoms,
+            atoms: &self.steps,
             hay,
             end,
             pinned: true,
@@ -413,7 +434,7 @@ impl Linear {
         let budget = 1024 + (hay.len() - start) / 4;
         slots.fill(None);
         let mut search = Search {
-            atoms: &self.atoms,
+            atoms: &self.steps,
             hay,
             end: hay.len(),
             pinned: false,
@@ -489,6 +510,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             out.push(Atom::Repeat(Box::new(Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
                 stops: class.few_stops().filter(|_| rep.max.is_some()),
+                table: class.only_ascii().then(|| class.table()),
                 next: Ahead::default(),
                 class,
                 min: rep.min,
@@ -645,5 +667,6 @@ fn scan_cost(len: usize) -> usize {
 
 mod ahead;
 mod search;
+mod span;
 #[cfg(test)]
 mod tests;

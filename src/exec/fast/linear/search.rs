@@ -19,11 +19,11 @@ use super::{Ahead, Atom, QuickRun, Repeat, memchr_any, memrchr_any, scan_cost};
 const FOUND: usize = 8;
 
 /// How many group marks one call of [`Search::at`] sets before it recurses to set more.
-const UNDO: usize = 32;
+pub(super) const UNDO: usize = 32;
 
 /// Whether `text` is `lit` (short literals compare byte by byte, without a call).
 #[inline]
-fn same(text: &[u8], lit: &[u8]) -> bool {
+pub(super) fn same(text: &[u8], lit: &[u8]) -> bool {
     if lit.len() <= 16 {
         text.len() == lit.len() && text.iter().zip(lit).all(|(a, b)| a == b)
     } else {
@@ -75,7 +75,17 @@ impl Search<'_, '_> {
                 // is invisible here; it would have to hold the `%` that follows `end`.
                 self.touched_end |=
                     run_end + lit.needle().len() > self.end && lit.needle().contains(&b'%');
-                let mut high = (run_end + lit.needle().len()).min(self.end);
+                let len = lit.needle().len();
+                if lit
+                    .needle()
+                    .first()
+                    .is_some_and(|b| quick.stops.contains(b))
+                {
+                    // The literal starts with a stop byte (`([^\n]*)\n`), which the run
+                    // holds nowhere: only at `run_end` can the literal start.
+                    return run_end + len <= self.end && self.at(i + 1, run_end);
+                }
+                let mut high = (run_end + len).min(self.end);
                 while high > lowest {
                     let Some(k) = lit.rfind(&bytes[lowest..high]) else {
                         return false;
@@ -280,6 +290,33 @@ impl Search<'_, '_> {
                     n += 1;
                     i += 1;
                 }
+                Atom::Span(span) => {
+                    // One step charged above, the rest here.
+                    if self.budget < span.count - 1 {
+                        self.budget = 0;
+                        break false;
+                    }
+                    self.budget -= span.count - 1;
+                    let after = pos + span.len;
+                    let bytes = self.hay.as_bytes();
+                    if after > self.end {
+                        self.touched_end |= span.touches_end(&bytes[pos..self.end]);
+                        break false;
+                    }
+                    if !span.matches(&bytes[pos..after]) {
+                        break false;
+                    }
+                    if n + span.marks.len() > UNDO {
+                        // At most `UNDO` marks a span: a fresh call takes them all.
+                        break self.at(i, pos);
+                    }
+                    for &(slot, offset) in &span.marks {
+                        self.slots[usize::from(slot)] = Some(pos + offset as usize);
+                        written[n] = slot;
+                        n += 1;
+                    }
+                    (i, pos) = (i + span.count, after);
+                }
                 Atom::Jump(offset) => i += offset,
                 Atom::Skip { len, greedy } => {
                     let (first, second) = if *greedy {
@@ -349,6 +386,7 @@ impl Search<'_, '_> {
             greedy,
             next,
             stops,
+            table,
             ..
         } = repeat;
         let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
@@ -363,7 +401,13 @@ impl Search<'_, '_> {
             let ascii_run = stops
                 .as_deref()
                 .map(|stops| memchr_any(stops, window).unwrap_or(window.len()))
-                .filter(|&run| window[..run].is_ascii());
+                .filter(|&run| window[..run].is_ascii())
+                .or_else(|| {
+                    // An ASCII-only class (see `Repeat::table`): one byte a char.
+                    let table = table.as_deref()?;
+                    let run = window.iter().position(|&b| !table[usize::from(b)]);
+                    Some(run.unwrap_or(window.len()))
+                });
             if let Some(run) = ascii_run {
                 (steps, q) = (run, pos + run);
             }

@@ -334,3 +334,57 @@ fn lines_loops_with_many_candidate_lines() {
         assert!(check(p, &hay).unwrap() > 0, "{hay:?}");
     }
 }
+
+#[test]
+fn spans_of_fixed_width_atoms() {
+    // Runs of literals, classes, exact repetitions and group marks become spans.
+    let bits = "([01])".repeat(40);
+    let long = format!("(%%\n#s:\n){bits}(\n)");
+    let linear = Linear::new(&regex_syntax::parse(&long).unwrap()).unwrap();
+    let spans = linear
+        .steps
+        .iter()
+        .filter(|a| matches!(a, Atom::Span(_)))
+        .count();
+    // 84 marks, at most `UNDO` (32) a span.
+    assert_eq!(spans, 3);
+    let hay = "%%\n#s:\n".to_owned() + &"01".repeat(20) + "\n%%\n#s:\n" + &"1".repeat(39) + "%";
+    assert!(check(&long, &hay).unwrap() > 0);
+    for (pattern, hay) in [
+        // Cut by the end inside a literal, a class, an exact repetition.
+        ("(a%)([01]{3})(%b)", "a%010%b a%01 a%010%"),
+        ("(x)([%a]{2})(y)", "x%ay x% xa"),
+        ("(?:(a)|b)([01]{2}c)(d)", "a01cd b10c b1 a"),
+        // Jumps into the middle of a run: after an optional part, between branches.
+        ("a(?:(b)c)?(cd)([.A-Z]{2})", "abccdX. acdQQ abcd"),
+        ("(?:x|xy)(z[0-9]{2})", "xyz12 xz1"),
+        ("(é)(:[ab]{2})", "é:ab é:a"),
+        ("([01]{0})(a)", "a"),
+    ] {
+        assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
+    }
+}
+
+#[test]
+fn runs_followed_by_a_literal_that_starts_with_a_stop() {
+    // The literal can start only where the run stops.
+    for (pattern, hay) in [
+        ("(a)([^\n]*)(\nb)", "a12\nb a\n\nb a\nc\nb a12"),
+        ("([^%]+)(%%\n)", "x%%\n %\n%%\n y%%"),
+        ("(#)(.*)(\n#)", "#a\nb\n# #\n#"),
+    ] {
+        assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
+    }
+}
+
+#[test]
+fn runs_of_ascii_classes_by_table() {
+    for (pattern, hay) in [
+        ("([a-h]*)([1-8]+)([a-h]?)", "ab12c h8é a1%b9 e"),
+        ("(![01]*)([01]:)", "!0110:1 !: !01é:0 !1"),
+        ("([%a]{1,3})(a)", "%%aa a%a%"),
+        ("([a-c]*?)(c)", "abcc"),
+    ] {
+        assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
+    }
+}
