@@ -50,6 +50,16 @@ pub(super) struct Search<'a, 's> {
 }
 
 impl Search<'_, '_> {
+    /// The start of the char that ends at `q` (a char boundary after `lowest`), giving a
+    /// run one char back; `None` when no char of `hay[lowest..q]` ends there.
+    fn char_before(&self, lowest: usize, q: usize) -> Option<usize> {
+        if self.hay.as_bytes()[q - 1] < 128 {
+            return Some(q - 1);
+        }
+        let c = self.hay[lowest..q].chars().next_back()?;
+        Some(q - c.len_utf8())
+    }
+
     /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
     fn quick(&mut self, quick: &QuickRun, min: u32, next: &Ahead, i: usize, pos: usize) -> bool {
         let bytes = self.hay.as_bytes();
@@ -136,14 +146,10 @@ impl Search<'_, '_> {
                     if q <= lowest {
                         return false;
                     }
-                    q -= if bytes[q - 1] < 128 {
-                        1
-                    } else {
-                        let Some(c) = self.hay[lowest..q].chars().next_back() else {
-                            return false;
-                        };
-                        c.len_utf8()
+                    let Some(back) = self.char_before(lowest, q) else {
+                        return false;
                     };
+                    q = back;
                 }
             }
         }
@@ -447,14 +453,10 @@ impl Search<'_, '_> {
                 if q == pos {
                     return false;
                 }
-                q -= if bytes[q - 1] < 128 {
-                    1
-                } else {
-                    let Some(c) = self.hay[pos..q].chars().next_back() else {
-                        return false;
-                    };
-                    c.len_utf8()
+                let Some(back) = self.char_before(pos, q) else {
+                    return false;
                 };
+                q = back;
                 steps -= 1;
             }
         } else {
