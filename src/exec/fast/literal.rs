@@ -298,4 +298,92 @@ mod tests {
         let l = lits("a(b)?(c)");
         assert_eq!(l.fixed_groups, vec![None, None, Some((e(1), e(0)))]);
     }
+
+    /// Texts that stress candidate enumeration: machine threads, `%` in the middle of a
+    /// line, no `%` at all, overlapping and cut-off occurrences, non-ASCII chars.
+    fn hard_texts() -> Vec<String> {
+        let thread = |tag: &str, x: &str| format!("%{tag}\n#stack:\n#_x: {x}\n#b: r..k//\n");
+        let mut machine: String = ["%", "mg", "mb", "%", "mr", "mb"]
+            .iter()
+            .enumerate()
+            .map(|(k, tag)| thread(tag, &k.to_string()))
+            .collect();
+        // Long enough for memmem's vector loop, which ends with a separate tail.
+        machine = machine.repeat(8);
+        vec![
+            machine,
+            String::new(),
+            "no percent here\n#_x: a\n".repeat(5),
+            "a%%\n#stack:\nb%mb\n#stack:\n%%%\n#stack:\n".into(),
+            "%%%%\n#stack:\n#_x: #_x: #_x:#_x: x".into(),
+            "é%%\n#stack:\né%mb\n#stack:\ncdab".into(),
+            // Occurrences cut off by the end of the text.
+            "%%\n#stack:\n%%\n#stac".into(),
+            format!("{}%mb\n#stack:", "x".repeat(100)),
+        ]
+    }
+
+    /// The first position at or after `at` where one of `lits` starts.
+    fn naive(lits: &[&str], hay: &str, at: usize) -> Option<usize> {
+        (at..hay.len()).find(|&i| {
+            lits.iter()
+                .any(|l| hay.as_bytes()[i..].starts_with(l.as_bytes()))
+        })
+    }
+
+    #[test]
+    fn candidates_are_exactly_the_occurrences() {
+        let cases: [(&str, &[&str]); 7] = [
+            ("(%%\n#stack:\n)[^\n]*\n", &["%%\n#stack:\n"]),
+            ("%mb\n#stack:\n([^%]*)", &["%mb\n#stack:\n"]),
+            ("#_x: ([^\n]*)\n", &["#_x: "]),
+            ("%%\n|%t\n", &["%"]),
+            ("(?:%mb|%mr)\n", &["%m"]),
+            ("ab|cd", &["ab", "cd"]),
+            ("x?(?:ab|cd)", &["xab", "xcd", "ab", "cd"]),
+        ];
+        for (pattern, lits_wanted) in cases {
+            let prefix = lits(pattern).prefix;
+            assert!(
+                matches!(prefix, Prefix::One(_) | Prefix::Many(_)),
+                "{pattern}"
+            );
+            let re = regex::Regex::new(pattern).unwrap();
+            for hay in hard_texts() {
+                for at in 0..=hay.len() + 1 {
+                    let found = prefix.next_candidate(hay.as_bytes(), at);
+                    let want = if at > hay.len() {
+                        None
+                    } else {
+                        naive(lits_wanted, &hay, at)
+                    };
+                    assert_eq!(found, want, "{pattern:?} in {hay:?} from {at}");
+                    // Every match starts at a candidate, and none is skipped.
+                    if hay.is_char_boundary(at)
+                        && let Some(m) = re.find_at(&hay, at)
+                    {
+                        assert!(
+                            found.is_some_and(|c| c <= m.start()),
+                            "{pattern:?} {hay:?} {at}"
+                        );
+                        let again = prefix.next_candidate(hay.as_bytes(), m.start());
+                        assert_eq!(again, Some(m.start()), "{pattern:?} in {hay:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_literal_or_no_match() {
+        for hay in hard_texts() {
+            let (none, never) = (lits("[a%]*").prefix, lits("[a&&b]").prefix);
+            assert!(matches!(never, Prefix::Never));
+            for at in 0..=hay.len() + 1 {
+                let want = (at <= hay.len()).then_some(at);
+                assert_eq!(none.next_candidate(hay.as_bytes(), at), want);
+                assert_eq!(never.next_candidate(hay.as_bytes(), at), None);
+            }
+        }
+    }
 }
