@@ -265,11 +265,16 @@ impl QuickRun {
 /// A linear pattern, ready to resolve groups.
 #[derive(Clone, Debug)]
 pub struct Linear {
-    /// The flattened pattern, which the analyses read.
-    atoms: Box<[Atom]>,
-    /// The atoms the search steps: `atoms` with a [`Atom::Span`] heading each run of
-    /// fixed-width atoms.
+    /// The atoms the search steps: the flattened pattern with a [`Atom::Span`] heading
+    /// each run of fixed-width atoms. (The flattened pattern itself is analysed once,
+    /// by [`Linear::new`], and not kept: its filters would double the memory.)
     steps: Box<[Atom]>,
+    /// See [`Linear::dense`].
+    dense: bool,
+    /// See [`Linear::backtracks_little`].
+    backtracks_little: bool,
+    /// See [`Linear::as_literal`].
+    literal: Option<Box<[u8]>>,
 }
 
 impl Linear {
@@ -345,7 +350,9 @@ impl Linear {
         }
         Some(Linear {
             steps: span::spans(&atoms, search::UNDO).into(),
-            atoms: atoms.into_boxed_slice(),
+            dense: dense(&atoms),
+            backtracks_little: backtracks_little(&atoms),
+            literal: as_literal(&atoms),
         })
     }
 
@@ -355,15 +362,7 @@ impl Linear {
     /// second search for the groups (`lines`); a repetition like `[^\n]{9,58}` tries
     /// too many places.
     pub fn backtracks_little(&self) -> bool {
-        self.atoms.iter().all(|atom| match atom {
-            Atom::Repeat(repeat) => {
-                repeat.quick.is_some()
-                    || repeat
-                        .max
-                        .is_some_and(|max| max.saturating_sub(repeat.min) <= 8)
-            }
-            _ => true,
-        })
+        self.backtracks_little
     }
 
     /// Whether finding matches would try many places one by one: a run of a class with
@@ -372,31 +371,12 @@ impl Linear {
     /// DFA finds such matches in one pass; the groups of the matches are still resolved
     /// here.
     pub fn dense(&self) -> bool {
-        self.atoms.iter().enumerate().any(|(i, atom)| {
-            let Atom::Repeat(repeat) = atom else {
-                return false;
-            };
-            let Some(quick) = &repeat.quick else {
-                return false;
-            };
-            let rest = self.atoms[i + 1..]
-                .iter()
-                .any(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)));
-            rest && quick.next_literal.is_none() && quick.next_bytes.is_none()
-        })
+        self.dense
     }
 
     /// The text of every match when the pattern is a plain literal (groups aside).
-    pub fn as_literal(&self) -> Option<Vec<u8>> {
-        let mut text = Vec::new();
-        for atom in &self.atoms {
-            match atom {
-                Atom::Literal(lit) => text.extend_from_slice(lit),
-                Atom::Open(_) | Atom::Close(_) => {}
-                _ => return None,
-            }
-        }
-        (!text.is_empty()).then_some(text)
+    pub fn as_literal(&self) -> Option<&[u8]> {
+        self.literal.as_deref()
     }
 
     /// Fills `slots` (2 per group) for the match `start..end` of `hay`. Returns false when
@@ -673,6 +653,58 @@ fn single_char_class(bytes: &[u8]) -> Option<Class> {
 /// Charge for scanning `len` bytes with memchr/memmem, in search steps.
 fn scan_cost(len: usize) -> usize {
     len / 8 + 1
+}
+
+// The analyses of the flattened pattern behind `Linear`'s flags.
+
+/// Whether a search backtracks little: every repetition either is a quick run
+/// ([`QuickRun`]) or has at most 8 counts to choose from. Such a pattern finds a
+/// match and its groups in one pass faster than a jump to its line followed by a
+/// second search for the groups (`lines`); a repetition like `[^\n]{9,58}` tries
+/// too many places.
+fn backtracks_little(atoms: &[Atom]) -> bool {
+    atoms.iter().all(|atom| match atom {
+        Atom::Repeat(repeat) => {
+            repeat.quick.is_some()
+                || repeat
+                    .max
+                    .is_some_and(|max| max.saturating_sub(repeat.min) <= 8)
+        }
+        _ => true,
+    })
+}
+
+/// Whether finding matches would try many places one by one: a run of a class with
+/// something after it that is neither a literal nor a class of at most three bytes
+/// (`[^\n]*[.pnbrqk]...`), so each char of the run is a place to try the rest at. A
+/// DFA finds such matches in one pass; the groups of the matches are still resolved
+/// here.
+fn dense(atoms: &[Atom]) -> bool {
+    atoms.iter().enumerate().any(|(i, atom)| {
+        let Atom::Repeat(repeat) = atom else {
+            return false;
+        };
+        let Some(quick) = &repeat.quick else {
+            return false;
+        };
+        let rest = atoms[i + 1..]
+            .iter()
+            .any(|a| !matches!(a, Atom::Open(_) | Atom::Close(_)));
+        rest && quick.next_literal.is_none() && quick.next_bytes.is_none()
+    })
+}
+
+/// The text of every match when the pattern is a plain literal (groups aside).
+fn as_literal(atoms: &[Atom]) -> Option<Box<[u8]>> {
+    let mut text = Vec::new();
+    for atom in atoms {
+        match atom {
+            Atom::Literal(lit) => text.extend_from_slice(lit),
+            Atom::Open(_) | Atom::Close(_) => {}
+            _ => return None,
+        }
+    }
+    (!text.is_empty()).then(|| text.into())
 }
 
 mod ahead;

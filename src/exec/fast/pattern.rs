@@ -292,10 +292,7 @@ impl Compiled {
         } else {
             None
         };
-        let literal = linear
-            .as_ref()
-            .and_then(Linear::as_literal)
-            .map(Vec::into_boxed_slice);
+        let literal = linear.as_ref().and_then(Linear::as_literal).map(Box::from);
         Compiled {
             dfa_candidates: anchored
                 && literal.is_none()
