@@ -46,20 +46,6 @@ struct CharSet {
     beyond: Beyond,
 }
 
-/// A set of ASCII bytes as a 128-bit mask: membership by byte value in two operations,
-/// in 16 bytes (a table by byte value took 256 for every repetition and span of a
-/// class, several MB over a program's alternations of square lookups).
-#[derive(Clone, Copy, Debug)]
-struct AsciiSet(u128);
-
-impl AsciiSet {
-    /// Whether byte `b` is in the set (never for a byte from 128 on).
-    #[inline]
-    fn contains(self, b: u8) -> bool {
-        b < 128 && self.0 >> b & 1 == 1
-    }
-}
-
 /// The non-ASCII members of a [`CharSet`].
 #[derive(Clone, Debug)]
 enum Beyond {
@@ -134,9 +120,13 @@ impl CharSet {
         matches!(self.beyond, Beyond::Nothing)
     }
 
-    /// The ASCII members, for a set of ASCII chars only (no byte from 128 on).
-    fn ascii_set(&self) -> AsciiSet {
-        AsciiSet(self.ascii)
+    /// Membership by byte value, for a set of ASCII chars only (no byte from 128 on).
+    fn table(&self) -> Box<[bool; 256]> {
+        let mut table = Box::new([false; 256]);
+        for (b, member) in table.iter_mut().enumerate().take(128) {
+            *member = self.ascii >> b & 1 == 1;
+        }
+        table
     }
 
     /// Whether the char starting at byte `at` of `hay` (at a char boundary) is in the set,
@@ -219,9 +209,9 @@ struct Repeat {
     /// For a bounded repetition of a class with [`CharSet::few_stops`]: those bytes.
     /// Over ASCII text (one char a byte) its longest run is found with memchr.
     stops: Option<Box<[u8]>>,
-    /// For a class of ASCII chars only: its members, so that its longest run is found
-    /// a byte at a time without decoding.
-    ascii: Option<AsciiSet>,
+    /// For a class of ASCII chars only: membership by byte value, so that its longest
+    /// run is found a byte at a time without decoding.
+    table: Option<Box<[bool; 256]>>,
 }
 
 /// See [`Atom::Lines`].
@@ -500,7 +490,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
             out.push(Atom::Repeat(Box::new(Repeat {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
                 stops: class.few_stops().filter(|_| rep.max.is_some()),
-                ascii: class.only_ascii().then(|| class.ascii_set()),
+                table: class.only_ascii().then(|| class.table()),
                 next: Ahead::default(),
                 class,
                 min: rep.min,

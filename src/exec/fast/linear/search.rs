@@ -392,7 +392,7 @@ impl Search<'_, '_> {
             greedy,
             next,
             stops,
-            ascii,
+            table,
             ..
         } = repeat;
         let (min, max) = (*min as usize, max.map_or(usize::MAX, |m| m as usize));
@@ -409,9 +409,9 @@ impl Search<'_, '_> {
                 .map(|stops| memchr_any(stops, window).unwrap_or(window.len()))
                 .filter(|&run| window[..run].is_ascii())
                 .or_else(|| {
-                    // An ASCII-only class (see `Repeat::ascii`): one byte a char.
-                    let ascii = (*ascii)?;
-                    let run = window.iter().position(|&b| !ascii.contains(b));
+                    // An ASCII-only class (see `Repeat::table`): one byte a char.
+                    let table = table.as_deref()?;
+                    let run = window.iter().position(|&b| !table[usize::from(b)]);
                     Some(run.unwrap_or(window.len()))
                 });
             if let Some(run) = ascii_run {

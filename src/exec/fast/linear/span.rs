@@ -17,7 +17,7 @@
 //! Trade-off: a span holds at most `UNDO` group marks (the search's undo log takes a
 //! span's marks at once), so a longer run of groups becomes several spans.
 
-use super::{AsciiSet, Atom, CharSet};
+use super::{Atom, CharSet};
 
 /// A run of fixed-width atoms (see the module doc).
 #[derive(Clone, Debug)]
@@ -39,8 +39,11 @@ enum Piece {
     Literal(Box<[u8]>),
     /// One ASCII byte in each mask.
     Classes(Box<[u128]>),
-    /// `count` bytes of one ASCII class (`[./A-Za-z]{56}`).
-    Run { set: AsciiSet, count: usize },
+    /// `count` bytes of one ASCII class (`[./A-Za-z]{56}`), as a table by byte value.
+    Run {
+        table: Box<[bool; 256]>,
+        count: usize,
+    },
 }
 
 /// Whether `atom` takes a fixed number of bytes with no choice.
@@ -106,8 +109,8 @@ impl Span {
                     let count = repeat.min as usize;
                     len += count;
                     if count > 0 {
-                        let set = repeat.class.ascii_set();
-                        pieces.push(Piece::Run { set, count });
+                        let table = repeat.class.table();
+                        pieces.push(Piece::Run { table, count });
                     }
                 }
                 // Slot numbers fit in u16 (checked by `Linear::new`), offsets in u32
@@ -149,9 +152,9 @@ impl Span {
                     }
                     at = after;
                 }
-                Piece::Run { set, count } => {
+                Piece::Run { table, count } => {
                     let after = at + count;
-                    if !text[at..after].iter().all(|&b| set.contains(b)) {
+                    if !text[at..after].iter().all(|&b| table[usize::from(b)]) {
                         return false;
                     }
                     at = after;
@@ -186,11 +189,11 @@ impl Span {
                         }
                     }
                 }
-                Piece::Run { set, count } => {
+                Piece::Run { table, count } => {
                     for _ in 0..*count {
                         match bytes.next() {
-                            None => return set.contains(b'%'),
-                            Some(&b) if !set.contains(b) => return false,
+                            None => return table[usize::from(b'%')],
+                            Some(&b) if !table[usize::from(b)] => return false,
                             Some(_) => {}
                         }
                     }
