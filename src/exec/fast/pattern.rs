@@ -670,7 +670,7 @@ impl Compiled {
             }
         }
         if let Some(linear) = self.linear.as_ref().filter(|_| !self.dense) {
-            cache.groups.clear();
+            // `find_end` clears the slots itself; they only need the right length.
             cache.groups.resize(self.slot_len, None);
             let mut work = 0;
             let found = linear.find_end(
