@@ -60,6 +60,35 @@ impl Search<'_, '_> {
         Some(q - c.len_utf8())
     }
 
+    /// Gives a quick run back to the places `find` reports in `hay[lowest..high]`, last
+    /// first, trying atom `i + 1` at each; the next search ends `overlap` bytes after a
+    /// failed place (a literal may overlap itself). False when no place is left or the
+    /// budget ran out.
+    fn give_back_to(
+        &mut self,
+        i: usize,
+        lowest: usize,
+        mut high: usize,
+        overlap: usize,
+        find: impl Fn(&[u8]) -> Option<usize>,
+    ) -> bool {
+        let bytes = self.hay.as_bytes();
+        while high > lowest {
+            let Some(k) = find(&bytes[lowest..high]) else {
+                return false;
+            };
+            let q = lowest + k;
+            if self.at(i + 1, q) {
+                return true;
+            }
+            if self.budget == 0 {
+                return false;
+            }
+            high = q + overlap;
+        }
+        false
+    }
+
     /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
     fn quick(&mut self, quick: &QuickRun, min: u32, next: &Ahead, i: usize, pos: usize) -> bool {
         let bytes = self.hay.as_bytes();
@@ -95,21 +124,8 @@ impl Search<'_, '_> {
                     // holds nowhere: only at `run_end` can the literal start.
                     return run_end + len <= self.end && self.at(i + 1, run_end);
                 }
-                let mut high = (run_end + len).min(self.end);
-                while high > lowest {
-                    let Some(k) = lit.rfind(&bytes[lowest..high]) else {
-                        return false;
-                    };
-                    let q = lowest + k;
-                    if self.at(i + 1, q) {
-                        return true;
-                    }
-                    if self.budget == 0 {
-                        return false;
-                    }
-                    high = q + lit.needle().len() - 1;
-                }
-                false
+                let high = (run_end + len).min(self.end);
+                self.give_back_to(i, lowest, high, len - 1, |window| lit.rfind(window))
             }
             None if quick.next_bytes.is_some() => {
                 // Only places followed by a byte of the next class can go on; the byte
@@ -118,23 +134,10 @@ impl Search<'_, '_> {
                 if run_end == self.end {
                     self.touched_end |= next.contains(&b'%');
                 }
-                let mut high = (run_end + 1).min(self.end);
-                while high > lowest {
-                    let Some(k) = memrchr_any(next, &bytes[lowest..high]) else {
-                        return false;
-                    };
-                    let q = lowest + k;
-                    if self.at(i + 1, q) {
-                        return true;
-                    }
-                    if self.budget == 0 {
-                        return false;
-                    }
-                    high = q;
-                }
-                // The run may also end at `lowest` with the class failing there;
-                // only a class byte at `lowest` can go on, and that was tried.
-                false
+                // The run may also end at `lowest` with the class failing there; only a
+                // class byte at `lowest` can go on, and the search below tries it.
+                let high = (run_end + 1).min(self.end);
+                self.give_back_to(i, lowest, high, 0, |window| memrchr_any(next, window))
             }
             None => {
                 let mut q = run_end;
