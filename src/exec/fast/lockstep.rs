@@ -288,28 +288,17 @@ pub fn search(
     starts: &[usize],
     out: &mut Vec<Answer>,
 ) -> Stats {
-    search_k::<LANES>(dfa, cache, hay, starts, out)
-}
-
-/// [`search`] with `K` lanes.
-fn search_k<const K: usize>(
-    dfa: &DFA,
-    cache: &mut Cache,
-    hay: &[u8],
-    starts: &[usize],
-    out: &mut Vec<Answer>,
-) -> Stats {
     out.clear();
     out.resize(starts.len(), Answer::REDO);
-    let mut lanes = Lanes::<K> {
+    let mut lanes = Lanes::<LANES> {
         dfa,
         hay,
         starts,
         clears: cache.clear_count(),
-        sid: [LazyStateID::default(); K],
-        at: [0; K],
-        end: [None; K],
-        slot: [0; K],
+        sid: [LazyStateID::default(); LANES],
+        at: [0; LANES],
+        end: [None; LANES],
+        slot: [0; LANES],
         live: 0,
         next: 0,
         stats: Stats::default(),
