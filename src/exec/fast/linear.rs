@@ -558,7 +558,7 @@ fn small_ascii_set(set: &CharSet) -> Option<Vec<u8>> {
 }
 
 /// The first position in `hay` of one of `bytes` (none to three).
-fn memchr_any(bytes: &[u8], hay: &[u8]) -> Option<usize> {
+pub(super) fn memchr_any(bytes: &[u8], hay: &[u8]) -> Option<usize> {
     match *bytes {
         [] => None,
         [a] => memchr::memchr(a, hay),

@@ -33,7 +33,7 @@ use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::{Anchored, Input};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
-use super::linear::{lines_loop, tail_run};
+use super::linear::{lines_loop, memchr_any, tail_run};
 use super::lockstep::{self, Answer, Outcome, Stats};
 use super::pattern::{Direction, ascii_config, ascii_hir};
 
@@ -250,7 +250,7 @@ impl Lines {
         ends: &mut Vec<usize>,
     ) {
         let segment = &self.segments[k];
-        let stop = first_of(&segment.loop_stops, &bytes[pos..]).map_or(bytes.len(), |j| pos + j);
+        let stop = memchr_any(&segment.loop_stops, &bytes[pos..]).map_or(bytes.len(), |j| pos + j);
         let mark = segment.mark.needle();
         effort.scanned += (stop - pos) / 4;
         effort.touched_end |= stop + mark.len() >= bytes.len();
@@ -356,7 +356,7 @@ impl Lines {
         let Some(stops) = &self.tail else {
             return Found::End(end);
         };
-        match first_of(stops, &hay.as_bytes()[end..]) {
+        match memchr_any(stops, &hay.as_bytes()[end..]) {
             Some(k) => Found::End(end + k),
             None => {
                 effort.touched_end = true;
@@ -461,17 +461,6 @@ fn anchored_dfa(hir: &Hir) -> Option<hybrid::DFA> {
         ))
         .build_from_nfa(nfa)
         .ok()
-}
-
-/// The first position in `hay` of one of `bytes` (zero to three).
-fn first_of(bytes: &[u8], hay: &[u8]) -> Option<usize> {
-    match *bytes {
-        [] => None,
-        [a] => memchr::memchr(a, hay),
-        [a, b] => memchr::memchr2(a, b, hay),
-        [a, b, c] => memchr::memchr3(a, b, c, hay),
-        _ => unreachable!("at most three stop bytes"),
-    }
 }
 
 #[cfg(test)]
