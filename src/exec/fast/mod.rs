@@ -35,6 +35,7 @@ mod lockstep;
 mod parallel;
 mod pattern;
 mod rewrite;
+mod starts;
 mod state;
 
 #[cfg(test)]
@@ -77,6 +78,10 @@ impl PatternSlot {
         )
     }
 }
+
+/// The default size from which the state keeps an index of its `%` bytes for rules whose
+/// matches start with a `%`-literal (see `starts.rs`).
+pub const DEFAULT_INDEX_MIN: usize = 1 << 14;
 
 /// Scratch space for one run: one cache per distinct pattern, made on first use.
 #[derive(Debug, Default)]
@@ -195,6 +200,9 @@ pub struct Fast {
     segment_min_len: usize,
     /// The multi-core mode, when on.
     parallel: Option<parallel::Parallel>,
+    /// States at least this long keep an index of their `%` bytes once a rule whose
+    /// prefix starts with `%` meets them.
+    index_min_len: usize,
     /// Ids of the needed literals met so far.
     literals: Literals,
 }
@@ -235,6 +243,7 @@ impl Fast {
             pool: Mutex::new(Vec::new()),
             segment_min_len: usize::MAX,
             parallel: None,
+            index_min_len: DEFAULT_INDEX_MIN,
             literals: Literals::default(),
         }
     }
@@ -246,6 +255,15 @@ impl Fast {
     /// either way.
     pub fn segmented(mut self, min_len: usize) -> Fast {
         self.segment_min_len = min_len;
+        self
+    }
+
+    /// Has states of at least `min_len` bytes keep the index of their `%` bytes (see
+    /// `starts.rs`), from which rules whose matches start with a `%`-literal take their
+    /// candidates instead of scanning ([`DEFAULT_INDEX_MIN`] by default; `usize::MAX`
+    /// turns it off). Results are identical either way.
+    pub fn index_starts(mut self, min_len: usize) -> Fast {
+        self.index_min_len = min_len;
         self
     }
 
@@ -297,7 +315,11 @@ impl Fast {
         {
             return result;
         }
-        let from = match compiled.first_possible(guard.text()) {
+        if compiled.percent_prefixed() && guard.len() >= self.index_min_len {
+            guard.build_index();
+        }
+        let (text, starts) = guard.flat();
+        let from = match compiled.first_possible(text, starts) {
             Ok(from) => from,
             Err(missing) => {
                 let missing_id = missing.and_then(|literal| {
@@ -326,8 +348,8 @@ impl Fast {
             scratch.pieces_out = out;
         }
         let cache = scratch.caches[id].get_or_insert_with(Box::default);
-        let (text, out) = guard.buffers();
-        match rewrite::rewrite(compiled, cache, template, need, text, from, out) {
+        let (text, out, index) = guard.buffers();
+        match rewrite::rewrite(compiled, cache, template, need, text, from, out, index) {
             None => (0, false, false),
             Some(done) => {
                 if done.changed {
@@ -423,7 +445,7 @@ fn by_segment(
         }
         searched = true;
         let mut out = String::with_capacity(text.len() + 64);
-        let result = rewrite::rewrite(compiled, cache, template, need, text, 0, &mut out);
+        let result = rewrite::rewrite(compiled, cache, template, need, text, 0, &mut out, None);
         if index != last && Compiled::touched_end(cache) {
             return None;
         }

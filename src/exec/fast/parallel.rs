@@ -299,8 +299,10 @@ fn run_piece(
         scratch.caches.resize_with(id + 1, || None);
     }
     let cache = scratch.caches[id].get_or_insert_with(Box::default);
-    let found = from.or_else(|| compiled.first_possible(piece).ok());
-    match found.and_then(|f| rewrite::rewrite(compiled, cache, template, need, piece, f, out)) {
+    let found = from.or_else(|| compiled.first_possible(piece, None).ok());
+    let rewritten =
+        found.and_then(|f| rewrite::rewrite(compiled, cache, template, need, piece, f, out, None));
+    match rewritten {
         Some(done) => (done.count, done.changed),
         None => {
             out.push_str(piece);

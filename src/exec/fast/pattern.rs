@@ -65,6 +65,7 @@ use super::linear::Linear;
 use super::lines::{self, Lines};
 use super::literal::{self, Literals, Prefix};
 use super::lockstep::{self, Ahead, Outcome};
+use super::starts::{Needle, Starts};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -168,6 +169,9 @@ pub struct Compiled {
     literal: Option<Box<[u8]>>,
     /// See [`Compiled::segment_prefix`].
     segment_prefix: Option<Box<[u8]>>,
+    /// The prefix literal when it starts with `%`: candidates can then come from the
+    /// state's index of `%` bytes ([`Starts`]) instead of a scan.
+    percent_prefix: Option<Needle>,
     /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
     dense: bool,
     /// Candidates are searched with the forward lazy DFA (no literal, `lines` or linear
@@ -222,6 +226,9 @@ pub struct Cache {
     /// Set when a search of the current rule looked at or past the end of the text, so
     /// its answer might change if the text went on (see `state.rs`).
     touched_end: bool,
+    /// Where the last walk of the state's index of `%` bytes stopped (a hint, see
+    /// [`Starts::next_candidate`]).
+    start_hint: usize,
     /// The match whose groups `groups` already holds (the linear search finds them while
     /// finding the match).
     groups_for: Option<(usize, usize)>,
@@ -282,6 +289,10 @@ impl Compiled {
             }
             _ => None,
         };
+        let percent_prefix = match &literals.prefix {
+            Prefix::One(f) => Needle::new(f.needle()),
+            _ => None,
+        };
         let dense = linear.as_ref().is_some_and(Linear::dense);
         // A linear pattern that backtracks little finds its match and groups in one
         // pass; jumping to the line first would search twice (kiwipete's lookups
@@ -306,6 +317,7 @@ impl Compiled {
             nfa: OnceLock::new(),
             literal,
             segment_prefix,
+            percent_prefix,
             linear,
             literals,
             dfa: OnceLock::new(),
@@ -323,12 +335,19 @@ impl Compiled {
     /// match), so that a caller that knows the text has not changed since can skip other
     /// patterns that need the same literal. Both checks stop at the first occurrence, so
     /// they are cheap when the literal is present early; the prefix position found is
-    /// handed to the search so it is not looked for twice.
-    pub fn first_possible(&self, hay: &str) -> Result<usize, Option<&[u8]>> {
+    /// handed to the search so it is not looked for twice. `starts`, when given, is the
+    /// index of `hay`'s `%` bytes (see [`Compiled::next_candidate`]).
+    pub fn first_possible(
+        &self,
+        hay: &str,
+        starts: Option<&Starts>,
+    ) -> Result<usize, Option<&[u8]>> {
         let bytes = hay.as_bytes();
         let first = match &self.literals.prefix {
             Prefix::Never => return Err(None),
-            Prefix::One(finder) => finder.find(bytes).ok_or(Some(finder.needle()))?,
+            Prefix::One(finder) => self
+                .next_candidate(bytes, 0, starts, &mut 0)
+                .ok_or(Some(finder.needle()))?,
             Prefix::Many(_) => self.literals.prefix.next_candidate(bytes, 0).ok_or(None)?,
             Prefix::None => 0,
         };
@@ -350,6 +369,31 @@ impl Compiled {
         };
         let required = self.literals.required.as_ref().map(|f| f.needle());
         prefix.into_iter().chain(required)
+    }
+
+    /// Whether candidates can come from an index of the text's `%` bytes: every match
+    /// starts with a literal that starts with `%`.
+    pub fn percent_prefixed(&self) -> bool {
+        self.percent_prefix.is_some()
+    }
+
+    /// The first position at or after `at` where a match may start
+    /// ([`Prefix::next_candidate`]), found by walking `starts` (the index of `hay`'s `%`
+    /// bytes) when given and the prefix starts with `%`, else by a scan.
+    /// `hint` carries where the last walk stopped (see [`Starts::next_candidate`]).
+    fn next_candidate(
+        &self,
+        hay: &[u8],
+        at: usize,
+        starts: Option<&Starts>,
+        hint: &mut usize,
+    ) -> Option<usize> {
+        match (starts, &self.percent_prefix) {
+            (Some(starts), Some(needle)) if at <= hay.len() => {
+                starts.next_candidate(hay, needle, at, hint)
+            }
+            _ => self.literals.prefix.next_candidate(hay, at),
+        }
     }
 
     /// The prefix literal when rules of this pattern may run thread by thread (see
@@ -529,8 +573,15 @@ impl Compiled {
 
     /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
     /// or `None`. Whether the state even contains a required literal is checked first, by
-    /// the caller, with [`Compiled::first_possible`].
-    pub fn find_at(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
+    /// the caller, with [`Compiled::first_possible`]. `starts`, when given, is the index of
+    /// `hay`'s `%` bytes.
+    pub fn find_at(
+        &self,
+        cache: &mut Cache,
+        hay: &str,
+        at: usize,
+        starts: Option<&Starts>,
+    ) -> Option<(usize, usize)> {
         if !self.anchored {
             if matches!(self.literals.prefix, Prefix::Never) {
                 return None;
@@ -538,11 +589,11 @@ impl Compiled {
             return self.find_unanchored(cache, hay, at);
         }
         if cache.ahead.enabled() && self.searches_ahead() {
-            return self.find_ahead(cache, hay, at);
+            return self.find_ahead(cache, hay, at, starts);
         }
         let bytes = hay.as_bytes();
         let mut from = at;
-        while let Some(start) = self.literals.prefix.next_candidate(bytes, from) {
+        while let Some(start) = self.next_candidate(bytes, from, starts, &mut cache.start_hint) {
             if cache.unanchored {
                 return self.find_unanchored(cache, hay, start);
             }
@@ -569,13 +620,24 @@ impl Compiled {
     /// answer depends only on the text and its start, so answers of candidates after a
     /// match stay right; those inside a match are dropped. Undecided answers (`Redo`)
     /// take the one-at-a-time search.
-    fn find_ahead(&self, cache: &mut Cache, hay: &str, at: usize) -> Option<(usize, usize)> {
+    fn find_ahead(
+        &self,
+        cache: &mut Cache,
+        hay: &str,
+        at: usize,
+        starts: Option<&Starts>,
+    ) -> Option<(usize, usize)> {
         let bytes = hay.as_bytes();
         let mut from = at;
         loop {
             let Some((start, answer)) = cache.ahead.take(bytes, from) else {
-                let prefix = &self.literals.prefix;
-                let next = |i| prefix.next_candidate(bytes, i);
+                let hint = std::cell::Cell::new(cache.start_hint);
+                let next = |i| {
+                    let mut h = hint.get();
+                    let found = self.next_candidate(bytes, i, starts, &mut h);
+                    hint.set(h);
+                    found
+                };
                 let filled = match (&self.lines, self.dfa()) {
                     (Some(lines), _) => {
                         let lcache = cache.lines.get_or_insert_with(|| lines.create_cache());
@@ -592,6 +654,7 @@ impl Compiled {
                     // `searches_ahead` rules this out.
                     (None, None) => return None,
                 };
+                cache.start_hint = hint.get();
                 if !filled {
                     return None;
                 }

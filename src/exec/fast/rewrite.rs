@@ -15,6 +15,7 @@
 use crate::program::{Piece, Template};
 
 use super::pattern::{Cache, Compiled};
+use super::starts::{Follow, Starts};
 
 /// The next match at or after `pos`, given where the previous match ended, following
 /// `regex_automata::util::iter::Searcher`: an empty match at the previous match's end is
@@ -25,17 +26,18 @@ pub fn next_match(
     hay: &str,
     pos: usize,
     last_end: Option<usize>,
+    starts: Option<&Starts>,
 ) -> Option<(usize, usize)> {
     if pos > hay.len() {
         return None;
     }
-    let m = pattern.find_at(cache, hay, pos)?;
+    let m = pattern.find_at(cache, hay, pos, starts)?;
     if m.0 == m.1 && Some(m.1) == last_end {
         // The match is empty and starts at `pos`; `regex` retries from `pos + 1`, and its
         // engines never report an empty match inside a char, so the next char boundary is
         // the same thing.
         let next = next_boundary(hay, pos)?;
-        return pattern.find_at(cache, hay, next);
+        return pattern.find_at(cache, hay, next, starts);
     }
     Some(m)
 }
@@ -87,9 +89,20 @@ pub struct Rewritten {
     pub changed: bool,
 }
 
+/// The index of `%` bytes of the text a [`rewrite`] reads, and where to put the index of
+/// the text it writes.
+#[derive(Debug)]
+pub struct Index<'a> {
+    /// The index of `hay`.
+    pub starts: &'a Starts,
+    /// Becomes the index of the output when the rewrite returns `Some`.
+    pub follow: Follow<'a>,
+}
+
 /// Applies one rule to `hay`, appending the new text to `out` (usually empty).
 /// `from` is a position no match starts before (see [`Compiled::first_possible`]).
 /// Returns `None` when nothing matched (`out` is then unspecified), else what was done.
+/// With `index`, candidates may come from it, and its `follow` is fed the output.
 #[allow(clippy::too_many_arguments)]
 pub fn rewrite(
     pattern: &Compiled,
@@ -99,22 +112,41 @@ pub fn rewrite(
     hay: &str,
     from: usize,
     out: &mut String,
+    index: Option<Index<'_>>,
 ) -> Option<Rewritten> {
     pattern.begin_rule(cache, hay.len());
-    let first = next_match(pattern, cache, hay, from, None)?;
+    let (starts, mut follow) = match index {
+        Some(Index { starts, follow }) => (Some(starts), Some(follow)),
+        None => (None, None),
+    };
+    let first = next_match(pattern, cache, hay, from, None, starts)?;
+    // Whether literals of the template can hold a `%` the index must learn of (looked
+    // up once per rule, not per match: most templates write none).
+    let percent_literals = follow.is_some()
+        && template
+            .pieces()
+            .iter()
+            .any(|p| matches!(p, Piece::Literal(text) if text.contains('%')));
     out.reserve(hay.len() + hay.len() / 8 + 64);
     let mut copied = 0;
     let mut count = 0;
     let mut changed = false;
     let mut m = Some(first);
     while let Some((start, end)) = m {
+        if let Some(follow) = &mut follow {
+            follow.copied(copied, start, out.len());
+        }
         out.push_str(&hay[copied..start]);
         let mark = out.len();
-        expand(pattern, cache, template, need, hay, start, end, out);
+        let follow = follow.as_mut().map(|f| (f, percent_literals));
+        expand(pattern, cache, template, need, hay, start, end, out, follow);
         changed = changed || out.as_bytes()[mark..] != hay.as_bytes()[start..end];
         copied = end;
         count += 1;
-        m = next_match(pattern, cache, hay, end, Some(end));
+        m = next_match(pattern, cache, hay, end, Some(end), starts);
+    }
+    if let Some(follow) = &mut follow {
+        follow.copied(copied, hay.len(), out.len());
     }
     out.push_str(&hay[copied..]);
     Some(Rewritten { count, changed })
@@ -130,14 +162,26 @@ fn expand(
     start: usize,
     end: usize,
     out: &mut String,
+    mut follow: Option<(&mut Follow<'_>, bool)>,
 ) {
     if need == GroupNeed::Engine {
         pattern.resolve_groups(cache, hay, start, end);
     }
     for piece in template.pieces() {
+        let out_at = out.len();
         match piece {
-            Piece::Literal(text) => out.push_str(text),
-            Piece::Group(0) => out.push_str(&hay[start..end]),
+            Piece::Literal(text) => {
+                out.push_str(text);
+                if let Some((follow, true)) = &mut follow {
+                    follow.literal(text.as_bytes(), out_at);
+                }
+            }
+            Piece::Group(0) => {
+                out.push_str(&hay[start..end]);
+                if let Some((follow, _)) = &mut follow {
+                    follow.group(start, end, out_at);
+                }
+            }
             Piece::Group(i) => {
                 let span = match need {
                     GroupNeed::Engine => {
@@ -150,6 +194,9 @@ fn expand(
                 };
                 if let Some((s, e)) = span {
                     out.push_str(&hay[s..e]);
+                    if let Some((follow, _)) = &mut follow {
+                        follow.group(s, e, out_at);
+                    }
                 }
             }
         }

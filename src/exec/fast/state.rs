@@ -28,6 +28,14 @@
 //! if a search in any segment but the last did, the rule is rerun on the flat text. Cut
 //! points move with the text: rewritten segments are re-cut and merged with a neighbour
 //! when a `\n` before a `%` appears or disappears.
+//!
+//! A flat state may also hold the index of its `%` bytes ([`Starts`]), built on request
+//! ([`State::index`]) and carried through flat rewrites ([`State::buffers`] hands out
+//! what keeps it); every other way of changing the text (cutting it into segments,
+//! [`State::replace_text`]) drops it, so a held index is always that of the text.
+
+use super::rewrite::Index;
+use super::starts::Starts;
 
 /// The state between rules: either one flat text, or the same text cut into segments.
 #[derive(Debug, Default)]
@@ -43,6 +51,10 @@ pub struct State {
     segmented: bool,
     /// The length of the text in bytes, in either form.
     len: usize,
+    /// The index of `text`'s `%` bytes, when it is held (flat states only).
+    starts: Option<Starts>,
+    /// Where a flat rewrite writes the index of `spare`.
+    spare_starts: Starts,
 }
 
 /// One segment of a segmented state: usually exactly one thread.
@@ -106,13 +118,7 @@ impl State {
         self.len
     }
 
-    /// The whole text, made flat if it was segmented.
-    pub fn text(&mut self) -> &str {
-        self.flatten();
-        &self.text
-    }
-
-    /// The text of a flat state (see [`State::text`], which makes it flat); empty when
+    /// The text of a flat state (see [`State::flat`], which makes it flat); empty when
     /// the state is segmented.
     pub fn flat_text(&self) -> &str {
         debug_assert!(!self.segmented);
@@ -122,6 +128,7 @@ impl State {
     /// Makes `text` the (flat) text and hands back the old one in its place.
     pub fn replace_text(&mut self, text: &mut String) {
         self.flatten();
+        self.starts = None;
         std::mem::swap(&mut self.text, text);
         self.len = self.text.len();
     }
@@ -146,22 +153,48 @@ impl State {
         }
     }
 
-    /// The text (made flat) and an empty spare buffer to write the next text into.
-    pub fn buffers(&mut self) -> (&str, &mut String) {
+    /// The text (made flat), an empty spare buffer to write the next text into and,
+    /// when the index is held, the index and what makes the spare buffer's.
+    pub fn buffers(&mut self) -> (&str, &mut String, Option<Index<'_>>) {
         self.flatten();
         self.spare.clear();
-        (&self.text, &mut self.spare)
+        let index = self.starts.as_ref().map(|starts| Index {
+            starts,
+            follow: self.spare_starts.follow(starts),
+        });
+        (&self.text, &mut self.spare, index)
     }
 
-    /// Makes the spare buffer the text (after a rewrite into it).
+    /// Makes the spare buffer the text (after a rewrite into it, which was handed the
+    /// index if one was held).
     pub fn swap(&mut self) {
         std::mem::swap(&mut self.text, &mut self.spare);
+        if let Some(starts) = &mut self.starts {
+            std::mem::swap(starts, &mut self.spare_starts);
+        }
         self.len = self.text.len();
+    }
+
+    /// Makes the state flat and builds the index of its `%` bytes if it is not held.
+    pub fn build_index(&mut self) {
+        self.flatten();
+        if self.starts.is_none() {
+            let mut fresh = std::mem::take(&mut self.spare_starts);
+            fresh.rebuild(self.text.as_bytes());
+            self.starts = Some(fresh);
+        }
+    }
+
+    /// The whole text, made flat, and its index when held.
+    pub fn flat(&mut self) -> (&str, Option<&Starts>) {
+        self.flatten();
+        (&self.text, self.starts.as_ref())
     }
 
     /// The segments, cutting the text first if it was flat.
     pub fn segments(&mut self) -> &[Segment] {
         if !self.segmented {
+            self.starts = None;
             self.segments.clear();
             push_segments(&mut self.segments, &self.text);
             self.text.clear();

@@ -29,8 +29,11 @@ fn check(rules: &[(&str, &str)], state: &str) -> String {
     let reference = Reference::new(program.clone());
     let mut a = Recorder::default();
     let ra = reference.run_observed(state, &mut a);
-    // Flat, then segmented for every non-empty state.
+    // Flat, then flat with the index of `%` bytes on every state, then segmented for
+    // every non-empty state.
     let rb = compare(&a, &ra, Fast::new(program.clone()), rules, state);
+    let indexed = Fast::new(program.clone()).index_starts(0);
+    compare(&a, &ra, indexed, rules, state);
     compare(
         &a,
         &ra,
@@ -46,7 +49,16 @@ fn check(rules: &[(&str, &str)], state: &str) -> String {
         rules,
         state,
     );
-    compare(&a, &ra, Fast::new(program).parallel(3, 1), rules, state);
+    compare(
+        &a,
+        &ra,
+        Fast::new(program.clone()).parallel(3, 1),
+        rules,
+        state,
+    );
+    // The index dropped and built again as rules alternate between paths.
+    let mixed = Fast::new(program).index_starts(0).parallel(2, 1);
+    compare(&a, &ra, mixed, rules, state);
     rb
 }
 
