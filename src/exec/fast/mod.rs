@@ -20,6 +20,9 @@
 //!   (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with `M`, an
 //!   anchored DFA for the rest only there.
 //! - `rewrite`: one output pass per rule with `replace_all`'s empty-match rules.
+//! - `starts`: the index of the state's `%` bytes, built on first need on large states
+//!   and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
+//!   their candidates instead of calling memmem once per thread.
 //! - `state`: the state between rules (the seam for the thread-segmented buffer).
 //! - `parallel`: the opt-in multi-core mode ([`Fast::parallel`]): local rules on large
 //!   states run on pieces cut at thread boundaries, one piece per core.

@@ -18,7 +18,8 @@
 //!   `.` and `[^\n]` widen every DFA state), which took a move's peak memory from ~52 to
 //!   ~45 MB. Texts with non-ASCII chars pay for it with meta searches.
 //! - Patterns with a literal prefix ([`literal::Prefix`]) find candidates with memmem or
-//!   aho-corasick and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
+//!   aho-corasick (or, for a prefix that starts with `%`, by walking the state's index of
+//!   `%` bytes when the caller holds one: [`Starts`]) and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
 //!   the first candidate that matches starts the leftmost match and the anchored
 //!   leftmost-first DFA gives its end. Such patterns cannot match the empty string. The
 //!   anchored search at a candidate is, in order of preference: a comparison (plain

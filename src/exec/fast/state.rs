@@ -171,6 +171,14 @@ impl State {
         std::mem::swap(&mut self.text, &mut self.spare);
         if let Some(starts) = &mut self.starts {
             std::mem::swap(starts, &mut self.spare_starts);
+            // Every executor test checks the kept index against a fresh scan.
+            #[cfg(test)]
+            assert_eq!(
+                *starts,
+                Starts::build(self.text.as_bytes()),
+                "{:?}",
+                self.text
+            );
         }
         self.len = self.text.len();
     }

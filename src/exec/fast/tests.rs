@@ -621,3 +621,40 @@ fn ascii_only_automata_hand_non_ascii_text_to_the_pattern_itself() {
     assert_eq!(check(&rules[..1], "aéb"), "a<é>b");
     assert_eq!(check(&rules[1..2], "aéb"), "[aéb]");
 }
+
+/// Rules that move, make and delete `%` bytes and the newlines around them, run with
+/// the index of `%` bytes on (every [`check`] runs one executor with it on every state,
+/// and the state asserts after each rewrite that the kept index equals a fresh scan).
+#[test]
+fn percent_index_survives_edits_around_markers() {
+    let rules = [
+        // A `%`-prefixed rule before anything changes (the index is built here).
+        ("(%%\n#stack:\n)", "${1}a\n"),
+        // `%` inserted in the middle of a line, then a `%`-prefixed search that must
+        // see it there (thread starts alone would miss it).
+        ("a\n", "x%%\ny\n"),
+        ("%%\ny", "[$0]"),
+        // Newlines before a `%` deleted and inserted.
+        ("\n%", "%"),
+        ("%%%", "%\n%%"),
+        // Empty matches and look-around among `%`-prefixed rules.
+        ("x*", "-"),
+        (r"\b%", "<%>"),
+        ("(?m)^%", "^%"),
+        ("%%\n|%p\n", "%p\n%%\n"),
+        // `%` deleted everywhere, then searched for.
+        ("%", ""),
+        ("%%", "!"),
+    ];
+    for state in [
+        THREADS,
+        "",
+        "no percent",
+        "%",
+        "%%\n#stack:\n",
+        "a%%\n#stack:\nb\n%%\n#stack:\n",
+        "é%%\n#stack:\n%p\n",
+    ] {
+        check(&rules, state);
+    }
+}
