@@ -1,7 +1,7 @@
 //! An index of every `%` in the state, kept up to date by the rewrite pass, so that rules
 //! whose matches start with a `%`-literal find their candidates without scanning.
 //!
-//! Contract: a [`Starts`] built by [`Starts::build`] or carried through [`Follow`] holds
+//! Contract: a [`Starts`] built by [`Starts::rebuild`] or carried through [`Follow`] holds
 //! exactly the offsets of the `%` bytes of its text, in increasing order, and
 //! [`Starts::next_candidate`] returns exactly what `memmem` returns for a needle that
 //! starts with `%`: the first occurrence at or after a position.
@@ -141,8 +141,9 @@ impl Needle {
 }
 
 /// The index of a text being written by a rewrite pass, made from the old text's index.
-/// The pass reports, in output order, every span it copies from the old text
-/// ([`Follow::copied`]) and every span it writes otherwise ([`Follow::wrote`]).
+/// The pass reports, in output order, every span it copies from the old text: between
+/// matches ([`Follow::copied`]) and from inside a match into its replacement
+/// ([`Follow::group`]), and every literal it writes ([`Follow::literal`]).
 #[derive(Debug)]
 pub struct Follow<'a> {
     old: &'a [usize],

@@ -30,7 +30,7 @@
 //! when a `\n` before a `%` appears or disappears.
 //!
 //! A flat state may also hold the index of its `%` bytes ([`Starts`]), built on request
-//! ([`State::index`]) and carried through flat rewrites ([`State::buffers`] hands out
+//! ([`State::build_index`]) and carried through flat rewrites ([`State::buffers`] hands out
 //! what keeps it); every other way of changing the text (cutting it into segments,
 //! [`State::replace_text`]) drops it, so a held index is always that of the text.
 
