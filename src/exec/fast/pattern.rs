@@ -168,7 +168,8 @@ pub struct Compiled {
     literal: Option<Box<[u8]>>,
     /// See [`Compiled::segment_prefix`].
     segment_prefix: Option<Box<[u8]>>,
-    /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
+    /// The linear form finds matches slowly (see `Linear::dense` and [`trie_for_dfa`]):
+    /// the DFA finds them.
     dense: bool,
     /// Candidates are searched with the forward lazy DFA (no literal, `lines` or linear
     /// search comes first), so they can be searched ahead in lockstep.
@@ -282,7 +283,9 @@ impl Compiled {
             }
             _ => None,
         };
-        let dense = linear.as_ref().is_some_and(Linear::dense);
+        // A dense linear form, or a trie, finds matches slowly: the DFA finds them.
+        let dense = linear.as_ref().is_some_and(Linear::dense)
+            || (anchored && trie_for_dfa(&hir, linear.as_ref(), &literals));
         // A linear pattern that backtracks little finds its match and groups in one
         // pass; jumping to the line first would search twice (kiwipete's lookups
         // `(%%\n#stack:\n)((?:[^%\n]*\n)*#_97: )([^\n]*)\n`: 522 -> 244 µs a rule).
@@ -791,6 +794,43 @@ impl Compiled {
     }
 }
 
+/// Alternation branches from which a linear pattern whose groups are all at fixed
+/// offsets is searched by the lazy DFA instead (see [`trie_for_dfa`]).
+const TRIE_BRANCHES: usize = 16;
+
+/// A repetition of a class at least this many times keeps a trie on the linear search
+/// (see [`trie_for_dfa`]).
+const LONG_COUNT: u32 = 24;
+
+/// Whether a linear pattern's candidates are better searched by the lazy DFA (in
+/// lockstep) than by the linear search: the pattern holds many alternation branches (a
+/// trie of keys such as the gain's `(%%\n#stack:\n(?:B[a-h][1-8](?:a[1-8]:[...]|...)|...)\n[01]{3})0`,
+/// which the linear search steps through atom by atom, about 110 ns a thread on
+/// kiwipete's wide state, where the lockstep DFA walks took 55), and every group sits at a
+/// fixed offset from an edge of the match, so the match span alone gives the groups and
+/// the linear search's one pass for match and groups saves nothing. A trie followed by a
+/// long counted run (the board look-ups' `[./A-Za-z]{56}`) stays linear: the linear search
+/// checks such a run with independent table loads, the DFA with one dependent load a
+/// byte (258 against 314 us a rule). Only the cost differs: both searches are exact.
+fn trie_for_dfa(hir: &Hir, linear: Option<&Linear>, literals: &Literals) -> bool {
+    let groups_fixed = literals.fixed_groups.iter().skip(1).all(Option::is_some);
+    groups_fixed
+        && linear.is_some_and(|l| l.branches() >= TRIE_BRANCHES)
+        && longest_count(hir) < LONG_COUNT
+}
+
+/// The largest minimum count of a repetition in `hir` (0 when it has none).
+fn longest_count(hir: &Hir) -> u32 {
+    match hir.kind() {
+        HirKind::Repetition(rep) => rep.min.max(longest_count(&rep.sub)),
+        HirKind::Capture(cap) => longest_count(&cap.sub),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+            subs.iter().map(longest_count).max().unwrap_or(0)
+        }
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => 0,
+    }
+}
+
 /// Parses `pattern` with `regex`'s syntax defaults.
 fn parse(pattern: &str) -> regex_syntax::hir::Hir {
     syntax::parse_with(pattern, &syntax::Config::default()).expect("a validated pattern parses")
@@ -812,4 +852,50 @@ fn group_len(hir: &regex_syntax::hir::Hir) -> usize {
         }
     }
     highest(hir) as usize + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `pattern` is a trie the DFA searches (see [`trie_for_dfa`]).
+    fn trie(pattern: &str) -> bool {
+        let hir = parse(pattern);
+        let literals = literal::analyze(&hir, group_len(&hir));
+        trie_for_dfa(&hir, Linear::new(&hir).as_ref(), &literals)
+    }
+
+    fn keys(after: &str) -> String {
+        let files: Vec<String> = "abcdefgh"
+            .chars()
+            .map(|f| format!("{f}[1-8]:[PNp]{after}"))
+            .collect();
+        format!(
+            "(?:B[a-h][1-8](?:{})|N[a-h][1-8](?:{}))",
+            files.join("|"),
+            files.join("|")
+        )
+    }
+
+    #[test]
+    fn tries_with_fixed_groups_go_to_the_dfa() {
+        let k = keys("");
+        assert!(trie(&format!("(%%\n#stack:\n{k}\n[01]{{7}})0")));
+        assert!(trie(&format!("%%\n#stack:\n{k}")));
+        assert!(trie(&format!("(%%\n#stack:\n)({k})(.)")));
+    }
+
+    #[test]
+    fn other_shapes_stay_linear() {
+        let k = keys("");
+        // A group that is not at a fixed offset: the linear search finds it in its pass.
+        assert!(!trie(&format!("(%%\n#stack:\n{k}[^\n]*)\n([01]*)")));
+        // A long counted run after the trie.
+        let long = keys("\n[./A-Za-z]{56}");
+        assert!(!trie(&format!("(%%\n#stack:\n)({long})(.)")));
+        // Few branches.
+        assert!(!trie("(%%\n#stack:\n(?:a|b|c)[01]{3})0"));
+        // Not linear at all.
+        assert!(!trie("%%\n#stack:\n(?:ab)*c"));
+    }
 }
