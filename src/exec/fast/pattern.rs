@@ -220,6 +220,9 @@ pub struct Cache {
     unanchored: bool,
     /// Answers of the current rule's next candidates, searched ahead in lockstep.
     ahead: Ahead,
+    /// Set when the current rule of a linear pattern searches its candidates ahead with
+    /// the lazy DFA instead of running unanchored (see [`Compiled::sparse_ahead`]).
+    dfa_ahead: bool,
     /// Set when a search of the current rule looked at or past the end of the text, so
     /// its answer might change if the text went on (see `state.rs`).
     touched_end: bool,
@@ -528,6 +531,24 @@ impl Compiled {
                 cache.measuring = Some(hay_len);
             }
         }
+        cache.dfa_ahead = self.sparse_ahead(cache);
+        cache.unanchored &= !cache.dfa_ahead;
+    }
+
+    /// Whether a rule that would run unanchored (its candidates rarely match) searches
+    /// its candidates ahead with the lazy DFA instead: for linear patterns, whose
+    /// candidates otherwise take the linear search one at a time. Both read about the
+    /// same bytes (the candidates' lines, which is all a machine rule's match can span);
+    /// the walks of four candidates interleaved overlap their loads, where the
+    /// unanchored DFA walks one chain (the quick mobility tests `#_q: bF([^\n]*[RQ]\.*)...`
+    /// on kiwipete's wide state: 2,059 lines, no match). The failed-work guard still
+    /// sends a rule whose candidates rescan the text unanchored.
+    fn sparse_ahead(&self, cache: &Cache) -> bool {
+        cache.unanchored
+            && cache.ahead.enabled()
+            && self.linear.is_some()
+            && !self.searches_ahead()
+            && self.dfa().is_some()
     }
 
     /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
@@ -540,7 +561,9 @@ impl Compiled {
             }
             return self.find_unanchored(cache, hay, at);
         }
-        if cache.ahead.enabled() && self.searches_ahead() {
+        // A sparse rule whose lockstep turned itself off runs unanchored after all.
+        cache.unanchored |= cache.dfa_ahead && !cache.ahead.enabled();
+        if cache.ahead.enabled() && (cache.dfa_ahead || self.searches_ahead()) {
             return self.find_ahead(cache, hay, at);
         }
         let bytes = hay.as_bytes();

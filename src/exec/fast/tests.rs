@@ -661,3 +661,33 @@ fn key_tries_searched_by_the_dfa() {
         "%%\n#stack:\nBa1a2:P\n00\n%%\n#stack:\nnh8c3:.x\n01",
     );
 }
+
+/// A linear pattern whose candidates rarely match and fail after a scan of their line
+/// (the quick mobility tests) searches ahead with the lazy DFA once its rules are known
+/// to be sparse; matches, groups and the fallbacks (a non-ASCII line, a line at the end
+/// of the text) must stay `regex`'s.
+#[test]
+fn sparse_linear_rules_search_ahead() {
+    let mut state = String::new();
+    let lines = [
+        "#q: bF..R..p..k..Q.....\n",
+        "#q: bF..R...k..p.Q.....\n",
+        "#q: bF.Q.....k..n......\n",
+        "#q: bF..R..é..p..k.....\n",
+    ];
+    for i in 0..3000 {
+        state.push_str("%%\n#stack:\nx\n");
+        // One thread in 200 matches (`R..p..k`), a few hold a non-ASCII char.
+        let line = match i % 200 {
+            0 => lines[0],
+            7 => lines[3],
+            _ => lines[1 + i % 2],
+        };
+        state.push_str(line);
+    }
+    state.push_str("%%\n#q: bF..R..p..k");
+    let rule = ("#q: bF([^\n]*[RQ]\\.*)[pn](\\.*k)", "#q: bT${2}${1}");
+    let rules = vec![rule; 12];
+    let out = check(&rules, &state);
+    assert_eq!(out.matches("#q: bT").count(), 16);
+}
