@@ -168,7 +168,7 @@ pub struct Compiled {
     literal: Option<Box<[u8]>>,
     /// See [`Compiled::segment_prefix`].
     segment_prefix: Option<Box<[u8]>>,
-    /// The linear form finds matches slowly (see `Linear::dense` and [`dfa_over_linear`]):
+    /// The linear form finds matches slowly (see `Linear::dense` and [`trie_for_dfa`]):
     /// the DFA finds them.
     dense: bool,
     /// Candidates are searched with the forward lazy DFA (no literal, `lines` or linear
@@ -288,7 +288,7 @@ impl Compiled {
         };
         // A dense linear form, or a trie, finds matches slowly: the DFA finds them.
         let dense = linear.as_ref().is_some_and(Linear::dense)
-            || (anchored && dfa_over_linear(&hir, linear.as_ref(), &literals));
+            || (anchored && trie_for_dfa(&hir, linear.as_ref(), &literals));
         // A linear pattern that backtracks little finds its match and groups in one
         // pass; jumping to the line first would search twice (kiwipete's lookups
         // `(%%\n#stack:\n)((?:[^%\n]*\n)*#_97: )([^\n]*)\n`: 522 -> 244 µs a rule).
@@ -818,45 +818,34 @@ impl Compiled {
 }
 
 /// Alternation branches from which a linear pattern whose groups are all at fixed
-/// offsets is a trie, searched by the lazy DFA instead (see [`dfa_over_linear`]).
+/// offsets is searched by the lazy DFA instead (see [`trie_for_dfa`]).
 const TRIE_BRANCHES: usize = 16;
 
-/// An exact repetition of at least this many keeps a trie on the linear search (see
-/// [`dfa_over_linear`]).
+/// A repetition of a class at least this many times keeps a trie on the linear search
+/// (see [`trie_for_dfa`]).
 const LONG_COUNT: u32 = 24;
 
 /// Whether a linear pattern's candidates are better searched by the lazy DFA (in
-/// lockstep) than by the linear search. Every group must sit at a fixed offset from an
-/// edge of the match, so the match span alone gives the groups and the linear search's
-/// one pass for match and groups saves nothing; then the DFA wins on two shapes:
-/// - a trie: many alternation branches (the gain's
-///   `(%%\n#stack:\n(?:B[a-h][1-8](?:a[1-8]:[...]|...)|...)\n[01]{3})0`), which the
-///   linear search steps through atom by atom, about 110 ns a thread on kiwipete's wide
-///   state, where the lockstep DFA walks took 55. A trie with a long exact run (the board
-///   look-ups' `[./A-Za-z]{56}`) stays linear: the linear search checks such a run with
-///   independent table loads, the DFA with one dependent load a byte (258 against 314 us
-///   a rule);
-/// - a counted run with many counts to try (`(#b: [^\n]{40,77}[1-6][^\n]*\n#_98: [a-h]*)[1-8]{4}`),
-///   where the linear search gives back one place at a time (kiwipete, 2,059 boards, no
-///   match: 229 against 142 us).
-///
-/// Only the cost differs: both searches are exact.
-fn dfa_over_linear(hir: &Hir, linear: Option<&Linear>, literals: &Literals) -> bool {
+/// lockstep) than by the linear search: the pattern holds many alternation branches (a
+/// trie of keys such as the gain's `(%%\n#stack:\n(?:B[a-h][1-8](?:a[1-8]:[...]|...)|...)\n[01]{3})0`,
+/// which the linear search steps through atom by atom, about 110 ns a thread on
+/// kiwipete's wide state, where the lockstep DFA walks took 55), and every group sits at a
+/// fixed offset from an edge of the match, so the match span alone gives the groups and
+/// the linear search's one pass for match and groups saves nothing. A trie followed by a
+/// long counted run (the board look-ups' `[./A-Za-z]{56}`) stays linear: the linear search
+/// checks such a run with independent table loads, the DFA with one dependent load a
+/// byte (258 against 314 us a rule). Only the cost differs: both searches are exact.
+fn trie_for_dfa(hir: &Hir, linear: Option<&Linear>, literals: &Literals) -> bool {
     let groups_fixed = literals.fixed_groups.iter().skip(1).all(Option::is_some);
-    let Some(linear) = linear.filter(|_| groups_fixed) else {
-        return false;
-    };
-    let trie = linear.branches() >= TRIE_BRANCHES && longest_count(hir) < LONG_COUNT;
-    trie || !linear.backtracks_little()
+    groups_fixed
+        && linear.is_some_and(|l| l.branches() >= TRIE_BRANCHES)
+        && longest_count(hir) < LONG_COUNT
 }
 
-/// The largest count of an exact repetition (`x{n}`) in `hir` (0 when it has none).
+/// The largest minimum count of a repetition in `hir` (0 when it has none).
 fn longest_count(hir: &Hir) -> u32 {
     match hir.kind() {
-        HirKind::Repetition(rep) if rep.max == Some(rep.min) => {
-            rep.min.max(longest_count(&rep.sub))
-        }
-        HirKind::Repetition(rep) => longest_count(&rep.sub),
+        HirKind::Repetition(rep) => rep.min.max(longest_count(&rep.sub)),
         HirKind::Capture(cap) => longest_count(&cap.sub),
         HirKind::Concat(subs) | HirKind::Alternation(subs) => {
             subs.iter().map(longest_count).max().unwrap_or(0)
@@ -892,11 +881,11 @@ fn group_len(hir: &regex_syntax::hir::Hir) -> usize {
 mod tests {
     use super::*;
 
-    /// Whether `pattern` is a trie the DFA searches (see [`dfa_over_linear`]).
+    /// Whether `pattern` is a trie the DFA searches (see [`trie_for_dfa`]).
     fn trie(pattern: &str) -> bool {
         let hir = parse(pattern);
         let literals = literal::analyze(&hir, group_len(&hir));
-        dfa_over_linear(&hir, Linear::new(&hir).as_ref(), &literals)
+        trie_for_dfa(&hir, Linear::new(&hir).as_ref(), &literals)
     }
 
     fn keys(after: &str) -> String {
@@ -931,17 +920,5 @@ mod tests {
         assert!(!trie("(%%\n#stack:\n(?:a|b|c)[01]{3})0"));
         // Not linear at all.
         assert!(!trie("%%\n#stack:\n(?:ab)*c"));
-        // A wide counted run whose group is not at a fixed offset.
-        assert!(!trie("(#b: [^\n]{40,77})[1-6]([^\n]*)\n"));
-    }
-
-    #[test]
-    fn wide_counted_runs_with_fixed_groups_go_to_the_dfa() {
-        assert!(trie("(#b: [^\n]{40,77}[1-6][^\n]*\n#_98: [a-h]*)[1-8]{4}"));
-        assert!(trie(
-            "(#b: (?:[^\n]{40})?[^\n]{20,37}[1-6][^\n]*\n#_98: [a-h]*)[1-8]{2}"
-        ));
-        // Few counts to choose from: the linear search stays.
-        assert!(!trie("(#b: [^\n]{4,7}[1-6][^\n]*\n#_98: )[1-8]{4}"));
     }
 }

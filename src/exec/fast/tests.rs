@@ -691,33 +691,3 @@ fn sparse_linear_rules_search_ahead() {
     let out = check(&rules, &state);
     assert_eq!(out.matches("#q: bT").count(), 16);
 }
-
-/// A linear pattern with a wide counted run and groups at fixed offsets (the square
-/// searches `(#b: [^\n]{40,77}[1-6][^\n]*\n#_98: [a-h]*)[1-8]{4}`) is searched by the
-/// lazy DFA; matches and groups must stay `regex`'s, on small and large states.
-#[test]
-fn wide_counted_runs_searched_by_the_dfa() {
-    let rules = [
-        ("(#b: [^\n]{6,14}[1-6][^\n]*\n#s: [a-h]*)[1-8]{2}", "${1}<>"),
-        (
-            "(#b: (?:[^\n]{4})?[^\n]{2,9}[1-6][^\n]*\n#s: [a-h]*)[1-8]",
-            "${1}!",
-        ),
-    ];
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let parts = ["....", "rk", "3", "7", "é", "..5.", "//", "\n"];
-    let mut changed = 0;
-    for _ in 0..30 {
-        let mut state = String::new();
-        for _ in 0..rng.below(40) + 1 {
-            state.push_str(rng.pick(&["%%\n#b: ", "%t2\n#b: ", "#b: "]));
-            for _ in 0..rng.below(8) {
-                state.push_str(rng.pick(&parts));
-            }
-            state.push_str(rng.pick(&["\n#s: ab12\n", "\n#s: 45\n", "\n#s: c9\n", "\n"]));
-        }
-        changed += usize::from(check(&rules, &state) != state);
-        check(&rules, &state.repeat(1 + (1 << 16) / state.len()));
-    }
-    assert!(changed >= 10, "only {changed} states had a match");
-}
