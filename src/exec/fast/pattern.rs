@@ -287,8 +287,11 @@ impl Compiled {
             _ => None,
         };
         // A dense linear form, or a trie, finds matches slowly: the DFA finds them.
-        let dense = linear.as_ref().is_some_and(Linear::dense)
-            || (anchored && trie_for_dfa(&hir, linear.as_ref(), &literals));
+        let trie = anchored && trie_for_dfa(&hir, linear.as_ref(), &literals);
+        let dense = linear.as_ref().is_some_and(Linear::dense) || trie;
+        // A trie's linear form would never run (the DFA finds its matches, and its groups
+        // are fixed): it is dropped, which pays for part of the DFA's memory.
+        let linear = linear.filter(|_| !trie);
         // A linear pattern that backtracks little finds its match and groups in one
         // pass; jumping to the line first would search twice (kiwipete's lookups
         // `(%%\n#stack:\n)((?:[^%\n]*\n)*#_97: )([^\n]*)\n`: 522 -> 244 µs a rule).
