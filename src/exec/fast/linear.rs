@@ -364,6 +364,20 @@ impl Linear {
         self.dense
     }
 
+    /// The number of alternation branches the search may try, over all alternations
+    /// (0 for a pattern without one). Each branch tried is a step of the interpreter: a
+    /// pattern with many (a trie of keys, `(?:Ba1:|Ba2:|...)`) costs many steps a
+    /// candidate where a DFA reads each byte once.
+    pub fn branches(&self) -> usize {
+        self.steps
+            .iter()
+            .map(|atom| match atom {
+                Atom::Alt { branches } => branches.offsets.len(),
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// The text of every match when the pattern is a plain literal (groups aside).
     pub fn as_literal(&self) -> Option<&[u8]> {
         self.literal.as_deref()

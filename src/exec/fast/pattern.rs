@@ -173,7 +173,8 @@ pub struct Compiled {
     /// The prefix literal when it starts with `%`: candidates can then come from the
     /// state's index of `%` bytes ([`Starts`]) instead of a scan.
     percent_prefix: Option<Needle>,
-    /// The linear form finds matches slowly (see `Linear::dense`): the DFA finds them.
+    /// The linear form finds matches slowly (see `Linear::dense` and [`trie_for_dfa`]):
+    /// the DFA finds them.
     dense: bool,
     /// Candidates are searched with the forward lazy DFA (no literal, `lines` or linear
     /// search comes first), so they can be searched ahead in lockstep.
@@ -224,6 +225,9 @@ pub struct Cache {
     unanchored: bool,
     /// Answers of the current rule's next candidates, searched ahead in lockstep.
     ahead: Ahead,
+    /// Set when the current rule of a linear pattern searches its candidates ahead with
+    /// the lazy DFA instead of running unanchored (see [`Compiled::sparse_ahead`]).
+    dfa_ahead: bool,
     /// Set when a search of the current rule looked at or past the end of the text, so
     /// its answer might change if the text went on (see `state.rs`).
     touched_end: bool,
@@ -294,7 +298,12 @@ impl Compiled {
             Prefix::One(f) => Needle::new(f.needle()),
             _ => None,
         };
-        let dense = linear.as_ref().is_some_and(Linear::dense);
+        // A dense linear form, or a trie, finds matches slowly: the DFA finds them.
+        let trie = anchored && trie_for_dfa(&hir, linear.as_ref(), &literals);
+        let dense = linear.as_ref().is_some_and(Linear::dense) || trie;
+        // A trie's linear form would never run (the DFA finds its matches, and its groups
+        // are fixed): it is dropped, which pays for part of the DFA's memory.
+        let linear = linear.filter(|_| !trie);
         // A linear pattern that backtracks little finds its match and groups in one
         // pass; jumping to the line first would search twice (kiwipete's lookups
         // `(%%\n#stack:\n)((?:[^%\n]*\n)*#_97: )([^\n]*)\n`: 522 -> 244 µs a rule).
@@ -570,6 +579,24 @@ impl Compiled {
                 cache.measuring = Some(hay_len);
             }
         }
+        cache.dfa_ahead = self.sparse_ahead(cache);
+        cache.unanchored &= !cache.dfa_ahead;
+    }
+
+    /// Whether a rule that would run unanchored (its candidates rarely match) searches
+    /// its candidates ahead with the lazy DFA instead: for linear patterns, whose
+    /// candidates otherwise take the linear search one at a time. Both read about the
+    /// same bytes (the candidates' lines, which is all a machine rule's match can span);
+    /// the walks of four candidates interleaved overlap their loads, where the
+    /// unanchored DFA walks one chain (the quick mobility tests `#_q: bF([^\n]*[RQ]\.*)...`
+    /// on kiwipete's wide state: 2,059 lines, no match). The failed-work guard still
+    /// sends a rule whose candidates rescan the text unanchored.
+    fn sparse_ahead(&self, cache: &Cache) -> bool {
+        cache.unanchored
+            && cache.ahead.enabled()
+            && self.linear.is_some()
+            && !self.searches_ahead()
+            && self.dfa().is_some()
     }
 
     /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
@@ -589,7 +616,9 @@ impl Compiled {
             }
             return self.find_unanchored(cache, hay, at);
         }
-        if cache.ahead.enabled() && self.searches_ahead() {
+        // A sparse rule whose lockstep turned itself off runs unanchored after all.
+        cache.unanchored |= cache.dfa_ahead && !cache.ahead.enabled();
+        if cache.ahead.enabled() && (cache.dfa_ahead || self.searches_ahead()) {
             return self.find_ahead(cache, hay, at, starts);
         }
         let bytes = hay.as_bytes();
@@ -855,6 +884,43 @@ impl Compiled {
     }
 }
 
+/// Alternation branches from which a linear pattern whose groups are all at fixed
+/// offsets is searched by the lazy DFA instead (see [`trie_for_dfa`]).
+const TRIE_BRANCHES: usize = 16;
+
+/// A repetition of a class at least this many times keeps a trie on the linear search
+/// (see [`trie_for_dfa`]).
+const LONG_COUNT: u32 = 24;
+
+/// Whether a linear pattern's candidates are better searched by the lazy DFA (in
+/// lockstep) than by the linear search: the pattern holds many alternation branches (a
+/// trie of keys such as the gain's `(%%\n#stack:\n(?:B[a-h][1-8](?:a[1-8]:[...]|...)|...)\n[01]{3})0`,
+/// which the linear search steps through atom by atom, about 110 ns a thread on
+/// kiwipete's wide state, where the lockstep DFA walks took 55), and every group sits at a
+/// fixed offset from an edge of the match, so the match span alone gives the groups and
+/// the linear search's one pass for match and groups saves nothing. A trie followed by a
+/// long counted run (the board look-ups' `[./A-Za-z]{56}`) stays linear: the linear search
+/// checks such a run with independent table loads, the DFA with one dependent load a
+/// byte (258 against 314 us a rule). Only the cost differs: both searches are exact.
+fn trie_for_dfa(hir: &Hir, linear: Option<&Linear>, literals: &Literals) -> bool {
+    let groups_fixed = literals.fixed_groups.iter().skip(1).all(Option::is_some);
+    groups_fixed
+        && linear.is_some_and(|l| l.branches() >= TRIE_BRANCHES)
+        && longest_count(hir) < LONG_COUNT
+}
+
+/// The largest minimum count of a repetition in `hir` (0 when it has none).
+fn longest_count(hir: &Hir) -> u32 {
+    match hir.kind() {
+        HirKind::Repetition(rep) => rep.min.max(longest_count(&rep.sub)),
+        HirKind::Capture(cap) => longest_count(&cap.sub),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+            subs.iter().map(longest_count).max().unwrap_or(0)
+        }
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => 0,
+    }
+}
+
 /// Parses `pattern` with `regex`'s syntax defaults.
 fn parse(pattern: &str) -> regex_syntax::hir::Hir {
     syntax::parse_with(pattern, &syntax::Config::default()).expect("a validated pattern parses")
@@ -876,4 +942,50 @@ fn group_len(hir: &regex_syntax::hir::Hir) -> usize {
         }
     }
     highest(hir) as usize + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `pattern` is a trie the DFA searches (see [`trie_for_dfa`]).
+    fn trie(pattern: &str) -> bool {
+        let hir = parse(pattern);
+        let literals = literal::analyze(&hir, group_len(&hir));
+        trie_for_dfa(&hir, Linear::new(&hir).as_ref(), &literals)
+    }
+
+    fn keys(after: &str) -> String {
+        let files: Vec<String> = "abcdefgh"
+            .chars()
+            .map(|f| format!("{f}[1-8]:[PNp]{after}"))
+            .collect();
+        format!(
+            "(?:B[a-h][1-8](?:{})|N[a-h][1-8](?:{}))",
+            files.join("|"),
+            files.join("|")
+        )
+    }
+
+    #[test]
+    fn tries_with_fixed_groups_go_to_the_dfa() {
+        let k = keys("");
+        assert!(trie(&format!("(%%\n#stack:\n{k}\n[01]{{7}})0")));
+        assert!(trie(&format!("%%\n#stack:\n{k}")));
+        assert!(trie(&format!("(%%\n#stack:\n)({k})(.)")));
+    }
+
+    #[test]
+    fn other_shapes_stay_linear() {
+        let k = keys("");
+        // A group that is not at a fixed offset: the linear search finds it in its pass.
+        assert!(!trie(&format!("(%%\n#stack:\n{k}[^\n]*)\n([01]*)")));
+        // A long counted run after the trie.
+        let long = keys("\n[./A-Za-z]{56}");
+        assert!(!trie(&format!("(%%\n#stack:\n)({long})(.)")));
+        // Few branches.
+        assert!(!trie("(%%\n#stack:\n(?:a|b|c)[01]{3})0"));
+        // Not linear at all.
+        assert!(!trie("%%\n#stack:\n(?:ab)*c"));
+    }
 }

@@ -658,3 +658,85 @@ fn percent_index_survives_edits_around_markers() {
         check(&rules, state);
     }
 }
+
+/// A trie of keys whose groups sit at fixed offsets (the gain's digit rules) is searched
+/// by the lazy DFA; its matches and groups must still be `regex`'s, on threads that match,
+/// fail at any byte of the key, hold non-ASCII chars (the DFA quits) or end the text.
+#[test]
+fn key_tries_searched_by_the_dfa() {
+    // 8 files x 2 pieces, each with 2 or 3 ranks: well over 16 branches.
+    let mut keys = Vec::new();
+    for piece in ["B", "n"] {
+        let files: Vec<String> = "abcdefgh"
+            .chars()
+            .map(|f| format!("{f}(?:[12]:[PNp\\.]|[78]:[Qq]|3:\\.x)"))
+            .collect();
+        keys.push(format!("{piece}[a-h][1-8](?:{})", files.join("|")));
+    }
+    let trie = format!("(%%\n#stack:\n(?:{})\n[01]{{2}})0", keys.join("|"));
+    let whole = format!("%%\n#stack:\n(?:{})\\.", keys.join("|"));
+    let tail = format!("(%%\n#stack:\n)((?:{}))(.)", keys.join("|"));
+    let rules = [
+        (trie.as_str(), "${1}1"),
+        (whole.as_str(), "[$0]"),
+        (tail.as_str(), "${3}${2}${1}"),
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut changed = 0;
+    let parts = [
+        "Ba1a2:P", "nh8c3:.x", "Bc7h8:q", "Ba1", "nh8", "c3:", "a2:", ":P", ".x", "B", "n", "K",
+        "a", "h", "1", "7", ":", ".", "x", "P", "q", "é", "\n",
+    ];
+    for _ in 0..40 {
+        let mut state = String::new();
+        for _ in 0..rng.below(60) + 1 {
+            state.push_str(rng.pick(&["%%\n#stack:\n", "%p\n#stack:\n", "%%\n"]));
+            for _ in 0..rng.below(4) {
+                state.push_str(rng.pick(&parts));
+            }
+            state.push_str(rng.pick(&["\n00", "\n01", "\n1", "\n000\n", ""]));
+            state.push('\n');
+        }
+        // Long enough states run the rules' large-text paths too.
+        let wide = state.repeat(1 + (1 << 16) / state.len());
+        changed += usize::from(check(&rules, &state) != state);
+        check(&rules, &wide);
+        check(&rules, state.trim_end());
+    }
+    assert!(changed >= 20, "only {changed} states had a match");
+    check(&rules, "%%\n#stack:\nBa1a2:P\n00");
+    check(
+        &rules,
+        "%%\n#stack:\nBa1a2:P\n00\n%%\n#stack:\nnh8c3:.x\n01",
+    );
+}
+
+/// A linear pattern whose candidates rarely match and fail after a scan of their line
+/// (the quick mobility tests) searches ahead with the lazy DFA once its rules are known
+/// to be sparse; matches, groups and the fallbacks (a non-ASCII line, a line at the end
+/// of the text) must stay `regex`'s.
+#[test]
+fn sparse_linear_rules_search_ahead() {
+    let mut state = String::new();
+    let lines = [
+        "#q: bF..R..p..k..Q.....\n",
+        "#q: bF..R...k..p.Q.....\n",
+        "#q: bF.Q.....k..n......\n",
+        "#q: bF..R..é..p..k.....\n",
+    ];
+    for i in 0..3000 {
+        state.push_str("%%\n#stack:\nx\n");
+        // One thread in 200 matches (`R..p..k`), a few hold a non-ASCII char.
+        let line = match i % 200 {
+            0 => lines[0],
+            7 => lines[3],
+            _ => lines[1 + i % 2],
+        };
+        state.push_str(line);
+    }
+    state.push_str("%%\n#q: bF..R..p..k");
+    let rule = ("#q: bF([^\n]*[RQ]\\.*)[pn](\\.*k)", "#q: bT${2}${1}");
+    let rules = vec![rule; 12];
+    let out = check(&rules, &state);
+    assert_eq!(out.matches("#q: bT").count(), 16);
+}
