@@ -216,6 +216,10 @@ fn check_and_mobility_and_fen_round_trip() {
             // Stalemate only because the knight is pinned.
             "7k/8/8/8/8/8/7r/KN5r w - - 0 1",
             "kn5R/7R/8/8/8/8/8/7K b - - 0 1",
+            // Stalemate only because both knights are pinned (two pins on one board).
+            "r6k/8/8/8/8/2p5/N7/KN5r w - - 0 1",
+            // Three pins; the bishop can still move along its pin.
+            "r6k/8/8/8/3b4/8/NB6/KN5r w - - 0 1",
         ]
         .map(str::to_string),
     );
