@@ -16,8 +16,8 @@
 //! square's value, then an addition), but it runs once, on the root's single thread.
 //! Everything else is incremental: a child's score is its parent's plus the mover's
 //! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
-//! written for few, cheap rules: 19 in all (at 10 bits), none of them an alternation
-//! with groups inside it.
+//! written for few, cheap rules: 40 in all (at 10 bits), none of them an alternation
+//! with groups inside it but the carry step.
 //!
 //! - The board is read at two squares only, the move's `from` and `to`, by two *select*
 //!   rules: a trie over the square name whose branches skip a counted number of board
@@ -26,17 +26,17 @@
 //!   is not read. Castling and en passant are recognised from the key (squares and
 //!   mover, captured square empty) by one rule that marks the key.
 //! - The gain is the sum of two table values, the arrival (`to`, promotion, captured
-//!   piece or mark, mover) and the departure (`from`, mover), but no rule adds them:
-//!   each digit of the sum is one rule testing the key against a trie of the moves
-//!   whose sum has that digit set (per mover, one arrival trie per departure value)
-//!   and turning the digit's `0` into `1` (one group, the match but its last
-//!   character). Two rules drop the key and sign-extend the result.
+//!   piece or mark, mover) and the departure (`from`, mover). Each digit of each is one
+//!   rule testing the key against a trie of the table entries with that digit set and
+//!   turning the digit's `0` into `1` (one group, the match but its last character);
+//!   the digits of both are interleaved on one line of zeros, so the addition after
+//!   them needs no rule to interleave, and its last two rules also sign-extend.
 //!
 //! # Stack layouts (internal)
 //!
-//! The gain works on `<key>\n<digits>\n` (the gain's digits, most significant first),
+//! The gain works on `<key>\n<a1d1a2d2..>\n` (arrival and departure digits interleaved),
 //! the key being `<mover><from><to><promotion>:<captured>` (plus [`EXTRA_MARK`]); see
-//! [`gain_rules`] and [`digit_rules`].
+//! [`gain_rules`] and [`sum_rules`].
 
 use std::collections::BTreeMap;
 
@@ -207,16 +207,17 @@ fn trie(entries: &[(String, String)]) -> String {
 }
 
 /// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
-/// compact board before it) into the move's gain (see [`gain`]) in `to` bits:
+/// compact board before it) into the scratch line of [`sum_rules`]: the arrival and
+/// departure values of the move's gain (see [`gain`]), both in `bits` bits, interleaved:
 /// - one rule lays out the key `<from><to><promotion>:<to>`;
 /// - two select rules read the board at fixed offsets (a trie over a square name of the
 ///   key, each branch a counted skip; the groups lie outside it): the mover at `from`
 ///   (written before it, the board kept), then the captured character at `to` (written
-///   in its place, the board replaced by a line of `bits` zeros), giving the key
+///   in its place, the board replaced by a line of `2 bits` zeros), giving the key
 ///   `<mover><from><to><promotion>:<captured>`;
 /// - one rule appends [`EXTRA_MARK`] to the key of a castling or an en passant;
-/// - the digit rules of [`digit_rules`], which drop the key and sign-extend at the end.
-fn gain_rules(bits: u8, to: u8) -> Vec<(String, String)> {
+/// - the digit rules of [`digit_rules`], which drop the key at the end.
+fn gain_rules(bits: u8) -> Vec<(String, String)> {
     let mut rules = vec![(
         format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
         "${1}${2}${3}${4}:${3}\n".to_string(),
@@ -242,7 +243,7 @@ fn gain_rules(bits: u8, to: u8) -> Vec<(String, String)> {
             "({THREAD}{BOARD_CHAR}[a-h][1-8][a-h][1-8][qrbn]?:){}({BOARD_CHAR})[^\n]*\n",
             trie(&to_branches)
         ),
-        format!("${{1}}${{2}}\n{}\n", "0".repeat(bits as usize)),
+        format!("${{1}}${{2}}\n{}\n", "0".repeat(2 * bits as usize)),
     ));
     let extras: Vec<(String, String)> = extra_moves()
         .iter()
@@ -252,7 +253,7 @@ fn gain_rules(bits: u8, to: u8) -> Vec<(String, String)> {
         format!("{THREAD}{}\\.", trie(&extras)),
         format!("${{0}}{EXTRA_MARK}"),
     ));
-    rules.extend(digit_rules(bits, to));
+    rules.extend(digit_rules(bits));
     rules
 }
 
@@ -324,30 +325,28 @@ impl GainTables {
         }
     }
 
-    /// The keys (mover first, up to the captured character or [`EXTRA_MARK`]) whose
-    /// gain, arrival plus departure, satisfies `pred`: per mover, one branch per
-    /// departure value, its `from` squares then the arrival keys whose sum with that
-    /// value satisfies `pred` (the branches' `from` squares are disjoint).
-    fn gain_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
+    /// The key lines (mover first) whose arrival value satisfies `pred`.
+    fn arrival_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
         let by_mover: Vec<(String, String)> = (0..self.departures.len())
             .filter_map(|m| {
-                let mut values: Vec<i64> = self.departures[m].1.iter().flatten().copied().collect();
-                values.sort_unstable();
-                values.dedup();
-                let mut branches: Vec<String> = values
-                    .into_iter()
-                    .filter_map(|d| {
-                        let from = self.departure_trie(m, |v| v == d)?;
-                        let arrivals = self.arrival_trie(m, |a| pred(a + d))?;
-                        Some(format!("{from}{arrivals}"))
-                    })
-                    .collect();
-                let tail = match branches.len() {
-                    0 => return None,
-                    1 => branches.pop().expect("one branch"),
-                    _ => format!("(?:{})", branches.join("|")),
-                };
-                Some((self.departures[m].0.to_string(), tail))
+                let arrivals = self.arrival_trie(m, &pred)?;
+                Some((
+                    self.departures[m].0.to_string(),
+                    format!("[a-h][1-8]{arrivals}"),
+                ))
+            })
+            .collect();
+        (!by_mover.is_empty()).then(|| trie(&by_mover))
+    }
+
+    /// The keys' beginnings (mover and `from`) whose departure value satisfies `pred`.
+    fn departure_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let by_mover: Vec<(String, String)> = (0..self.departures.len())
+            .filter_map(|m| {
+                Some((
+                    self.departures[m].0.to_string(),
+                    self.departure_trie(m, &pred)?,
+                ))
             })
             .collect();
         (!by_mover.is_empty()).then(|| trie(&by_mover))
@@ -403,50 +402,122 @@ impl GainTables {
     }
 }
 
-/// Per digit of the gain (most significant first, offset binary, `bits` digits), one
-/// rule that turns the digit's `0` into `1` where the key is in the digit's table (see
-/// [`GainTables::gain_key`]); the digits start as a line of zeros. Then two rules drop
-/// the key and sign-extend the gain to `to` digits (offset binary: the top digit stays,
-/// the new ones below it are its complement).
+/// Per digit (most significant first, offset binary) of the arrival, one rule that
+/// turns the digit's `0` into `1` where the key is in the digit's table; the same for
+/// the departure's digit. The digits start as a line of zeros and come out interleaved
+/// (`a1d1a2d2..`), the layout [`sum_rules`] adds without a rule to interleave them. Then
+/// the key goes, and the line becomes the sum's scratch line.
 ///
-/// Trade-off: each table holds the sum of the arrival and the departure, so its
-/// automaton is larger (one arrival trie per departure value of each mover) than a
-/// table of either part; in exchange the gain needs no addition. The two parts in
-/// separate tables took twice the digit rules and an addition with a carry step per
-/// digit, all of them over every leaf of the search (33 rules instead of 12).
-/// Each rule captures its match but the flipped digit (the automaton resolves that one
-/// group), and no rule writes the zeros: a rule appending `1` with `${0}` and none of
-/// groups needs a second, cheap rule per digit appending `0` elsewhere, which visits
-/// every thread.
-///
-/// # Panics
-/// When `to < bits`, or a gain does not fit in `bits` bits.
-fn digit_rules(bits: u8, to: u8) -> Vec<(String, String)> {
-    assert!(to >= bits, "a gain of {bits} bits extended to {to}");
+/// Trade-off: each rule captures its match but the flipped digit (the automaton resolves
+/// that one group), and no rule writes the zeros: a rule appending `1` with `${0}` and
+/// none of groups needs a second, cheap rule per digit appending `0` elsewhere, which
+/// visits every thread. (Adding the two tables' digits with the carry in these rules,
+/// instead of the addition after them, makes tables about four times as large: slower
+/// to compile, larger automata, and slower per move in the measurements.)
+fn digit_rules(bits: u8) -> Vec<(String, String)> {
     let tables = GainTables::new();
     let digit = |v: i64, j: usize| encode::int(bits, v).as_bytes()[j] == b'1';
     let mut rules = Vec::new();
     for j in 0..bits as usize {
-        if let Some(key) = tables.gain_key(|v| digit(v, j)) {
+        let (a, d) = (2 * j, 2 * j + 1);
+        if let Some(key) = tables.arrival_key(|v| digit(v, j)) {
             rules.push((
-                format!("({THREAD}{key}\n[01]{{{j}}})0"),
+                format!("({THREAD}{key}\n[01]{{{a}}})0"),
+                "${1}1".to_string(),
+            ));
+        }
+        if let Some(key) = tables.departure_key(|v| digit(v, j)) {
+            rules.push((
+                format!("({THREAD}{key}[a-h][1-8][qrbn]?:[^\n]*\n[01]{{{d}}})0"),
                 "${1}1".to_string(),
             ));
         }
     }
-    // The key starts with the mover and two squares, which a line of digits does not:
-    // the second rule cannot match a thread the first one rewrote.
-    let key = format!("{BOARD_CHAR}[a-h][1-8][a-h][1-8][^\n]*\n");
+    rules.push((
+        format!("{HEAD}[^\n]*\n([01]*)\n"),
+        "${1}!${2}:0\n".to_string(),
+    ));
+    rules
+}
+
+/// Rules that add the interleaved digits of two `bits`-digit integers on the scratch
+/// line `!a1b1..anbn:0` and leave the sum sign-extended to `to` bits (offset binary).
+///
+/// The carry goes from the least significant pair with a cursor, as the compiler's
+/// addition does, `chunk` pairs per rule: `bits / chunk` identical steps (each moves the
+/// cursor in every thread), then two rules that drop the last carry, flip the top digit
+/// and sign-extend it (the compiler's addition and extension take three more rules).
+/// One step's alternation lists `2^(2 chunk + 1)` cases, each capturing its first `0`
+/// and `1`: at `chunk = 2` (32 cases, 5 steps) kiwipete's move took about 5% more
+/// instructions than at 1 (8 cases, 10 steps), the captures costing more than the
+/// steps saved, so [`gain`] uses 1.
+///
+/// # Panics
+/// When `bits` is not a multiple of `chunk` or `to < bits`.
+fn sum_rules(bits: u8, to: u8, chunk: usize) -> Vec<(String, String)> {
+    assert!(
+        chunk > 0 && (bits as usize).is_multiple_of(chunk) && to >= bits,
+        "sum of {bits} bits to {to} by {chunk}"
+    );
+    let step = chunk_step(chunk);
+    let mut rules = vec![step; bits as usize / chunk];
     let pad = (to - bits) as usize;
     rules.push((
-        format!("{HEAD}{key}1([01]*\n)"),
+        format!("{HEAD}!:[01]0([01]*\n)"),
         format!("${{1}}1{}${{2}}", "0".repeat(pad)),
     ));
     rules.push((
-        format!("{HEAD}{key}0([01]*\n)"),
+        format!("{HEAD}!:[01]1([01]*\n)"),
         format!("${{1}}0{}${{2}}", "1".repeat(pad)),
     ));
     rules
+}
+
+/// The rule that resolves the last `w` pairs before the cursor: `x1y1..xwyw:c` becomes
+/// `:c'r1..rw` (new carry, sum digits). Every case of the alternation captures the first
+/// `0` and the first `1` it matches; the output digits always occur among the matched
+/// ones (a `1` out needs a `1` in; only all ones in give no `0`, and all ones out), so
+/// the replacement lists, per output digit, the group holding it in every case: only
+/// the matching case's groups take part.
+fn chunk_step(w: usize) -> (String, String) {
+    let n = 2 * w + 1;
+    let mut alternatives = Vec::new();
+    let mut outputs = vec![String::new(); w + 1];
+    let mut next_group = 2;
+    for case in 0..1usize << n {
+        // Matched digits, in text order: the pairs (most significant first), then c.
+        let matched: Vec<usize> = (0..n).map(|k| (case >> (n - 1 - k)) & 1).collect();
+        let (mut x, mut y) = (0, 0);
+        for p in 0..w {
+            x = 2 * x + matched[2 * p];
+            y = 2 * y + matched[2 * p + 1];
+        }
+        let sum = x + y + matched[n - 1];
+        let mut group_of = [None, None];
+        let mut alternative = String::new();
+        for (k, &d) in matched.iter().enumerate() {
+            if k == n - 1 {
+                alternative.push(':');
+            }
+            if group_of[d].is_none() {
+                group_of[d] = Some(next_group);
+                next_group += 1;
+                alternative.push_str(&format!("({d})"));
+            } else {
+                alternative.push_str(&d.to_string());
+            }
+        }
+        for (k, out) in outputs.iter_mut().enumerate() {
+            let digit = (sum >> (w - k)) & 1;
+            let group = group_of[digit].expect("an output digit occurs among the inputs");
+            out.push_str(&format!("${{{group}}}"));
+        }
+        alternatives.push(alternative);
+    }
+    (
+        format!("(%%\n#stack:\n![01]*)(?:{})", alternatives.join("|")),
+        format!("${{1}}:{}", outputs.concat()),
+    )
 }
 
 /// The 80-character board line `board` without its `//` separators: 64 characters, a8
@@ -467,7 +538,8 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
 /// `before` is the [`compact`] board before the move (anything may follow it on the
 /// line), `uci` its text (`e7e8q`): the board after
 /// is not needed (the arriving piece is the mover or the promotion). The rules of
-/// [`gain_rules`]: 19 rules with the two lookups and the result's definition.
+/// [`gain_rules`] and [`sum_rules`]: 40 rules with the two lookups and the result's
+/// definition.
 #[track_caller]
 pub fn gain(
     b: &mut Builder,
@@ -475,7 +547,8 @@ pub fn gain(
     uci: &Value<kind::Str>,
 ) -> Value<kind::Int> {
     b.emit(Instruction::Lookup(before.var().clone()));
-    let rules = gain_rules(GAIN_BITS, SCORE_BITS);
+    let mut rules = gain_rules(GAIN_BITS);
+    rules.extend(sum_rules(GAIN_BITS, SCORE_BITS, 1));
     let body = vec![stack_rules::instruction("gain", rules)];
     stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
 }
@@ -636,6 +709,34 @@ mod tests {
         }
     }
 
+    #[test]
+    fn sums_match_native_addition_at_every_chunk() {
+        let offset = |v: i64, bits: u8| encode::int(bits, v);
+        for chunk in [1, 2] {
+            let rules: Vec<(regex::Regex, String)> = sum_rules(GAIN_BITS, SCORE_BITS, chunk)
+                .into_iter()
+                .map(|(p, r)| (regex::Regex::new(&p).unwrap(), r))
+                .collect();
+            for (a, d) in [
+                (0, 0),
+                (-1, 1),
+                (255, -256),
+                (-300, -200),
+                (383, 128),
+                (7, -9),
+            ] {
+                let (x, y) = (offset(a, GAIN_BITS), offset(d, GAIN_BITS));
+                let pairs: String = x.chars().zip(y.chars()).flat_map(|(p, q)| [p, q]).collect();
+                let mut state = format!("%%\n#stack:\n!{pairs}:0\nrest\n");
+                for (re, rep) in &rules {
+                    state = re.replace_all(&state, rep.as_str()).into_owned();
+                }
+                let want = format!("%%\n#stack:\n{}\nrest\n", offset(a + d, SCORE_BITS));
+                assert_eq!(state, want, "{a} + {d} by {chunk}");
+            }
+        }
+    }
+
     /// A table entry in units, read natively from [`eval`] (`.` is 0).
     fn entry(piece: char, square: usize) -> i64 {
         eval::piece_square(piece, square).map_or(0, |v| v as i64 / 5)
@@ -725,8 +826,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
-        // Every departure square of every piece (each digit's table has one branch per
-        // departure value), then random moves.
+        // Every departure square of every piece, then random moves.
         let mut froms: Vec<(char, usize)> = "NBRQKnbrqk"
             .chars()
             .flat_map(|m| (0..64).map(move |f| (m, f)))

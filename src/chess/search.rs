@@ -6,11 +6,11 @@
 //! parse_fen                         1 thread: the root
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
-//!   child = root + gain(move)       incremental, about 40 rules
+//!   child = root + gain(move)       incremental, about 60 rules
 //!   save the child's board          compact; the rest of the position and the uci
 //!                                   wait in the group boundary (one copy per child)
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
-//!     key = gain(reply)             19 rules
+//!     key = gain(reply)             40 rules
 //!     no legal move for the engine: key = child + MATE in check, else child
 //!     a child with no reply (kept stuck): key = child - MATE in check, else child
 //!   tournament: max key per child   3 rules per round, in each child's group
