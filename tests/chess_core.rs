@@ -216,6 +216,19 @@ fn check_and_mobility_and_fen_round_trip() {
             // Stalemate only because the knight is pinned.
             "7k/8/8/8/8/8/7r/KN5r w - - 0 1",
             "kn5R/7R/8/8/8/8/8/7K b - - 0 1",
+            // Stalemate only because both knights are pinned (two pins on one board).
+            "r6k/8/8/8/8/2p5/N7/KN5r w - - 0 1",
+            // Three pins; the bishop can still move along its pin.
+            "r6k/8/8/8/3b4/8/NB6/KN5r w - - 0 1",
+            // Mates whose king steps are covered by a knight, a pawn, a king, or the
+            // checking rook through the king's own square.
+            "R6k/7p/4N3/8/8/8/8/7K b - - 0 1",
+            "R6k/7p/5P2/8/8/8/8/7K b - - 0 1",
+            "R6k/5K1p/8/8/8/8/8/8 b - - 0 1",
+            "R5k1/5ppp/8/8/8/8/8/7K b - - 0 1",
+            // In check with a king step, a capture of the checker, or only a block.
+            "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/2n5/3RK2r w - - 0 1",
         ]
         .map(str::to_string),
     );

@@ -826,9 +826,16 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
+        // Every departure square of every piece, then random moves.
+        let mut froms: Vec<(char, usize)> = "NBRQKnbrqk"
+            .chars()
+            .flat_map(|m| (0..64).map(move |f| (m, f)))
+            .collect();
         for _ in 0..1500 {
             let mover = "NBRQKnbrqk".as_bytes()[next(10) as usize] as char;
-            let from = next(64) as usize;
+            froms.push((mover, next(64) as usize));
+        }
+        for (mover, from) in froms {
             let to = next(64) as usize;
             let captured = SQUARE_CHARS.as_bytes()[next(13) as usize] as char;
             if from != to {

@@ -824,12 +824,18 @@ fn halving_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
     ]
 }
 
+/// The start of a one-piece thread's board: its piece's line (which only one-piece
+/// threads have) and the board line's name. The origin rules start here rather than at
+/// `#b: `, so that the fast executor visits only the one-piece threads, and skips the
+/// rules of the colour that has none (every board of the state holds `#b: `).
+const PIECE_BOARD: &str = "#_p: [A-Za-z]\n#b: ";
+
 /// The origin square of a one-piece thread (its origin digit) into the UCI variable
 /// `u`, which then holds the square and a fresh [`SQUARE_TABLE`] for the target.
 fn origin_rules(u: &str) -> Rules {
-    let mut rules = halving_rules("#b: ", u, "[1-6]", "");
+    let mut rules = halving_rules(PIECE_BOARD, u, "[1-6]", "");
     rules.push((
-        format!("(#b: {LINE}\n#{u}: )([a-h])[a-h]*([1-8])[1-8]*\n"),
+        format!("({PIECE_BOARD}{LINE}\n#{u}: )([a-h])[a-h]*([1-8])[1-8]*\n"),
         format!("${{1}}${{2}}${{3}}{SQUARE_TABLE}\n"),
     ));
     rules
@@ -1015,7 +1021,7 @@ mod tests {
             let name = square_name(offset).expect("a square");
             let mut board = crate::chess::board::START_BOARD.replace(['P', 'p'], ".");
             board.replace_range(offset..=offset, "3");
-            let origin = format!("%%\n#stack:\n#b: {board}\n#u: {SQUARE_TABLE}\n#t: w\n");
+            let origin = format!("%mb\n#stack:\n#_p: B\n#b: {board}\n#u: {SQUARE_TABLE}\n#t: w\n");
             let child = format!("%%\n#stack:\n#_x: .B\n#b: {board}\n#u: h1{SQUARE_TABLE}\n");
             for (state, rules, want) in [
                 (

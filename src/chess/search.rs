@@ -6,7 +6,7 @@
 //! parse_fen                         1 thread: the root
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
-//!   child = root + gain(move)       incremental, 80 rules
+//!   child = root + gain(move)       incremental, about 60 rules
 //!   save the child's board          compact; the rest of the position and the uci
 //!                                   wait in the group boundary (one copy per child)
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
