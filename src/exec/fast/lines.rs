@@ -442,8 +442,11 @@ fn flatten(hir: &Hir, out: &mut Vec<Hir>) {
 /// 7.85G, 7.78G and 7.93G instructions (within 1%). But 256 KB is too small for the
 /// widest single move: on promotion capture the move rules of the leaves' full
 /// `has_legal_move` test rebuilt their states over and over (55 ms per move against
-/// 45 ms with 512 KB or 1 MB, `bench --executor fast --runs 9`), so 512 KB.
-const LINES_CACHE: usize = 1 << 19;
+/// 45 ms with 512 KB or 1 MB, `bench --executor fast --runs 9`; after the king-step
+/// test, still 15% more instructions). 320 KB costs no instruction on promotion
+/// capture, kiwipete, the queen's gambit or perft position 4 (callgrind, warm runs of
+/// one move), and a 60-ply UCI game peaks at 61.0 MB instead of 65.6 MB with 512 KB.
+const LINES_CACHE: usize = 320 << 10;
 
 /// An anchored lazy DFA for `hir`, configured like the pattern's own: ASCII only, giving
 /// up at the first non-ASCII byte (see [`ascii_hir`]).
