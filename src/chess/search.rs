@@ -152,25 +152,26 @@ pub fn insufficient_material(b: &mut Builder, board: &Value<kind::Str>) -> Value
     )
 }
 
-/// Moves the turn, castling rights, en-passant square, clocks (from the position) and
-/// `uci` of every active thread into the group boundary just before it (`%/<level>
-/// <t> <c> <e> <h> <n> <uci>`), where the thread's descendants do not copy them: the
-/// first instruction inside a [`Builder::grouped`] body. The replies' generation skips
-/// the clocks it does not find; nothing before [`unstash`] reads the rest.
+/// Moves the child's compact board `saved` (a copy: the replies' gains still read it),
+/// the turn, castling rights, en-passant square, clocks (from the position) and `uci` of
+/// every active thread into the group boundary just before it (`%/<level> <saved> <t>
+/// <c> <e> <h> <n> <uci>`), where the thread's descendants do not copy them: the first
+/// instruction inside a [`Builder::grouped`] body. The replies' generation skips the
+/// clocks it does not find; nothing before [`unstash`] reads the rest.
 #[track_caller]
-fn stash(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
-    for v in [&pos.turn, &pos.castling, &pos.ep] {
+fn stash(b: &mut Builder, pos: &Position, saved: &Value<kind::Str>, uci: &Value<kind::Str>) {
+    for v in [saved, &pos.turn, &pos.castling, &pos.ep] {
         b.emit(Instruction::Lookup(v.var().clone()));
     }
     for v in [&pos.halfmove, &pos.fullmove, uci] {
         b.emit(Instruction::Take(v.var().clone()));
     }
-    let line = "([^\n]*)\n".repeat(6);
+    let line = "([^\n]*)\n".repeat(7);
     b.emit(stack_rules::instruction(
         "stash",
         vec![(
             format!("(%/[0-9]+)\n{HEAD}{line}"),
-            "${1} ${8} ${7} ${6} ${5} ${4} ${3}\n%%\n#stack:\n".to_string(),
+            "${1} ${9} ${8} ${7} ${6} ${5} ${4} ${3}\n%%\n#stack:\n".to_string(),
         )],
     ));
 }
@@ -190,16 +191,15 @@ fn unstash(b: &mut Builder) {
 }
 
 /// Replaces the position's variables (the clocks already gone) by the child's: its
-/// compact board `saved` and the line [`unstash`] left on the stack; `uci` too.
+/// compact board and the rest of the line [`unstash`] left on the stack; `uci` too.
 #[track_caller]
-fn restore(b: &mut Builder, pos: &Position, saved: &Value<kind::Str>, uci: &Value<kind::Str>) {
+fn restore(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
     for v in &pos.vars()[..4] {
         b.emit(Instruction::Delete((*v).clone()));
     }
-    b.emit(Instruction::Take(saved.var().clone()));
     let ranks = format!("({BOARD_CHAR}{{8}})").repeat(8);
     let fields = ["([^ \n]*)"; 6].join(" ");
-    let pattern = format!("{HEAD}{ranks}\n{fields}\n");
+    let pattern = format!("{HEAD}{ranks} {fields}\n");
     let board: String = (2..10).map(|g| format!("${{{g}}}//")).collect();
     let rest: String = (10..16).map(|g| format!("${{{g}}}\n")).collect();
     b.emit(stack_rules::instruction(
@@ -258,7 +258,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                 // the rest of its position and its move wait in its group's boundary.
                 let saved = evaluate::compact(b, &pos.board);
                 let (no_reply, score) = b.grouped(|b| {
-                    stash(b, pos, &uci);
+                    stash(b, pos, &saved, &uci);
                     let replies = fork_legal_moves(
                         b,
                         pos,
@@ -277,8 +277,10 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                         &replied,
                         |b| {
                             let g = evaluate::gain(b, &saved, &reply);
-                            // Dead: deleted here rather than after the whole `if`.
+                            // Dead: deleted here rather than after the whole `if`
+                            // (the boundary keeps a copy of `saved` for the end).
                             b.emit(Instruction::Delete(reply.var().clone()));
+                            b.emit(Instruction::Delete(saved.var().clone()));
                             let can_move = has_legal_move(b, pos);
                             b.if_else(
                                 &can_move,
@@ -300,6 +302,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                         |b| {
                             // No reply: MATE = child - (child - MATE) in check, else 0.
                             b.emit(Instruction::Delete(reply.var().clone()));
+                            b.emit(Instruction::Delete(saved.var().clone()));
                             let check = in_check(b, pos);
                             b.if_else(
                                 &check,
@@ -317,7 +320,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     unstash(b);
                     (no_reply, leaf)
                 });
-                restore(b, pos, &saved, &uci);
+                restore(b, pos, &uci);
                 // `moved` is true here: set again, rather than carried through the wide part.
                 (b.bool(true), (no_reply, score))
             },
