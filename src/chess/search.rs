@@ -7,10 +7,11 @@
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
 //!   child = root + gain(move)       incremental, about 60 rules
-//!   save the child's board          compact; the rest of the position and the uci
-//!                                   wait in the group boundary (one copy per child)
+//!   save the child's board          compact; a copy of it, the rest of the position
+//!                                   and the uci wait in the group boundary (one copy
+//!                                   per child)
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
-//!     key = gain(reply)             40 rules
+//!     key = gain(reply)             40 rules; then the leaf drops the child's board
 //!     no legal move for the engine: key = child + MATE in check, else child
 //!     a child with no reply (kept stuck): key = child - MATE in check, else child
 //!   tournament: max key per child   3 rules per round, in each child's group
@@ -24,7 +25,8 @@
 //! above, and `child - key` decreases as the key grows (no value comes near the 14-bit
 //! limits), so the largest key is the smallest score, ties included: the leaves compute
 //! no subtraction. The reply's gain needs the board before the reply: the child's board
-//! `pb`, which also restores the chosen child's position at the end.
+//! `pb`; the leaves drop it once their gain is known (about a fifth of a leaf's bytes),
+//! and the copy in the boundary restores the chosen child's position at the end.
 
 use super::board::{MoveGen, Position};
 use super::eval;
