@@ -7,10 +7,11 @@
 //! root score (full evaluation)      1 thread, ~1,900 rules
 //! fork_legal_moves (keep stuck)     ~35 threads: the engine's moves (uci, position after)
 //!   child = root + gain(move)       incremental, about 60 rules
-//!   save the child's board          compact; the rest of the position and the uci
-//!                                   wait in the group boundary (one copy per child)
+//!   save the child's board          compact; a copy of it, the rest of the position
+//!                                   and the uci wait in the group boundary (one copy
+//!                                   per child)
 //!   fork_legal_moves (keep stuck)   ~1,000 threads: the replies   <- the wide part
-//!     key = gain(reply)             40 rules
+//!     key = gain(reply)             40 rules; then the leaf drops the child's board
 //!     no legal move for the engine: key = child + MATE in check, else child
 //!     a child with no reply (kept stuck): key = child - MATE in check, else child
 //!   tournament: max key per child   3 rules per round, in each child's group
@@ -24,7 +25,8 @@
 //! above, and `child - key` decreases as the key grows (no value comes near the 14-bit
 //! limits), so the largest key is the smallest score, ties included: the leaves compute
 //! no subtraction. The reply's gain needs the board before the reply: the child's board
-//! `pb`, which also restores the chosen child's position at the end.
+//! `pb`; the leaves drop it once their gain is known (about a fifth of a leaf's bytes),
+//! and the copy in the boundary restores the chosen child's position at the end.
 
 use super::board::{MoveGen, Position};
 use super::eval;
@@ -152,25 +154,26 @@ pub fn insufficient_material(b: &mut Builder, board: &Value<kind::Str>) -> Value
     )
 }
 
-/// Moves the turn, castling rights, en-passant square, clocks (from the position) and
-/// `uci` of every active thread into the group boundary just before it (`%/<level>
-/// <t> <c> <e> <h> <n> <uci>`), where the thread's descendants do not copy them: the
-/// first instruction inside a [`Builder::grouped`] body. The replies' generation skips
-/// the clocks it does not find; nothing before [`unstash`] reads the rest.
+/// Moves the child's compact board `saved` (a copy: the replies' gains still read it),
+/// the turn, castling rights, en-passant square, clocks (from the position) and `uci` of
+/// every active thread into the group boundary just before it (`%/<level> <saved> <t>
+/// <c> <e> <h> <n> <uci>`), where the thread's descendants do not copy them: the first
+/// instruction inside a [`Builder::grouped`] body. The replies' generation skips the
+/// clocks it does not find; nothing before [`unstash`] reads the rest.
 #[track_caller]
-fn stash(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
-    for v in [&pos.turn, &pos.castling, &pos.ep] {
+fn stash(b: &mut Builder, pos: &Position, saved: &Value<kind::Str>, uci: &Value<kind::Str>) {
+    for v in [saved, &pos.turn, &pos.castling, &pos.ep] {
         b.emit(Instruction::Lookup(v.var().clone()));
     }
     for v in [&pos.halfmove, &pos.fullmove, uci] {
         b.emit(Instruction::Take(v.var().clone()));
     }
-    let line = "([^\n]*)\n".repeat(6);
+    let line = "([^\n]*)\n".repeat(7);
     b.emit(stack_rules::instruction(
         "stash",
         vec![(
             format!("(%/[0-9]+)\n{HEAD}{line}"),
-            "${1} ${8} ${7} ${6} ${5} ${4} ${3}\n%%\n#stack:\n".to_string(),
+            "${1} ${9} ${8} ${7} ${6} ${5} ${4} ${3}\n%%\n#stack:\n".to_string(),
         )],
     ));
 }
@@ -190,16 +193,15 @@ fn unstash(b: &mut Builder) {
 }
 
 /// Replaces the position's variables (the clocks already gone) by the child's: its
-/// compact board `saved` and the line [`unstash`] left on the stack; `uci` too.
+/// compact board and the rest of the line [`unstash`] left on the stack; `uci` too.
 #[track_caller]
-fn restore(b: &mut Builder, pos: &Position, saved: &Value<kind::Str>, uci: &Value<kind::Str>) {
+fn restore(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
     for v in &pos.vars()[..4] {
         b.emit(Instruction::Delete((*v).clone()));
     }
-    b.emit(Instruction::Take(saved.var().clone()));
     let ranks = format!("({BOARD_CHAR}{{8}})").repeat(8);
     let fields = ["([^ \n]*)"; 6].join(" ");
-    let pattern = format!("{HEAD}{ranks}\n{fields}\n");
+    let pattern = format!("{HEAD}{ranks} {fields}\n");
     let board: String = (2..10).map(|g| format!("${{{g}}}//")).collect();
     let rest: String = (10..16).map(|g| format!("${{{g}}}\n")).collect();
     b.emit(stack_rules::instruction(
@@ -258,7 +260,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                 // the rest of its position and its move wait in its group's boundary.
                 let saved = evaluate::compact(b, &pos.board);
                 let (no_reply, score) = b.grouped(|b| {
-                    stash(b, pos, &uci);
+                    stash(b, pos, &saved, &uci);
                     let replies = fork_legal_moves(
                         b,
                         pos,
@@ -277,8 +279,10 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                         &replied,
                         |b| {
                             let g = evaluate::gain(b, &saved, &reply);
-                            // Dead: deleted here rather than after the whole `if`.
+                            // Dead: deleted here rather than after the whole `if`
+                            // (the boundary keeps a copy of `saved` for the end).
                             b.emit(Instruction::Delete(reply.var().clone()));
+                            b.emit(Instruction::Delete(saved.var().clone()));
                             let can_move = has_legal_move(b, pos);
                             b.if_else(
                                 &can_move,
@@ -300,6 +304,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                         |b| {
                             // No reply: MATE = child - (child - MATE) in check, else 0.
                             b.emit(Instruction::Delete(reply.var().clone()));
+                            b.emit(Instruction::Delete(saved.var().clone()));
                             let check = in_check(b, pos);
                             b.if_else(
                                 &check,
@@ -317,7 +322,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     unstash(b);
                     (no_reply, leaf)
                 });
-                restore(b, pos, &saved, &uci);
+                restore(b, pos, &uci);
                 // `moved` is true here: set again, rather than carried through the wide part.
                 (b.bool(true), (no_reply, score))
             },
