@@ -12,7 +12,9 @@
 //!   rules, and states made of active and paused threads or of raw text.
 //!
 //! Programs that do not validate are skipped. A program whose state outgrows a cap is cut
-//! after the rule that outgrew it. Then both executors run it and must agree, as in
+//! after the rule that outgrew it. Then the reference and three fast executors (as built by
+//! default, with the index of `%` bytes kept on every state, and on two cores with every
+//! state cut) run it and must agree, as in
 //! `tests/equivalence.rs` (the comparison is `tests/common/exec_compare.rs`): on the final
 //! state (through `run`, `run_with_stats`, `run_observed` and two `run_range`s), on every
 //! rule's match count and state length and on the run's totals; a difference panics with
@@ -579,6 +581,11 @@ fn check(mut rules: Vec<Rule>, state: &str) {
     let fast = Fast::new(program.clone());
     if let Err(difference) = exec_compare::compare(&reference, &fast, state) {
         panic!("fast and reference disagree: {difference}");
+    }
+    // The index of `%` bytes kept on every state, not only on large ones.
+    let indexed = Fast::new(program.clone()).index_starts(0);
+    if let Err(difference) = exec_compare::compare(&reference, &indexed, state) {
+        panic!("fast with the % index and reference disagree: {difference}");
     }
     // Several cores, every state cut (even a few bytes), into two pieces.
     let several = Fast::new(program).parallel(2, 1);
