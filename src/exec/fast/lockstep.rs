@@ -417,7 +417,7 @@ impl Ahead {
         &mut self,
         hay: &[u8],
         from: usize,
-        next_candidate: impl Fn(usize) -> Option<usize>,
+        mut next_candidate: impl FnMut(usize) -> Option<usize>,
         search: impl FnOnce(&[usize], &mut Vec<Answer>) -> Stats,
     ) -> bool {
         self.starts.clear();

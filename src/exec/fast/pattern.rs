@@ -661,13 +661,8 @@ impl Compiled {
         let mut from = at;
         loop {
             let Some((start, answer)) = cache.ahead.take(bytes, from) else {
-                let hint = std::cell::Cell::new(cache.start_hint);
-                let next = |i| {
-                    let mut h = hint.get();
-                    let found = self.next_candidate(bytes, i, starts, &mut h);
-                    hint.set(h);
-                    found
-                };
+                let hint = &mut cache.start_hint;
+                let next = |i| self.next_candidate(bytes, i, starts, hint);
                 let filled = match (&self.lines, self.dfa()) {
                     (Some(lines), _) => {
                         let lcache = cache.lines.get_or_insert_with(|| lines.create_cache());
@@ -684,7 +679,6 @@ impl Compiled {
                     // `searches_ahead` rules this out.
                     (None, None) => return None,
                 };
-                cache.start_hint = hint.get();
                 if !filled {
                     return None;
                 }
