@@ -20,8 +20,8 @@ fn seconds_per_move(c: &mut Criterion) {
     if let Some(note) = &workload.note {
         eprintln!("{note}");
     }
-    let text = std::fs::read_to_string(bench::default_positions_path()).expect("bench.txt");
-    let positions = bench::parse_positions(&text).expect("bench positions");
+    let text = regex_chess::positions::BENCH;
+    let positions = bench::parse_positions(text).expect("bench positions");
     let mut group = c.benchmark_group(format!("seconds_per_move/{}", workload.name));
     group
         .sample_size(10)

@@ -1,4 +1,4 @@
-//! Seconds per move of the `play` and `move` rules on `../shared/positions/bench.txt`.
+//! Seconds per move of the `play` and `move` rules on the built-in bench suite (`data/positions/bench.txt`).
 //!
 //! For each position: the `board` rules draw it (engine plays black), then the timed
 //! `play` run validates white's move and answers it (as in the anchors' table); the timed
@@ -32,9 +32,7 @@ fn main() {
         play.program().rules().len(),
         mover.program().rules().len()
     );
-    let text = std::fs::read_to_string("../shared/positions/bench.txt")
-        .or_else(|_| std::fs::read_to_string("/work/shared/positions/bench.txt"))
-        .expect("bench.txt");
+    let text = regex_chess::positions::BENCH;
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())

@@ -25,6 +25,7 @@ pub mod compiler;
 pub mod exec;
 pub mod export;
 pub mod matchplay;
+pub mod positions;
 pub mod profile;
 pub mod program;
 pub mod programs;

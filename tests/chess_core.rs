@@ -73,8 +73,7 @@ fn expected_moves(pos: &Chess) -> Vec<String> {
 }
 
 fn perft_positions() -> Vec<(String, Chess)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/positions/perft.txt");
-    let text = std::fs::read_to_string(path).expect("perft.txt");
+    let text = include_str!("../data/positions/perft.txt");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -308,8 +307,7 @@ fn perft_program(plies: usize) -> ValidProgram {
 /// that depth is at most `max_count`, and checks the number of leaves against the count.
 fn check_perft(depth: usize, max_count: usize) {
     let exec = Fast::new(perft_program(depth));
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/positions/perft.txt");
-    let text = std::fs::read_to_string(path).expect("perft.txt");
+    let text = include_str!("../data/positions/perft.txt");
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())

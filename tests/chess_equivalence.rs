@@ -13,10 +13,7 @@ use regex_chess::exec::reference::Reference;
 use regex_chess::exec::{Executor, trace};
 use regex_chess::program::ValidProgram;
 
-const PERFT: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/positions/perft.txt"
-));
+const PERFT: &str = include_str!("../data/positions/perft.txt");
 
 fn legal_moves() -> &'static ValidProgram {
     static PROGRAM: OnceLock<ValidProgram> = OnceLock::new();

@@ -384,9 +384,7 @@ fn random_games_ci_share() {
 #[ignore = "full volume: cargo test --release -- --ignored"]
 fn random_games_full() {
     let rules = Rules::new();
-    let openings = std::fs::read_to_string("../shared/positions/openings.txt")
-        .or_else(|_| std::fs::read_to_string("/work/shared/positions/openings.txt"))
-        .unwrap();
+    let openings = include_str!("../data/positions/openings.txt");
     let fens: Vec<String> = openings
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -70,11 +70,9 @@ fn check(picker: &MovePicker, fen_text: &str) -> Option<String> {
     }
 }
 
-/// The FENs of `../shared/positions/bench.txt`.
+/// The FENs of `data/positions/bench.txt`.
 fn bench_fens() -> Vec<String> {
-    let path = perft::shared_positions("bench.txt");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = perft::suite("bench.txt");
     text.lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|line| line.split(';').next().unwrap_or("").trim().to_string())

@@ -23,8 +23,7 @@ use shakmaty::{Color, Position};
 const STOCKFISH: &str = "/usr/games/stockfish";
 
 fn openings() -> Vec<matchplay::Opening> {
-    let text = std::fs::read_to_string(oracle::perft::shared_positions("openings.txt"))
-        .expect("../shared/positions/openings.txt");
+    let text = oracle::perft::suite("openings.txt");
     matchplay::read_openings(&text).unwrap()
 }
 

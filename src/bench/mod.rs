@@ -69,21 +69,6 @@ pub fn parse_positions(text: &str) -> Result<Vec<BenchPosition>, String> {
     Ok(out)
 }
 
-/// Where `positions/bench.txt` usually is, relative to the repository or absolute.
-pub fn default_positions_path() -> std::path::PathBuf {
-    for candidate in [
-        "../shared/positions/bench.txt",
-        "../../shared/positions/bench.txt",
-        "/work/shared/positions/bench.txt",
-    ] {
-        let path = std::path::Path::new(candidate);
-        if path.exists() {
-            return path.to_path_buf();
-        }
-    }
-    "../shared/positions/bench.txt".into()
-}
-
 /// Records the proxy program: two plies of `fork_legal_moves`, then (when `probe`)
 /// `has_legal_move` and `in_check` on every leaf, and a last rule that reduces every thread
 /// to one line. The bench's `two-plies` workload probes.

@@ -11,6 +11,7 @@ use crate::bench::{self, Measure, Row, Workload, children};
 use crate::compiler::CompileOptions;
 use crate::exec::ExecutorKind;
 use crate::exec::fast::Fast;
+use crate::positions as suites;
 
 /// Arguments of `bench`.
 #[derive(Args, Debug)]
@@ -22,7 +23,8 @@ pub struct BenchArgs {
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
-    /// The positions file (`FEN;move;label` per line).
+    /// The positions file (`FEN;move;label` per line); default: the built-in bench suite
+    /// (`data/positions/bench.txt`).
     #[arg(long)]
     positions: Option<PathBuf>,
     /// Timed runs per position and executor (the median is shown).
@@ -47,12 +49,13 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         "both" => vec![ExecutorKind::Fast, ExecutorKind::Reference],
         other => vec![other.parse().map_err(CliError)?],
     };
-    let path = args.positions.unwrap_or_else(bench::default_positions_path);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    let positions = bench::parse_positions(&text).map_err(CliError)?;
+    let path = args.positions.as_deref();
+    let source = suites::describe(path, "bench suite");
+    let text = suites::read_or_builtin(path, suites::BENCH).map_err(CliError)?;
+    let positions =
+        bench::parse_positions(&text).map_err(|e| CliError(format!("{source}: {e}")))?;
     if positions.is_empty() {
-        return fail(format!("no positions in {}", path.display()));
+        return fail(format!("no positions in {source}"));
     }
     let workload =
         Workload::new(args.program.as_deref(), &CompileOptions::default()).map_err(CliError)?;
@@ -75,8 +78,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         );
     }
     println!(
-        "positions: {}, {} timed runs each (median shown)\n",
-        path.display(),
+        "positions: {source}, {} timed runs each (median shown)\n",
         args.runs
     );
     if args.cores == 0 {

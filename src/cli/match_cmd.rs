@@ -2,6 +2,7 @@
 //! from every opening, adjudicated by shakmaty; see [`crate::matchplay`].
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
@@ -12,6 +13,7 @@ use crate::matchplay::players::{
     EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings,
 };
 use crate::matchplay::{self, MatchConfig, Summary};
+use crate::positions as suites;
 use crate::uci::{Engine, RulesEngine};
 
 /// Arguments of `match`.
@@ -30,9 +32,10 @@ pub struct MatchArgs {
     /// A UCI opponent's time per move in milliseconds (`go movetime MS`).
     #[arg(long)]
     opponent_movetime: Option<u64>,
-    /// The openings file: one FEN (optionally `;eval`) a line.
-    #[arg(long, default_value = "../shared/positions/openings.txt")]
-    openings_file: String,
+    /// The openings file: one FEN (optionally `;eval`) a line; default: the built-in 60
+    /// balanced openings (`data/positions/openings.txt`).
+    #[arg(long)]
+    openings_file: Option<PathBuf>,
     /// Use only the first K openings (two games each).
     #[arg(long)]
     openings: Option<usize>,
@@ -104,10 +107,10 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
     if args.jobs == 0 {
         return fail("--jobs must be at least 1");
     }
-    let text = std::fs::read_to_string(&args.openings_file)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", args.openings_file)))?;
+    let path = args.openings_file.as_deref();
+    let text = suites::read_or_builtin(path, suites::OPENINGS).map_err(CliError)?;
     let openings = matchplay::read_openings(&text)
-        .map_err(|e| CliError(format!("{}: {e}", args.openings_file)))?;
+        .map_err(|e| CliError(format!("{}: {e}", suites::describe(path, "openings"))))?;
     let pairings = matchplay::schedule(openings.len(), args.openings, args.games);
     if pairings.is_empty() {
         return fail("no games to play");

@@ -11,7 +11,7 @@
 //!
 //! - [`judge`]: legal moves of a position as sorted UCI strings, FEN after a move,
 //!   game-end verdicts, all from shakmaty.
-//! - [`perft`]: the published perft counts of `../shared/positions/perft.txt`.
+//! - [`perft`]: the published perft counts of `data/positions/perft.txt`.
 //! - [`playouts`]: seeded random playouts that collect distinct positions, weighted
 //!   towards checks, promotions, en passant and castling.
 //! - [`search`]: a plain-Rust implementation, on shakmaty, of the search defined in

@@ -1,4 +1,4 @@
-//! The published perft counts in `../shared/positions/perft.txt`.
+//! The published perft counts in `data/positions/perft.txt`.
 
 use shakmaty::{Chess, Position};
 
@@ -13,18 +13,18 @@ pub struct PerftCase {
     pub counts: [u64; 3],
 }
 
-/// The path of a file in `../shared/positions/`, relative to the crate.
-pub fn shared_positions(file: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/positions")
-        .join(file)
+/// The text of a position suite in the repository's `data/positions/` (read from the
+/// file, not from the engine's embedded copy).
+pub fn suite(file: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/positions")
+        .join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// Reads perft.txt: `name;FEN;perft(1);perft(2);perft(3)`, `#` starts a comment.
 pub fn cases() -> Vec<PerftCase> {
-    let path = shared_positions("perft.txt");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = suite("perft.txt");
     let cases: Vec<PerftCase> = text
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))

@@ -1,7 +1,7 @@
 //! Seeded random playouts: a deterministic supply of distinct, varied positions.
 //!
 //! Games start from the standard position, the perft positions and the openings of
-//! `../shared/positions/`, and follow random legal moves chosen with a tiny local PRNG
+//! `data/positions/`, and follow random legal moves chosen with a tiny local PRNG
 //! ([`SplitMix64`]), weighted so that games reach the rare rules far more often than
 //! uniform play would:
 //! - a mating move, when there is one, is played with probability 1/2;
@@ -74,9 +74,7 @@ pub struct Sample {
 pub fn starts() -> Vec<String> {
     let mut fens = vec![judge::fen(&Chess::default())];
     fens.extend(perft::cases().into_iter().map(|c| c.fen));
-    let path = perft::shared_positions("openings.txt");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = perft::suite("openings.txt");
     fens.extend(
         text.lines()
             .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
