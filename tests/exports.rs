@@ -616,13 +616,6 @@ fn random_rules_match_regex() {
             .unwrap();
         let path = dir.path().join(file);
         std::fs::write(&path, export::export(&program, format).unwrap()).unwrap();
-        std::fs::copy(&path, format!("/tmp/dbg_{file}")).unwrap();
-        std::fs::write(
-            format!("/tmp/dbg_{file}.states"),
-            serde_json::to_string(&kept.iter().map(|&i| states[i].clone()).collect::<Vec<_>>())
-                .unwrap(),
-        )
-        .unwrap();
         let kept_states: Vec<String> = kept.iter().map(|&i| states[i].clone()).collect();
         let got = run_engine(interpreter, script, ext, &path, &kept_states);
         for (k, &i) in kept.iter().enumerate() {

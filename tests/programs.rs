@@ -634,9 +634,8 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
         "{err}"
     );
 
-    let dir = std::env::temp_dir().join(format!("regex-chess-compile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("max.json");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("max.json");
     let out = cli(&[
         "compile",
         "--program",
@@ -674,7 +673,6 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
     let listing = String::from_utf8(listing.stdout).unwrap();
     assert!(listing.contains("fork_list max_len=16"), "{listing}");
     assert!(listing.lines().all(|l| l.contains("demo.rs:")), "{listing}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

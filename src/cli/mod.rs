@@ -90,6 +90,7 @@ enum Command {
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
 pub fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // `--help` and `--version` print to standard output and exit 0; no subcommand at
@@ -128,6 +129,17 @@ pub fn main() -> ExitCode {
             let _ = writeln!(std::io::stderr(), "regex-chess: error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Lets a write into a closed pipe (`regex-chess compile --ir | head -1`) end the process
+/// quietly, as it ends `cat` or `grep`, instead of an error message or a panic: the
+/// default action of `SIGPIPE`, which the Rust runtime turns off.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default action at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -6,8 +6,9 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::CliError;
+use super::{CliError, fail};
 use crate::bench::{BenchPosition, Workload};
+use crate::chess::fen::Fen;
 use crate::compiler::CompileOptions;
 use crate::exec::ExecutorKind;
 use crate::profile::{self, Recorder};
@@ -62,13 +63,20 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
         peephole: !args.no_peephole,
         const_inline: !args.no_const_inline,
     };
+    let fen: Fen = args.fen.parse()?;
     let workload = Workload::new(args.program.as_deref(), &options).map_err(CliError)?;
+    if workload.name == "play" && args.white_move.is_none() {
+        return fail(
+            "the `play` program answers a typed move: give it with --move (for example \
+             --move e2e4), or profile another program with --program move",
+        );
+    }
     if let Some(note) = &workload.note {
         println!("{note}");
     }
     let input = workload
         .input(&BenchPosition {
-            fen: args.fen.clone(),
+            fen: fen.to_string(),
             white_move: args.white_move.clone().unwrap_or_default(),
             label: args.fen.clone(),
         })
