@@ -35,6 +35,7 @@ exits 1 on any difference, 2 on bad usage.
 """
 
 import argparse
+import collections
 import json
 import os
 import random
@@ -180,9 +181,14 @@ def weighted_move(board, rng):
     return rng.choice(moves)
 
 
+RANDOM_KINDS = collections.Counter()
+
+
 def random_positions(count, seed, full, starts):
-    """About `count` positions from weighted playouts: up to count/10 of each quota kind,
-    the rest plain. White to move, or either side with `full`."""
+    """Up to `count` distinct positions from weighted playouts (at most 2 * count games of
+    at most 100 plies): a position is taken while one of its kinds is short of count/10,
+    or, with no special kind, now and then up to count/4 of them. White to move, or
+    either side with `full`. The same seed gives the same list."""
     rng = random.Random(seed)
     per_kind = max(1, count // 10)
     got = {k: 0 for k in QUOTA_KINDS}
@@ -190,18 +196,18 @@ def random_positions(count, seed, full, starts):
     seen = set()
     out = []
     games = 0
-    while len(out) < count and games < 40 * count:
+    while len(out) < count and games < 2 * count:
         games += 1
         board = chess.Board(rng.choice(starts))
-        for _ in range(160):
-            if board.is_game_over(claim_draw=False):
+        for _ in range(100):
+            if board.is_insufficient_material() or not any(board.legal_moves):
                 break
             wanted = full or board.turn == chess.WHITE
             fen = board.fen()
             if wanted and fen not in seen:
                 found = kinds(board)
                 short = [k for k in found if k in got and got[k] < per_kind]
-                if short or (not found and plain < count - per_kind * len(QUOTA_KINDS) and rng.randrange(8) == 0):
+                if short or (not found and plain < count // 4 and rng.randrange(8) == 0):
                     seen.add(fen)
                     for k in found:
                         if k in got:
@@ -209,6 +215,7 @@ def random_positions(count, seed, full, starts):
                     if not found:
                         plain += 1
                     label = "random: " + (", ".join(sorted(found)) or "plain")
+                    RANDOM_KINDS.update(found or {"plain"})
                     out.append((label, fen))
                     if len(out) >= count:
                         break
@@ -326,6 +333,7 @@ def main():
           f"{chars:,} characters (limit {MAX_CHARS - 1:,}), {distinct} distinct patterns"
           + ("" if size_ok else "  OVER A LIMIT"))
     print("positions: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {len(positions)} in all")
+    print("random positions with: " + ", ".join(f"{k} {RANDOM_KINDS[k]}" for k in QUOTA_KINDS + ["plain"]))
     print(f"CPython {sys.version.split()[0]} re: first call {first * 1000:.0f} ms (compiling); "
           f"median {statistics.median(ms):.1f} ms, slowest {ms[-1]:.1f} ms ({slowest[1]}), "
           f"mean {statistics.mean(ms):.1f} ms per position")
