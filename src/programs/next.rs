@@ -12,7 +12,9 @@
 //!   when there is no child.
 //!
 //! In between it is the engine's own code: [`parse_fen`], the legal move generation of
-//! [`fork_children`] (the rules of [`crate::chess::movegen`]) and [`to_fen`]. The FENs
+//! [`fork_children`] (the rules of [`crate::chess::movegen`]) and the FEN writing of
+//! [`crate::chess::fen_rules`], in its form for a last step ([`print_fens`]: 9 rules,
+//! each rewriting every line at once, rather than `to_fen`'s 113). The FENs
 //! are the standard six-field form: castling rights tracked, the en-passant square after
 //! every double push (python-chess's `en_passant="fen"`), the half-move clock reset on a
 //! capture or a pawn move, the full-move number counted after black's moves.
@@ -23,9 +25,8 @@
 //! `next-positions-full` ([`Scope::ALL`]) takes either side to move and promotes to every
 //! piece.
 
-use crate::chess::fen_rules::{parse_fen, to_fen};
+use crate::chess::fen_rules::{parse_fen, print_fens};
 use crate::chess::movegen::{Scope, fork_children};
-use crate::chess::rx::thread_values;
 use crate::compiler::dsl::Builder;
 use crate::compiler::ir::IrProgram;
 
@@ -69,13 +70,7 @@ fn build(name: &str, description: &str, scope: Scope) -> IrProgram {
     );
     let pos = parse_fen(&mut b);
     fork_children(&mut b, &pos, scope);
-    let fen = to_fen(&mut b, &pos);
-    b.rules(
-        "print_fens",
-        vec![(thread_values(&[fen.var().name()]), "${1}\n".to_string())],
-        &[fen.var()],
-        &[],
-    );
+    print_fens(&mut b, &pos);
     // Every thread is now its FEN line; the last newline goes.
     b.rules(
         "unframe",
