@@ -2,10 +2,14 @@
 # Installs what the cross-engine export tests (tests/exports.rs) and the browser test
 # (e2e/run.sh) need, when it is missing: CPython, Node.js and npm, Debian's Chromium and
 # ChromeDriver, and playwright-core (npm, into e2e/node_modules; it drives
-# /usr/bin/chromium and downloads no browser). Safe to run twice.
+# /usr/bin/chromium and downloads no browser); and python-chess (PyPI `chess`, else
+# Debian's python3-chess), the oracle of scripts/check_next_positions.py
+# (tests/next_positions.rs). Safe to run twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
 missing=()
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
@@ -14,8 +18,6 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "ci-deps: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update
   $SUDO apt-get install -y "${missing[@]}"
 fi
@@ -23,6 +25,13 @@ if [ ! -d e2e/node_modules/playwright-core ]; then
   echo "ci-deps: installing playwright-core"
   (cd e2e && npm install --no-audit --no-fund)
 fi
+if ! python3 -c "import chess" >/dev/null 2>&1; then
+  echo "ci-deps: installing python-chess"
+  python3 -m pip install --quiet chess ||
+    python3 -m pip install --quiet --break-system-packages chess ||
+    { $SUDO apt-get update && $SUDO apt-get install -y python3-chess; }
+fi
 python3 --version
+python3 -c "import chess; print('python-chess', chess.__version__)"
 node --version
 /usr/bin/chromium --version 2>/dev/null

@@ -142,3 +142,48 @@ pub fn print_fens(b: &mut Builder, pos: &Position) {
     }
     b.rules("print_fens", rules, &pos.vars(), &[]);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::board::board_of_fen_field;
+
+    /// The rules of [`print_fens`], applied one after the other as the reference does,
+    /// turn threads (with other variables between and after the position's) into their
+    /// FEN lines and leave nothing else.
+    #[test]
+    fn print_fens_writes_every_thread_as_its_fen_line() {
+        let mut b = Builder::new("t", "t");
+        let pos = Position::handles(&b);
+        print_fens(&mut b, &pos);
+        let rules: Vec<(String, String)> = b
+            .finish()
+            .body
+            .iter()
+            .flat_map(|l| match &l.instruction {
+                crate::compiler::ir::Instruction::Rules { rules, .. } => rules.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        assert_eq!(rules.len(), 9);
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 12 40",
+        ];
+        let mut state = String::new();
+        for fen in fens {
+            let f: Vec<&str> = fen.split(' ').collect();
+            let board = board_of_fen_field(f[0]).unwrap();
+            state.push_str(&format!(
+                "{HEAD}#x: 1.2\n#b: {board}\n#t: {}\n#y: ...\n#c: {}\n#e: {}\n#h: {}\n#n: {}\n#z: .\n",
+                f[1], f[2], f[3], f[4], f[5]
+            ));
+        }
+        let out = rules.iter().fold(state, |s, (p, r)| {
+            let re = regex::Regex::new(p).expect("a valid pattern");
+            re.replace_all(&s, r.as_str()).into_owned()
+        });
+        assert_eq!(out, fens.map(|f| format!("{f}\n")).concat());
+    }
+}
