@@ -270,6 +270,8 @@ def main():
     parser.add_argument("rules", help="the exported pair list (JSON)")
     parser.add_argument("--random", type=int, default=300, help="random positions (default 300)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random positions")
+    parser.add_argument("--game-step", type=int, default=1, metavar="N",
+                        help="take every N-th position of the famous games (default 1: all)")
     parser.add_argument("--full", action="store_true", help="check next-positions-full")
     parser.add_argument("--write-fens", metavar="FILE", help="also write the FENs checked, one a line")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
@@ -291,8 +293,8 @@ def main():
     size_ok = len(pairs) < MAX_PAIRS and chars < MAX_CHARS
 
     positions = [("published example", EXAMPLE)]
-    games = game_positions()
-    positions += [(l, f) for l, f in games if args.full or f.split(" ")[1] == "w"]
+    games = [(l, f) for l, f in game_positions() if args.full or f.split(" ")[1] == "w"]
+    positions += games[:: max(1, args.game_step)]
     crafted = crafted_positions()
     positions += crafted
     if args.full:

@@ -406,12 +406,11 @@ fn python_chess() -> bool {
     found
 }
 
-/// Exports `variant` as a pair list and runs the checker on it with `args`.
-fn run_checker(variant: Variant, args: &[&str]) {
+/// Runs the checker on the pair list `pairs` with `args`: its exit code and output.
+fn checker(pairs: &[(String, String)], args: &[&str]) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("re.json");
-    let text = export::export(variant.program(), Format::Json).expect("exportable");
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, serde_json::to_string(pairs).unwrap()).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check_next_positions.py");
     let output = Command::new("python3")
         .arg(&script)
@@ -419,15 +418,31 @@ fn run_checker(variant: Variant, args: &[&str]) {
         .args(args)
         .output()
         .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    eprintln!("{stdout}");
-    assert!(
-        output.status.success(),
-        "{}: the checker failed:\n{stdout}\n{}",
-        variant.name(),
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("OK: all"), "{stdout}");
+    (output.status.code(), text)
+}
+
+/// The exported pair list of `variant`.
+fn pairs(variant: Variant) -> Vec<(String, String)> {
+    let text = export::export(variant.program(), Format::Json).expect("exportable");
+    serde_json::from_str(&text).expect("a pair list")
+}
+
+/// Exports `variant` as a pair list and runs the checker on it with `args`: it must pass.
+fn run_checker(variant: Variant, args: &[&str]) {
+    let (code, text) = checker(&pairs(variant), args);
+    eprintln!("{text}");
+    assert_eq!(
+        code,
+        Some(0),
+        "{}: the checker failed:\n{text}",
+        variant.name()
+    );
+    assert!(text.contains("OK: all"), "{text}");
 }
 
 #[test]
@@ -435,7 +450,38 @@ fn the_exported_pair_list_passes_the_python_checker() {
     if !python_chess() {
         return;
     }
-    run_checker(Variant::Task, &["--random", "40", "--quiet"]);
+    run_checker(
+        Variant::Task,
+        &["--random", "40", "--game-step", "3", "--quiet"],
+    );
+}
+
+#[test]
+fn the_python_checker_fails_a_broken_pair_list() {
+    if !python_chess() {
+        return;
+    }
+    let good = pairs(Variant::Task);
+    // Without the last pair every answer ends in a newline; without a move rule (a
+    // knight's jump) moves go missing; with the full variant's list under-promotions
+    // are extra.
+    let mut unframed = good.clone();
+    unframed.pop();
+    let knight = good
+        .iter()
+        .position(|(p, _)| p.starts_with("%mn"))
+        .expect("a knight rule");
+    let mut no_jump = good.clone();
+    no_jump.remove(knight);
+    for (what, broken) in [
+        ("no final rule", unframed),
+        ("a knight jump missing", no_jump),
+        ("under-promotions", pairs(Variant::Full)),
+    ] {
+        let (code, text) = checker(&broken, &["--random", "0", "--game-step", "5", "--quiet"]);
+        assert_eq!(code, Some(1), "{what}: the checker should fail:\n{text}");
+        assert!(text.contains("FAILED"), "{what}: {text}");
+    }
 }
 
 #[test]
@@ -451,7 +497,7 @@ fn the_exported_pair_lists_pass_the_python_checker_in_volume() {
 #[test]
 fn the_export_is_under_the_task_limits() {
     let text = export::export(Variant::Task.program(), Format::Json).expect("exportable");
-    let pairs: Vec<(String, String)> = serde_json::from_str(&text).expect("a pair list");
+    let pairs = pairs(Variant::Task);
     let chars: usize = pairs
         .iter()
         .map(|(p, r)| p.chars().count() + r.chars().count())
