@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the tests need from outside, when it is missing: CPython and python-chess
-# (the UCI client and export checkers), Node.js and npm (the JavaScript export), Stockfish
-# and polyglot (match and UCI tests), Debian's Chromium and ChromeDriver, and
-# playwright-core (npm, into e2e/node_modules; it drives /usr/bin/chromium and downloads
-# no browser). Fails when any of them cannot be installed. Safe to run twice.
+# (PyPI `chess`, else Debian's python3-chess: the UCI client test and the export
+# checkers), Node.js and npm (the JavaScript export), Stockfish and polyglot (match and
+# UCI tests), Debian's Chromium and ChromeDriver, and playwright-core (npm, into
+# e2e/node_modules; it drives /usr/bin/chromium and downloads no browser). Fails when any
+# of them cannot be installed. Safe to run twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
 missing=()
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
@@ -17,22 +20,21 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 command -v polyglot >/dev/null 2>&1 || [ -x /usr/games/polyglot ] || missing+=(polyglot)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "ci-deps: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update
   $SUDO apt-get install -y "${missing[@]}"
-fi
-if ! python3 -c "import chess" 2>/dev/null; then
-  echo "ci-deps: installing python-chess"
-  python3 -m pip install --quiet chess 2>/dev/null \
-    || python3 -m pip install --quiet --break-system-packages chess
 fi
 if [ ! -d e2e/node_modules/playwright-core ]; then
   echo "ci-deps: installing playwright-core"
   (cd e2e && npm install --no-audit --no-fund)
 fi
+if ! python3 -c "import chess" >/dev/null 2>&1; then
+  echo "ci-deps: installing python-chess"
+  python3 -m pip install --quiet chess ||
+    python3 -m pip install --quiet --break-system-packages chess ||
+    { $SUDO apt-get update && $SUDO apt-get install -y python3-chess; }
+fi
 python3 --version
+python3 -c "import chess; print('python-chess', chess.__version__)"
 node --version
 /usr/bin/chromium --version 2>/dev/null
-python3 -c "import chess; print('python-chess', chess.__version__)"
 test -x /usr/games/stockfish && echo "stockfish: /usr/games/stockfish"

@@ -377,6 +377,19 @@ fn chess_legal_moves() {
     check(&program, &states, Expect::All);
 }
 
+#[test]
+fn chess_next_positions() {
+    // The bare FEN, as the regex-chess task passes it, and with a final newline.
+    for name in ["next-positions", "next-positions-full"] {
+        let Some(program) = chess_program(name) else {
+            return;
+        };
+        let mut states: Vec<String> = FENS.iter().map(|f| f.to_string()).collect();
+        states.push(format!("{}\n", FENS[1]));
+        check(&program, &states, Expect::All);
+    }
+}
+
 /// The formats the CI-sized chess tests run: the pair list (CPython) and the ES module
 /// (Node). The Python module runs the same patterns with the same `re`; the `--ignored`
 /// tests run it too.

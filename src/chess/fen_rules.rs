@@ -17,6 +17,12 @@
 //! and 1 (32). Each application rewrites one run of each active thread; an executor that
 //! stops a run of identical rules at its first idle rule does about as many as there are
 //! runs. 113 rules, 9 distinct patterns.
+//!
+//! Printing as the last step ([`print_fens`]): when a program's output is the FEN lines
+//! alone, one rule turns every active thread into its FEN line with the empty squares
+//! still `.`, and then, since no other `.` is left in the state, 8 rules (runs of 8, 7,
+//! .. 1) rewrite every run of every line at once: 9 rules, each applied once. A plain
+//! global replace loop (Python's `re.sub`) does 9 passes over the state instead of 113.
 
 use super::board::Position;
 use super::rx::{HEAD, LINE, LINES, var};
@@ -106,4 +112,78 @@ pub fn to_fen(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
     }
     b.rules("to_fen", rules, &pos.vars(), &[fen.var()]);
     fen
+}
+
+/// The program's last step when its output is the FEN lines alone: every active thread
+/// becomes the line `<FEN>\n` of its position (everything else the thread holds goes),
+/// and every run of empty squares in the state becomes its digit (see the module
+/// documentation). The state must hold nothing else with a `.` once the threads are
+/// lines: call it last, on a state of active threads.
+#[track_caller]
+pub fn print_fens(b: &mut Builder, pos: &Position) {
+    let [board, rest @ ..] = pos.vars();
+    let mut pattern = format!("{HEAD}{}", var(board.name()));
+    for _ in 0..8 {
+        pattern.push_str("([^\n]{8})//");
+    }
+    for v in rest {
+        pattern.push_str(&format!("\n{}({LINE})", var(v.name())));
+    }
+    pattern.push_str("\n[^%]*");
+    let ranks: Vec<String> = (1..=8).map(|i| format!("${{{i}}}")).collect();
+    let mut replacement = ranks.join("/");
+    for i in 9..=13 {
+        replacement.push_str(&format!(" ${{{i}}}"));
+    }
+    replacement.push('\n');
+    let mut rules = vec![(pattern, replacement)];
+    for run in (1..=8).rev() {
+        rules.push((format!("\\.{{{run}}}"), run.to_string()));
+    }
+    b.rules("print_fens", rules, &pos.vars(), &[]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::board::board_of_fen_field;
+
+    /// The rules of [`print_fens`], applied one after the other as the reference does,
+    /// turn threads (with other variables between and after the position's) into their
+    /// FEN lines and leave nothing else.
+    #[test]
+    fn print_fens_writes_every_thread_as_its_fen_line() {
+        let mut b = Builder::new("t", "t");
+        let pos = Position::handles(&b);
+        print_fens(&mut b, &pos);
+        let rules: Vec<(String, String)> = b
+            .finish()
+            .body
+            .iter()
+            .flat_map(|l| match &l.instruction {
+                crate::compiler::ir::Instruction::Rules { rules, .. } => rules.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        assert_eq!(rules.len(), 9);
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 12 40",
+        ];
+        let mut state = String::new();
+        for fen in fens {
+            let f: Vec<&str> = fen.split(' ').collect();
+            let board = board_of_fen_field(f[0]).unwrap();
+            state.push_str(&format!(
+                "{HEAD}#x: 1.2\n#b: {board}\n#t: {}\n#y: ...\n#c: {}\n#e: {}\n#h: {}\n#n: {}\n#z: .\n",
+                f[1], f[2], f[3], f[4], f[5]
+            ));
+        }
+        let out = rules.iter().fold(state, |s, (p, r)| {
+            let re = regex::Regex::new(p).expect("a valid pattern");
+            re.replace_all(&s, r.as_str()).into_owned()
+        });
+        assert_eq!(out, fens.map(|f| format!("{f}\n")).concat());
+    }
 }

@@ -12,6 +12,8 @@
 //! | `move` | a FEN and `\n` | `move <uci>\nfen <FEN after the move>\nstatus <status>\n`, or, when the side to move has no legal move, `status checkmate\n` / `status stalemate\n` |
 //! | `board` | `engine: white` or `engine: black`, a newline, a FEN and `\n` | the first pretty board of a game (see [`pretty`]) |
 //! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply, or the same position with a message |
+//! | `next-positions` | a FEN with white to move, a final `\n` optional (the public "regex-chess" task's input) | the FENs after every legal move (queen promotions only), joined by `\n`, none at the end; empty when there is none or black is to move (see [`crate::programs::next`]) |
+//! | `next-positions-full` | a FEN, a final `\n` optional | the same for either side to move, every promotion |
 //!
 //! `<status>` is the position after the engine's move as the rules judge it: `ongoing`,
 //! `checkmate`, `stalemate`, `fifty-move` or `insufficient-material`. FEN is the standard

@@ -5,7 +5,8 @@
 //! # How a position becomes its children
 //!
 //! Everything below runs once per colour, on the threads whose side to move it is (an
-//! `if_else` on `#t`); the rule sets differ only in which letters are "ours".
+//! `if_else` on `#t`); the rule sets differ only in which letters are "ours". A narrower
+//! [`Scope`] ([`fork_children`]) records white's rules alone, or no under-promotions.
 //!
 //! 0. **The parent** (full generation only, 16 rules; 31 for black): the half-move clock
 //!    gains one, the side to move flips and, for black, the full-move number gains one.
@@ -399,7 +400,7 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
 }
 
 /// Step 2: the move rules of `side`.
-fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
+fn move_rules(side: Side, castling: &Var, ep: &Var, scope: Scope) -> Rules {
     let mut rules = Vec::new();
     let target = side.target();
     let enemy = side.enemy();
@@ -483,6 +484,9 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         rules.push(pawn_step(cap, &enemy, Landing::plain("1"), quiet_range));
     }
     for (uci, mark) in PROMOTION_MARKS {
+        if scope.queen_only && uci != 'q' {
+            continue;
+        }
         let role = "pnbrqk".find(uci).expect("a promotion letter is a role");
         let promotion = Some((uci, side.letter(role)));
         let mark: &'static str = match mark {
@@ -911,7 +915,14 @@ fn rights_rules(side: Side, c: &Var) -> Rules {
 
 /// Generation for one side, on the active threads (all of that side to move).
 #[track_caller]
-fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full: bool) {
+fn generate(
+    b: &mut Builder,
+    side: Side,
+    pos: &Position,
+    uci: Option<&Var>,
+    full: bool,
+    scope: Scope,
+) {
     let mut writes: Vec<&Var> = pos.vars().to_vec();
     if let Some(u) = uci {
         writes.push(u);
@@ -926,7 +937,7 @@ fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
         "move_rules",
-        move_rules(side, pos.castling.var(), pos.ep.var()),
+        move_rules(side, pos.castling.var(), pos.ep.var(), scope),
         &reads,
         &writes,
     );
@@ -939,9 +950,52 @@ fn generate_both(b: &mut Builder, pos: &Position, uci: Option<&Var>, full: bool)
     let white = b.eq_text(&pos.turn, "w");
     b.if_else(
         &white,
-        |b| generate(b, Side::White, pos, uci, full),
-        |b| generate(b, Side::Black, pos, uci, full),
+        |b| generate(b, Side::White, pos, uci, full, Scope::ALL),
+        |b| generate(b, Side::Black, pos, uci, full, Scope::ALL),
     );
+}
+
+/// Which moves [`fork_children`] generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scope {
+    /// Only white moves: a thread with black to move is deleted, and the rules of black's
+    /// moves are not recorded at all (no `if_else` on the side to move).
+    pub white_only: bool,
+    /// Pawns promote to a queen only: the rules of the under-promotions are not recorded.
+    pub queen_only: bool,
+}
+
+impl Scope {
+    /// Every legal move of either side, as the engine generates them.
+    pub const ALL: Scope = Scope {
+        white_only: false,
+        queen_only: false,
+    };
+    /// The terms of the public "regex-chess" task: white to move, queen promotions only.
+    pub const TASK: Scope = Scope {
+        white_only: true,
+        queen_only: true,
+    };
+}
+
+/// Every active thread becomes one thread per legal move within `scope`, holding the
+/// position after the move in the same six variables (side to move, clocks, castling
+/// rights and en-passant square updated as by [`fork_legal_moves`], whose rules these
+/// are); no move text. A thread without such a move disappears.
+#[track_caller]
+pub fn fork_children(b: &mut Builder, pos: &Position, scope: Scope) {
+    if scope.white_only {
+        let black = b.eq_text(&pos.turn, "b");
+        b.when(&black, |b| b.destroy());
+        generate(b, Side::White, pos, None, true, scope);
+    } else {
+        let white = b.eq_text(&pos.turn, "w");
+        b.if_else(
+            &white,
+            |b| generate(b, Side::White, pos, None, true, scope),
+            |b| generate(b, Side::Black, pos, None, true, scope),
+        );
+    }
 }
 
 /// Every active thread becomes one thread per legal move of its side to move, holding

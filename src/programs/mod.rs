@@ -13,6 +13,7 @@ pub mod apply;
 pub mod cache;
 pub mod chess;
 pub mod demo;
+pub mod next;
 
 use crate::compiler::ir::IrProgram;
 
@@ -68,6 +69,16 @@ pub const ALL: &[Entry] = &[
         name: "play",
         summary: chess::PLAY_SUMMARY,
         build: chess::play_program,
+    },
+    Entry {
+        name: "next-positions",
+        summary: next::SUMMARY,
+        build: next::next_positions,
+    },
+    Entry {
+        name: "next-positions-full",
+        summary: next::FULL_SUMMARY,
+        build: next::next_positions_full,
     },
     Entry {
         name: "apply-move",
