@@ -2,7 +2,10 @@
 //! board from a FEN, then each typed line is appended to the board text and the `play`
 //! rules answer with the next board. Nothing here looks at the chess: the loop only stops
 //! when the text ends with the rules' `Game over.` line, when the player types `quit` or
-//! `exit`, or when standard input ends.
+//! `exit`, or when standard input ends. The player sees the board text without its
+//! `History:` line (the rules' list of positions for repetition, which stays in the
+//! text the rules read); a typed line that is not UTF-8 gets a message and the same
+//! board again.
 
 use std::io::{BufRead, Write};
 
@@ -13,6 +16,20 @@ use crate::chess::fen::Fen;
 use crate::chess::pretty::GAME_OVER;
 use crate::chess::runner;
 use crate::exec::ExecutorKind;
+
+/// The first line the player sees.
+pub const INTRO: &str = "regex-chess: every move below is made by regex substitutions. \
+                         Type a move (e4, Nf3, O-O, e2e4), help for help, quit to leave.";
+
+/// The message for a typed line that is not UTF-8 text.
+pub const NOT_UTF8: &str = "That line is not UTF-8 text: type a move such as e4 or e2e4.";
+
+/// The board text as the player sees it: without the `History:` line.
+pub fn shown(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|line| !line.starts_with("History: "))
+        .collect()
+}
 
 /// The standard starting position.
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -45,20 +62,26 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     }
     let play = args.executor.build(runner::load("play")?);
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let mut stdout = std::io::stdout();
+    writeln!(stdout, "{INTRO}")?;
     loop {
-        stdout.write_all(text.as_bytes())?;
+        stdout.write_all(shown(&text).as_bytes())?;
         stdout.flush()?;
         if text.ends_with(&format!("{GAME_OVER}\n")) {
             return Ok(());
         }
-        let Some(line) = lines.next() else {
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
             writeln!(stdout)?;
             return Ok(());
-        };
-        let line = line?;
+        }
         writeln!(stdout)?;
+        let Ok(line) = String::from_utf8(bytes) else {
+            writeln!(stdout, "{NOT_UTF8}")?;
+            continue;
+        };
+        let line = line.trim_end_matches(['\n', '\r']);
         if matches!(line.trim(), "quit" | "exit") {
             return Ok(());
         }
