@@ -247,6 +247,12 @@ fn the_move_list_numbers_the_moves() {
     assert_eq!(words[..3], ["", "1.", "e4"], "{two}");
     assert_eq!(words[4..6], ["2.", "d4"], "{two}");
     assert_eq!(words.len(), 7, "{two}");
+    // `&` after a move plays it alone; the engine answers the next (empty) line.
+    let mine = rules.play.run(&format!("{}e4&\n", rules.first(&pos)));
+    assert_eq!(field(&mine, "Moves:"), " 1. e4", "{mine}");
+    assert!(mine.ends_with("Engine to move, press Enter: "), "{mine}");
+    let theirs = rules.play.run(&format!("{mine}\n"));
+    assert_eq!(field(&theirs, "Moves:"), field(&one, "Moves:"), "{theirs}");
 }
 
 #[test]

@@ -32,7 +32,8 @@
 //! [`HELP`]. `Moves:` lists the game's moves in SAN, numbered (`1. e4 e5 2. Nf3`, or `1...
 //! e5` when black moved first). The `play` program's input is that text followed by the
 //! typed line: a move in SAN or coordinates (see [`super::san`]), `help`, or, when the
-//! engine is to move, nothing or `go`. The `History:` line is for the rules only (the
+//! engine is to move, nothing or `go`. A move followed by `&` is played alone: the answer
+//! stops at the engine's prompt instead of searching its reply. The `History:` line is for the rules only (the
 //! terminal game does not show it). The history lists the keys ([`super::game_end::position_key`]) of the positions since the
 //! last capture or pawn move, the shown one included, for threefold repetition.
 //!
@@ -479,6 +480,26 @@ pub fn play_program() -> IrProgram {
          the next pretty board.",
     );
     let (pos, engine, typed) = parse_pretty(&mut b);
+    // A typed line ending in `&` asks for the player's move alone: the answer stops at
+    // the engine's prompt (the page shows the player's move at once this way).
+    let pause: Value<kind::Bool> = on_stack(
+        &mut b,
+        "pause",
+        &[typed.var()],
+        vec![
+            (format!("{HEAD}[^\n]*&\n"), "${1}!T\n".into()),
+            (format!("{HEAD}(?:[^!\n][^\n]*)?\n"), "${1}F\n".into()),
+            (format!("{HEAD}!T\n"), "${1}T\n".into()),
+        ],
+        Type::Bool,
+    );
+    let typed: Value<kind::Str> = on_stack(
+        &mut b,
+        "unpause",
+        &[typed.var()],
+        vec![(format!("{HEAD}([^\n]*?) *&\n"), "${1}${2}\n".into())],
+        Type::Str,
+    );
     let both = b.concat(&pos.turn, &engine);
     let player_turn = b.eq_text(&both, "wb");
     let player_turn_black = b.eq_text(&both, "bw");
@@ -511,6 +532,8 @@ pub fn play_program() -> IrProgram {
     );
     let still = b.not(&over);
     let engine_plays = b.and(&accepted, &still);
+    let go_on = b.not(&pause);
+    let engine_plays = b.and(&engine_plays, &go_on);
     let (message, over) = b.if_else(
         &engine_plays,
         |b| engine_move(b, &pos, &engine),
