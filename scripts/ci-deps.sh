@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the cross-engine export tests (tests/exports.rs) and the browser test
 # (e2e/run.sh) need, when it is missing: CPython, Node.js and npm, Debian's Chromium and
-# ChromeDriver, and playwright-core (npm, into e2e/node_modules; it drives
+# ChromeDriver, and playwright-core and chess.js (npm, into e2e/node_modules; playwright-core drives
 # /usr/bin/chromium and downloads no browser). Safe to run twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +19,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update
   $SUDO apt-get install -y "${missing[@]}"
 fi
-if [ ! -d e2e/node_modules/playwright-core ]; then
-  echo "ci-deps: installing playwright-core"
+if [ ! -d e2e/node_modules/playwright-core ] || [ ! -d e2e/node_modules/chess.js ]; then
+  echo "ci-deps: installing playwright-core and chess.js"
   (cd e2e && npm install --no-audit --no-fund)
 fi
 python3 --version
