@@ -457,7 +457,8 @@ fn the_binary_plays_through_stdin() {
         !text.contains("History:"),
         "the player does not see the history: {text}"
     );
-    assert!(text.starts_with("regex-chess:"), "{text}");
+    assert!(text.starts_with("8 "), "{text}");
+    assert!(text.contains("quit leaves the game"), "{text}");
     assert!(text.contains("Type a move in SAN"), "{text}");
 
     let bad = Command::new(env!("CARGO_BIN_EXE_regex-chess"))

@@ -1,9 +1,11 @@
 //! The `play` program reads and writes standard algebraic notation, judged by shakmaty's
 //! `san` module: for every legal move of a set of positions, the move typed as shakmaty
 //! writes it (and in the other forms a player types: no suffix, `0-0`, upper-case
-//! coordinates) must be played, the `Moves:` line must name it exactly as shakmaty does
-//! (disambiguation, captures, promotions, `+`/`#`), and so must the engine's reply. An
-//! ambiguous move must name shakmaty's candidates. CI runs a share of the moves on both
+//! coordinates) must be played, and the `Moves:` line must name it exactly as shakmaty
+//! does (disambiguation, captures, promotions, `+`/`#`). The moves are typed with a
+//! trailing `&` (played alone, without the engine's search); the engine's own moves are
+//! checked on each position with the engine to move. An ambiguous move must name
+//! shakmaty's candidates. CI runs a share of the moves on both
 //! executors; `cargo test --release --test chess_san -- --ignored` runs every move of
 //! every position of `data/positions/` on both.
 
@@ -99,46 +101,50 @@ fn typings(pos: &Chess, m: Move) -> Vec<String> {
     forms
 }
 
-/// Plays `m` in `pos` through the rules, typed as `typed`, and checks the board, the
-/// player's SAN and the engine's reply (legal, named as shakmaty names it).
+/// Plays `m` in `pos` through the rules, typed as `typed` with a trailing `&` (the move
+/// alone, no search), and checks that the player's SAN is shakmaty's.
 fn check_move(rules: &Rules, pos: &Chess, m: Move, typed: &str) {
     let text = rules.first(pos);
-    let next = rules.play.run(&format!("{text}{typed}\n"));
+    let next = rules.play.run(&format!("{text}{typed}&\n"));
     let want = SanPlus::from_move(pos.clone(), m).to_string();
     let after = pos.clone().play(m).unwrap();
-    let said = moves(&next);
     assert_eq!(
-        said.first().map(String::as_str),
-        Some(want.as_str()),
+        moves(&next),
+        [want],
         "{} typed {typed:?}:\n{next}",
         fen_of(pos)
     );
-    if after.legal_moves().is_empty() || after.is_insufficient_material() {
-        assert_eq!(said.len(), 1, "{next}");
-        return;
-    }
-    let reply = &said[1];
-    let line = message(&next);
+    let over = after.legal_moves().is_empty() || after.is_insufficient_material();
+    assert_eq!(next.ends_with("Game over.\n"), over, "{next}");
+}
+
+/// The engine's move in `fen` (the engine to move): named as shakmaty names it.
+fn check_engine(rules: &Rules, fen: &str) {
+    let pos = position(fen);
+    let engine = if pos.turn() == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    let text = rules
+        .board
+        .run(&format!("engine: {engine}\n{}\n", fen_of(&pos)));
+    let next = rules.play.run(&format!("{text}\n"));
+    let said = moves(&next);
+    assert_eq!(said.len(), 1, "{next}");
+    let reply = &said[0];
     assert!(
-        line.contains(&format!(" plays {reply}")),
-        "{line} vs {reply}"
+        message(&next).contains(&format!(" plays {reply}")),
+        "{next}"
     );
     let san: San = reply
         .trim_end_matches(['+', '#'])
         .parse()
         .unwrap_or_else(|e| panic!("the engine's {reply:?} is not SAN: {e}"));
-    let played = san.to_move(&after).unwrap_or_else(|e| {
-        panic!(
-            "the engine's {reply} is not legal in {}: {e}",
-            fen_of(&after)
-        )
-    });
-    assert_eq!(
-        SanPlus::from_move(after.clone(), played).to_string(),
-        *reply,
-        "{}",
-        fen_of(&after)
-    );
+    let played = san
+        .to_move(&pos)
+        .unwrap_or_else(|e| panic!("the engine's {reply} is not legal in {fen}: {e}"));
+    assert_eq!(SanPlus::from_move(pos, played).to_string(), *reply, "{fen}");
 }
 
 /// Every `step`-th legal move of `fen`, in every typed form.
@@ -167,7 +173,17 @@ fn san_of_every_tricky_move_fast() {
 fn san_share_on_the_reference() {
     let rules = Rules::new(ExecutorKind::Reference);
     for fen in TRICKY {
-        check_position(&rules, fen, 7);
+        check_position(&rules, fen, 5);
+    }
+}
+
+#[test]
+fn the_engine_names_its_moves_on_both_executors() {
+    for kind in [ExecutorKind::Fast, ExecutorKind::Reference] {
+        let rules = Rules::new(kind);
+        for fen in TRICKY {
+            check_engine(&rules, fen);
+        }
     }
 }
 
@@ -187,7 +203,7 @@ fn every_form_of_a_move_is_read() {
     let pos = position(TRICKY[2]);
     for typed in ["b8", "b7b8", "B7B8Q", "b8=Q+", "bxa8=N", "exd6"] {
         let text = rules.first(&pos);
-        let next = rules.play.run(&format!("{text}{typed}\n"));
+        let next = rules.play.run(&format!("{text}{typed}&\n"));
         let want = match typed {
             "bxa8=N" => "bxa8=N",
             "exd6" => "exd6",

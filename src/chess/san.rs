@@ -468,21 +468,12 @@ pub fn candidates(
         let san = san_of(b, &hit, entries);
         b.gather(&san, MAX_MOVES + 1)
     });
-    let text = b.join(&sans, ',', 16 * MAX_MOVES);
-    on_stack(
-        b,
-        "comma_space",
-        &[text.var()],
-        (0..8)
-            .map(|_| {
-                (
-                    format!("{HEAD}([^\n]*?),([^ \n])"),
-                    "${1}${2}, ${3}".to_string(),
-                )
-            })
-            .collect(),
-        Type::Str,
-    )
+    // `;a;b;c` becomes `a, b, c` (up to 16 candidates: 8 knights and 2 others).
+    let mut rules = vec![(format!("{HEAD};"), "${1}".to_string())];
+    for _ in 0..16 {
+        rules.push((format!("{HEAD}([^\n;]*);"), "${1}${2}, ".to_string()));
+    }
+    on_stack(b, "candidate_list", &[sans.var()], rules, Type::Str)
 }
 
 /// The entry of the legal move `uci` among `entries`.

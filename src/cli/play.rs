@@ -17,18 +17,23 @@ use crate::chess::pretty::GAME_OVER;
 use crate::chess::runner;
 use crate::exec::ExecutorKind;
 
-/// The first line the player sees.
-pub const INTRO: &str = "regex-chess: every move below is made by regex substitutions. \
-                         Type a move (e4, Nf3, O-O, e2e4), help for help, quit to leave.";
+/// The line above the first prompt (the rules' first message says how to type moves).
+pub const INTRO: &str = "(help shows how to type moves again; quit leaves the game)";
 
 /// The message for a typed line that is not UTF-8 text.
 pub const NOT_UTF8: &str = "That line is not UTF-8 text: type a move such as e4 or e2e4.";
 
-/// The board text as the player sees it: without the `History:` line.
-pub fn shown(text: &str) -> String {
-    text.split_inclusive('\n')
+/// The board text as the player sees it: without the `History:` line, and on the first
+/// screen with [`INTRO`] above the prompt.
+pub fn shown(text: &str, first: bool) -> String {
+    let mut out: String = text
+        .split_inclusive('\n')
         .filter(|line| !line.starts_with("History: "))
-        .collect()
+        .collect();
+    if first && let Some(prompt) = out.rfind('\n') {
+        out.insert_str(prompt + 1, &format!("{INTRO}\n"));
+    }
+    out
 }
 
 /// The standard starting position.
@@ -64,9 +69,10 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout();
-    writeln!(stdout, "{INTRO}")?;
+    let mut first = true;
     loop {
-        stdout.write_all(shown(&text).as_bytes())?;
+        stdout.write_all(shown(&text, first).as_bytes())?;
+        first = false;
         stdout.flush()?;
         if text.ends_with(&format!("{GAME_OVER}\n")) {
             return Ok(());
