@@ -1,29 +1,35 @@
 // End-to-end test of the regex-chess page: opens the served site in headless Chromium
-// (playwright-core driving Debian's chromium), plays two moves (one by clicking squares,
-// one typed), and checks that
-//  - the board updates (the moved pieces stand on their new squares),
-//  - the progress display reported "rule i of N",
+// (playwright-core driving Debian's chromium) on a 390 px phone screen and checks that
+//  - the page fits the screen (no sideways scroll);
+//  - a clicked move shows on the board at once (a run that plays it alone), then the
+//    engine answers; the previous move's timing is cleared; a move typed in SAN plays;
+//  - the move list is SAN that chess.js (an independent library, not our rules) accepts
+//    move by move, names each move as chess.js does, and leads to the board shown;
+//  - the game copies as PGN that chess.js loads;
+//  - "Watch the machine" replays the last answer rule by rule, stepping and playing, and
+//    shows the rule, its origin, the threads alive and the change;
+//  - "New game" as black makes the engine (white) move by itself;
 //  - every run in the browser produced exactly the state the native executor produces
-//    from the same input (`regex-chess run`),
-//  - with the real `play` program, the player's moves and the engine's replies are legal
-//    (`regex-chess legal` on the position before each); with the toy program, the toy
-//    mirrored the move.
-// It saves a screenshot and the runs to OUT_DIR.
+//    from the same input (`regex-chess run`);
+//  - opened as file://, the page says how to serve it.
+// It saves a screenshot of the page to SCREENSHOT and the runs to OUT_DIR.
 //
-// Usage: node browser.mjs URL OUT_DIR MODE(play|toy) REGEX_CHESS_BINARY PROGRAM_JSON
+// Usage: node browser.mjs URL OUT_DIR REGEX_CHESS_BINARY PROGRAM_JSON SITE_DIR SCREENSHOT
 
 import { chromium } from "playwright-core";
+import { Chess } from "chess.js";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
-const [url, outDir, mode, bin, programJson] = process.argv.slice(2);
-if (!programJson || !["play", "toy"].includes(mode)) {
-  console.error("usage: node browser.mjs URL OUT_DIR play|toy REGEX_CHESS_BINARY PROGRAM_JSON");
+const [url, outDir, bin, programJson, siteDir, screenshot] = process.argv.slice(2);
+if (!screenshot) {
+  console.error("usage: node browser.mjs URL OUT_DIR REGEX_CHESS_BINARY PROGRAM_JSON SITE_DIR SCREENSHOT");
   process.exit(2);
 }
 const MOVE_TIMEOUT_MS = Number(process.env.E2E_MOVE_TIMEOUT_MS ?? 15 * 60 * 1000);
+const PHONE = { width: 390, height: 844 };
 const failures = [];
 const check = (ok, what) => {
   console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
@@ -34,7 +40,7 @@ const profile = mkdtempSync(join(tmpdir(), "regex-chess-e2e-"));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
-  viewport: { width: 1000, height: 760 },
+  viewport: PHONE,
   args: [
     "--headless",
     "--no-sandbox",
@@ -53,7 +59,7 @@ page.on("console", (m) => {
   if (m.type() === "error") pageErrors.push(m.text());
 });
 
-/** Waits until `runs` more runs have finished and the player is to move again. */
+/** Waits until more runs than `before` have finished and the player is to move. */
 async function waitForPlayer(before) {
   await page.waitForFunction(
     (n) =>
@@ -65,9 +71,56 @@ async function waitForPlayer(before) {
   );
 }
 
-const piece = (square) =>
-  page.$eval(`[data-square="${square}"]`, (el) => el.dataset.piece);
+const piece = (square) => page.$eval(`[data-square="${square}"]`, (el) => el.dataset.piece);
 const logLength = () => page.evaluate(() => window.regexChessLog.length);
+const GLYPHS = { "♔": "K", "♕": "Q", "♖": "R", "♗": "B", "♘": "N", "♙": "P",
+  "♚": "k", "♛": "q", "♜": "r", "♝": "b", "♞": "n", "♟": "p" };
+
+/** The board on the page as a FEN placement field. */
+async function placement() {
+  const cells = await page.$$eval("[data-square]", (els) =>
+    els.map((el) => [el.dataset.square, el.dataset.piece]));
+  const at = new Map(cells);
+  const ranks = [];
+  for (let rank = 8; rank >= 1; rank--) {
+    let out = "";
+    let empty = 0;
+    for (const file of "abcdefgh") {
+      const letter = GLYPHS[at.get(file + rank)];
+      if (letter) {
+        if (empty) out += empty;
+        empty = 0;
+        out += letter;
+      } else empty += 1;
+    }
+    ranks.push(out + (empty ? empty : ""));
+  }
+  return ranks.join("/");
+}
+
+/** Replays the page's move list in chess.js: every move legal and named as chess.js
+ * names it, and the board shown is chess.js's. Returns the number of moves. */
+async function judgeMoveList(what) {
+  const text = (await page.textContent("#moves")).trim();
+  const sans = text.split(/\s+/).filter((w) => w && !/^\d+\.+$/.test(w));
+  const game = new Chess();
+  for (const san of sans) {
+    let played = null;
+    try {
+      played = game.move(san);
+    } catch (error) {
+      check(false, `${what}: ${san} is legal for chess.js after ${game.history().join(" ")}`);
+      return sans.length;
+    }
+    check(played.san === san, `${what}: chess.js names ${san} ${played.san}`);
+  }
+  check(sans.length > 0, `${what}: the move list "${text}" has moves`);
+  check((await placement()) === game.fen().split(" ")[0], `${what}: the board is chess.js's after ${text}`);
+  return sans.length;
+}
+
+const fitsTheScreen = () =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 let outcome;
 try {
@@ -75,29 +128,101 @@ try {
   await page.waitForSelector('[data-square="e2"]', { timeout: 60_000 });
   await page.waitForFunction(() => document.body.dataset.busy === "false");
   check((await piece("e2")) === "♙", "the start board has a white pawn on e2");
+  check(await fitsTheScreen(), "the page fits a 390 px screen (no sideways scroll)");
+  check(/Type a move/.test(await page.textContent("#message")), "the first screen says how to type moves");
 
-  // Move 1: click the pawn, then its destination.
+  // Move 1: click the pawn, then its destination. The move shows alone first.
   let before = await logLength();
   await page.click('[data-square="e2"]');
   await page.click('[data-square="e4"]');
   await waitForPlayer(before);
+  const log = await page.evaluate(() => window.regexChessLog);
+  const mine = log[before];
+  check(/e2e4&\n$/.test(mine.input) && /Engine to move, press Enter: $/.test(mine.output) &&
+    /\nMoves: 1\. e4\n/.test(mine.output), "the player's move is played alone first, then the engine's");
   check((await piece("e4")) === "♙" && (await piece("e2")) === "·", "e2e4 (clicked) moved the pawn");
-  if (mode === "toy") check((await piece("e5")) === "♟", "the toy answered e7e5");
   const progress = await page.textContent("#progress-text");
   check(/^rule [\d,]+ of [\d,]+$/.test(progress), `the progress display reported "${progress}"`);
+  await judgeMoveList("after e4");
 
-  // Move 2: typed.
+  // Move 2: typed in SAN. The previous move's timing is cleared at once.
   before = await logLength();
-  await page.fill("#move-input", "g1f3");
+  const shownBefore = await page.textContent("#timing");
+  await page.evaluate(() => {
+    const timing = document.getElementById("timing");
+    window.timingSeen = [];
+    new MutationObserver(() => window.timingSeen.push(timing.textContent))
+      .observe(timing, { childList: true, characterData: true, subtree: true });
+  });
+  await page.fill("#move-input", "Nf3");
   await page.press("#move-input", "Enter");
   await waitForPlayer(before);
-  check((await piece("f3")) === "♘" && (await piece("g1")) === "·", "g1f3 (typed) moved the knight");
-  if (mode === "toy") check((await piece("f6")) === "♞", "the toy answered g8f6");
+  const seen = await page.evaluate(() => window.timingSeen);
+  check(shownBefore !== "" && seen[0] === "" && seen[seen.length - 1] !== "",
+    `the previous move's timing is cleared when the next starts: ${JSON.stringify([shownBefore, ...seen])}`);
+  check((await piece("f3")) === "♘" && (await piece("g1")) === "·", "Nf3 (typed SAN) moved the knight");
   const message = await page.textContent("#message");
-  check(!/illegal|not a move/i.test(message), `the message is "${message}"`);
+  check(/ plays /.test(message) && !/illegal|malformed/i.test(message), `the message is "${message}"`);
+  const played = await judgeMoveList("after Nf3");
+  check(played === 4, "four moves in the list");
+  check(await fitsTheScreen(), "the page still fits after two moves");
 
-  await page.screenshot({ path: join(outDir, "screenshot.png"), fullPage: true });
+  // PGN.
+  await page.click("#copy-pgn");
+  const pgn = await page.inputValue("#pgn");
+  const fromPgn = new Chess();
+  try {
+    fromPgn.loadPgn(pgn);
+    check(fromPgn.history().length === played, `chess.js loads the PGN with ${played} moves`);
+  } catch (error) {
+    check(false, `chess.js loads the PGN: ${error}\n${pgn}`);
+  }
+
+  // Watch the machine: step three times, then play at the top speed for a while.
+  await page.click("#watch-start");
+  await page.waitForSelector("#watch-view:not([hidden])");
+  await page.waitForFunction(() => !document.getElementById("watch-step").disabled);
+  for (let i = 0; i < 3; i++) {
+    await page.click("#watch-step");
+    await page.waitForFunction((n) => Number(document.body.dataset.watchSteps) >= n, i + 1);
+  }
+  const index = await page.textContent("#watch-index");
+  check(/^rule [\d,]+ of [\d,]+$/.test(index), `the replay names the rule: "${index}"`);
+  check((await page.textContent("#watch-origin")).length > 0, "the replay names the rule's origin");
+  check(/alive/.test(await page.textContent("#watch-threads")), "the replay counts the threads alive");
+  check((await page.$$("#watch-change del, #watch-change ins")).length === 2,
+    "the replay highlights the part of the state the rule changed");
+  await page.selectOption("#watch-speed", "250");
+  await page.click("#watch-play");
+  await page.waitForFunction(() => Number(document.body.dataset.watchSteps) >= 40, null, { timeout: 60_000 });
+  await page.click("#watch-play");
+  const later = await page.textContent("#watch-index");
+  check(later !== index, `playing the replay moves on: "${later}"`);
+
+  // The screenshot for the README, on a desktop width.
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.screenshot({ path: screenshot, fullPage: true });
+  await page.setViewportSize(PHONE);
+
+  // New game as black: the engine (white) moves by itself.
+  before = await logLength();
+  await page.selectOption("#side", "black");
+  await page.click("#restart");
+  await waitForPlayer(before);
+  const first = (await page.textContent("#moves")).trim();
+  check(/^1\. \S+$/.test(first), `the engine opened as white: "${first}"`);
+  await judgeMoveList("new game as black");
+  check(await fitsTheScreen(), "the page fits with the board flipped");
+  await page.screenshot({ path: join(outDir, "phone.png"), fullPage: true });
+
   outcome = await page.evaluate(() => window.regexChessLog);
+
+  // Opened as a file, the page says how to serve it.
+  const filePage = await context.newPage();
+  await filePage.goto("file://" + resolve(siteDir, "index.html"));
+  check(await filePage.isVisible("#file-note"), "opened as file://, the page says how to serve it");
+  check(/regex-chess serve/.test(await filePage.textContent("#file-note")), "the note names the command");
+  await filePage.close();
 } finally {
   await context.close();
   rmSync(profile, { recursive: true, force: true });
@@ -116,90 +241,8 @@ outcome.forEach((run, i) => {
   check(native === run.output, `run ${i} (${(run.ms / 1000).toFixed(2)} s in the browser) equals the native executor's`);
 });
 
-// The engine's replies must be legal. A run's input is the board and the typed line; the
-// player's move is checked against `regex-chess legal` on that position, applied here, and
-// the engine's reply (named in the output's message) against `legal` on the result. (With
-// a play program that stops at "Engine to move, press Enter", the typed line is empty and
-// the reply is judged on the input's position.)
-if (mode === "play") {
-  const legalMoves = (fen) =>
-    execFileSync(bin, ["legal", "--fen", fen], { encoding: "utf8" }).split("\n").filter(Boolean);
-  for (const run of outcome) {
-    const lines = run.input.split("\n");
-    const typed = lines[lines.length - 2].replace(/^.*?: /, "").trim();
-    let fen = fenOf(run.input);
-    if (typed !== "") {
-      check(legalMoves(fen).includes(typed), `the player's ${typed} is legal in ${fen}`);
-      fen = applyUci(fen, typed);
-    }
-    const said = run.output.split("\n").find((l) => / plays /.test(l)) ?? "";
-    const reply = / ([a-h][1-8][a-h][1-8][qrbn]?)\b/.exec(said)?.[1];
-    check(reply !== undefined && legalMoves(fen).includes(reply), `the engine's reply "${said}" is legal in ${fen}`);
-  }
-}
-
-/** The FEN after a legal UCI move (castling, en passant, promotion, rights, clocks). */
-function applyUci(fen, uci) {
-  const [placement, side, castling, , half, full] = fen.split(" ");
-  const board = placement.split("/").map((rank) =>
-    [...rank].flatMap((c) => (/\d/.test(c) ? Array(Number(c)).fill(".") : [c])));
-  const at = (sq) => [8 - Number(sq[1]), sq.charCodeAt(0) - 97];
-  const [fr, ff] = at(uci.slice(0, 2));
-  const [tr, tf] = at(uci.slice(2, 4));
-  const piece = board[fr][ff];
-  const captured = board[tr][tf];
-  const pawn = piece.toLowerCase() === "p";
-  board[fr][ff] = ".";
-  board[tr][tf] = uci[4] ? (side === "w" ? uci[4].toUpperCase() : uci[4]) : piece;
-  if (pawn && ff !== tf && captured === ".") board[fr][tf] = "."; // en passant
-  if (piece.toLowerCase() === "k" && Math.abs(tf - ff) === 2) {
-    const [rookFrom, rookTo] = tf > ff ? [7, 5] : [0, 3];
-    board[fr][rookTo] = board[fr][rookFrom];
-    board[fr][rookFrom] = ".";
-  }
-  const gone = new Set([uci.slice(0, 2), uci.slice(2, 4)]);
-  const rights = [...castling].filter((r) =>
-    r !== "-" && !({ K: ["e1", "h1"], Q: ["e1", "a1"], k: ["e8", "h8"], q: ["e8", "a8"] })[r].some((sq) => gone.has(sq)));
-  const ep = pawn && Math.abs(tr - fr) === 2 ? uci[0] + (side === "w" ? "3" : "6") : "-";
-  const placementAfter = board
-    .map((rank) => rank.join("").replace(/\.+/g, (dots) => String(dots.length)))
-    .join("/");
-  return [placementAfter, side === "w" ? "b" : "w", rights.join("") || "-", ep,
-    pawn || captured !== "." ? 0 : Number(half) + 1, side === "b" ? Number(full) + 1 : full].join(" ");
-}
-
-/** The FEN of a pretty board text. */
-function fenOf(text) {
-  const glyphs = { "♔": "K", "♕": "Q", "♖": "R", "♗": "B", "♘": "N", "♙": "P",
-    "♚": "k", "♛": "q", "♜": "r", "♝": "b", "♞": "n", "♟": "p" };
-  const lines = text.split("\n");
-  const ranks = [];
-  for (const line of lines) {
-    const m = /^[1-8] (.*)$/u.exec(line);
-    if (!m) continue;
-    let out = "";
-    let empty = 0;
-    for (const g of m[1].split(" ")) {
-      if (glyphs[g]) {
-        if (empty) out += empty;
-        empty = 0;
-        out += glyphs[g];
-      } else empty += 1;
-    }
-    ranks.push(out + (empty ? empty : ""));
-  }
-  const field = (name) => {
-    const line = lines.find((l) => l.startsWith(name + ": "));
-    if (!line) throw new Error(`no "${name}" line in the state`);
-    return line.slice(name.length + 2).trim();
-  };
-  const side = field("Side to move") === "white" ? "w" : "b";
-  return [ranks.join("/"), side, field("Castling") || "-", field("En passant") || "-",
-    field("Halfmove clock"), field("Move number")].join(" ");
-}
-
 if (failures.length) {
   console.error(`e2e: ${failures.length} check(s) failed`);
   process.exit(1);
 }
-console.log(`e2e: all checks passed; screenshot in ${join(outDir, "screenshot.png")}`);
+console.log(`e2e: all checks passed; screenshot in ${screenshot}`);

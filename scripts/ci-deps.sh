@@ -2,8 +2,9 @@
 # Installs what the tests need from outside, when it is missing: CPython and python-chess
 # (PyPI `chess`, else Debian's python3-chess: the UCI client test and the export
 # checkers), Node.js and npm (the JavaScript export), Stockfish and polyglot (match and
-# UCI tests), Debian's Chromium and ChromeDriver, and playwright-core (npm, into
-# e2e/node_modules; it drives /usr/bin/chromium and downloads no browser). Fails when any
+# UCI tests), Debian's Chromium and ChromeDriver, and playwright-core and chess.js (npm,
+# into e2e/node_modules; playwright-core drives /usr/bin/chromium and downloads no
+# browser, chess.js judges the page's moves). Fails when any
 # of them cannot be installed. Safe to run twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,8 +24,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update
   $SUDO apt-get install -y "${missing[@]}"
 fi
-if [ ! -d e2e/node_modules/playwright-core ]; then
-  echo "ci-deps: installing playwright-core"
+if [ ! -d e2e/node_modules/playwright-core ] || [ ! -d e2e/node_modules/chess.js ]; then
+  echo "ci-deps: installing playwright-core and chess.js"
   (cd e2e && npm install --no-audit --no-fund)
 fi
 if ! python3 -c "import chess" >/dev/null 2>&1; then

@@ -15,6 +15,7 @@ use regex_chess::chess::pretty::GLYPHS;
 use regex_chess::chess::runner;
 use regex_chess::exec::{Executor, ExecutorKind};
 use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
@@ -191,14 +192,23 @@ impl Rng {
     }
 }
 
-/// The engine's move named in a message such as `Black plays knight g8f6`.
-fn engine_uci(message: &str) -> String {
-    let words: Vec<&str> = message.split(['.', ' ']).collect();
+/// The engine's move named in a message such as `Black plays Nf6` in `pos`, in UCI; the
+/// name must be shakmaty's SAN of the move.
+fn engine_uci(pos: &Chess, message: &str) -> String {
+    let words: Vec<&str> = message.split(' ').collect();
     assert!(
-        words.len() >= 4 && words[1] == "plays",
+        words.len() >= 3 && words[1] == "plays",
         "not an engine move: {message:?}"
     );
-    words[3].to_string()
+    let said = words[2].trim_end_matches('.');
+    let m = said
+        .parse::<SanPlus>()
+        .unwrap_or_else(|e| panic!("{said:?} is not SAN: {e}"))
+        .san
+        .to_move(pos)
+        .unwrap_or_else(|e| panic!("{said} is not legal in {}: {e}", fen_of(pos)));
+    assert_eq!(SanPlus::from_move(pos.clone(), m).to_string(), said);
+    m.to_uci(CastlingMode::Standard).to_string()
 }
 
 /// Plays one game from `fen` with the engine on `engine`'s side and `plies` player moves
@@ -256,7 +266,13 @@ fn play_game(rules: &Rules, fen: &str, engine: Color, seed: u64, plies: usize) -
             if uci.ends_with('q') && rng.below(2) == 0 {
                 uci.pop();
             }
-            text = rules.answer(&text, &uci);
+            // Half of the moves are typed in SAN, as shakmaty writes them.
+            let typed = if rng.below(2) == 0 {
+                SanPlus::from_move(judge.pos.clone(), m).to_string()
+            } else {
+                uci.clone()
+            };
+            text = rules.answer(&text, &typed);
             let mut full = m.to_uci(CastlingMode::Standard).to_string();
             if full.len() == 4 && uci.len() == 4 {
                 full = uci.clone();
@@ -271,7 +287,7 @@ fn play_game(rules: &Rules, fen: &str, engine: Color, seed: u64, plies: usize) -
         }
         // The engine's reply.
         let said = message(&text).to_string();
-        let reply = engine_uci(&said);
+        let reply = engine_uci(&judge.pos, &said);
         let end = judge.play(&reply);
         assert_eq!(
             shown_fen(&text),
@@ -328,10 +344,7 @@ fn near_end_positions_end_as_shakmaty_says() {
     // The engine mates when it can, and says so.
     let text = rules.first("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Color::White);
     let next = rules.answer(&text, "go");
-    assert_eq!(
-        message(&next),
-        "White plays rook a1a8. Checkmate: white wins"
-    );
+    assert_eq!(message(&next), "White plays Ra8#. Checkmate: white wins");
     assert!(over(&next));
     // A promotion typed without its letter is a queen's.
     let text = rules.first("8/P7/8/8/8/8/k7/7K w - - 0 1", Color::Black);
@@ -438,7 +451,15 @@ fn the_binary_plays_through_stdin() {
         .expect("a reply");
     let mut judge = Judge::new(START);
     judge.play("e2e4");
-    judge.play(&engine_uci(said));
+    let reply = engine_uci(&judge.pos, said);
+    judge.play(&reply);
+    assert!(
+        !text.contains("History:"),
+        "the player does not see the history: {text}"
+    );
+    assert!(text.starts_with("8 "), "{text}");
+    assert!(text.contains("quit leaves the game"), "{text}");
+    assert!(text.contains("Type a move in SAN"), "{text}");
 
     let bad = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .args(["play", "--fen", "not a fen"])
@@ -447,6 +468,15 @@ fn the_binary_plays_through_stdin() {
     assert!(!bad.status.success());
     let err = String::from_utf8(bad.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_a_message() {
+    let out = run_binary(&["play"], b"\xff\xfe\ne4\n");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("not UTF-8"), "{text}");
+    assert!(text.contains("Moves: 1. e4 "), "{text}");
 }
 
 #[test]

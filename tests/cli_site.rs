@@ -138,6 +138,7 @@ fn site_and_serve() {
         std::fs::read_to_string(site.join("start.txt")).unwrap(),
         "x\nYour move: "
     );
+    assert!(!site.join("start-white.txt").exists(), "no board drew it");
 
     let mut server = bin()
         .args(["serve", "--port", "0", "--dir"])
@@ -204,5 +205,14 @@ fn site_without_board_needs_a_start() {
         assert!(stderr.contains("--start"), "{stderr}");
     } else {
         assert!(output.status.success());
+        // The `board` program also draws the start with the engine as white, for the
+        // page's "New game" as black: the engine is to move.
+        let site = dir.path().join("site");
+        let black = std::fs::read_to_string(site.join("start.txt")).unwrap();
+        let white = std::fs::read_to_string(site.join("start-white.txt")).unwrap();
+        assert!(black.contains("Engine plays: black\n"), "{black}");
+        assert!(black.ends_with("Your move: "), "{black}");
+        assert!(white.contains("Engine plays: white\n"), "{white}");
+        assert!(white.ends_with("Engine to move, press Enter: "), "{white}");
     }
 }

@@ -1,20 +1,29 @@
 // regex-chess: the page. The state text of the exported program is the whole game: this
 // script draws it (the board rows as a grid, the last line as the prompt, the line before
-// as the message), appends what the player types, and hands the text to the worker,
-// which runs the rules. Nothing here decides anything about chess.
+// as the message, the `Moves:` line as the move list), appends what the player types, and
+// hands the text to the worker, which runs the rules. Nothing here decides anything about
+// chess: the player's move is sent with a trailing `&`, which asks the rules to play it
+// alone, so that it shows at once; the engine's reply is a second run.
 
 const $ = (id) => document.getElementById(id);
 const BOARD_ROW = /^([1-8]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ])$/u;
 const FILES = "abcdefgh";
 const EMPTY = "·";
 const ENGINE_PROMPT = /press Enter/i;
+const PLAYER_PROMPT = /^Your move/;
 const GAME_OVER = /^Game over/;
-const PROBLEM = /illegal|malformed|not a move|invalid/i;
-// Lines shown beside the board (the history of position keys is long and only for the rules).
+const PROBLEM = /illegal|malformed|ambiguous|not a move|invalid/i;
+// Lines shown beside the board (the history of position keys is only for the rules).
 const INFO_LINE = /^(Side to move|Castling|En passant|Halfmove clock|Move number|Engine plays): /;
+const HIDDEN_LINE = /^History: /;
+const GLYPH_LETTERS = { "♔": "K", "♕": "Q", "♖": "R", "♗": "B", "♘": "N", "♙": "P",
+  "♚": "k", "♛": "q", "♜": "r", "♝": "b", "♞": "n", "♟": "p" };
+const STANDARD_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+let starts = { white: "", black: null };
 let startState = "";
 let state = "";
+let previous = "";
 let busy = false;
 let picked = null;
 let runId = 0;
@@ -22,13 +31,15 @@ let runs = 0;
 let ruleCount = 0;
 let failure = null;
 let pendingInput = "";
+let lastInput = null;
+let watchTimer = null;
 
 // Every run's input and output, for tests (e2e/browser.mjs compares them with the CLI).
 window.regexChessLog = [];
 
 const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
 
-/** Splits a state into board rows, other lines, message and prompt. */
+/** Splits a state into board rows, other lines, message, prompt and moves. */
 function parse(text) {
   const lines = text.split("\n");
   // "Game over.\n" ends with a newline; a prompt waiting for input does not.
@@ -42,9 +53,23 @@ function parse(text) {
   }
   const boardIsDrawn = rows.length === 8;
   const info = lines.filter((l) => INFO_LINE.test(l));
+  const movesLine = lines.find((l) => l.startsWith("Moves:"));
+  const moves = movesLine === undefined ? null : movesLine.slice("Moves:".length).trim();
   // The player sits on the side the engine does not play.
   const flipped = lines.includes("Engine plays: white");
-  return { lines, rows: boardIsDrawn ? rows : null, prompt, message, info, flipped };
+  return { lines, rows: boardIsDrawn ? rows : null, prompt, message, info, flipped, moves };
+}
+
+/** The squares whose piece differs between two states (the last move, for display). */
+function changedSquares(before, after) {
+  const a = parse(before).rows;
+  const b = parse(after).rows;
+  if (!a || !b) return new Set();
+  const out = new Set();
+  b.forEach((row, r) => row.cells.forEach((cell, f) => {
+    if (a[r].cells[f] !== cell) out.add(FILES[f] + row.rank);
+  }));
+  return out;
 }
 
 function render() {
@@ -55,7 +80,7 @@ function render() {
   if (view.rows) {
     board.hidden = false;
     pre.hidden = true;
-    const last = lastMove(view.message);
+    const last = changedSquares(previous, state);
     const rows = view.flipped ? [...view.rows].reverse() : view.rows;
     const order = view.flipped ? [7, 6, 5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5, 6, 7];
     for (const row of rows) {
@@ -70,7 +95,7 @@ function render() {
         cell.type = "button";
         cell.className = "square " + ((file + Number(row.rank)) % 2 === 0 ? "light" : "dark");
         if (square === picked) cell.classList.add("picked");
-        if (last && last.includes(square)) cell.classList.add("last");
+        if (last.has(square)) cell.classList.add("last");
         cell.dataset.square = square;
         cell.dataset.piece = glyph;
         cell.textContent = glyph === EMPTY ? "" : glyph;
@@ -93,23 +118,22 @@ function render() {
     pre.textContent = state;
   }
   const message = $("message");
-  message.textContent = failure ?? view.message;
+  const thinking = busy && ENGINE_PROMPT.test(view.prompt) ? "The engine is thinking…" : "";
+  message.textContent = failure ?? (view.message || thinking);
   message.classList.toggle("error", failure !== null || PROBLEM.test(view.message));
   $("prompt").textContent = view.prompt.trim() || "Input:";
   $("info").textContent = view.info.join("\n");
-  $("details").textContent = state;
+  $("moves").textContent = view.moves || "No moves yet.";
+  $("details").textContent = view.lines.filter((l) => !HIDDEN_LINE.test(l)).join("\n");
   const over = GAME_OVER.test(view.prompt);
   $("move-input").disabled = busy || over;
   $("move-button").disabled = busy || over;
+  $("restart").disabled = busy;
+  $("watch-start").disabled = busy || lastInput === null;
+  $("side").querySelector('option[value="black"]').disabled = starts.black === null;
   document.body.dataset.busy = String(busy);
   document.body.dataset.runs = String(runs);
   document.body.dataset.over = String(over);
-}
-
-/** The squares of the move the message says was played ("Black plays knight g8f6"). */
-function lastMove(message) {
-  const m = / plays .*?\b([a-h][1-8])([a-h][1-8])[qrbn]?\b/.exec(message);
-  return m ? [m[1], m[2]] : null;
 }
 
 function clickSquare(square, glyph) {
@@ -134,13 +158,17 @@ function clickSquare(square, glyph) {
 /** Appends the typed line to the state and runs the rules on it. */
 function submit(typed) {
   if (busy) return;
+  stopWatching();
   busy = true;
   failure = null;
   runId += 1;
   $("progress").hidden = false;
   $("progress-text").textContent = `rule 0 of ${ruleCount}`;
   $("progress-bar").value = 0;
-  pendingInput = state + typed + "\n";
+  $("timing").textContent = "";
+  // The player's move alone first (`&`): it shows at once, then the engine's run.
+  const line = PLAYER_PROMPT.test(parse(state).prompt) && typed !== "" ? typed + "&" : typed;
+  pendingInput = state + line + "\n";
   worker.postMessage({ id: runId, state: pendingInput });
   render();
 }
@@ -150,6 +178,10 @@ worker.onmessage = (event) => {
   if (data.type === "ready") {
     ruleCount = data.rules;
     $("rule-count").textContent = `${ruleCount.toLocaleString("en")}`;
+    return;
+  }
+  if (data.type === "replay-ready" || data.type === "replay-step") {
+    watchMessage(data);
     return;
   }
   if (data.id !== runId) return;
@@ -162,10 +194,13 @@ worker.onmessage = (event) => {
   } else if (data.type === "done") {
     busy = false;
     runs += 1;
+    previous = state;
     state = data.state;
+    lastInput = pendingInput;
     window.regexChessLog.push({ input: pendingInput, output: state, ms: data.ms });
     $("progress").hidden = true;
-    $("timing").textContent = `${ruleCount.toLocaleString("en")} rules in ${(data.ms / 1000).toFixed(2)} s`;
+    $("timing").textContent =
+      `${ruleCount.toLocaleString("en")} rules in ${(data.ms / 1000).toFixed(2)} s`;
     $("move-input").value = "";
     render();
     if (ENGINE_PROMPT.test(parse(state).prompt)) {
@@ -188,13 +223,170 @@ $("move-form").addEventListener("submit", (event) => {
 
 $("restart").addEventListener("click", () => {
   if (busy) return;
+  stopWatching();
+  const engineWhite = $("side").value === "black" && starts.black !== null;
+  startState = engineWhite ? starts.black : starts.white;
   state = startState;
+  previous = state;
   picked = null;
+  lastInput = null;
+  $("timing").textContent = "";
+  $("pgn").hidden = true;
+  $("copy-status").textContent = "";
+  $("watch-view").hidden = true;
+  $("watch-play").disabled = true;
+  $("watch-step").disabled = true;
   render();
+  if (ENGINE_PROMPT.test(parse(state).prompt)) submit("");
 });
 
-const response = await fetch("start.txt", { cache: "no-store" });
-startState = await response.text();
+// The game as PGN: the `Moves:` line is already PGN move text.
+function pgn() {
+  const view = parse(state);
+  const start = fenOfStart(startState);
+  const result = /white wins/.test(view.message) ? "1-0"
+    : /black wins/.test(view.message) ? "0-1"
+    : /^Draw/.test(view.message) ? "1/2-1/2" : "*";
+  const engineWhite = view.flipped;
+  const headers = [
+    ["Event", "regex-chess in the browser"],
+    ["Site", location.host || "local"],
+    ["Date", new Date().toISOString().slice(0, 10).replace(/-/g, ".")],
+    ["White", engineWhite ? "regex-chess" : "You"],
+    ["Black", engineWhite ? "You" : "regex-chess"],
+    ["Result", result],
+  ];
+  if (start && start !== STANDARD_START) headers.push(["SetUp", "1"], ["FEN", start]);
+  const tags = headers.map(([k, v]) => `[${k} "${v}"]`).join("\n");
+  return `${tags}\n\n${view.moves ? view.moves + " " : ""}${result}\n`;
+}
+
+/** The FEN of a board text (for the PGN's FEN tag), or null. */
+function fenOfStart(text) {
+  const view = parse(text);
+  if (!view.rows) return null;
+  const ranks = view.rows.map((row) => {
+    let out = "";
+    let empty = 0;
+    for (const g of row.cells) {
+      if (GLYPH_LETTERS[g]) {
+        if (empty) out += empty;
+        empty = 0;
+        out += GLYPH_LETTERS[g];
+      } else empty += 1;
+    }
+    return out + (empty ? empty : "");
+  });
+  const field = (name) => view.lines.find((l) => l.startsWith(name + ": "))?.slice(name.length + 2);
+  return [ranks.join("/"), field("Side to move") === "white" ? "w" : "b", field("Castling"),
+    field("En passant"), field("Halfmove clock"), field("Move number")].join(" ");
+}
+
+$("copy-pgn").addEventListener("click", async () => {
+  const text = pgn();
+  const area = $("pgn");
+  area.value = text;
+  area.hidden = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    $("copy-status").textContent = "copied";
+  } catch {
+    area.select();
+    $("copy-status").textContent = "select and copy the text below";
+  }
+});
+
+// Watch the machine: the worker replays the last run's input rule by rule.
+let watchId = 0;
+let watchDone = false;
+
+function stopWatching() {
+  if (watchTimer !== null) clearInterval(watchTimer);
+  watchTimer = null;
+  $("watch-play").textContent = "Play";
+}
+
+function askStep() {
+  worker.postMessage({ type: "step", id: watchId, skip: $("watch-skip").checked });
+}
+
+function watchMessage(data) {
+  if (data.id !== watchId) return;
+  if (data.type === "replay-ready") {
+    $("watch-view").hidden = false;
+    $("watch-play").disabled = false;
+    $("watch-step").disabled = false;
+    $("watch-index").textContent = "ready: press Play or Step";
+    return;
+  }
+  const n = data.total.toLocaleString("en");
+  $("watch-index").textContent = `rule ${(data.index + 1).toLocaleString("en")} of ${n}`;
+  $("watch-threads").textContent =
+    `${data.threads.active} thread${data.threads.active === 1 ? "" : "s"} alive` +
+    (data.threads.all > data.threads.active ? ` (${data.threads.all} in all)` : "");
+  $("watch-origin").textContent = data.origin || "";
+  $("watch-rule").textContent = data.pattern || "";
+  const view = $("watch-change");
+  view.replaceChildren();
+  if (data.change) {
+    const c = data.change;
+    const del = document.createElement("del");
+    del.textContent = c.removed;
+    const ins = document.createElement("ins");
+    ins.textContent = c.added;
+    view.append(document.createTextNode(`at character ${c.at}:\n…${c.pre}`), del, ins,
+      document.createTextNode(`${c.post}…`));
+  } else {
+    view.textContent = data.done ? "The end: the state is the answer." : "(no change)";
+  }
+  document.body.dataset.watchSteps = String(Number(document.body.dataset.watchSteps ?? 0) + 1);
+  if (data.done) {
+    watchDone = true;
+    stopWatching();
+    $("watch-play").disabled = true;
+    $("watch-step").disabled = true;
+  }
+}
+
+$("watch-start").addEventListener("click", () => {
+  if (lastInput === null || busy) return;
+  stopWatching();
+  watchId += 1;
+  watchDone = false;
+  document.body.dataset.watchSteps = "0";
+  worker.postMessage({ type: "replay", id: watchId, state: lastInput });
+});
+
+$("watch-step").addEventListener("click", () => {
+  stopWatching();
+  if (!watchDone) askStep();
+});
+
+$("watch-play").addEventListener("click", () => {
+  if (watchTimer !== null) {
+    stopWatching();
+    return;
+  }
+  const rate = Number($("watch-speed").value);
+  watchTimer = setInterval(() => { if (!watchDone) askStep(); }, 1000 / rate);
+  $("watch-play").textContent = "Pause";
+});
+
+$("watch-speed").addEventListener("change", () => {
+  if (watchTimer !== null) {
+    stopWatching();
+    $("watch-play").click();
+  }
+});
+
+async function load(name) {
+  const response = await fetch(name, { cache: "no-store" });
+  return response.ok ? response.text() : null;
+}
+
+starts = { white: await load("start.txt"), black: await load("start-white.txt") };
+startState = starts.white;
 state = startState;
+previous = state;
 render();
 if (ENGINE_PROMPT.test(parse(state).prompt)) submit("");

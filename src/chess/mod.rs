@@ -40,6 +40,7 @@ pub mod movegen;
 pub mod pretty;
 pub mod runner;
 pub mod rx;
+pub mod san;
 pub mod search;
 pub mod stack_rules;
 pub mod uci;

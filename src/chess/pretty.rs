@@ -19,15 +19,22 @@
 //! Halfmove clock: 0
 //! Move number: 1
 //! Engine plays: black
+//! Moves: 1. e4
 //! History: ;rnbqkbnrpppppppp...
-//! White plays pawn e2e4
+//! Illegal move e2e5, try again
 //! Engine to move, press Enter:
 //! ```
 //!
 //! The last line is the prompt: `Your move: ` when the player is to move, `Engine to
 //! move, press Enter: ` when the engine is, `Game over.` (with a newline) when the game
-//! has ended. The `play` program's input is that text followed by the typed line. The
-//! history lists the keys ([`super::game_end::position_key`]) of the positions since the
+//! has ended. The line before it is the message: the engine's move in SAN (`Black plays
+//! Nc6`, with the end of the game after it), a complaint about the typed line, or
+//! [`HELP`]. `Moves:` lists the game's moves in SAN, numbered (`1. e4 e5 2. Nf3`, or `1...
+//! e5` when black moved first). The `play` program's input is that text followed by the
+//! typed line: a move in SAN or coordinates (see [`super::san`]), `help`, or, when the
+//! engine is to move, nothing or `go`. A move followed by `&` is played alone: the answer
+//! stops at the engine's prompt instead of searching its reply. The `History:` line is for the rules only (the
+//! terminal game does not show it). The history lists the keys ([`super::game_end::position_key`]) of the positions since the
 //! last capture or pawn move, the shown one included, for threefold repetition.
 //!
 //! # How the rules use it
@@ -36,8 +43,10 @@
 //! (it holds no `%`, so no thread rule ever matches inside it, and `[^%]*` never runs
 //! into it from a thread, which comes after it). A few global rules read it: the parse
 //! (glyphs to letters, then one rule that appends the thread with the six position
-//! variables), and the history, which is pulled onto the stack and written back only
-//! while one thread is alive, so that the search's thousand threads never copy it. The
+//! variables), and the `History:` and `Moves:` lines, which are pulled onto the stack and
+//! written back only while one thread is alive, so that the search's thousand threads
+//! never copy them. For the same reason the legal moves' entries that name the engine's
+//! move wait in the prefix (a `#entries:` line) during the search. The
 //! last rules replace the whole state by the new text: lines are joined with `|` inside
 //! the value and board cells are written `~x` (`x` a piece letter), and global rules
 //! turn those into newlines and glyphs.
@@ -46,6 +55,7 @@ use super::board::Position;
 use super::fen_rules::parse_fen;
 use super::game_end::{position_key, verdict};
 use super::movegen::fork_legal_moves;
+use super::san;
 use super::search::{MAX_MOVES, search};
 use super::stack_rules::on_stack;
 use crate::chess::board::MoveGen;
@@ -126,6 +136,7 @@ pub fn render(
     b: &mut Builder,
     pos: &Position,
     engine: &Value<kind::Str>,
+    moves: &Value<kind::Str>,
     history: &Value<kind::Str>,
     message: &Value<kind::Str>,
     over: &Value<kind::Bool>,
@@ -169,6 +180,8 @@ pub fn render(
         pos.fullmove.clone(),
         b.str("|Engine plays: "),
         engine_name,
+        b.str("|Moves:"),
+        moves.clone(),
         b.str("|History: "),
         history.clone(),
         b.str("|"),
@@ -229,7 +242,7 @@ pub fn parse_pretty(b: &mut Builder) -> (Position, Value<kind::Str>, Value<kind:
     pattern.push_str(
         "  a b c d e f g h\nSide to move: (white|black)\nCastling: (K?Q?k?q?|-)\n\
          En passant: ([a-h][36]|-)\nHalfmove clock: ([0-9]{1,4})\nMove number: ([0-9]{1,5})\n\
-         Engine plays: (white|black)\nHistory: [^\n]*\n[^\n]*\n",
+         Engine plays: (white|black)\nMoves:[^\n]*\nHistory: [^\n]*\n[^\n]*\n",
     );
     pattern.push_str(&format!(
         "(?:{}|{})[ \\t]*([^\n]*?)[ \\t\\r]*\n?)\\z",
@@ -264,13 +277,14 @@ pub fn parse_pretty(b: &mut Builder) -> (Position, Value<kind::Str>, Value<kind:
     (pos.clone(), engine.clone(), typed.clone())
 }
 
-/// Pushes the history list of the text prefix (`History: ...`) onto the single thread.
+/// Pushes the value of the text prefix's line `label:` (what follows `label:` and then
+/// `skip`) onto the single thread.
 #[track_caller]
-pub fn pull_history(b: &mut Builder) -> Value<kind::Str> {
+pub fn pull_line(b: &mut Builder, label: &str, skip: &str) -> Value<kind::Str> {
     b.rules_value(
-        "pull_history",
+        "pull_line",
         vec![(
-            "\\A([^%]*\nHistory: ([^\n]*)\n[^%]*)(%%\n#stack:\n)".to_string(),
+            format!("\\A([^%]*\n{label}:{skip}([^\n]*)\n[^%]*)(%%\n#stack:\n)"),
             "${1}${3}${2}\n".to_string(),
         )],
         &[],
@@ -278,20 +292,115 @@ pub fn pull_history(b: &mut Builder) -> Value<kind::Str> {
     )
 }
 
-/// Writes `history` over the history line of the text prefix.
+/// Writes `value` after `label:` on the text prefix's line `label:`.
 #[track_caller]
-pub fn push_history(b: &mut Builder, history: &Value<kind::Str>) {
-    b.emit(Instruction::Lookup(history.var().clone()));
+pub fn push_line(b: &mut Builder, label: &str, value: &Value<kind::Str>) {
+    b.emit(Instruction::Lookup(value.var().clone()));
     b.rules(
-        "push_history",
+        "push_line",
         vec![(
-            "\\A([^%]*\nHistory: )[^\n]*(\n[^%]*%%\n#stack:\n)([^\n]*)\n".to_string(),
+            format!("\\A([^%]*\n{label}:)[^\n]*(\n[^%]*%%\n#stack:\n)([^\n]*)\n"),
             "${1}${3}${2}".to_string(),
         )],
         &[],
         &[],
     );
 }
+
+/// Pushes the history list of the text prefix (`History: ...`) onto the single thread.
+#[track_caller]
+pub fn pull_history(b: &mut Builder) -> Value<kind::Str> {
+    pull_line(b, "History", " ")
+}
+
+/// Writes `history` over the history line of the text prefix.
+#[track_caller]
+pub fn push_history(b: &mut Builder, history: &Value<kind::Str>) {
+    let spaced = b.str(" ");
+    let line = b.concat(&spaced, history);
+    push_line(b, "History", &line);
+}
+
+/// Moves `value` off the single thread into a line `#label: value` at the end of the
+/// text prefix, where the search's forks do not copy it (the prefix holds no `#`: the
+/// parse turned the typed ones into `?`).
+#[track_caller]
+fn park(b: &mut Builder, label: &str, value: &Value<kind::Str>) {
+    b.emit(Instruction::Lookup(value.var().clone()));
+    b.rules(
+        "park",
+        vec![(
+            "\\A([^%]*)(%%\n#stack:\n)([^\n]*)\n".to_string(),
+            format!("${{1}}#{label}: ${{3}}\n${{2}}"),
+        )],
+        &[],
+        &[],
+    );
+}
+
+/// Takes back onto the single thread the value [`park`] left under `label`.
+#[track_caller]
+fn unpark<K: crate::compiler::dsl::Kind>(b: &mut Builder, label: &str, ty: Type) -> Value<K> {
+    b.rules_value(
+        "unpark",
+        vec![(
+            format!("\\A([^%]*)#{label}: ([^\n]*)\n([^%]*%%\n#stack:\n)"),
+            "${1}${3}${2}\n".to_string(),
+        )],
+        &[],
+        ty,
+    )
+}
+
+/// The move list after the move `san` by `side` (`w`/`b`) in move `number`: each move
+/// after a space, white's with its number (`1. e4`), black's first with `1...`.
+#[track_caller]
+fn append_move(
+    b: &mut Builder,
+    moves: &Value<kind::Str>,
+    san: &Value<kind::Str>,
+    side: &Value<kind::Str>,
+    number: &Value<kind::Str>,
+) -> Value<kind::Str> {
+    let white = b.eq_text(side, "w");
+    let space = b.str(" ");
+    b.if_else(
+        &white,
+        |b| {
+            let dot = b.str(". ");
+            join(
+                b,
+                &[
+                    moves.clone(),
+                    space.clone(),
+                    number.clone(),
+                    dot,
+                    san.clone(),
+                ],
+            )
+        },
+        |b| {
+            let first = b.eq_text(moves, "");
+            b.if_else(
+                &first,
+                |b| {
+                    let dots = b.str("... ");
+                    join(b, &[space.clone(), number.clone(), dots, san.clone()])
+                },
+                |b| join(b, &[moves.clone(), space.clone(), san.clone()]),
+            )
+        },
+    )
+}
+
+/// A copy of a value (to keep what a move is about to change).
+#[track_caller]
+fn copy(b: &mut Builder, value: &Value<kind::Str>) -> Value<kind::Str> {
+    on_stack(b, "copy", &[value.var()], Vec::new(), Type::Str)
+}
+
+/// The message of the first board and of `help`.
+pub const HELP: &str = "Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or as squares (e2e4, e7e8q)";
 
 /// The history after a move to the position with `key`: restarted after a capture or a
 /// pawn move (half-move clock 0), else extended. Also returns the list to check
@@ -309,44 +418,6 @@ fn extend_history(
     let entry = b.concat(&sep, key);
     let after = b.concat(&before, &entry);
     (before, after)
-}
-
-/// The piece name (`pawn`...`king`) of the piece on `square` of `board`.
-#[track_caller]
-fn piece_name(
-    b: &mut Builder,
-    board: &Value<kind::Str>,
-    square: &Value<kind::Str>,
-) -> Value<kind::Str> {
-    let mut alternatives = Vec::new();
-    let mut groups = String::new();
-    for index in 0..64 {
-        let name = super::evaluate::square_name(index);
-        let offset = super::evaluate::board_offset(index);
-        alternatives.push(format!("{name}\n.{{{offset}}}(.)"));
-        groups.push_str(&format!("${{{}}}", 2 + index));
-    }
-    let mut rules = vec![(
-        format!("{HEAD}(?:{})[^\n]*\n", alternatives.join("|")),
-        format!("${{1}}{groups}\n"),
-    )];
-    for (letters, name) in [
-        ("Pp", "pawn"),
-        ("Nn", "knight"),
-        ("Bb", "bishop"),
-        ("Rr", "rook"),
-        ("Qq", "queen"),
-        ("Kk", "king"),
-    ] {
-        rules.push((format!("{HEAD}[{letters}]\n"), format!("${{1}}{name}\n")));
-    }
-    on_stack(
-        b,
-        "piece_name",
-        &[board.var(), square.var()],
-        rules,
-        Type::Str,
-    )
 }
 
 /// The `board` program: `engine: white|black\n<FEN>\n` in, the first pretty board out.
@@ -379,15 +450,29 @@ pub fn board_program() -> IrProgram {
     let history = b.concat(&sep, &key);
     let ongoing = b.eq_text(&end, "");
     let over = b.not(&ongoing);
-    let message = b.if_else(&ongoing, |b| b.str("New game"), |_| end.clone());
-    let text = render(&mut b, &pos, &engine_line, &history, &message, &over);
+    let message = b.if_else(
+        &ongoing,
+        |b| b.str(&format!("New game. {HELP}")),
+        |_| end.clone(),
+    );
+    let moves = b.str("");
+    let text = render(
+        &mut b,
+        &pos,
+        &engine_line,
+        &moves,
+        &history,
+        &message,
+        &over,
+    );
     emit_pretty(&mut b, &text);
     b.finish()
 }
 
 /// The `play` program: the pretty board and the typed line in, the next board out (the
-/// player's move checked and played, the end of the game checked, the engine's reply
-/// searched and played, the end checked again).
+/// player's move read and played, the end of the game checked, the engine's reply
+/// searched and played, the end checked again). Moves are read and named in SAN by the
+/// rules of [`super::san`], and added to the `Moves:` line.
 pub fn play_program() -> IrProgram {
     let mut b = Builder::new(
         "play",
@@ -395,6 +480,26 @@ pub fn play_program() -> IrProgram {
          the next pretty board.",
     );
     let (pos, engine, typed) = parse_pretty(&mut b);
+    // A typed line ending in `&` asks for the player's move alone: the answer stops at
+    // the engine's prompt (the page shows the player's move at once this way).
+    let pause: Value<kind::Bool> = on_stack(
+        &mut b,
+        "pause",
+        &[typed.var()],
+        vec![
+            (format!("{HEAD}[^\n]*&\n"), "${1}!T\n".into()),
+            (format!("{HEAD}(?:[^!\n][^\n]*)?\n"), "${1}F\n".into()),
+            (format!("{HEAD}!T\n"), "${1}T\n".into()),
+        ],
+        Type::Bool,
+    );
+    let typed: Value<kind::Str> = on_stack(
+        &mut b,
+        "unpause",
+        &[typed.var()],
+        vec![(format!("{HEAD}([^\n]*?) *&\n"), "${1}${2}\n".into())],
+        Type::Str,
+    );
     let both = b.concat(&pos.turn, &engine);
     let player_turn = b.eq_text(&both, "wb");
     let player_turn_black = b.eq_text(&both, "bw");
@@ -402,75 +507,14 @@ pub fn play_program() -> IrProgram {
     let (accepted, (message, over)) = b.if_else(
         &player_turn,
         |b| {
-            let looks: Value<kind::Bool> = on_stack(
-                b,
-                "looks_like_move",
-                &[typed.var()],
-                vec![
-                    (
-                        format!("{HEAD}[a-h][1-8][a-h][1-8][qrbn]?\n"),
-                        "${1}!T\n".into(),
-                    ),
-                    (format!("{HEAD}(?:[^!\n][^\n]*)?\n"), "${1}F\n".into()),
-                    (format!("{HEAD}!T\n"), "${1}T\n".into()),
-                ],
-                Type::Bool,
-            );
-            let hit = b.grouped(|b| {
-                let original = b.fork_bool();
-                let hit = b.if_else(
-                    &original,
-                    |b| b.bool(false),
-                    |b| {
-                        let children = fork_legal_moves(
-                            b,
-                            &pos,
-                            MAX_MOVES,
-                            MoveGen {
-                                uci: true,
-                                keep_stuck: false,
-                            },
-                        );
-                        let uci = children.uci.expect("asked for uci");
-                        same_move(b, &uci, &typed)
-                    },
-                );
-                let one = b.int(2, 1);
-                let zero = b.int(2, 0);
-                let score = b.if_else(&hit, |_| one.clone(), |_| zero.clone());
-                b.keep_best(&score, MAX_MOVES + 1, Best::Max);
-                hit
-            });
+            let help = b.eq_text(&typed, "help");
             b.if_else(
-                &hit,
-                |b| {
-                    let history = pull_history(b);
-                    let key = position_key(b, &pos);
-                    let (before, after) = extend_history(b, &pos, &key, &history);
-                    let end = verdict(b, &pos, &key, &before);
-                    push_history(b, &after);
-                    let ongoing = b.eq_text(&end, "");
-                    let over = b.not(&ongoing);
-                    let t = b.bool(true);
-                    (t, (end, over))
-                },
+                &help,
                 |b| {
                     let f = b.bool(false);
-                    let text = b.if_else(
-                        &looks,
-                        |b| {
-                            let a = b.str("Illegal move ");
-                            let c = b.str(", try again");
-                            join(b, &[a, typed.clone(), c])
-                        },
-                        |b| {
-                            let a = b.str("Malformed move '");
-                            let c = b.str("': type a move such as e2e4 or e7e8q");
-                            join(b, &[a, typed.clone(), c])
-                        },
-                    );
-                    (f.clone(), (text, f))
+                    (f.clone(), (b.str(HELP), f))
                 },
+                |b| player_move(b, &pos, &typed),
             )
         },
         |b| {
@@ -488,61 +532,184 @@ pub fn play_program() -> IrProgram {
     );
     let still = b.not(&over);
     let engine_plays = b.and(&accepted, &still);
+    let go_on = b.not(&pause);
+    let engine_plays = b.and(&engine_plays, &go_on);
     let (message, over) = b.if_else(
         &engine_plays,
-        |b| {
-            let chosen = search(b, &pos);
-            b.if_else(
-                &chosen.moved,
-                |b| {
-                    let colour = side_name(b, &engine);
-                    let colour: Value<kind::Str> = on_stack(
-                        b,
-                        "capitalise",
-                        &[colour.var()],
-                        vec![
-                            (format!("{HEAD}white\n"), "${1}White\n".into()),
-                            (format!("{HEAD}black\n"), "${1}Black\n".into()),
-                        ],
-                        Type::Str,
-                    );
-                    let to = b.slice(&chosen.uci, 2, 2);
-                    let piece = piece_name(b, &pos.board, &to);
-                    let plays = b.str(" plays ");
-                    let space = b.str(" ");
-                    let words = join(b, &[colour, plays, piece, space, chosen.uci.clone()]);
-                    let history = pull_history(b);
-                    let key = position_key(b, &pos);
-                    let (before, after) = extend_history(b, &pos, &key, &history);
-                    let end = verdict(b, &pos, &key, &before);
-                    push_history(b, &after);
-                    let ongoing = b.eq_text(&end, "");
-                    let over = b.not(&ongoing);
-                    let message = b.if_else(
-                        &ongoing,
-                        |_| words.clone(),
-                        |b| {
-                            let dot = b.str(". ");
-                            join(b, &[words.clone(), dot, end.clone()])
-                        },
-                    );
-                    (message, over)
-                },
-                |b| {
-                    let history = pull_history(b);
-                    let key = position_key(b, &pos);
-                    let end = verdict(b, &pos, &key, &history);
-                    let t = b.bool(true);
-                    (end, t)
-                },
-            )
-        },
+        |b| engine_move(b, &pos, &engine),
         |_| (message.clone(), over.clone()),
     );
+    let moves = pull_line(&mut b, "Moves", "");
     let history = pull_history(&mut b);
-    let text = render(&mut b, &pos, &engine, &history, &message, &over);
+    let text = render(&mut b, &pos, &engine, &moves, &history, &message, &over);
     emit_pretty(&mut b, &text);
     b.finish()
+}
+
+/// The player's typed move, read against the legal moves: played when exactly one
+/// matches (then the end of the game is checked), else a message. Returns whether it was
+/// played, the message and whether the game is over.
+#[track_caller]
+fn player_move(
+    b: &mut Builder,
+    pos: &Position,
+    typed: &Value<kind::Str>,
+) -> (Value<kind::Bool>, (Value<kind::Str>, Value<kind::Bool>)) {
+    let entries = san::legal_entries(b, pos);
+    let query = san::query(b, typed);
+    let hits = san::matching(b, &query, &entries);
+    let count = san::hit_count(b, &hits);
+    let one = b.eq_text(&count, "1");
+    b.if_else(
+        &one,
+        |b| {
+            let entry = san::single(b, &hits);
+            let name = san::san_of(b, &entry, &entries);
+            let uci = san::uci_of(b, &entry);
+            let side = copy(b, &pos.turn);
+            let number = copy(b, &pos.fullmove);
+            play_uci(b, pos, &uci);
+            let name = san::with_check_suffix(b, pos, &name);
+            let moves = pull_line(b, "Moves", "");
+            let moves = append_move(b, &moves, &name, &side, &number);
+            push_line(b, "Moves", &moves);
+            let history = pull_history(b);
+            let key = position_key(b, pos);
+            let (before, after) = extend_history(b, pos, &key, &history);
+            let end = verdict(b, pos, &key, &before);
+            push_history(b, &after);
+            let ongoing = b.eq_text(&end, "");
+            let over = b.not(&ongoing);
+            let t = b.bool(true);
+            (t, (end, over))
+        },
+        |b| {
+            let f = b.bool(false);
+            let many = b.eq_text(&count, "2");
+            let text = b.if_else(
+                &many,
+                |b| {
+                    let names = san::candidates(b, &hits, &entries);
+                    let a = b.str("Ambiguous move ");
+                    let c = b.str(": it could be ");
+                    join(b, &[a, typed.clone(), c, names])
+                },
+                |b| {
+                    let malformed = b.eq_text(&query, "X");
+                    b.if_else(
+                        &malformed,
+                        |b| {
+                            let a = b.str("Malformed move '");
+                            let c = b.str(&format!("'. {HELP}"));
+                            join(b, &[a, typed.clone(), c])
+                        },
+                        |b| {
+                            let a = b.str("Illegal move ");
+                            let c = b.str(", try again");
+                            join(b, &[a, typed.clone(), c])
+                        },
+                    )
+                },
+            );
+            (f.clone(), (text, f))
+        },
+    )
+}
+
+/// Plays the legal move `uci` in the single thread's position.
+#[track_caller]
+fn play_uci(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
+    b.grouped(|b| {
+        let original = b.fork_bool();
+        let hit = b.if_else(
+            &original,
+            |b| b.bool(false),
+            |b| {
+                let children = fork_legal_moves(
+                    b,
+                    pos,
+                    MAX_MOVES,
+                    MoveGen {
+                        uci: true,
+                        keep_stuck: false,
+                    },
+                );
+                let child = children.uci.expect("asked for uci");
+                same_move(b, &child, uci)
+            },
+        );
+        let one = b.int(2, 1);
+        let zero = b.int(2, 0);
+        let score = b.if_else(&hit, |_| one.clone(), |_| zero.clone());
+        b.keep_best(&score, MAX_MOVES + 1, Best::Max);
+    });
+}
+
+/// The engine's move: searched, played, named in SAN (`Black plays Nc6`) and added to
+/// the move list; then the end of the game is checked. The legal moves' entries, needed
+/// for the name, wait in the text prefix during the search.
+#[track_caller]
+fn engine_move(
+    b: &mut Builder,
+    pos: &Position,
+    engine: &Value<kind::Str>,
+) -> (Value<kind::Str>, Value<kind::Bool>) {
+    let entries = san::legal_entries(b, pos);
+    let listed = b.text_of(&entries);
+    park(b, "entries", &listed);
+    let number = copy(b, &pos.fullmove);
+    park(b, "number", &number);
+    let chosen = search(b, pos);
+    let number: Value<kind::Str> = unpark(b, "number", Type::Str);
+    let entries: Value<kind::List<kind::Str>> =
+        unpark(b, "entries", Type::List(crate::compiler::ir::Scalar::Str));
+    b.if_else(
+        &chosen.moved,
+        |b| {
+            let colour = side_name(b, engine);
+            let colour: Value<kind::Str> = on_stack(
+                b,
+                "capitalise",
+                &[colour.var()],
+                vec![
+                    (format!("{HEAD}white\n"), "${1}White\n".into()),
+                    (format!("{HEAD}black\n"), "${1}Black\n".into()),
+                ],
+                Type::Str,
+            );
+            let entry = san::entry_for_uci(b, &chosen.uci, &entries);
+            let name = san::san_of(b, &entry, &entries);
+            let name = san::with_check_suffix(b, pos, &name);
+            let moves = pull_line(b, "Moves", "");
+            let moves = append_move(b, &moves, &name, engine, &number);
+            push_line(b, "Moves", &moves);
+            let plays = b.str(" plays ");
+            let words = join(b, &[colour, plays, name]);
+            let history = pull_history(b);
+            let key = position_key(b, pos);
+            let (before, after) = extend_history(b, pos, &key, &history);
+            let end = verdict(b, pos, &key, &before);
+            push_history(b, &after);
+            let ongoing = b.eq_text(&end, "");
+            let over = b.not(&ongoing);
+            let message = b.if_else(
+                &ongoing,
+                |_| words.clone(),
+                |b| {
+                    let dot = b.str(". ");
+                    join(b, &[words.clone(), dot, end.clone()])
+                },
+            );
+            (message, over)
+        },
+        |b| {
+            let history = pull_history(b);
+            let key = position_key(b, pos);
+            let end = verdict(b, pos, &key, &history);
+            let t = b.bool(true);
+            (end, t)
+        },
+    )
 }
 
 /// Whether the legal move `uci` is the typed text: the same text, or a queen promotion

@@ -2,7 +2,10 @@
 //! board from a FEN, then each typed line is appended to the board text and the `play`
 //! rules answer with the next board. Nothing here looks at the chess: the loop only stops
 //! when the text ends with the rules' `Game over.` line, when the player types `quit` or
-//! `exit`, or when standard input ends.
+//! `exit`, or when standard input ends. The player sees the board text without its
+//! `History:` line (the rules' list of positions for repetition, which stays in the
+//! text the rules read); a typed line that is not UTF-8 gets a message and the same
+//! board again.
 
 use std::io::{BufRead, Write};
 
@@ -13,6 +16,25 @@ use crate::chess::fen::Fen;
 use crate::chess::pretty::GAME_OVER;
 use crate::chess::runner;
 use crate::exec::ExecutorKind;
+
+/// The line above the first prompt (the rules' first message says how to type moves).
+pub const INTRO: &str = "(help shows how to type moves again; quit leaves the game)";
+
+/// The message for a typed line that is not UTF-8 text.
+pub const NOT_UTF8: &str = "That line is not UTF-8 text: type a move such as e4 or e2e4.";
+
+/// The board text as the player sees it: without the `History:` line, and on the first
+/// screen with [`INTRO`] above the prompt.
+pub fn shown(text: &str, first: bool) -> String {
+    let mut out: String = text
+        .split_inclusive('\n')
+        .filter(|line| !line.starts_with("History: "))
+        .collect();
+    if first && let Some(prompt) = out.rfind('\n') {
+        out.insert_str(prompt + 1, &format!("{INTRO}\n"));
+    }
+    out
+}
 
 /// The standard starting position.
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -45,20 +67,27 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     }
     let play = args.executor.build(runner::load("play")?);
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let mut stdout = std::io::stdout();
+    let mut first = true;
     loop {
-        stdout.write_all(text.as_bytes())?;
+        stdout.write_all(shown(&text, first).as_bytes())?;
+        first = false;
         stdout.flush()?;
         if text.ends_with(&format!("{GAME_OVER}\n")) {
             return Ok(());
         }
-        let Some(line) = lines.next() else {
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
             writeln!(stdout)?;
             return Ok(());
-        };
-        let line = line?;
+        }
         writeln!(stdout)?;
+        let Ok(line) = String::from_utf8(bytes) else {
+            writeln!(stdout, "{NOT_UTF8}")?;
+            continue;
+        };
+        let line = line.trim_end_matches(['\n', '\r']);
         if matches!(line.trim(), "quit" | "exit") {
             return Ok(());
         }

@@ -2,7 +2,8 @@
 //!
 //! The site is the page (`web/`: `index.html`, `app.js`, `worker.js`, `style.css`,
 //! built into the binary), the program's rules as an ES module (`rules.js`, the `js`
-//! export) and the starting state (`start.txt`). The page appends the typed line to the
+//! export) and the starting state (`start.txt`; and `start-white.txt`, the same position
+//! with the engine as white, when the `board` program draws it). The page appends the typed line to the
 //! state and runs the rules in a Web Worker; see `docs/exports.md`.
 
 use std::path::PathBuf;
@@ -67,6 +68,9 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
     };
     let program = source.load()?;
     let rules = export::export(&program, Format::Js)?;
+    // With the `board` program: the start with the engine as white too, for the page's
+    // "New game" as black.
+    let mut start_white = None;
     let start = match &args.start {
         Some(path) => std::fs::read_to_string(path).map_err(|e| {
             CliError(format!(
@@ -82,8 +86,10 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
                 );
             }
             // The `board` program's input: the engine's side, then the FEN.
+            let board = Fast::new(registered("board")?);
+            start_white = Some(board.run(&format!("engine: white\n{}\n", args.fen)));
             let input = format!("engine: {}\n{}\n", args.engine_color, args.fen);
-            Fast::new(registered("board")?).run(&input)
+            board.run(&input)
         }
     };
     std::fs::create_dir_all(&args.output)
@@ -93,6 +99,9 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
     }
     write_file(&args.output.join("rules.js"), &rules)?;
     write_file(&args.output.join("start.txt"), &start)?;
+    if let Some(text) = &start_white {
+        write_file(&args.output.join("start-white.txt"), text)?;
+    }
     println!(
         "wrote the site for {} ({} rules) to {}",
         if program.program().name.is_empty() {
