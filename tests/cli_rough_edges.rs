@@ -153,3 +153,29 @@ fn a_closed_pipe_ends_the_command_quietly() {
         out.status
     );
 }
+
+#[test]
+fn a_long_typed_line_is_echoed_clipped() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .arg("play")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}", "z".repeat(5000)).unwrap();
+        writeln!(stdin, "quit").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "stderr {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let echo = stdout
+        .lines()
+        .find(|line| line.contains("zzzz"))
+        .expect("the rules' message echoes the line");
+    assert!(echo.contains("zzz..."), "{echo}");
+    assert!(echo.len() < 160, "an echo of {} bytes: {echo}", echo.len());
+}

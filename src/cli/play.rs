@@ -36,6 +36,21 @@ pub fn shown(text: &str, first: bool) -> String {
     out
 }
 
+/// The longest typed line handed to the rules as it is: longer than any way of writing a
+/// move (`e7e8=Q+`, `O-O-O#`), short enough for the rules' message that echoes it.
+pub const MAX_TYPED: usize = 24;
+
+/// The typed line the rules read: trimmed, and clipped to [`MAX_TYPED`] characters with
+/// `...` after them when longer (such a line is no move, and the rules say so; clipping
+/// keeps their message that echoes it to one short line).
+pub fn clip_typed(line: &str) -> String {
+    let line = line.trim();
+    match line.char_indices().nth(MAX_TYPED) {
+        None => line.to_string(),
+        Some((end, _)) => format!("{}...", &line[..end]),
+    }
+}
+
 /// The standard starting position.
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -87,13 +102,28 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
             writeln!(stdout, "{NOT_UTF8}")?;
             continue;
         };
-        let line = line.trim_end_matches(['\n', '\r']);
-        if matches!(line.trim(), "quit" | "exit") {
+        let line = clip_typed(&line);
+        if matches!(line.as_str(), "quit" | "exit") {
             return Ok(());
         }
         text = play.run(&format!("{text}{line}\n"));
         if !text.starts_with("8 ") {
             return fail("engine bug: the play rules did not draw a board");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_line_is_trimmed_and_long_ones_are_clipped() {
+        assert_eq!(clip_typed("  e2e4 \r"), "e2e4");
+        assert_eq!(clip_typed("O-O-O#"), "O-O-O#");
+        let long = "z".repeat(3000);
+        assert_eq!(clip_typed(&long), format!("{}...", "z".repeat(MAX_TYPED)));
+        let wide = "\u{e9}".repeat(40);
+        assert_eq!(clip_typed(&wide).chars().count(), MAX_TYPED + 3);
     }
 }
