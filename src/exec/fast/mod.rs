@@ -7,33 +7,42 @@
 //! searched: a literal every match needs is absent (0 matches), or the identical previous
 //! rule changed nothing (it then reports that rule's matches, which it would find again).
 //!
-//! Pieces:
-//! - `literal`: literal prefixes, required literals and fixed literal groups, from the
-//!   pattern's HIR.
-//! - `pattern`: each distinct pattern compiled once, lazily on first use, into a shared
-//!   NFA, an anchored lazy DFA (or `meta::Regex` when there is no literal to anchor at) and
-//!   capture engines built only when a template needs them.
-//! - `linear`: plain-sequence patterns (push, pop, lookups, forks): an anchored
-//!   depth-first search with memchr/memmem that finds the match end and its groups at
-//!   once; the DFA and capture engines are its fallback.
-//! - `lines`: patterns that skip whole lines to one line of a thread
-//!   (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with `M`, an
-//!   anchored DFA for the rest only there.
-//! - `rewrite`: one output pass per rule with `replace_all`'s empty-match rules.
-//! - `starts`: the index of the state's `%` bytes, built on first need on large states
-//!   and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
-//!   their candidates instead of calling memmem once per thread.
-//! - `state`: the state between rules (the seam for the thread-segmented buffer).
-//! - `parallel`: the opt-in multi-core mode ([`Fast::parallel`]): local rules on large
-//!   states run on pieces cut at thread boundaries, one piece per core.
+//! Pieces, in layers (a file uses only files of the layers below it):
+//! 1. Shared helpers. `syntax`: a pattern's parse, its ASCII cut-down form for the lazy
+//!    DFAs, and a binary form of parses that the program cache keeps so that a fresh
+//!    process does not parse again ([`parse_table`], [`remember_parses`]). `literal`:
+//!    literal prefixes, required literals and fixed literal groups, from the pattern's
+//!    HIR. `starts`: the index of the state's `%` bytes, built on first need on large
+//!    states and kept by `rewrite`: rules whose matches start with a `%`-literal walk it
+//!    for their candidates instead of calling memmem once per thread. `local`: which
+//!    patterns may run on pieces cut at thread boundaries.
+//! 2. Matchers. `linear`: plain-sequence patterns (push, pop, lookups, forks): an
+//!    anchored depth-first search with memchr/memmem that finds the match end and its
+//!    groups at once. `lockstep`: several anchored lazy-DFA walks interleaved. `lines`
+//!    (uses `linear`, `lockstep`): patterns that skip whole lines to one line of a
+//!    thread (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with
+//!    `M`, an anchored DFA for the rest only there.
+//! 3. The compiled pattern. `pattern`: each distinct pattern compiled once, lazily on
+//!    first use, into the matchers above, an anchored lazy DFA (or `meta::Regex` when
+//!    there is no literal to anchor at) and capture engines built only when a template
+//!    needs them.
+//! 4. The rewrite. `rewrite`: one output pass per rule with `replace_all`'s empty-match
+//!    rules.
+//! 5. The state and the cores. `state`: the state between rules, flat (with its `%`
+//!    index) or cut into thread segments. `parallel`: the opt-in multi-core mode
+//!    ([`Fast::parallel`]): local rules on large states run on pieces cut at thread
+//!    boundaries, one piece per core; its crew runs rules through this module's
+//!    [`Fast`], the one pair of files that use each other.
 //!
 //! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs,
-//! so a run that touches few patterns pays for few. Lazy-DFA caches are pooled between
+//! so a run that touches few patterns pays for few. A run that meets patterns not yet
+//! compiled has a helper thread compile them ahead of it ([`Fast::compile_ahead`]). Lazy-DFA caches are pooled between
 //! runs so that repeated runs (a game, a benchmark) reuse the states already built.
 
 mod linear;
 mod lines;
 mod literal;
+mod local;
 mod lockstep;
 mod parallel;
 mod pattern;

@@ -369,7 +369,7 @@ impl Compiled {
     pub fn is_local(&self) -> bool {
         *self
             .local
-            .get_or_init(|| super::parallel::is_local(&self.hir(), self.nfa()))
+            .get_or_init(|| super::local::is_local(&self.hir(), self.nfa()))
     }
 
     /// The group spans that are fixed offsets from the match start, by group index.
