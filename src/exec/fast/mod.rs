@@ -227,7 +227,8 @@ pub struct Fast {
     /// Whether a run that meets patterns not compiled yet has a helper thread compile
     /// them ahead of it (see [`Fast::compile_ahead`]).
     compile_ahead: bool,
-    /// Set once every pattern is compiled: runs then start no helper.
+    /// Set once a helper went through every rule of the program: later runs start none
+    /// (a pattern still not compiled, one no run has needed, is compiled on first use).
     all_compiled: AtomicBool,
 }
 
@@ -285,8 +286,8 @@ impl Fast {
     }
 
     /// Compiles, in rule order, the patterns of the rules of `range` from rule `at` on
-    /// (read again after each pattern) until `stop` is set; sets `all_compiled` when it
-    /// went through every rule of the program.
+    /// (read again after each pattern: the run compiles what it meets itself) until
+    /// `stop` is set; sets `all_compiled` when it went through every rule of the program.
     fn compile_rules(&self, range: Range<usize>, at: &AtomicUsize, stop: &AtomicBool) {
         let whole = range == (0..self.rule_pattern.len());
         let mut index = range.start;
