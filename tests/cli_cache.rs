@@ -130,7 +130,11 @@ fn play_draws_the_same_boards_cold_and_cached() {
     let args = ["play", "--fen", KIWIPETE];
     let (cold, stderr) = success(regex_chess(&args, dir.path(), &[], "e1g1\nquit\n"));
     assert!(stderr.is_empty(), "{stderr}");
-    assert_eq!(file_count(dir.path()), 2, "the board and play programs");
+    assert_eq!(
+        file_count(dir.path()),
+        4,
+        "the board and play programs and their parsed patterns"
+    );
     let (warm, stderr) = success(regex_chess(&args, dir.path(), &[], "e1g1\nquit\n"));
     assert_eq!((warm.as_str(), stderr.as_str()), (cold.as_str(), ""));
     let (off, _) = success(regex_chess(

@@ -85,14 +85,17 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
     let states = [state.to_string()];
     let program = prepare(rules, &states, STATE_CAP)?;
     let reference = Reference::new(program.clone());
-    compare(&reference, &Fast::new(program.clone()), state)?;
+    // Patterns compiled ahead by a helper thread, and by the run alone.
+    let ahead = Fast::new(program.clone()).compile_ahead(true);
+    compare(&reference, &ahead, state)?;
     // Several cores, cutting every state (even a few bytes) into two and three pieces.
     compare(
         &reference,
         &Fast::new(program.clone()).parallel(2, 1),
         state,
     )?;
-    compare(&reference, &Fast::new(program).parallel(3, 1), state)
+    let alone = Fast::new(program).parallel(3, 1).compile_ahead(false);
+    compare(&reference, &alone, state)
 }
 
 /// Every way of running `fast` on `state` must give what `reference` gives.

@@ -1,7 +1,9 @@
 //! The program cache through the library: a second load is a hit that gives the same
 //! program without compiling; another source fingerprint misses; a truncated, corrupt or
 //! foreign file is reported, ignored and replaced; a directory that cannot be written
-//! still gives the compiled program, with a warning.
+//! still gives the compiled program, with a warning. Next to each program, a file of its
+//! parsed patterns is written and read back the same way: damage to it is reported and the
+//! file rebuilt, never trusted.
 
 use std::cell::Cell;
 use std::path::Path;
@@ -48,7 +50,8 @@ fn a_second_load_is_a_hit_and_gives_the_same_program() {
     let first = load(&cache, &compiled);
     assert_eq!((first.source, compiled.get()), (Source::Compiled, 1));
     assert!(first.warnings.is_empty(), "{:?}", first.warnings);
-    assert_eq!(files(dir.path()).len(), 1, "{:?}", files(dir.path()));
+    // The program and the parses of its patterns.
+    assert_eq!(files(dir.path()).len(), 2, "{:?}", files(dir.path()));
     let second = load(&cache, &compiled);
     assert_eq!((second.source, compiled.get()), (Source::Cache, 1));
     assert!(second.warnings.is_empty(), "{:?}", second.warnings);
@@ -99,7 +102,7 @@ fn another_fingerprint_misses_and_keeps_the_old_file() {
     let loaded = load(&new, &compiled);
     assert_eq!((loaded.source, compiled.get()), (Source::Compiled, 2));
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-    assert_eq!(files(dir.path()).len(), 2, "{:?}", files(dir.path()));
+    assert_eq!(files(dir.path()).len(), 4, "{:?}", files(dir.path()));
     assert_eq!(load(&new, &compiled).source, Source::Cache);
     assert_eq!(load(&old, &compiled).source, Source::Cache);
 }
@@ -144,6 +147,57 @@ fn damaged_files_are_reported_and_replaced() {
         assert_eq!(again.source, Source::Cache, "{problem}");
         assert!(again.warnings.is_empty(), "{:?}", again.warnings);
     }
+}
+
+#[test]
+fn damaged_parses_are_reported_and_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ProgramCache::new(dir.path(), "f1");
+    let compiled = Cell::new(0);
+    let expected = answer(load(&cache, &compiled).program.unwrap());
+    let path = cache.parses_path(PROGRAM, &CompileOptions::default());
+    let good = std::fs::read(&path).unwrap();
+    assert!(good.starts_with(b"regex-chess parsed patterns 1\n"));
+    let mut flipped = good.clone();
+    let last = flipped.len() - 5;
+    flipped[last] ^= 0x40;
+    let mut old_version = good.clone();
+    old_version[28] = b'0';
+    let foreign = ProgramCache::new(dir.path(), "f2");
+    assert_eq!(load(&foreign, &compiled).source, Source::Compiled);
+    let foreign_path = foreign.parses_path(PROGRAM, &CompileOptions::default());
+    let damaged: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated", good[..good.len() - 1].to_vec()),
+        ("truncated", good[..good.len() / 2].to_vec()),
+        ("checksum", flipped),
+        ("format", old_version),
+        ("header", Vec::new()),
+        ("another build", std::fs::read(&foreign_path).unwrap()),
+    ];
+    for (problem, bytes) in damaged {
+        std::fs::write(&path, &bytes).unwrap();
+        let loaded = load(&cache, &compiled);
+        assert_eq!(
+            loaded.source,
+            Source::Cache,
+            "{problem}: the program itself is whole"
+        );
+        assert_eq!(loaded.warnings.len(), 1, "{problem}: {:?}", loaded.warnings);
+        let warning = &loaded.warnings[0];
+        assert!(
+            warning.contains(problem) && warning.contains("parsing the patterns again"),
+            "{problem}: {warning}"
+        );
+        assert_eq!(answer(loaded.program.unwrap()), expected, "{problem}");
+        assert_eq!(std::fs::read(&path).unwrap(), good, "{problem}: rebuilt");
+        let again = load(&cache, &compiled);
+        assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    }
+    // A missing file is rebuilt without a warning.
+    std::fs::remove_file(&path).unwrap();
+    let loaded = load(&cache, &compiled);
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(std::fs::read(&path).unwrap(), good);
 }
 
 #[test]

@@ -19,6 +19,14 @@
 //! compiling and validating; the header proves the file was written by this build for
 //! this program, and the checksum that it arrived whole.
 //!
+//! Next to it, `<name>-<key>.parses` holds the parse of each distinct pattern of the
+//! program in the fast executor's binary form (the same header, with its own magic line
+//! and format version, then the table of [`crate::exec::fast::parse_table`]). Loading a
+//! program hands that table to the fast executor
+//! ([`crate::exec::fast::remember_parses`]), so that a fresh process reads its patterns'
+//! parses back instead of parsing them (see PERF.md, "Cold start"); a missing file is
+//! written, a damaged or foreign one reported as a warning and rebuilt.
+//!
 //! A file that is truncated, corrupt, or written for another key is reported as a
 //! warning, ignored and replaced by a fresh compilation. A directory that cannot be
 //! created or written is reported as a warning too; the program is compiled and used.
@@ -52,6 +60,8 @@ pub const ENV_DIR: &str = "REGEX_CHESS_CACHE";
 pub const ENV_OFF: &str = "REGEX_CHESS_NO_CACHE";
 /// The first line of every cache file.
 const MAGIC: &str = "regex-chess program cache";
+/// The first line of every file of parsed patterns, with its format version.
+const PARSES_MAGIC: &str = "regex-chess parsed patterns 1";
 
 static DISABLED: AtomicBool = AtomicBool::new(false);
 
@@ -158,6 +168,12 @@ impl ProgramCache {
             .join(format!("{safe}-{}.json", self.key(name, options)))
     }
 
+    /// The file that holds the parsed patterns of program `name` compiled with `options`
+    /// (see [`ProgramCache::load_or_compile`]).
+    pub fn parses_path(&self, name: &str, options: &CompileOptions) -> PathBuf {
+        self.path(name, options).with_extension("parses")
+    }
+
     /// The cached program `name`, if its file is there and whole; otherwise `compile()`,
     /// stored for the next call when it succeeds.
     pub fn load_or_compile<E>(
@@ -172,6 +188,7 @@ impl ProgramCache {
         match fs::read(&path) {
             Ok(bytes) => match decode(&bytes, &key, name) {
                 Ok(program) => {
+                    self.load_parses(name, options, &program, &mut warnings, true);
                     return Loaded {
                         program: Ok(program),
                         source: Source::Cache,
@@ -194,14 +211,16 @@ impl ProgramCache {
             )),
         }
         let program = compile();
-        if let Ok(valid) = &program
-            && let Err(e) = self.store(&path, &key, name, valid)
-        {
-            warnings.push(format!(
-                "cannot write the program cache in {}: {e}; the program is compiled at \
-                 every start (--no-cache or {ENV_OFF}=1 turns the cache off)",
-                self.dir.display()
-            ));
+        if let Ok(valid) = &program {
+            let stored = self.store(&path, &key, name, valid);
+            if let Err(e) = &stored {
+                warnings.push(format!(
+                    "cannot write the program cache in {}: {e}; the program is compiled at \
+                     every start (--no-cache or {ENV_OFF}=1 turns the cache off)",
+                    self.dir.display()
+                ));
+            }
+            self.load_parses(name, options, valid, &mut warnings, stored.is_ok());
         }
         Loaded {
             program,
@@ -222,6 +241,58 @@ impl ProgramCache {
         self.store(&path, &key, name, program)
     }
 
+    /// Has the fast executor read the parses of `program`'s patterns from their file
+    /// instead of parsing them ([`crate::exec::fast::remember_parses`]). A missing file is
+    /// written; a damaged or foreign one is reported in `warnings`, ignored and replaced
+    /// (a failure to write is reported only when `report_write` is set: the program's own
+    /// store has not already reported it).
+    fn load_parses(
+        &self,
+        name: &str,
+        options: &CompileOptions,
+        program: &ValidProgram,
+        warnings: &mut Vec<String>,
+        report_write: bool,
+    ) {
+        let path = self.parses_path(name, options);
+        let key = self.key(name, options);
+        match fs::read(&path) {
+            Ok(bytes) => {
+                let read = unframe(&bytes, PARSES_MAGIC, &key).and_then(|table| {
+                    crate::exec::fast::remember_parses(table).map_err(|e| e.to_string())
+                });
+                match read {
+                    Ok(_) => return,
+                    Err(problem) => warnings.push(format!(
+                        "ignoring the cached parses {}: {problem}; parsing the patterns again",
+                        path.display()
+                    )),
+                }
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) => {}
+            Err(e) => warnings.push(format!(
+                "cannot read the cached parses {}: {e}; parsing the patterns again",
+                path.display()
+            )),
+        }
+        let patterns = program.rules().iter().map(|rule| rule.pattern.as_str());
+        let table = crate::exec::fast::parse_table(patterns);
+        let remembered = crate::exec::fast::remember_parses(&table);
+        debug_assert!(remembered.is_ok(), "a fresh table reads back");
+        if let Err(e) = self.write(&path, &frame(PARSES_MAGIC, &key, &table))
+            && report_write
+        {
+            warnings.push(format!(
+                "cannot write the cached parses in {}: {e}",
+                self.dir.display()
+            ));
+        }
+    }
+
     /// Writes `program` to `path` through a temporary file and a rename.
     fn store(
         &self,
@@ -230,8 +301,12 @@ impl ProgramCache {
         name: &str,
         program: &ValidProgram,
     ) -> std::io::Result<()> {
+        self.write(path, &encode(program, key, name))
+    }
+
+    /// Writes `bytes` to `path` through a temporary file and a rename.
+    fn write(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
-        let bytes = encode(program, key, name);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
@@ -242,7 +317,7 @@ impl ProgramCache {
             .dir
             .join(format!(".{file_name}.{}.{nanos}.tmp", std::process::id()));
         let written = fs::File::create(&temp)
-            .and_then(|mut file| file.write_all(&bytes))
+            .and_then(|mut file| file.write_all(bytes))
             .and_then(|()| fs::rename(&temp, path));
         if written.is_err() {
             let _ = fs::remove_file(&temp);
@@ -262,19 +337,43 @@ fn encode(program: &ValidProgram, key: &str, name: &str) -> Vec<u8> {
         templates: program.templates(),
     })
     .expect("a program always serializes");
-    let mut out = format!(
-        "{MAGIC} {FORMAT}\nkey {key}\nlength {}\nchecksum {:016x}\n",
-        payload.len(),
-        checksum(&payload)
-    )
-    .into_bytes();
-    out.extend_from_slice(&payload);
-    out
+    frame(&format!("{MAGIC} {FORMAT}"), key, &payload)
 }
 
 /// Reads a file written by [`encode`] for `key` and program `name`; the error says what
 /// is wrong with it.
 fn decode(bytes: &[u8], key: &str, name: &str) -> Result<ValidProgram, String> {
+    let rest = unframe(bytes, &format!("{MAGIC} {FORMAT}"), key)?;
+    let payload: Payload =
+        serde_json::from_slice(rest).map_err(|e| format!("unreadable payload: {e}"))?;
+    if payload.cached_as != name {
+        return Err(format!("holds the program `{}`", payload.cached_as));
+    }
+    let program = Program {
+        name: payload.name,
+        description: payload.description,
+        rules: payload.rules,
+    };
+    ValidProgram::from_validated_parts(program, payload.templates)
+        .ok_or_else(|| "the rule and template counts differ".into())
+}
+
+/// `payload` behind the header lines: `first` (the magic line and format version), the
+/// key, the payload's length and its checksum.
+fn frame(first: &str, key: &str, payload: &[u8]) -> Vec<u8> {
+    let mut out = format!(
+        "{first}\nkey {key}\nlength {}\nchecksum {:016x}\n",
+        payload.len(),
+        checksum(payload)
+    )
+    .into_bytes();
+    out.extend_from_slice(payload);
+    out
+}
+
+/// The payload of bytes written by [`frame`] with `first` and `key`, once the header
+/// proves it whole; the error says what is wrong.
+fn unframe<'a>(bytes: &'a [u8], first: &str, key: &str) -> Result<&'a [u8], String> {
     let mut rest = bytes;
     let mut line = |what: &str| -> Result<&str, String> {
         let end = memchr::memchr(b'\n', rest).ok_or_else(|| format!("no {what} line"))?;
@@ -282,7 +381,7 @@ fn decode(bytes: &[u8], key: &str, name: &str) -> Result<ValidProgram, String> {
         rest = &rest[end + 1..];
         Ok(text)
     };
-    if line("header")? != format!("{MAGIC} {FORMAT}") {
+    if line("header")? != first {
         return Err("not a program cache file of this format".into());
     }
     if line("key")?.strip_prefix("key ") != Some(key) {
@@ -305,18 +404,7 @@ fn decode(bytes: &[u8], key: &str, name: &str) -> Result<ValidProgram, String> {
     if checksum(rest) != sum {
         return Err("corrupt (checksum mismatch)".into());
     }
-    let payload: Payload =
-        serde_json::from_slice(rest).map_err(|e| format!("unreadable payload: {e}"))?;
-    if payload.cached_as != name {
-        return Err(format!("holds the program `{}`", payload.cached_as));
-    }
-    let program = Program {
-        name: payload.name,
-        description: payload.description,
-        rules: payload.rules,
-    };
-    ValidProgram::from_validated_parts(program, payload.templates)
-        .ok_or_else(|| "the rule and template counts differ".into())
+    Ok(rest)
 }
 
 /// A 64-bit checksum (FNV-1a over 8-byte words, then the tail bytes): fast, and any

@@ -73,26 +73,29 @@ impl CharSet {
                     .collect()
             }
         };
-        let has = |c: char| {
-            let i = ranges.partition_point(|r| r.1 < c);
-            ranges.get(i).is_some_and(|r| r.0 <= c)
-        };
-        let ascii = (0u8..128)
-            .filter(|b| has(char::from(*b)))
-            .fold(0u128, |m, b| m | (1u128 << b));
+        // Bits `start..=end` of the ASCII bitmap, for each range's ASCII part.
+        let ascii = ranges
+            .iter()
+            .filter(|r| r.0.is_ascii())
+            .fold(0u128, |m, &(start, end)| {
+                let (start, end) = (start as u32, (end as u32).min(127));
+                let upto = if end == 127 {
+                    u128::MAX
+                } else {
+                    (1u128 << (end + 1)) - 1
+                };
+                m | (upto & !((1u128 << start) - 1))
+            });
         let beyond: Vec<(char, char)> = ranges
             .iter()
             .filter(|r| !r.1.is_ascii())
             .map(|&(start, end)| (start.max('\u{80}'), end))
             .collect();
-        let all_beyond = match class {
-            Class::Unicode(u) => {
-                let mut negated = u.clone();
-                negated.negate();
-                negated.ranges().iter().all(|r| r.end().is_ascii())
-            }
-            Class::Bytes(_) => false,
-        };
+        // Ranges are sorted, disjoint and not adjacent (the surrogates count as adjacent
+        // to their neighbours), so a class holding every non-ASCII char holds them in
+        // one range.
+        let all_beyond =
+            matches!(class, Class::Unicode(_)) && beyond.first() == Some(&('\u{80}', char::MAX));
         let beyond = if beyond.is_empty() {
             Beyond::Nothing
         } else if all_beyond {

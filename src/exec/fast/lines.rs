@@ -35,7 +35,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::linear::{lines_loop, memchr_any, tail_run};
 use super::lockstep::{self, Answer, Outcome, Stats};
-use super::pattern::{Direction, ascii_config, ascii_hir};
+use super::syntax::{Direction, ascii_config, ascii_hir};
 
 /// A pattern of the shape `L (?:C*\n)* M R T`, ready to search.
 #[derive(Debug)]

@@ -464,7 +464,8 @@ mod tests {
         pub static ALWAYS: Cell<bool> = const { Cell::new(false) };
     }
     use crate::exec::Executor;
-    use crate::exec::fast::pattern::{Compiled, Direction, ascii_config, ascii_hir};
+    use crate::exec::fast::pattern::Compiled;
+    use crate::exec::fast::syntax::{Direction, ascii_config, ascii_hir};
     use crate::exec::fast::tests::Rng;
     use regex_automata::nfa::thompson;
     use regex_automata::util::prefilter::Prefilter;

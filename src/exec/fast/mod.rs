@@ -7,45 +7,56 @@
 //! searched: a literal every match needs is absent (0 matches), or the identical previous
 //! rule changed nothing (it then reports that rule's matches, which it would find again).
 //!
-//! Pieces:
-//! - `literal`: literal prefixes, required literals and fixed literal groups, from the
-//!   pattern's HIR.
-//! - `pattern`: each distinct pattern compiled once, lazily on first use, into a shared
-//!   NFA, an anchored lazy DFA (or `meta::Regex` when there is no literal to anchor at) and
-//!   capture engines built only when a template needs them.
-//! - `linear`: plain-sequence patterns (push, pop, lookups, forks): an anchored
-//!   depth-first search with memchr/memmem that finds the match end and its groups at
-//!   once; the DFA and capture engines are its fallback.
-//! - `lines`: patterns that skip whole lines to one line of a thread
-//!   (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with `M`, an
-//!   anchored DFA for the rest only there.
-//! - `rewrite`: one output pass per rule with `replace_all`'s empty-match rules.
-//! - `starts`: the index of the state's `%` bytes, built on first need on large states
-//!   and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
-//!   their candidates instead of calling memmem once per thread.
-//! - `state`: the state between rules (the seam for the thread-segmented buffer).
-//! - `parallel`: the opt-in multi-core mode ([`Fast::parallel`]): local rules on large
-//!   states run on pieces cut at thread boundaries, one piece per core.
+//! Pieces, in layers (a file uses only files of the layers below it):
+//! 1. Shared helpers. `syntax`: a pattern's parse, its ASCII cut-down form for the lazy
+//!    DFAs, and a binary form of parses that the program cache keeps so that a fresh
+//!    process does not parse again ([`parse_table`], [`remember_parses`]). `literal`:
+//!    literal prefixes, required literals and fixed literal groups, from the pattern's
+//!    HIR. `starts`: the index of the state's `%` bytes, built on first need on large
+//!    states and kept by `rewrite`: rules whose matches start with a `%`-literal walk it
+//!    for their candidates instead of calling memmem once per thread. `local`: which
+//!    patterns may run on pieces cut at thread boundaries.
+//! 2. Matchers. `linear`: plain-sequence patterns (push, pop, lookups, forks): an
+//!    anchored depth-first search with memchr/memmem that finds the match end and its
+//!    groups at once. `lockstep`: several anchored lazy-DFA walks interleaved. `lines`
+//!    (uses `linear`, `lockstep`): patterns that skip whole lines to one line of a
+//!    thread (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with
+//!    `M`, an anchored DFA for the rest only there.
+//! 3. The compiled pattern. `pattern`: each distinct pattern compiled once, lazily on
+//!    first use, into the matchers above, an anchored lazy DFA (or `meta::Regex` when
+//!    there is no literal to anchor at) and capture engines built only when a template
+//!    needs them.
+//! 4. The rewrite. `rewrite`: one output pass per rule with `replace_all`'s empty-match
+//!    rules.
+//! 5. The state and the cores. `state`: the state between rules, flat (with its `%`
+//!    index) or cut into thread segments. `parallel`: the opt-in multi-core mode
+//!    ([`Fast::parallel`]): local rules on large states run on pieces cut at thread
+//!    boundaries, one piece per core; its crew runs rules through this module's
+//!    [`Fast`], the one pair of files that use each other.
 //!
 //! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs,
-//! so a run that touches few patterns pays for few. Lazy-DFA caches are pooled between
+//! so a run that touches few patterns pays for few. A run that meets patterns not yet
+//! compiled has a helper thread compile them ahead of it ([`Fast::compile_ahead`]). Lazy-DFA caches are pooled between
 //! runs so that repeated runs (a game, a benchmark) reuse the states already built.
 
 mod linear;
 mod lines;
 mod literal;
+mod local;
 mod lockstep;
 mod parallel;
 mod pattern;
 mod rewrite;
 mod starts;
 mod state;
+mod syntax;
 
 #[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;
 use std::ops::{ControlFlow, Range};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
 
 use super::{Executor, Observer, RuleReport};
@@ -53,6 +64,10 @@ use crate::program::ValidProgram;
 use pattern::{Cache, Compiled};
 use rewrite::GroupNeed;
 use state::State;
+
+pub use syntax::{
+    DecodeError as ParsedTableError, remember as remember_parses, table as parse_table,
+};
 
 /// The default size below which the multi-core mode does not cut a state (see PERF.md,
 /// "Several cores").
@@ -69,7 +84,8 @@ struct PatternSlot {
 
 impl PatternSlot {
     fn get(&self) -> &Compiled {
-        self.compiled.get_or_init(|| Compiled::new(&self.source))
+        self.compiled
+            .get_or_init(|| Compiled::from_hir(&syntax::parse_remembered(&self.source)))
     }
 
     /// The compiled pattern and the ids of its needed literals.
@@ -208,6 +224,12 @@ pub struct Fast {
     index_min_len: usize,
     /// Ids of the needed literals met so far.
     literals: Literals,
+    /// Whether a run that meets patterns not compiled yet has a helper thread compile
+    /// them ahead of it (see [`Fast::compile_ahead`]).
+    compile_ahead: bool,
+    /// Set once a helper went through every rule of the program: later runs start none
+    /// (a pattern still not compiled, one no run has needed, is compiled on first use).
+    all_compiled: AtomicBool,
 }
 
 impl Fast {
@@ -248,7 +270,54 @@ impl Fast {
             parallel: None,
             index_min_len: DEFAULT_INDEX_MIN,
             literals: Literals::default(),
+            compile_ahead: std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
+            all_compiled: AtomicBool::new(false),
         }
+    }
+
+    /// Has a run that meets patterns not compiled yet start a helper thread that
+    /// compiles them, in the order the run's rules use them, ahead of the rule the run
+    /// is at (on by default when the machine has more than one core). A fresh process
+    /// pays for compiling on first use (see PERF.md, "Cold start"); the helper takes
+    /// part of that to a second core. Results are identical either way.
+    pub fn compile_ahead(mut self, on: bool) -> Fast {
+        self.compile_ahead = on;
+        self
+    }
+
+    /// Compiles, in rule order, the patterns of the rules of `range` from rule `at` on
+    /// (read again after each pattern: the run compiles what it meets itself) until
+    /// `stop` is set; sets `all_compiled` when it went through every rule of the program.
+    fn compile_rules(&self, range: Range<usize>, at: &AtomicUsize, stop: &AtomicBool) {
+        let whole = range == (0..self.rule_pattern.len());
+        let mut index = range.start;
+        while index < range.end {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            // Patterns the run has already passed are its own business.
+            index = index.max(at.load(Ordering::Relaxed) + 1);
+            let Some(&id) = self.rule_pattern.get(index) else {
+                break;
+            };
+            if index < range.end {
+                let (compiled, _) = self.patterns[id].get_with_ids(&self.literals);
+                let template = self.program.template(index);
+                self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
+            }
+            index += 1;
+        }
+        if whole && index >= range.end {
+            self.all_compiled.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether some rule of `range` has a pattern not compiled yet.
+    fn uncompiled(&self, range: &Range<usize>) -> bool {
+        !self.all_compiled.load(Ordering::Relaxed)
+            && self.rule_pattern[range.clone()]
+                .iter()
+                .any(|&id| self.patterns[id].compiled.get().is_none())
     }
 
     /// Turns on the thread-segmented state (see `state.rs`) for states of at least
@@ -371,6 +440,7 @@ impl Fast {
         observer: &mut dyn Observer,
         scratch: &mut Scratch,
         crew: Option<&parallel::Crew<'_>>,
+        at: &AtomicUsize,
     ) {
         let counts = observer.wants_match_counts();
         // True while the last applied rule changed nothing: an identical rule right after
@@ -385,6 +455,7 @@ impl Fast {
         // atomic operations, a noticeable share of a rule on a small state).
         let mut len = read(state).len();
         for index in range {
+            at.store(index, Ordering::Relaxed);
             let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
                 (last_matches, true)
             } else {
@@ -484,15 +555,29 @@ impl Executor for Fast {
             .flatten()
             .unwrap_or_default();
         let state = RwLock::new(State::new(state));
-        match &self.parallel {
+        let at = AtomicUsize::new(range.start);
+        let mut run = |scratch: &mut Scratch| match &self.parallel {
             Some(parallel) => {
                 let mut helpers = std::mem::take(&mut scratch.helpers);
                 parallel.with_crew(self, &state, &mut helpers, |crew| {
-                    self.run_loop(&state, range, observer, &mut scratch, Some(crew));
+                    self.run_loop(&state, range.clone(), observer, scratch, Some(crew), &at);
                 });
                 scratch.helpers = helpers;
             }
-            None => self.run_loop(&state, range, observer, &mut scratch, None),
+            None => self.run_loop(&state, range.clone(), observer, scratch, None, &at),
+        };
+        if self.compile_ahead && self.uncompiled(&range) {
+            let stop = AtomicBool::new(false);
+            std::thread::scope(|scope| {
+                // A helper that cannot start leaves the compiling to the run.
+                let helper = std::thread::Builder::new()
+                    .spawn_scoped(scope, || self.compile_rules(range.clone(), &at, &stop));
+                run(&mut scratch);
+                stop.store(true, Ordering::Relaxed);
+                drop(helper);
+            });
+        } else {
+            run(&mut scratch);
         }
         scratch.trim(KEPT_STATES_MAX, KEPT_STATES_AFTER_TRIM);
         if let Ok(mut pool) = self.pool.lock() {

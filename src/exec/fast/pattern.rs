@@ -55,18 +55,16 @@ use regex_automata::hybrid::dfa as hybrid;
 use regex_automata::nfa::thompson::{self, NFA, backtrack, pikevm};
 use regex_automata::util::prefilter::Prefilter;
 use regex_automata::util::primitives::NonMaxUsize;
-use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, meta};
 
-use regex_syntax::hir::{
-    Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Repetition,
-};
+use regex_syntax::hir::{Hir, HirKind};
 
 use super::linear::Linear;
 use super::lines::{self, Lines};
 use super::literal::{self, Literals, Prefix};
 use super::lockstep::{self, Ahead, Outcome};
 use super::starts::{Needle, Starts};
+use super::syntax::{self, Direction, ascii_config, ascii_hir};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -92,61 +90,6 @@ fn lazy_config(capacity: usize) -> hybrid::Config {
         .skip_cache_capacity_check(true)
 }
 
-/// Which way an automaton built from [`ascii_hir`] reads the text.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Direction {
-    Forward,
-    Reverse,
-}
-
-/// The lazy DFA configuration for an automaton built from [`ascii_hir`]: a search
-/// either reads ASCII bytes only (where the ASCII restriction changes nothing) or quits,
-/// and the caller then asks an engine built from the pattern itself.
-///
-/// The text is valid UTF-8, so a non-ASCII char is a lead byte (0xC0 and up) followed
-/// by continuation bytes (0x80-0xBF). Reading forward, the first non-ASCII byte after
-/// ASCII ones is a lead byte; reading back from a char boundary, a continuation byte. So
-/// only those are quit bytes: every lazy DFA state sets a transition per quit byte when
-/// it is made, and half as many quit bytes halve that cost. (A continuation byte where a
-/// forward search starts cannot begin a match of either form, so both treat it alike.)
-pub(super) fn ascii_config(config: hybrid::Config, direction: Direction) -> hybrid::Config {
-    let quit = match direction {
-        Direction::Forward => 0xC0..=0xFF,
-        Direction::Reverse => 0x80..=0xBF,
-    };
-    quit.fold(config, |c, byte| c.quit(byte, true))
-}
-
-/// `hir` with every Unicode class cut down to its ASCII chars.
-///
-/// On a text whose every byte is ASCII it matches exactly what `hir` matches, with the
-/// same groups: a non-ASCII char is encoded by bytes 0x80 and up, so the text holds none,
-/// and a path through a class can only step over an ASCII char. It is only ever run with
-/// [`ascii_config`], which stops at the first non-ASCII byte. The point is memory: `.`
-/// and `[^\n]` are Unicode classes, which compile into many UTF-8 byte-range states and
-/// split the bytes 0x80-0xFF into many byte classes, which widens every lazy DFA state's
-/// transition table; the machine's texts are ASCII.
-pub(super) fn ascii_hir(hir: &Hir) -> Hir {
-    match hir.kind() {
-        HirKind::Class(Class::Unicode(class)) => {
-            let mut ascii = class.clone();
-            ascii.intersect(&ClassUnicode::new([ClassUnicodeRange::new('\0', '\x7F')]));
-            Hir::class(Class::Unicode(ascii))
-        }
-        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
-        HirKind::Repetition(rep) => Hir::repetition(Repetition {
-            sub: Box::new(ascii_hir(&rep.sub)),
-            ..rep.clone()
-        }),
-        HirKind::Capture(cap) => Hir::capture(Capture {
-            sub: Box::new(ascii_hir(&cap.sub)),
-            ..cap.clone()
-        }),
-        HirKind::Concat(subs) => Hir::concat(subs.iter().map(ascii_hir).collect()),
-        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(ascii_hir).collect()),
-    }
-}
-
 /// Engines for group resolution, built on first need.
 #[derive(Debug)]
 enum GroupEngine {
@@ -158,8 +101,9 @@ enum GroupEngine {
 /// One distinct pattern, ready to search.
 #[derive(Debug)]
 pub struct Compiled {
-    /// The pattern: engines are built from it when first needed.
-    source: Box<str>,
+    /// The pattern's parse in binary form ([`syntax::encode`]): engines are built from
+    /// it when first needed, without parsing the pattern again.
+    parsed: Box<[u8]>,
     /// Group slots (two per group, group 0 included).
     slot_len: usize,
     literals: Literals,
@@ -278,11 +222,18 @@ impl Cache {
 
 impl Compiled {
     /// Compiles `pattern`, which `regex::Regex::new` accepts.
+    #[cfg(test)]
     pub fn new(pattern: &str) -> Compiled {
-        let hir = parse(pattern);
-        let linear = Linear::new(&hir);
-        let group_len = group_len(&hir);
-        let literals = literal::analyze(&hir, group_len);
+        Compiled::from_hir(&syntax::parse(pattern))
+    }
+
+    /// Compiles the pattern whose parse is `hir`.
+    pub fn from_hir(hir: &Hir) -> Compiled {
+        let mut parsed = Vec::new();
+        syntax::encode(hir, &mut parsed);
+        let linear = Linear::new(hir);
+        let group_len = group_len(hir);
+        let literals = literal::analyze(hir, group_len);
         let anchored = matches!(literals.prefix, Prefix::One(_) | Prefix::Many(_));
         let segment_prefix = match &literals.prefix {
             Prefix::One(f)
@@ -299,7 +250,7 @@ impl Compiled {
             _ => None,
         };
         // A dense linear form, or a trie, finds matches slowly: the DFA finds them.
-        let trie = anchored && trie_for_dfa(&hir, linear.as_ref(), &literals);
+        let trie = anchored && trie_for_dfa(hir, linear.as_ref(), &literals);
         let dense = linear.as_ref().is_some_and(Linear::dense) || trie;
         // A trie's linear form would never run (the DFA finds its matches, and its groups
         // are fixed): it is dropped, which pays for part of the DFA's memory.
@@ -309,7 +260,7 @@ impl Compiled {
         // `(%%\n#stack:\n)((?:[^%\n]*\n)*#_97: )([^\n]*)\n`: 522 -> 244 µs a rule).
         let linear_first = !dense && linear.as_ref().is_some_and(Linear::backtracks_little);
         let lines = if anchored && !linear_first {
-            Lines::new(&hir)
+            Lines::new(hir)
         } else {
             None
         };
@@ -320,7 +271,7 @@ impl Compiled {
                 && lines.is_none()
                 && (linear.is_none() || dense),
             lines,
-            source: pattern.into(),
+            parsed: parsed.into(),
             slot_len: 2 * group_len,
             dense,
             anchored,
@@ -418,7 +369,7 @@ impl Compiled {
     pub fn is_local(&self) -> bool {
         *self
             .local
-            .get_or_init(|| super::parallel::is_local(&parse(&self.source), self.nfa()))
+            .get_or_init(|| super::local::is_local(&self.hir(), self.nfa()))
     }
 
     /// The group spans that are fixed offsets from the match start, by group index.
@@ -426,11 +377,16 @@ impl Compiled {
         &self.literals.fixed_groups
     }
 
+    /// The pattern's parse, read back from its binary form.
+    fn hir(&self) -> Hir {
+        syntax::decode(&self.parsed).expect("the executor's own encoding reads back")
+    }
+
     /// The NFA, built on first use.
     fn nfa(&self) -> &NFA {
         self.nfa.get_or_init(|| {
             let nfa = thompson::Compiler::new()
-                .build_from_hir(&parse(&self.source))
+                .build_from_hir(&self.hir())
                 .expect("a validated pattern compiles to an NFA");
             debug_assert_eq!(nfa.group_info().slot_len(), self.slot_len);
             nfa
@@ -445,7 +401,7 @@ impl Compiled {
                 // non-ASCII byte where a match of the pattern could start (the DFA
                 // would not see it and quit), and skipping places where none can start
                 // is right for both forms.
-                let hir = parse(&self.source);
+                let hir = self.hir();
                 let prefilter = Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &hir);
                 let nfa = thompson::Compiler::new()
                     .build_from_hir(&ascii_hir(&hir))
@@ -474,7 +430,7 @@ impl Compiled {
                             .shrink(true)
                             .which_captures(thompson::WhichCaptures::None),
                     )
-                    .build_from_hir(&ascii_hir(&parse(&self.source)))
+                    .build_from_hir(&ascii_hir(&self.hir()))
                     .ok()?;
                 hybrid::Builder::new()
                     .configure(
@@ -536,7 +492,7 @@ impl Compiled {
                         .which_captures(thompson::WhichCaptures::Implicit)
                         .onepass(false),
                 )
-                .build_from_hir(&parse(&self.source))
+                .build_from_hir(&self.hir())
                 .expect("a validated pattern builds a meta regex")
         })
     }
@@ -915,11 +871,6 @@ fn longest_count(hir: &Hir) -> u32 {
     }
 }
 
-/// Parses `pattern` with `regex`'s syntax defaults.
-fn parse(pattern: &str) -> regex_syntax::hir::Hir {
-    syntax::parse_with(pattern, &syntax::Config::default()).expect("a validated pattern parses")
-}
-
 /// The number of groups of the pattern `hir` was parsed from, group 0 included, as its NFA
 /// and `regex` count them: one more than the highest group index left in the HIR (not
 /// the number of groups left: `(a){0}(b)` drops group 1 but keeps group 2).
@@ -944,7 +895,7 @@ mod tests {
 
     /// Whether `pattern` is a trie the DFA searches (see [`trie_for_dfa`]).
     fn trie(pattern: &str) -> bool {
-        let hir = parse(pattern);
+        let hir = syntax::parse(pattern);
         let literals = literal::analyze(&hir, group_len(&hir));
         trie_for_dfa(&hir, Linear::new(&hir).as_ref(), &literals)
     }

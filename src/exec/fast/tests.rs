@@ -29,9 +29,13 @@ fn check(rules: &[(&str, &str)], state: &str) -> String {
     let reference = Reference::new(program.clone());
     let mut a = Recorder::default();
     let ra = reference.run_observed(state, &mut a);
-    // Flat, then flat with the index of `%` bytes on every state, then segmented for
-    // every non-empty state.
-    let rb = compare(&a, &ra, Fast::new(program.clone()), rules, state);
+    // Flat (patterns compiled by the run alone, and with a helper compiling ahead), then
+    // flat with the index of `%` bytes on every state, then segmented for every
+    // non-empty state.
+    let alone = Fast::new(program.clone()).compile_ahead(false);
+    let rb = compare(&a, &ra, alone, rules, state);
+    let ahead = Fast::new(program.clone()).compile_ahead(true);
+    compare(&a, &ra, ahead, rules, state);
     let indexed = Fast::new(program.clone()).index_starts(0);
     compare(&a, &ra, indexed, rules, state);
     compare(

@@ -388,3 +388,58 @@ fn runs_of_ascii_classes_by_table() {
         assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
     }
 }
+
+#[test]
+fn char_sets_hold_exactly_their_class() {
+    for pattern in [
+        "[^\\n]",
+        ".",
+        "[a-c]",
+        "[^%]",
+        "(?i)k",
+        "[\\x00-\\x7F]",
+        "[^a]",
+        "\\w",
+        "[é-ü]",
+        "[^é]",
+        "[\\x7F-\\x{10FFFF}]",
+        "[\\x00-\\x{D7FF}]",
+        "(?s:.)",
+        "(?-u:[\\x00-\\x7F])",
+        "[\\x{80}-\\x{10FFFF}a]",
+        "[\\x00a]",
+        "[\\x7Fa]",
+    ] {
+        let hir = regex_syntax::parse(pattern).unwrap();
+        let HirKind::Class(class) = hir.kind() else {
+            panic!("{pattern:?} is not a class");
+        };
+        let Some(set) = CharSet::new(class) else {
+            assert!(matches!(class, Class::Bytes(_)), "{pattern:?}");
+            continue;
+        };
+        let re = regex::Regex::new(&format!("^(?:{pattern})$")).unwrap();
+        for b in 0u8..128 {
+            let text = char::from(b).to_string();
+            assert_eq!(
+                set.ascii >> b & 1 == 1,
+                re.is_match(&text),
+                "{pattern:?} {b}"
+            );
+        }
+        for c in ['\u{80}', 'é', 'ü', '\u{D7FF}', '\u{E000}', '\u{10FFFF}'] {
+            let text = c.to_string();
+            assert_eq!(
+                set.step(&text, 0).is_some(),
+                re.is_match(&text),
+                "{pattern:?} {c:?}"
+            );
+        }
+        let every = ['\u{80}', 'é', '\u{D7FF}', '\u{E000}', '\u{10FFFF}']
+            .iter()
+            .all(|c| re.is_match(&c.to_string()));
+        if matches!(set.beyond, Beyond::All) {
+            assert!(every, "{pattern:?}");
+        }
+    }
+}

@@ -1,0 +1,557 @@
+//! The bottom layer of the fast executor: a pattern's parse, the ASCII cut-down form its
+//! lazy DFAs are built from, and a compact binary form of a parse that is much cheaper
+//! to read back than the pattern is to parse.
+//!
+//! Contract:
+//! - [`parse`] gives the HIR `regex` builds for a pattern (its syntax defaults).
+//! - [`decode`]`(`[`encode`]`(hir))` equals `hir` for every HIR [`parse`] returns (the
+//!   tests check it on the chess programs' patterns and on generated ones). [`decode`] of
+//!   any other bytes gives an error or some HIR, never a panic; callers that read bytes
+//!   from outside the process check them first (the program cache's checksum and key).
+//! - [`ascii_hir`] and [`ascii_config`]: see their docs; every lazy DFA of the executor
+//!   is built with both.
+//!
+//! Why a binary form: parsing is most of what a fresh process pays before its first
+//! move (the AST, then its translation, Unicode class tables for `[^\n]`), and every
+//! engine built later needed the parse again. The binary form is a pre-order walk of the
+//! HIR, read back through `regex_syntax`'s own constructors (which rebuild the same
+//! properties), at about the cost of cloning the HIR.
+//!
+//! - [`table`] and [`remember`]: the binary forms of a program's patterns travel in the
+//!   program cache (see `programs/cache.rs`); [`parse_remembered`] reads a remembered form
+//!   back instead of parsing, and parses when there is none or it does not read back.
+//!   Debug builds check that the form read back equals a fresh parse.
+//!
+//! Nothing here depends on other modules of the executor.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+use regex_automata::hybrid::dfa as hybrid;
+use regex_automata::util::syntax as automata_syntax;
+use regex_syntax::hir::{
+    Capture, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind,
+    Look, Repetition,
+};
+
+/// Parses `pattern`, which `regex::Regex::new` accepts, with `regex`'s syntax defaults.
+pub fn parse(pattern: &str) -> Hir {
+    automata_syntax::parse_with(pattern, &automata_syntax::Config::default())
+        .expect("a validated pattern parses")
+}
+
+/// Binary forms of parses, by pattern.
+type Forms = HashMap<Box<str>, Box<[u8]>>;
+
+/// The forms this process was given ([`remember`]).
+static REMEMBERED: Mutex<Option<Forms>> = Mutex::new(None);
+
+/// The binary forms of `patterns` (each distinct one once), as one table for
+/// [`remember`].
+pub fn table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<&str> = patterns.into_iter().filter(|p| seen.insert(*p)).collect();
+    let mut out = Vec::new();
+    put(&mut out, distinct.len());
+    let mut form = Vec::new();
+    for pattern in distinct {
+        form.clear();
+        encode(&parse(pattern), &mut form);
+        put(&mut out, pattern.len());
+        out.extend_from_slice(pattern.as_bytes());
+        put(&mut out, form.len());
+        out.extend_from_slice(&form);
+    }
+    out
+}
+
+/// Remembers, for the rest of the process, the forms of a table written by [`table`];
+/// returns how many. A table that is cut short or otherwise broken is an error, and
+/// nothing of it is remembered.
+pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
+    let mut reader = Reader {
+        bytes: table,
+        at: 0,
+    };
+    let n = reader.count()?;
+    let mut entries = Vec::with_capacity(n);
+    for _ in 0..n {
+        let len = reader.number()?;
+        let pattern =
+            std::str::from_utf8(reader.take(len)?).map_err(|_| DecodeError("pattern not UTF-8"))?;
+        let len = reader.number()?;
+        entries.push((
+            Box::<str>::from(pattern),
+            Box::<[u8]>::from(reader.take(len)?),
+        ));
+    }
+    if reader.at != table.len() {
+        return Err(DecodeError("bytes after the table"));
+    }
+    let mut remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
+    remembered.get_or_insert_with(HashMap::new).extend(entries);
+    Ok(n)
+}
+
+/// The parse of `pattern`: its remembered form read back when there is one that reads
+/// back, else [`parse`].
+pub fn parse_remembered(pattern: &str) -> Hir {
+    let form = REMEMBERED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+        .and_then(|remembered| remembered.get(pattern).cloned());
+    match form.map(|form| decode(&form)) {
+        Some(Ok(hir)) => {
+            debug_assert_eq!(hir, parse(pattern), "the remembered parse of {pattern:?}");
+            hir
+        }
+        _ => parse(pattern),
+    }
+}
+
+/// Which way an automaton built from [`ascii_hir`] reads the text.
+#[derive(Clone, Copy, Debug)]
+pub enum Direction {
+    Forward,
+    Reverse,
+}
+
+/// The lazy DFA configuration for an automaton built from [`ascii_hir`]: a search
+/// either reads ASCII bytes only (where the ASCII restriction changes nothing) or quits,
+/// and the caller then asks an engine built from the pattern itself.
+///
+/// The text is valid UTF-8, so a non-ASCII char is a lead byte (0xC0 and up) followed
+/// by continuation bytes (0x80-0xBF). Reading forward, the first non-ASCII byte after
+/// ASCII ones is a lead byte; reading back from a char boundary, a continuation byte. So
+/// only those are quit bytes: every lazy DFA state sets a transition per quit byte when
+/// it is made, and half as many quit bytes halve that cost. (A continuation byte where a
+/// forward search starts cannot begin a match of either form, so both treat it alike.)
+pub fn ascii_config(config: hybrid::Config, direction: Direction) -> hybrid::Config {
+    let quit = match direction {
+        Direction::Forward => 0xC0..=0xFF,
+        Direction::Reverse => 0x80..=0xBF,
+    };
+    quit.fold(config, |c, byte| c.quit(byte, true))
+}
+
+/// `hir` with every Unicode class cut down to its ASCII chars.
+///
+/// On a text whose every byte is ASCII it matches exactly what `hir` matches, with the
+/// same groups: a non-ASCII char is encoded by bytes 0x80 and up, so the text holds none,
+/// and a path through a class can only step over an ASCII char. It is only ever run with
+/// [`ascii_config`], which stops at the first non-ASCII byte. The point is memory: `.`
+/// and `[^\n]` are Unicode classes, which compile into many UTF-8 byte-range states and
+/// split the bytes 0x80-0xFF into many byte classes, which widens every lazy DFA state's
+/// transition table; the machine's texts are ASCII.
+pub fn ascii_hir(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(class)) => {
+            let mut ascii = class.clone();
+            ascii.intersect(&ClassUnicode::new([ClassUnicodeRange::new('\0', '\x7F')]));
+            Hir::class(Class::Unicode(ascii))
+        }
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
+        HirKind::Repetition(rep) => Hir::repetition(Repetition {
+            sub: Box::new(ascii_hir(&rep.sub)),
+            ..rep.clone()
+        }),
+        HirKind::Capture(cap) => Hir::capture(Capture {
+            sub: Box::new(ascii_hir(&cap.sub)),
+            ..cap.clone()
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(ascii_hir).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(ascii_hir).collect()),
+    }
+}
+
+/// Node tags of the binary form.
+mod tag {
+    pub const EMPTY: u8 = 0;
+    pub const LITERAL: u8 = 1;
+    pub const UNICODE: u8 = 2;
+    pub const BYTES: u8 = 3;
+    pub const LOOK: u8 = 4;
+    pub const REPETITION: u8 = 5;
+    pub const CAPTURE: u8 = 6;
+    pub const CONCAT: u8 = 7;
+    pub const ALTERNATION: u8 = 8;
+}
+
+/// How deep [`decode`] follows nested nodes (`regex`'s parser stops at 250 levels of
+/// nesting; a HIR nests less than its pattern).
+const MAX_DEPTH: usize = 1000;
+
+/// `hir` in the binary form [`decode`] reads, appended to `out`.
+pub fn encode(hir: &Hir, out: &mut Vec<u8>) {
+    match hir.kind() {
+        HirKind::Empty => out.push(tag::EMPTY),
+        HirKind::Literal(lit) => {
+            out.push(tag::LITERAL);
+            put(out, lit.0.len());
+            out.extend_from_slice(&lit.0);
+        }
+        HirKind::Class(Class::Unicode(class)) => {
+            out.push(tag::UNICODE);
+            put(out, class.ranges().len());
+            for range in class.ranges() {
+                put(out, range.start() as usize);
+                put(out, range.end() as usize);
+            }
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            out.push(tag::BYTES);
+            put(out, class.ranges().len());
+            for range in class.ranges() {
+                out.extend_from_slice(&[range.start(), range.end()]);
+            }
+        }
+        HirKind::Look(look) => {
+            out.push(tag::LOOK);
+            put(out, look.as_repr() as usize);
+        }
+        HirKind::Repetition(rep) => {
+            out.push(tag::REPETITION);
+            put(out, rep.min as usize);
+            put(out, rep.max.map_or(0, |max| max as usize + 1));
+            out.push(u8::from(rep.greedy));
+            encode(&rep.sub, out);
+        }
+        HirKind::Capture(cap) => {
+            out.push(tag::CAPTURE);
+            put(out, cap.index as usize);
+            match &cap.name {
+                Some(name) => {
+                    put(out, name.len() + 1);
+                    out.extend_from_slice(name.as_bytes());
+                }
+                None => put(out, 0),
+            }
+            encode(&cap.sub, out);
+        }
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+            let is_concat = matches!(hir.kind(), HirKind::Concat(_));
+            out.push(if is_concat {
+                tag::CONCAT
+            } else {
+                tag::ALTERNATION
+            });
+            put(out, subs.len());
+            for sub in subs {
+                encode(sub, out);
+            }
+        }
+    }
+}
+
+/// Why bytes are not the binary form of a HIR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError(&'static str);
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not a parsed pattern: {}", self.0)
+    }
+}
+
+/// The HIR whose binary form ([`encode`]) is all of `bytes`.
+pub fn decode(bytes: &[u8]) -> Result<Hir, DecodeError> {
+    let mut reader = Reader { bytes, at: 0 };
+    let hir = reader.hir(0)?;
+    if reader.at != bytes.len() {
+        return Err(DecodeError("bytes after the end"));
+    }
+    Ok(hir)
+}
+
+/// Appends `n` as a LEB128 varint.
+fn put(out: &mut Vec<u8>, mut n: usize) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// A cursor over the binary form.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Result<u8, DecodeError> {
+        let b = *self.bytes.get(self.at).ok_or(DecodeError("cut short"))?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn number(&mut self) -> Result<usize, DecodeError> {
+        let mut n = 0usize;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= usize::from(b & 0x7F)
+                .checked_shl(shift)
+                .ok_or(DecodeError("number too large"))?;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(DecodeError("number too large"))
+    }
+
+    /// A count of items that take at least one byte each (bounded by what is left).
+    fn count(&mut self) -> Result<usize, DecodeError> {
+        let n = self.number()?;
+        if n > self.bytes.len() - self.at {
+            return Err(DecodeError("count past the end"));
+        }
+        Ok(n)
+    }
+
+    fn u32(&mut self) -> Result<u32, DecodeError> {
+        u32::try_from(self.number()?).map_err(|_| DecodeError("number too large"))
+    }
+
+    fn take(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
+        let end = self
+            .at
+            .checked_add(len)
+            .filter(|&end| end <= self.bytes.len())
+            .ok_or(DecodeError("cut short"))?;
+        let taken = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(taken)
+    }
+
+    fn char(&mut self) -> Result<char, DecodeError> {
+        char::from_u32(self.u32()?).ok_or(DecodeError("not a char"))
+    }
+
+    fn hir(&mut self, depth: usize) -> Result<Hir, DecodeError> {
+        if depth > MAX_DEPTH {
+            return Err(DecodeError("nested too deep"));
+        }
+        Ok(match self.byte()? {
+            tag::EMPTY => Hir::empty(),
+            tag::LITERAL => {
+                let len = self.number()?;
+                Hir::literal(self.take(len)?)
+            }
+            tag::UNICODE => {
+                let n = self.count()?;
+                let mut ranges = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let (start, end) = (self.char()?, self.char()?);
+                    ranges.push(ClassUnicodeRange::new(start, end));
+                }
+                Hir::class(Class::Unicode(ClassUnicode::new(ranges)))
+            }
+            tag::BYTES => {
+                let n = self.count()?;
+                let mut ranges = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let (start, end) = (self.byte()?, self.byte()?);
+                    ranges.push(ClassBytesRange::new(start, end));
+                }
+                Hir::class(Class::Bytes(ClassBytes::new(ranges)))
+            }
+            tag::LOOK => Hir::look(Look::from_repr(self.u32()?).ok_or(DecodeError("bad look"))?),
+            tag::REPETITION => {
+                let min = self.u32()?;
+                let max = match self.u32()? {
+                    0 => None,
+                    n => Some(n - 1),
+                };
+                if max.is_some_and(|max| max < min) {
+                    return Err(DecodeError("repetition max below min"));
+                }
+                let greedy = match self.byte()? {
+                    0 => false,
+                    1 => true,
+                    _ => return Err(DecodeError("bad greedy flag")),
+                };
+                let sub = Box::new(self.hir(depth + 1)?);
+                Hir::repetition(Repetition {
+                    min,
+                    max,
+                    greedy,
+                    sub,
+                })
+            }
+            tag::CAPTURE => {
+                let index = self.u32()?;
+                let name = match self.number()? {
+                    0 => None,
+                    n => {
+                        let bytes = self.take(n - 1)?;
+                        let name = std::str::from_utf8(bytes)
+                            .map_err(|_| DecodeError("group name not UTF-8"))?;
+                        Some(name.into())
+                    }
+                };
+                let sub = Box::new(self.hir(depth + 1)?);
+                Hir::capture(Capture { index, name, sub })
+            }
+            tag @ (tag::CONCAT | tag::ALTERNATION) => {
+                let n = self.count()?;
+                let subs = (0..n)
+                    .map(|_| self.hir(depth + 1))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if tag == tag::CONCAT {
+                    Hir::concat(subs)
+                } else {
+                    Hir::alternation(subs)
+                }
+            }
+            _ => return Err(DecodeError("unknown node")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(pattern: &str) {
+        let hir = parse(pattern);
+        let mut bytes = Vec::new();
+        encode(&hir, &mut bytes);
+        assert_eq!(decode(&bytes).as_ref(), Ok(&hir), "{pattern:?}");
+    }
+
+    #[test]
+    fn the_binary_form_reads_back_every_kind_of_node() {
+        for pattern in [
+            "",
+            "a",
+            "abc",
+            "[a-c]",
+            "(?-u:[\\x00-\\x7F])",
+            "(?-u:\\w)",
+            "[^\\n]*",
+            ".+?",
+            "\\P{any}",
+            "a{2,5}x{3,}y{0,1}?",
+            "^(?m)$\\b\\B(?-u:\\b)\\<\\>\\b{start-half}",
+            "(a)(?P<name>b|c)(?:d|e)",
+            "(%%\\n#stack:\\n)((?:[^%\\n]*\\n)*#b: )([^\\n]*)\\n",
+            "(?i)é[αβ]|\\w+",
+            "a|b|c",
+            "x(){0}(y)",
+        ] {
+            round_trip(pattern);
+        }
+    }
+
+    #[test]
+    fn damaged_forms_are_errors_not_panics() {
+        let mut bytes = Vec::new();
+        encode(&parse("(%%\\n)(?P<x>[^\\n]{2,7})|b*"), &mut bytes);
+        for cut in 0..bytes.len() {
+            assert!(decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode(&longer).is_err());
+        for i in 0..bytes.len() {
+            for bit in 0..8 {
+                let mut flipped = bytes.clone();
+                flipped[i] ^= 1 << bit;
+                let _ = decode(&flipped);
+            }
+        }
+        assert!(decode(&[tag::REPETITION, 3, 2, 1, tag::EMPTY]).is_err());
+        let deep: Vec<u8> = std::iter::repeat_n([tag::CAPTURE, 1, 0], MAX_DEPTH + 2)
+            .flatten()
+            .chain([tag::EMPTY])
+            .collect();
+        assert!(decode(&deep).is_err());
+    }
+
+    #[test]
+    fn the_chess_programs_patterns_read_back() {
+        for name in ["play", "move"] {
+            let entry = crate::programs::find(name).expect("registered");
+            let options = crate::compiler::CompileOptions::default();
+            let program = crate::compiler::compile((entry.build)(), &options).program;
+            let mut seen = std::collections::HashSet::new();
+            for rule in &program.rules {
+                if seen.insert(rule.pattern.as_str()) {
+                    round_trip(&rule.pattern);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn remembered_tables_give_the_parse_and_broken_ones_nothing() {
+        let patterns = [
+            "syntax-test-a(b)",
+            "syntax-test-[^\\n]*c",
+            "syntax-test-a(b)",
+        ];
+        let table = table(patterns);
+        for cut in 0..table.len() {
+            assert!(remember(&table[..cut]).is_err(), "cut at {cut}");
+        }
+        assert_eq!(
+            REMEMBERED
+                .lock()
+                .unwrap()
+                .as_ref()
+                .and_then(|r| r.get(patterns[0]).cloned()),
+            None
+        );
+        assert_eq!(remember(&table), Ok(2));
+        for pattern in patterns {
+            assert_eq!(parse_remembered(pattern), parse(pattern));
+        }
+        assert_eq!(
+            parse_remembered("syntax-test-not-in-the-table"),
+            parse("syntax-test-not-in-the-table")
+        );
+    }
+
+    mod generated {
+        use proptest::prelude::*;
+
+        fn atom() -> impl Strategy<Value = String> {
+            prop_oneof![
+                "[a-c%\\n#]".prop_map(|s| regex_syntax::escape(&s)),
+                Just("[^\\n]".to_string()),
+                Just("[^%]".to_string()),
+                Just(".".to_string()),
+                Just("[0-9é]".to_string()),
+                Just("\\b".to_string()),
+                Just("^".to_string()),
+                Just("(?m:$)".to_string()),
+                Just("(?-u:[a-f])".to_string()),
+            ]
+        }
+
+        fn pattern() -> impl Strategy<Value = String> {
+            atom().prop_recursive(4, 24, 4, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 1..4).prop_map(|v| v.concat()),
+                    prop::collection::vec(inner.clone(), 2..4).prop_map(|v| v.join("|")),
+                    inner.clone().prop_map(|s| format!("({s})")),
+                    inner.clone().prop_map(|s| format!("(?P<n>{s})")),
+                    inner.clone().prop_map(|s| format!("(?:{s})*")),
+                    inner.clone().prop_map(|s| format!("(?:{s}){{1,3}}?")),
+                    inner.prop_map(|s| format!("(?i:{s})+")),
+                ]
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(500))]
+            #[test]
+            fn generated_patterns_read_back(p in pattern()) {
+                if regex::Regex::new(&p).is_ok() {
+                    super::round_trip(&p);
+                }
+            }
+        }
+    }
+}
