@@ -398,10 +398,15 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
     rules
 }
 
-/// Step 2: the move rules of `side`.
-fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
+/// Step 2: the move rules of `side`; with `captures`, only the captures (en passant
+/// included) and the promotions (quiet ones included): no quiet move, no castling.
+fn move_rules(side: Side, castling: &Var, ep: &Var, captures: bool) -> Rules {
     let mut rules = Vec::new();
-    let target = side.target();
+    let target = if captures {
+        side.enemy()
+    } else {
+        side.target()
+    };
     let enemy = side.enemy();
     // Knights.
     for step in KNIGHT_STEPS {
@@ -449,24 +454,26 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         Side::Black => (10, (10, 59), (10, 17), (60, 67)),
     };
     let caps = [forward - 1, forward + 1];
-    rules.push(step_move(
-        Family::Pawn,
-        "1",
-        forward,
-        1,
-        "\\.",
-        Landing::plain("1"),
-        Some(quiet_range),
-    ));
-    rules.push(step_move(
-        Family::Pawn,
-        "1",
-        forward,
-        2,
-        "\\.",
-        Landing::plain("7"),
-        Some(start_range),
-    ));
+    if !captures {
+        rules.push(step_move(
+            Family::Pawn,
+            "1",
+            forward,
+            1,
+            "\\.",
+            Landing::plain("1"),
+            Some(quiet_range),
+        ));
+        rules.push(step_move(
+            Family::Pawn,
+            "1",
+            forward,
+            2,
+            "\\.",
+            Landing::plain("7"),
+            Some(start_range),
+        ));
+    }
     // One pawn step onto `target` (empty square or enemy), landing as `landing`.
     let pawn_step = |direction: i32, target: &str, landing: Landing, range: (usize, usize)| {
         step_move(
@@ -572,29 +579,31 @@ fn move_rules(side: Side, castling: &Var, ep: &Var) -> Rules {
         Side::White => (70, "R", "K", "K?Q"),
         Side::Black => (0, "r", "[KQ]*k", "[KQk]*q"),
     };
-    rules.push(fork_rule(
-        Family::King,
-        &[
-            Seg::Keep(any(home + 4)),
-            Seg::Origin("6".into(), "a"),
-            Seg::Swap("\\.".into(), "c"),
-            Seg::Swap("\\.".into(), "6"),
-            Seg::Keep(rook.into()),
-            rights(short),
-        ],
-        None,
-    ));
-    rules.push(fork_rule(
-        Family::King,
-        &[
-            Seg::Keep(format!("{}{rook}\\.", any(home))),
-            Seg::Swap("\\.".into(), "6"),
-            Seg::Swap("\\.".into(), "c"),
-            Seg::Origin("6".into(), "a"),
-            rights(long),
-        ],
-        None,
-    ));
+    if !captures {
+        rules.push(fork_rule(
+            Family::King,
+            &[
+                Seg::Keep(any(home + 4)),
+                Seg::Origin("6".into(), "a"),
+                Seg::Swap("\\.".into(), "c"),
+                Seg::Swap("\\.".into(), "6"),
+                Seg::Keep(rook.into()),
+                rights(short),
+            ],
+            None,
+        ));
+        rules.push(fork_rule(
+            Family::King,
+            &[
+                Seg::Keep(format!("{}{rook}\\.", any(home))),
+                Seg::Swap("\\.".into(), "6"),
+                Seg::Swap("\\.".into(), "c"),
+                Seg::Origin("6".into(), "a"),
+                rights(long),
+            ],
+            None,
+        ));
+    }
     // The one-piece threads go, the children wake up.
     rules.push((format!("%m{FAMILY_TAGS}\n[^%]*"), String::new()));
     rules.push((format!("%{CHILD_TAG}\n"), "%%\n".to_string()));
@@ -911,7 +920,14 @@ fn rights_rules(side: Side, c: &Var) -> Rules {
 
 /// Generation for one side, on the active threads (all of that side to move).
 #[track_caller]
-fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full: bool) {
+fn generate(
+    b: &mut Builder,
+    side: Side,
+    pos: &Position,
+    uci: Option<&Var>,
+    full: bool,
+    captures: bool,
+) {
     let mut writes: Vec<&Var> = pos.vars().to_vec();
     if let Some(u) = uci {
         writes.push(u);
@@ -926,7 +942,7 @@ fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
         "move_rules",
-        move_rules(side, pos.castling.var(), pos.ep.var()),
+        move_rules(side, pos.castling.var(), pos.ep.var(), captures),
         &reads,
         &writes,
     );
@@ -935,12 +951,12 @@ fn generate(b: &mut Builder, side: Side, pos: &Position, uci: Option<&Var>, full
 
 /// Generation for both sides (an `if_else` on the side to move).
 #[track_caller]
-fn generate_both(b: &mut Builder, pos: &Position, uci: Option<&Var>, full: bool) {
+fn generate_both(b: &mut Builder, pos: &Position, uci: Option<&Var>, full: bool, captures: bool) {
     let white = b.eq_text(&pos.turn, "w");
     b.if_else(
         &white,
-        |b| generate(b, Side::White, pos, uci, full),
-        |b| generate(b, Side::Black, pos, uci, full),
+        |b| generate(b, Side::White, pos, uci, full, captures),
+        |b| generate(b, Side::Black, pos, uci, full, captures),
     );
 }
 
@@ -956,6 +972,20 @@ pub fn fork_legal_moves(
     options: MoveGen,
 ) -> Children {
     let _ = max_moves;
+    fork_moves(b, pos, options, false)
+}
+
+/// [`fork_legal_moves`] restricted to the legal captures (en passant included) and
+/// promotions (quiet ones included) of the side to move: the moves of the capture
+/// search. A thread with none disappears, or stays with [`MoveGen::keep_stuck`].
+#[track_caller]
+pub fn fork_legal_captures(b: &mut Builder, pos: &Position, options: MoveGen) -> Children {
+    fork_moves(b, pos, options, true)
+}
+
+/// The generation behind [`fork_legal_moves`] and [`fork_legal_captures`].
+#[track_caller]
+fn fork_moves(b: &mut Builder, pos: &Position, options: MoveGen, captures: bool) -> Children {
     let uci: Option<Value<kind::Str>> = options.uci.then(|| b.fresh(Type::Str));
     let uci_var = uci.as_ref().map(|u| u.var().clone());
     if options.keep_stuck {
@@ -970,7 +1000,7 @@ pub fn fork_legal_moves(
             &[],
         );
     }
-    generate_both(b, pos, uci_var.as_ref(), true);
+    generate_both(b, pos, uci_var.as_ref(), true, captures);
     let moved = options.keep_stuck.then(|| {
         // A copy followed by a child had a move: it goes. (The rule starts at the few
         // copies, not at every child.)

@@ -202,7 +202,7 @@ fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
         &pos.vars(),
         &[],
     );
-    generate_both(b, pos, None, false);
+    generate_both(b, pos, None, false, false);
     let rules = vec![
         (
             format!("%{STUCK_TAG}(\n[^%]*%%\n)"),
