@@ -150,27 +150,38 @@ pub fn decimal(b: &mut Builder, count: &Value<kind::Str>) -> Value<kind::Str> {
 /// -<n>` for its negation (mated), else `cp <centipawns>`.
 #[track_caller]
 pub fn score_text(b: &mut Builder, score: &Value<kind::Int>, mate_plies: u32) -> Value<kind::Str> {
-    let mate = evaluate::units(eval::MATE);
-    let cp = |b: &mut Builder| centipawns(b, score);
-    let mut text: Box<dyn FnOnce(&mut Builder) -> Value<kind::Str> + '_> = Box::new(cp);
-    for plies in (0..mate_plies as i64).rev() {
-        let moves = (plies + 2) / 2;
-        let rest = text;
-        text = Box::new(move |b: &mut Builder| {
-            let win = b.int(SCORE_BITS, mate - plies);
-            let is_win = b.eq(score, &win);
-            b.if_else(
-                &is_win,
-                |b| b.str(&format!("mate {moves}")),
-                |b| {
-                    let loss = b.int(SCORE_BITS, plies - mate);
-                    let is_loss = b.eq(score, &loss);
-                    b.if_else(&is_loss, |b| b.str(&format!("mate -{moves}")), rest)
-                },
-            )
-        });
+    mate_from(b, score, 0, mate_plies as i64)
+}
+
+/// [`score_text`] for the mates `plies..mate_plies` plies from the root, else
+/// centipawns.
+#[track_caller]
+fn mate_from(
+    b: &mut Builder,
+    score: &Value<kind::Int>,
+    plies: i64,
+    mate_plies: i64,
+) -> Value<kind::Str> {
+    if plies >= mate_plies {
+        return centipawns(b, score);
     }
-    text(b)
+    let mate = evaluate::units(eval::MATE);
+    let moves = (plies + 2) / 2;
+    let win = b.int(SCORE_BITS, mate - plies);
+    let is_win = b.eq(score, &win);
+    b.if_else(
+        &is_win,
+        |b| b.str(&format!("mate {moves}")),
+        |b| {
+            let loss = b.int(SCORE_BITS, plies - mate);
+            let is_loss = b.eq(score, &loss);
+            b.if_else(
+                &is_loss,
+                |b| b.str(&format!("mate -{moves}")),
+                |b| mate_from(b, score, plies + 1, mate_plies),
+            )
+        },
+    )
 }
 
 /// `cp <centipawns>` of a score in units of 5 cp.

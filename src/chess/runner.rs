@@ -222,6 +222,8 @@ impl MoveReply {
 }
 
 /// What the `move` program answered.
+// One reply a move: the size of a move with its report costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
     /// The engine moved.
