@@ -223,6 +223,6 @@ fn the_comparison_catches_a_wrong_report() {
         (answer(score, nodes, best), format!("pv [\"{best}\"]")),
     ] {
         let error = check(variant, &wrong, start).unwrap_or_default();
-        assert!(error.contains(what), "{what}: {error:?}");
+        assert!(error.contains(&what), "{what}: {error:?}");
     }
 }
