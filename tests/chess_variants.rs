@@ -94,7 +94,11 @@ fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<Strin
             if !judge::legal_uci(&after).contains(r) {
                 return Some(format!("{name} {fen_text}: pv reply {r} is not legal"));
             }
-            let (value, _) = oracle_variants::after_reply(spec, &judge::play(&after, r), engine);
+            let reply = after
+                .legal_moves()
+                .into_iter()
+                .find(|m| judge::uci(m) == *r)?;
+            let (value, _) = oracle_variants::after_reply(spec, &after, &reply, engine);
             (value != searched.score).then(|| {
                 format!(
                     "{name} {fen_text}: the pv reply {r} scores {value}, the move {}",
@@ -176,23 +180,25 @@ fn the_comparison_catches_a_wrong_report() {
     let best = &searched.best;
     let after = judge::play(&pos, best);
     let fen_after = judge::fen(&after);
+    let reply_score = |r: &String| {
+        let m = after
+            .legal_moves()
+            .into_iter()
+            .find(|m| judge::uci(m) == *r)
+            .unwrap();
+        oracle_variants::after_reply(Spec::of("2ply"), &after, &m, pos.turn()).0
+    };
     let reply = after
         .legal_moves()
         .iter()
         .map(judge::uci)
-        .find(|r| {
-            let next = judge::play(&after, r);
-            oracle_variants::after_reply(Spec::of("2ply"), &next, pos.turn()).0 == searched.score
-        })
+        .find(|r| reply_score(r) == searched.score)
         .unwrap();
     let other = after
         .legal_moves()
         .iter()
         .map(judge::uci)
-        .find(|r| {
-            let next = judge::play(&after, r);
-            oracle_variants::after_reply(Spec::of("2ply"), &next, pos.turn()).0 != searched.score
-        })
+        .find(|r| reply_score(r) != searched.score)
         .unwrap();
     let answer = |score: i32, nodes: u64, pv: &str| {
         let text = format!(

@@ -361,6 +361,8 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                         &replied,
                         |b| {
                             let g = evaluate::gain(b, &saved, &reply);
+                            let took =
+                                quiescence.then(|| evaluate::captures_on_target(b, &saved, &reply));
                             // Dead: deleted here rather than after the whole `if`
                             // (the boundary keeps a copy of `saved` for the end).
                             if !report {
@@ -371,15 +373,23 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                             b.if_else(
                                 &can_move,
                                 |b| {
-                                    if quiescence {
-                                        // The leaf scores child - g + best capture.
-                                        let (best, captures) = capture_search(b, pos, report);
-                                        let key = b.sub(&g, &best);
-                                        let count = captures.map(|c| {
-                                            let one = report::one(b);
-                                            b.concat(&one, &c)
-                                        });
-                                        (key, count)
+                                    if let Some(took) = &took {
+                                        // After a capture, the leaf scores child - g +
+                                        // the best capture.
+                                        b.if_else(
+                                            took,
+                                            |b| {
+                                                let (best, captures) =
+                                                    capture_search(b, pos, report);
+                                                let key = b.sub(&g, &best);
+                                                let count = captures.map(|c| {
+                                                    let one = report::one(b);
+                                                    b.concat(&one, &c)
+                                                });
+                                                (key, count)
+                                            },
+                                            |b| (g.clone(), report.then(|| report::one(b))),
+                                        )
                                     } else {
                                         (g.clone(), report.then(|| report::one(b)))
                                     }

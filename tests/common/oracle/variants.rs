@@ -5,9 +5,10 @@
 //! principal variation).
 //!
 //! - `2ply`: the search of [`super::search`].
-//! - `2ply-q`: the same, but a leaf where the engine has a legal move scores the larger
-//!   of its own score (standing pat) and the score after each legal capture (en passant
-//!   included) or promotion of the engine.
+//! - `2ply-q`: the same, but a leaf whose reply captured a piece on its target square
+//!   (not en passant) and where the engine has a legal move scores the larger of its own
+//!   score (standing pat) and the score after each legal capture (en passant included)
+//!   or promotion of the engine.
 //!
 //! Scores are centipawns from the engine's view; `MATE` and `-MATE` are mates.
 
@@ -55,13 +56,18 @@ pub fn leaf(spec: Spec, pos: &Chess, engine: Color) -> (i32, u64) {
     (best, noisy.len() as u64)
 }
 
-/// The score of the position after `reply` (from the engine's view) and the positions
-/// reached below it.
-pub fn after_reply(spec: Spec, next: &Chess, engine: Color) -> (i32, u64) {
+/// The score, from the engine's view, of the position after `reply` (played in
+/// `after`), and the positions reached below it.
+pub fn after_reply(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i32, u64) {
+    let next = judge::play_move(after, reply);
     if next.legal_moves().is_empty() {
         return (if next.is_check() { -eval::MATE } else { 0 }, 0);
     }
-    leaf(spec, next, engine)
+    let took = reply.is_capture() && !reply.is_en_passant();
+    let spec = Spec {
+        quiescence: spec.quiescence && took,
+    };
+    leaf(spec, &next, engine)
 }
 
 /// The score of the position `after` an engine move and the positions reached below it.
@@ -73,7 +79,7 @@ pub fn after_move(spec: Spec, after: &Chess, engine: Color) -> (i32, u64) {
     let mut nodes = 0;
     let mut best = i32::MAX;
     for reply in &replies {
-        let (value, below) = after_reply(spec, &judge::play_move(after, reply), engine);
+        let (value, below) = after_reply(spec, after, reply, engine);
         nodes += 1 + below;
         best = best.min(value);
     }
