@@ -21,6 +21,15 @@
 //! restore the child's position, its status, the output text
 //! ```
 //!
+//! With [`SearchOptions::quiescence`] (the `2ply-q` variant), a leaf whose reply
+//! captured on its target square ([`evaluate::captures_on_target`]) and that leaves the
+//! engine a move runs `capture_search` in a group of its own: the engine's captures and
+//! promotions ([`fork_legal_captures`]), their gains, a tournament, and the best gain or
+//! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::report`] every thread
+//! also carries the reply's UCI text and a count of positions, summed by
+//! [`report::keep_best_counting`] in place of each tournament; the program writes them
+//! with the score in decimal at the end.
+//!
 //! A leaf's score (`child - gain`, `-MATE`, `0` or `MATE`) is `child - key` with the key
 //! above, and `child - key` decreases as the key grows (no value comes near the 14-bit
 //! limits), so the largest key is the smallest score, ties included: the leaves compute
