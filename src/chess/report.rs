@@ -210,3 +210,72 @@ fn centipawns(b: &mut Builder, score: &Value<kind::Int>) -> Value<kind::Str> {
     let sign = b.if_else(&negative, |b| b.str("cp -"), |b| b.str("cp "));
     b.concat(&sign, &digits)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Applies `rules` one after the other, as the reference executor does.
+    fn apply(rules: &[(String, String)], state: &str) -> String {
+        rules.iter().fold(state.to_string(), |s, (p, r)| {
+            let re = regex::Regex::new(p).expect("a valid pattern");
+            re.replace_all(&s, r.as_str()).into_owned()
+        })
+    }
+
+    #[test]
+    fn counts_are_written_in_decimal() {
+        let rules = decimal_rules();
+        for n in [
+            0usize, 1, 9, 10, 11, 99, 100, 101, 420, 1000, 1010, 9999, 10000, 10001, 123456,
+        ] {
+            let tally = TALLY.to_string().repeat(n);
+            let state = format!("%%\n#stack:\n{tally}\n#v: 1\n");
+            assert_eq!(
+                apply(&rules, &state),
+                format!("%%\n#stack:\n{n}\n#v: 1\n"),
+                "{n}"
+            );
+        }
+    }
+
+    #[test]
+    fn tournaments_with_counts_sum_them_and_keep_the_earliest_best() {
+        let mut b = Builder::new("t", "t");
+        let key = b.input_int("k", 4);
+        let count = b.input_str("c");
+        let id = b.input_str("i");
+        let sum = keep_best_counting(&mut b, &key, &count, 8);
+        b.output("s", &sum);
+        b.output("i", &id);
+        let program = crate::compiler::compile(b.finish(), &Default::default())
+            .program
+            .validate()
+            .unwrap();
+        let exec = crate::exec::reference::Reference::new(program);
+        use crate::compiler::encode::{self, Thread};
+        use crate::exec::Executor;
+        // Keys 3, 7, 7, -2, 5 with counts 1, 2, 3, 0, 4: the first 7 stays, with 10.
+        let threads: Vec<Thread> = [(3, 1), (7, 2), (7, 3), (-2, 0), (5, 4)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(k, c))| {
+                let key = encode::int(4, k);
+                let tally = TALLY.to_string().repeat(c);
+                let id = i.to_string();
+                Thread::active(
+                    &[],
+                    &[
+                        ("k", key.as_str()),
+                        ("c", tally.as_str()),
+                        ("i", id.as_str()),
+                    ],
+                )
+            })
+            .collect();
+        let out = encode::threads(&exec.run(&encode::render(&threads)));
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].var("s"), Some(TALLY.to_string().repeat(10).as_str()));
+        assert_eq!(out[0].var("i"), Some("1"));
+    }
+}
