@@ -129,12 +129,24 @@ fn move_prints_the_move_the_fen_after_and_the_status() {
         let status = judge::allowed_statuses(&after)[0];
         let out = regex_chess(&["move", "--fen", fen]);
         assert!(out.status.success(), "{fen}: {}", text(&out.stderr));
-        assert_eq!(
-            text(&out.stdout),
-            format!("{best}\n{}\n{status}\n", judge::fen(&after)),
-            "{fen}"
-        );
+        let stdout = text(&out.stdout);
+        let head = format!("{best}\n{}\n{status}\n", judge::fen(&after));
+        let report = stdout
+            .strip_prefix(&head)
+            .unwrap_or_else(|| panic!("{fen}: {stdout:?}"));
+        let keys: Vec<&str> = report
+            .lines()
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        assert_eq!(keys, ["score", "depth", "nodes", "pv"], "{fen}: {report:?}");
+        assert!(report.contains("\ndepth 2\n"), "{report:?}");
+        assert!(report.contains(&format!("\npv {best}")), "{report:?}");
     }
+    let out = regex_chess(&["move", "--fen", START, "--search", "2ply-q"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 7);
+    let out = regex_chess(&["move", "--fen", START, "--search", "9ply"]);
+    assert_one_line_error(&out, "unknown search `9ply`; known: 2ply, 2ply-q");
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     let out = regex_chess(&["move", "--fen", mated]);
     assert!(out.status.success(), "{}", text(&out.stderr));

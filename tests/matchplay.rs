@@ -332,6 +332,15 @@ fn the_match_command_checks_its_arguments() {
             "cannot read /nonexistent/openings.txt",
         ),
         (vec!["--jobs", "0"], "--jobs must be at least 1"),
+        (vec!["--search", "9ply"], "unknown search `9ply`"),
+        (
+            vec!["--opponent", "search:nope"],
+            "unknown search `nope`; known: 2ply, 2ply-q",
+        ),
+        (
+            vec!["--opponent", "search:2ply", "--opponent-depth", "3"],
+            "apply to a uci:PATH opponent",
+        ),
         (vec!["--games", "0"], "no games to play"),
     ] {
         let mut all = vec!["match"];
@@ -378,6 +387,32 @@ fn the_match_command_plays_the_rules() {
     assert!(stdout.contains("engine forfeits: 0"), "{stdout}");
     let text = std::fs::read_to_string(&pgn_path).unwrap();
     assert_eq!(parse_pgn(&text).len(), 2);
+}
+
+#[test]
+fn the_match_command_plays_one_variant_against_another() {
+    let out = regex_chess(&[
+        "match",
+        "--search",
+        "2ply-q",
+        "--opponent",
+        "search:2ply",
+        "--games",
+        "2",
+        "--max-plies",
+        "12",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("games 2: +"), "{stdout}");
+    assert!(stdout.contains("search 2ply-q"), "{stdout}");
+    assert!(stdout.contains("regex-chess search 2ply"), "{stdout}");
+    assert!(
+        stdout.contains("engine FEN-after disagreements with shakmaty: 0"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("engine forfeits: 0"), "{stdout}");
 }
 
 /// A player that plays a fixed list of moves, then has no move (and forfeits).

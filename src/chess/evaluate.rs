@@ -553,6 +553,42 @@ pub fn gain(
     stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
 }
 
+/// Whether the move `uci` captures a piece standing on its target square of the
+/// [`compact`] board `before` (en passant does not: its target square is empty). Two
+/// rules: a select rule reading the target square (as in [`gain`]), then `F` for the rest.
+#[track_caller]
+pub fn captures_on_target(
+    b: &mut Builder,
+    before: &Value<kind::Str>,
+    uci: &Value<kind::Str>,
+) -> Value<kind::Bool> {
+    let to_branches: Vec<(String, String)> = (0..64)
+        .map(|sq| {
+            (
+                square_name(sq),
+                format!("[qrbn]?\n{}", skip(compact_offset(sq))),
+            )
+        })
+        .collect();
+    let rules = vec![
+        (
+            format!("{HEAD}[a-h][1-8]{}[A-Za-z][^\n]*\n", trie(&to_branches)),
+            "${1}T\n".to_string(),
+        ),
+        (
+            format!("{HEAD}[a-h][1-8][a-h][1-8][qrbn]?\n[^\n]*\n"),
+            "${1}F\n".to_string(),
+        ),
+    ];
+    on_stack(
+        b,
+        "captures_on_target",
+        &[before.var(), uci.var()],
+        rules,
+        Type::Bool,
+    )
+}
+
 /// The score of `board` from white's view, in [`SCORE_BITS`] bits: the sum over its
 /// pieces of [`white_units`]. About 30 rules per square; meant for one thread.
 #[track_caller]

@@ -399,10 +399,17 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
     rules
 }
 
-/// Step 2: the move rules of `side`.
+/// Step 2: the move rules of `side` within `scope`; with [`Scope::captures_only`], only
+/// the captures (en passant included) and the promotions (quiet ones included): no quiet
+/// move, no castling.
 fn move_rules(side: Side, castling: &Var, ep: &Var, scope: Scope) -> Rules {
+    let captures = scope.captures_only;
     let mut rules = Vec::new();
-    let target = side.target();
+    let target = if captures {
+        side.enemy()
+    } else {
+        side.target()
+    };
     let enemy = side.enemy();
     // Knights.
     for step in KNIGHT_STEPS {
@@ -450,24 +457,26 @@ fn move_rules(side: Side, castling: &Var, ep: &Var, scope: Scope) -> Rules {
         Side::Black => (10, (10, 59), (10, 17), (60, 67)),
     };
     let caps = [forward - 1, forward + 1];
-    rules.push(step_move(
-        Family::Pawn,
-        "1",
-        forward,
-        1,
-        "\\.",
-        Landing::plain("1"),
-        Some(quiet_range),
-    ));
-    rules.push(step_move(
-        Family::Pawn,
-        "1",
-        forward,
-        2,
-        "\\.",
-        Landing::plain("7"),
-        Some(start_range),
-    ));
+    if !captures {
+        rules.push(step_move(
+            Family::Pawn,
+            "1",
+            forward,
+            1,
+            "\\.",
+            Landing::plain("1"),
+            Some(quiet_range),
+        ));
+        rules.push(step_move(
+            Family::Pawn,
+            "1",
+            forward,
+            2,
+            "\\.",
+            Landing::plain("7"),
+            Some(start_range),
+        ));
+    }
     // One pawn step onto `target` (empty square or enemy), landing as `landing`.
     let pawn_step = |direction: i32, target: &str, landing: Landing, range: (usize, usize)| {
         step_move(
@@ -576,29 +585,31 @@ fn move_rules(side: Side, castling: &Var, ep: &Var, scope: Scope) -> Rules {
         Side::White => (70, "R", "K", "K?Q"),
         Side::Black => (0, "r", "[KQ]*k", "[KQk]*q"),
     };
-    rules.push(fork_rule(
-        Family::King,
-        &[
-            Seg::Keep(any(home + 4)),
-            Seg::Origin("6".into(), "a"),
-            Seg::Swap("\\.".into(), "c"),
-            Seg::Swap("\\.".into(), "6"),
-            Seg::Keep(rook.into()),
-            rights(short),
-        ],
-        None,
-    ));
-    rules.push(fork_rule(
-        Family::King,
-        &[
-            Seg::Keep(format!("{}{rook}\\.", any(home))),
-            Seg::Swap("\\.".into(), "6"),
-            Seg::Swap("\\.".into(), "c"),
-            Seg::Origin("6".into(), "a"),
-            rights(long),
-        ],
-        None,
-    ));
+    if !captures {
+        rules.push(fork_rule(
+            Family::King,
+            &[
+                Seg::Keep(any(home + 4)),
+                Seg::Origin("6".into(), "a"),
+                Seg::Swap("\\.".into(), "c"),
+                Seg::Swap("\\.".into(), "6"),
+                Seg::Keep(rook.into()),
+                rights(short),
+            ],
+            None,
+        ));
+        rules.push(fork_rule(
+            Family::King,
+            &[
+                Seg::Keep(format!("{}{rook}\\.", any(home))),
+                Seg::Swap("\\.".into(), "6"),
+                Seg::Swap("\\.".into(), "c"),
+                Seg::Origin("6".into(), "a"),
+                rights(long),
+            ],
+            None,
+        ));
+    }
     // The one-piece threads go, the children wake up.
     rules.push((format!("%m{FAMILY_TAGS}\n[^%]*"), String::new()));
     rules.push((format!("%{CHILD_TAG}\n"), "%%\n".to_string()));
@@ -946,12 +957,12 @@ fn generate(
 
 /// Generation for both sides (an `if_else` on the side to move).
 #[track_caller]
-fn generate_both(b: &mut Builder, pos: &Position, uci: Option<&Var>, full: bool) {
+fn generate_both(b: &mut Builder, pos: &Position, uci: Option<&Var>, full: bool, scope: Scope) {
     let white = b.eq_text(&pos.turn, "w");
     b.if_else(
         &white,
-        |b| generate(b, Side::White, pos, uci, full, Scope::ALL),
-        |b| generate(b, Side::Black, pos, uci, full, Scope::ALL),
+        |b| generate(b, Side::White, pos, uci, full, scope),
+        |b| generate(b, Side::Black, pos, uci, full, scope),
     );
 }
 
@@ -963,6 +974,9 @@ pub struct Scope {
     pub white_only: bool,
     /// Pawns promote to a queen only: the rules of the under-promotions are not recorded.
     pub queen_only: bool,
+    /// Only captures (en passant included) and promotions (quiet ones included): the
+    /// capture search's generation.
+    pub captures_only: bool,
 }
 
 impl Scope {
@@ -970,11 +984,18 @@ impl Scope {
     pub const ALL: Scope = Scope {
         white_only: false,
         queen_only: false,
+        captures_only: false,
+    };
+    /// Every legal capture and promotion of either side.
+    pub const CAPTURES: Scope = Scope {
+        captures_only: true,
+        ..Scope::ALL
     };
     /// The terms of the public "regex-chess" task: white to move, queen promotions only.
     pub const TASK: Scope = Scope {
         white_only: true,
         queen_only: true,
+        captures_only: false,
     };
 }
 
@@ -1010,6 +1031,20 @@ pub fn fork_legal_moves(
     options: MoveGen,
 ) -> Children {
     let _ = max_moves;
+    fork_moves(b, pos, options, Scope::ALL)
+}
+
+/// [`fork_legal_moves`] restricted to the legal captures (en passant included) and
+/// promotions (quiet ones included) of the side to move: the moves of the capture
+/// search. A thread with none disappears, or stays with [`MoveGen::keep_stuck`].
+#[track_caller]
+pub fn fork_legal_captures(b: &mut Builder, pos: &Position, options: MoveGen) -> Children {
+    fork_moves(b, pos, options, Scope::CAPTURES)
+}
+
+/// The generation behind [`fork_legal_moves`] and [`fork_legal_captures`].
+#[track_caller]
+fn fork_moves(b: &mut Builder, pos: &Position, options: MoveGen, scope: Scope) -> Children {
     let uci: Option<Value<kind::Str>> = options.uci.then(|| b.fresh(Type::Str));
     let uci_var = uci.as_ref().map(|u| u.var().clone());
     if options.keep_stuck {
@@ -1024,7 +1059,7 @@ pub fn fork_legal_moves(
             &[],
         );
     }
-    generate_both(b, pos, uci_var.as_ref(), true);
+    generate_both(b, pos, uci_var.as_ref(), true, scope);
     let moved = options.keep_stuck.then(|| {
         // A copy followed by a child had a move: it goes. (The rule starts at the few
         // copies, not at every child.)

@@ -153,6 +153,39 @@ impl FromStr for Status {
     }
 }
 
+/// The search's score of its move, from the engine's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: the engine is mated).
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+impl FromStr for Score {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Score, String> {
+        let number = |text: &str| {
+            text.parse::<i32>()
+                .map_err(|_| format!("the score `{s}` has no integer"))
+        };
+        match s.split_once(' ') {
+            Some(("cp", n)) => Ok(Score::Cp(number(n)?)),
+            Some(("mate", n)) if number(n)? != 0 => Ok(Score::Mate(number(n)?)),
+            _ => Err(format!("the score `{s}` is not `cp <int>` or `mate <int>`")),
+        }
+    }
+}
+
 /// The engine's move and what it led to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveReply {
@@ -162,9 +195,35 @@ pub struct MoveReply {
     pub fen_after: Fen,
     /// The rules' verdict on that position.
     pub status: Status,
+    /// The search's score of the move (`score` line), when reported.
+    pub score: Option<Score>,
+    /// The plies searched (`depth` line), when reported.
+    pub depth: Option<u32>,
+    /// The positions the rules evaluated (`nodes` line), when reported.
+    pub nodes: Option<u64>,
+    /// The principal variation (`pv` line): the move, then the expected reply and
+    /// further moves when reported; empty when not reported.
+    pub pv: Vec<UciMove>,
+}
+
+impl MoveReply {
+    /// A reply with no search report.
+    pub fn new(mv: UciMove, fen_after: Fen, status: Status) -> MoveReply {
+        MoveReply {
+            mv,
+            fen_after,
+            status,
+            score: None,
+            depth: None,
+            nodes: None,
+            pv: Vec::new(),
+        }
+    }
 }
 
 /// What the `move` program answered.
+// One reply a move: the size of a move with its report costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
     /// The engine moved.
@@ -203,9 +262,11 @@ pub fn parse_legal_output(state: &str) -> Result<Vec<UciMove>, String> {
     Ok(moves)
 }
 
-/// Reads the output of `move`: `move <uci>\nfen <FEN>\nstatus <status>\n`, or
-/// `status checkmate\n` / `status stalemate\n` alone. The FEN must be valid and written
-/// in normalised form.
+/// Reads the output of `move`: `move <uci>\nfen <FEN>\nstatus <status>\n`, then
+/// optionally the search's lines `score cp|mate <int>`, `depth <int>`, `nodes <int>`,
+/// `pv <uci> ...` (each at most once, in that order); or `status checkmate\n` /
+/// `status stalemate\n` alone. The FEN must be valid and written in normalised form; the
+/// principal variation must start with the move.
 pub fn parse_move_output(state: &str) -> Result<Reply, String> {
     let lines = lines(state)?;
     let field = |line: &str, key: &str| -> Result<String, String> {
@@ -219,7 +280,7 @@ pub fn parse_move_output(state: &str) -> Result<Reply, String> {
             status @ (Status::Checkmate | Status::Stalemate) => Ok(Reply::NoMove(status)),
             other => Err(format!("no move, but the status is `{other}`")),
         },
-        [mv, fen, status] => {
+        [mv, fen, status, report @ ..] if report.len() <= 4 => {
             let mv: UciMove = field(mv, "move")?.parse().map_err(|e| format!("{e}"))?;
             let fen_text = field(fen, "fen")?;
             let fen_after: Fen = fen_text.parse().map_err(|e| format!("{e}"))?;
@@ -229,14 +290,54 @@ pub fn parse_move_output(state: &str) -> Result<Reply, String> {
                 ));
             }
             let status = field(status, "status")?.parse::<Status>()?;
-            Ok(Reply::Move(MoveReply {
-                mv,
-                fen_after,
-                status,
-            }))
+            let mut reply = MoveReply::new(mv, fen_after, status);
+            read_report(&mut reply, report)?;
+            Ok(Reply::Move(reply))
         }
-        other => Err(format!("expected 1 or 3 lines, found {}", other.len())),
+        other => Err(format!("expected 1 or 3 to 7 lines, found {}", other.len())),
     }
+}
+
+/// Reads the search's lines after `status` into `reply`.
+fn read_report(reply: &mut MoveReply, lines: &[&str]) -> Result<(), String> {
+    const KEYS: [&str; 4] = ["score", "depth", "nodes", "pv"];
+    let mut next = 0;
+    for line in lines {
+        let (key, value) = line
+            .split_once(' ')
+            .ok_or_else(|| format!("expected a line `<key> <value>`, found {line:?}"))?;
+        let at = KEYS[next..]
+            .iter()
+            .position(|k| *k == key)
+            .ok_or_else(|| format!("unexpected line {line:?} (keys: {KEYS:?}, in order)"))?;
+        next += at + 1;
+        let int = |what: &str| {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("the {what} `{value}` is not a non-negative integer"))
+        };
+        match key {
+            "score" => reply.score = Some(value.parse()?),
+            "depth" => {
+                let depth = int("depth")?;
+                reply.depth = Some(u32::try_from(depth).map_err(|_| "depth too large")?);
+            }
+            "nodes" => reply.nodes = Some(int("node count")?),
+            _ => {
+                reply.pv = value
+                    .split(' ')
+                    .map(|m| m.parse::<UciMove>().map_err(|e| format!("pv: {e}")))
+                    .collect::<Result<_, _>>()?;
+                if reply.pv.first() != Some(&reply.mv) {
+                    return Err(format!(
+                        "the pv `{value}` does not start with the move {}",
+                        reply.mv
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `legal-moves` program, ready to run.
@@ -271,20 +372,34 @@ impl LegalMoves {
     }
 }
 
-/// The `move` program, ready to run.
+/// The `move` program, or a variant with its contract (see
+/// [`crate::chess::variants`]), ready to run.
 pub struct MovePicker {
     exec: Box<dyn Executor>,
+    program: &'static str,
 }
 
 impl MovePicker {
-    /// Compiles the registered program and builds an executor of `kind` for it.
+    /// Compiles the registered `move` program and builds an executor of `kind` for it.
     pub fn new(kind: ExecutorKind) -> Result<MovePicker, RunError> {
-        Ok(MovePicker::with_executor(kind.build(load(MOVE)?)))
+        MovePicker::named(MOVE, kind)
+    }
+
+    /// Compiles the registered program `program`, which keeps the `move` contract, and
+    /// builds an executor of `kind` for it.
+    pub fn named(program: &'static str, kind: ExecutorKind) -> Result<MovePicker, RunError> {
+        Ok(MovePicker {
+            exec: kind.build(load(program)?),
+            program,
+        })
     }
 
     /// Uses an executor already built for the program.
     pub fn with_executor(exec: Box<dyn Executor>) -> MovePicker {
-        MovePicker { exec }
+        MovePicker {
+            exec,
+            program: MOVE,
+        }
     }
 
     /// The executor.
@@ -292,11 +407,16 @@ impl MovePicker {
         self.exec.as_ref()
     }
 
+    /// The program's name.
+    pub fn program(&self) -> &'static str {
+        self.program
+    }
+
     /// The engine's reply to `fen`.
     pub fn run(&self, fen: &Fen) -> Result<Reply, RunError> {
         let state = self.exec.run(&input_state(fen));
         parse_move_output(&state).map_err(|problem| RunError::Output {
-            program: MOVE,
+            program: self.program,
             problem,
             state,
         })
@@ -378,6 +498,62 @@ mod tests {
     }
 
     #[test]
+    fn reads_a_search_report() {
+        let head = "move e2e4\nfen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\nstatus ongoing\n";
+        let state = format!("{head}score cp -35\ndepth 2\nnodes 420\npv e2e4 e7e5\n");
+        let Ok(Reply::Move(reply)) = parse_move_output(&state) else {
+            panic!("{state:?}")
+        };
+        assert_eq!(reply.score, Some(Score::Cp(-35)));
+        assert_eq!(reply.depth, Some(2));
+        assert_eq!(reply.nodes, Some(420));
+        assert_eq!(texts(&reply.pv), ["e2e4", "e7e5"]);
+        for (lines, score) in [
+            ("score mate 1\n", Score::Mate(1)),
+            ("score mate -2\n", Score::Mate(-2)),
+        ] {
+            let Ok(Reply::Move(reply)) = parse_move_output(&format!("{head}{lines}")) else {
+                panic!("{lines:?}")
+            };
+            assert_eq!(
+                (reply.score, reply.depth, reply.pv.len()),
+                (Some(score), None, 0)
+            );
+            assert_eq!(score.to_string(), lines["score ".len()..].trim_end());
+        }
+        let Ok(Reply::Move(reply)) = parse_move_output(&format!("{head}pv e2e4\n")) else {
+            panic!("a lone pv")
+        };
+        assert_eq!(
+            (reply.score, texts(&reply.pv)),
+            (None, vec!["e2e4".to_string()])
+        );
+    }
+
+    #[test]
+    fn refuses_malformed_reports() {
+        let head = "move e2e4\nfen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\nstatus ongoing\n";
+        for (report, problem) in [
+            ("score 12\n", "not `cp <int>`"),
+            ("score cp x\n", "no integer"),
+            ("score mate 0\n", "not `cp <int>`"),
+            ("depth -1\n", "not a non-negative integer"),
+            ("nodes many\n", "node count"),
+            ("pv e7e5 e2e4\n", "does not start with the move"),
+            ("pv e2e4 e7e9\n", "e7e9"),
+            ("depth 2\nscore cp 1\n", "unexpected line"),
+            ("depth 2\ndepth 2\n", "unexpected line"),
+            ("eval 3\n", "unexpected line"),
+            ("nodes\n", "<key> <value>"),
+        ] {
+            let error = parse_move_output(&format!("{head}{report}")).unwrap_err();
+            assert!(error.contains(problem), "{report:?}: {error}");
+        }
+        let long = format!("{head}score cp 1\ndepth 2\nnodes 3\npv e2e4\npv e2e4\n");
+        assert!(parse_move_output(&long).unwrap_err().contains("found 8"));
+    }
+
+    #[test]
     fn refuses_malformed_moves() {
         let fen = "fen 4k3/8/8/8/8/8/K7/8 b - - 1 1";
         for (state, problem) in [
@@ -390,7 +566,7 @@ mod tests {
             ("move a1a2\n".to_string(), "expected a line `status ...`"),
             (
                 format!("move a1a2\n{fen}\n"),
-                "expected 1 or 3 lines, found 2",
+                "expected 1 or 3 to 7 lines, found 2",
             ),
             (format!("move a1a2\n{fen}\nstatus ongoing"), "newline"),
             (format!("move a1a9\n{fen}\nstatus ongoing\n"), "a1a9"),

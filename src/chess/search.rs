@@ -21,6 +21,15 @@
 //! restore the child's position, its status, the output text
 //! ```
 //!
+//! With [`SearchOptions::quiescence`] (the `2ply-q` variant), a leaf whose reply
+//! captured on its target square ([`evaluate::captures_on_target`]) and that leaves the
+//! engine a move runs `capture_search` in a group of its own: the engine's captures and
+//! promotions ([`fork_legal_captures`]), their gains, a tournament, and the best gain or
+//! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::report`] every thread
+//! also carries the reply's UCI text and a count of positions, summed by
+//! [`report::keep_best_counting`] in place of each tournament; the program writes them
+//! with the score in decimal at the end.
+//!
 //! A leaf's score (`child - gain`, `-MATE`, `0` or `MATE`) is `child - key` with the key
 //! above, and `child - key` decreases as the key grows (no value comes near the 14-bit
 //! limits), so the largest key is the smallest score, ties included: the leaves compute
@@ -32,7 +41,8 @@ use super::board::{MoveGen, Position};
 use super::eval;
 use super::evaluate::{self, BOARD_CHAR, SCORE_BITS};
 use super::fen_rules::{parse_fen, to_fen};
-use super::movegen::{fork_legal_moves, has_legal_move, in_check};
+use super::movegen::{fork_legal_captures, fork_legal_moves, has_legal_move, in_check};
+use super::report;
 use super::stack_rules::{self, on_stack};
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Best, Instruction, IrProgram, Type};
@@ -214,6 +224,17 @@ fn restore(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
     b.emit(Instruction::Define(uci.var().clone()));
 }
 
+/// Which search [`search_with`] records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Below each leaf, the capture search of `src/chess/mod.rs` (the side to move's
+    /// best capture or promotion, or standing pat).
+    pub quiescence: bool,
+    /// Keep the expected reply and count the positions visited ([`Chosen::reply`],
+    /// [`Chosen::nodes`]).
+    pub report: bool,
+}
+
 /// What the search leaves in its single thread.
 pub struct Chosen {
     /// Whether the engine had a move (false: the root position is unchanged).
@@ -222,20 +243,90 @@ pub struct Chosen {
     pub uci: Value<kind::Str>,
     /// Whether the position after the move leaves the opponent no legal move.
     pub no_reply: Value<kind::Bool>,
-    /// The move's 2-ply score (units of 5 cp).
+    /// The move's score (units of 5 cp).
     pub score: Value<kind::Int>,
+    /// With [`SearchOptions::report`]: the reply the score assumes (empty when there is
+    /// none).
+    pub reply: Option<Value<kind::Str>>,
+    /// With [`SearchOptions::report`]: the positions the search reached by a move, as a
+    /// count of [`report::TALLY`]s.
+    pub nodes: Option<Value<kind::Str>>,
+}
+
+/// The tournament of a run of threads on `key` (largest wins, ties the earliest), summing
+/// the runs' `count`s when there are counts.
+#[track_caller]
+fn keep_best_maybe_counting(
+    b: &mut Builder,
+    key: &Value<kind::Int>,
+    count: Option<Value<kind::Str>>,
+) -> Option<Value<kind::Str>> {
+    match count {
+        Some(count) => Some(report::keep_best_counting(b, key, &count, MAX_MOVES)),
+        None => {
+            b.keep_best(key, MAX_MOVES, Best::Max);
+            None
+        }
+    }
+}
+
+/// The capture search below a leaf: the best gain, for the side to move, of its legal
+/// captures and promotions, or 0 (standing pat) when none gains; with `report`, the
+/// number of captures looked at. The threads left hold a capture's position, not the
+/// leaf's (the search restores the chosen child from its group boundary).
+#[track_caller]
+fn capture_search(
+    b: &mut Builder,
+    pos: &Position,
+    report: bool,
+) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
+    let board = evaluate::compact(b, &pos.board);
+    let (best, count) = b.grouped(|b| {
+        let options = MoveGen {
+            uci: true,
+            keep_stuck: true,
+        };
+        let captures = fork_legal_captures(b, pos, options);
+        let uci = captures.uci.expect("asked for uci");
+        let moved = captures.moved.expect("asked for keep_stuck");
+        let (gain, count) = b.if_else(
+            &moved,
+            |b| {
+                let g = evaluate::gain(b, &board, &uci);
+                (g, report.then(|| report::one(b)))
+            },
+            |b| (b.int(SCORE_BITS, 0), report.then(|| b.str(""))),
+        );
+        b.emit(Instruction::Delete(uci.var().clone()));
+        b.emit(Instruction::Delete(board.var().clone()));
+        let count = keep_best_maybe_counting(b, &gain, count);
+        (gain, count)
+    });
+    let zero = b.int(SCORE_BITS, 0);
+    let gains = b.gt(&best, &zero);
+    let best = b.if_else(&gains, |_| best.clone(), |_| zero.clone());
+    (best, count)
 }
 
 /// The 2-ply search on the position of the single active thread. Afterwards the thread
 /// holds the position after the chosen move (or the root position when there is none).
 #[track_caller]
 pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
+    search_with(b, pos, SearchOptions::default())
+}
+
+/// The 2-ply search, with the capture search below its leaves when
+/// [`SearchOptions::quiescence`] is set (see `src/chess/mod.rs`). Afterwards the thread
+/// holds the position after the chosen move (or the root position when there is none).
+#[track_caller]
+pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> Chosen {
+    let SearchOptions { quiescence, report } = options;
     let white = b.eq_text(&pos.turn, "w");
     let root_white = evaluate::full_score_white(b, &pos.board);
     let root = evaluate::for_side(b, &root_white, &white);
     let root_board = evaluate::compact(b, &pos.board);
     let mate = mate_units();
-    let (moved, uci, no_reply, score, key) = b.grouped(|b| {
+    let (moved, uci, no_reply, score, reply, count) = b.grouped(|b| {
         let children = fork_legal_moves(
             b,
             pos,
@@ -247,7 +338,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
         );
         let uci = children.uci.expect("asked for uci");
         let moved = children.moved.expect("asked for keep_stuck");
-        let (moved, (no_reply, score)) = b.if_else(
+        let (moved, (no_reply, (score, (reply, count)))) = b.if_else(
             &moved,
             |b| {
                 let g = evaluate::gain(b, &root_board, &uci);
@@ -259,7 +350,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                 // The child's board (compact), for the replies' gains and for the end;
                 // the rest of its position and its move wait in its group's boundary.
                 let saved = evaluate::compact(b, &pos.board);
-                let (no_reply, score) = b.grouped(|b| {
+                let (no_reply, score, reply, count) = b.grouped(|b| {
                     stash(b, pos, &saved, &uci);
                     let replies = fork_legal_moves(
                         b,
@@ -275,73 +366,110 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
                     // Each leaf's score is `child - key`: the tournament keeps the
                     // largest key (the same thread the smallest score would keep), and
                     // the subtraction runs once per child instead of once per leaf.
-                    let key = b.if_else(
+                    let (key, count) = b.if_else(
                         &replied,
                         |b| {
                             let g = evaluate::gain(b, &saved, &reply);
+                            let took =
+                                quiescence.then(|| evaluate::captures_on_target(b, &saved, &reply));
                             // Dead: deleted here rather than after the whole `if`
                             // (the boundary keeps a copy of `saved` for the end).
-                            b.emit(Instruction::Delete(reply.var().clone()));
+                            if !report {
+                                b.emit(Instruction::Delete(reply.var().clone()));
+                            }
                             b.emit(Instruction::Delete(saved.var().clone()));
                             let can_move = has_legal_move(b, pos);
                             b.if_else(
                                 &can_move,
-                                |_| g.clone(),
+                                |b| {
+                                    if let Some(took) = &took {
+                                        // After a capture, the leaf scores child - g +
+                                        // the best capture.
+                                        b.if_else(
+                                            took,
+                                            |b| {
+                                                let (best, captures) =
+                                                    capture_search(b, pos, report);
+                                                let key = b.sub(&g, &best);
+                                                let count = captures.map(|c| {
+                                                    let one = report::one(b);
+                                                    b.concat(&one, &c)
+                                                });
+                                                (key, count)
+                                            },
+                                            |b| (g.clone(), report.then(|| report::one(b))),
+                                        )
+                                    } else {
+                                        (g.clone(), report.then(|| report::one(b)))
+                                    }
+                                },
                                 |b| {
                                     // Mated: -MATE = child - (child + MATE); stalemate: 0.
                                     let check = in_check(b, pos);
-                                    b.if_else(
+                                    let key = b.if_else(
                                         &check,
                                         |b| {
                                             let m = b.int(SCORE_BITS, mate);
                                             b.add(&child, &m)
                                         },
                                         |_| child.clone(),
-                                    )
+                                    );
+                                    (key, report.then(|| report::one(b)))
                                 },
                             )
                         },
                         |b| {
                             // No reply: MATE = child - (child - MATE) in check, else 0.
-                            b.emit(Instruction::Delete(reply.var().clone()));
+                            if !report {
+                                b.emit(Instruction::Delete(reply.var().clone()));
+                            }
                             b.emit(Instruction::Delete(saved.var().clone()));
                             let check = in_check(b, pos);
-                            b.if_else(
+                            let key = b.if_else(
                                 &check,
                                 |b| {
                                     let m = b.int(SCORE_BITS, mate);
                                     b.sub(&child, &m)
                                 },
                                 |_| child.clone(),
-                            )
+                            );
+                            (key, report.then(|| b.str("")))
                         },
                     );
-                    b.keep_best(&key, MAX_MOVES, Best::Max);
+                    let count = keep_best_maybe_counting(b, &key, count);
                     let leaf = b.sub(&child, &key);
                     let no_reply = b.not(&replied);
                     unstash(b);
-                    (no_reply, leaf)
+                    (no_reply, leaf, report.then(|| reply.clone()), count)
                 });
                 restore(b, pos, &uci);
+                // The child itself counts too.
+                let count = count.map(|c| {
+                    let one = report::one(b);
+                    b.concat(&one, &c)
+                });
                 // `moved` is true here: set again, rather than carried through the wide part.
-                (b.bool(true), (no_reply, score))
+                (b.bool(true), (no_reply, (score, (reply, count))))
             },
             |b| {
                 let f = b.bool(false);
                 let zero = b.int(SCORE_BITS, 0);
-                (f.clone(), (f, zero))
+                let reply = report.then(|| b.str(""));
+                let count = report.then(|| b.str(""));
+                (f.clone(), (f, (zero, (reply, count))))
             },
         );
         let key = move_key(b, &score, &uci);
-        b.keep_best(&key, MAX_MOVES, Best::Max);
-        (moved, uci, no_reply, score, key)
+        let count = keep_best_maybe_counting(b, &key, count);
+        (moved, uci, no_reply, score, reply, count)
     });
-    let _ = key;
     Chosen {
         moved,
         uci,
         no_reply,
         score,
+        reply,
+        nodes: count,
     }
 }
 
@@ -395,21 +523,58 @@ pub fn emit_text(b: &mut Builder, text: &Value<kind::Str>) {
     );
 }
 
-/// The `move` program (see the contract in `src/chess/mod.rs`).
+/// The `move` program (see the contract in `src/chess/mod.rs`): the 2-ply search.
 pub fn move_program() -> IrProgram {
-    let mut b = Builder::new(
+    search_program(
         "move",
-        "A FEN and a newline in; `move <uci>\\nfen <fen>\\nstatus <status>\\n` out (or \
-         `status checkmate|stalemate\\n` when the side to move has no move): the 2-ply \
-         minimax over legal moves with material and piece-square tables.",
-    );
+        "A FEN and a newline in; `move <uci>\\nfen <fen>\\nstatus <status>\\n` and the \
+         search's `score`, `depth`, `nodes` and `pv` lines out (or `status \
+         checkmate|stalemate\\n` when the side to move has no move): the 2-ply minimax over \
+         legal moves with material and piece-square tables.",
+        SearchOptions {
+            quiescence: false,
+            report: true,
+        },
+    )
+}
+
+/// The `move-q` program: the `move` contract, with the capture search below the leaves.
+pub fn move_q_program() -> IrProgram {
+    search_program(
+        "move-q",
+        "The `move` program's contract; the 2-ply minimax with a capture search (captures \
+         and promotions of the side to move, or standing pat) below each leaf.",
+        SearchOptions {
+            quiescence: true,
+            report: true,
+        },
+    )
+}
+
+/// A program with the `move` contract running [`search_with`] with `options` (which
+/// must report).
+fn search_program(name: &str, description: &str, options: SearchOptions) -> IrProgram {
+    let mut b = Builder::new(name, description);
     let pos = parse_fen(&mut b);
-    let chosen = search(&mut b, &pos);
+    let chosen = search_with(&mut b, &pos, options);
     let text = b.if_else(
         &chosen.moved,
         |b| {
             let fen = to_fen(b, &pos);
             let st = status(b, &pos, &chosen.no_reply);
+            let nodes = chosen.nodes.as_ref().expect("a reporting search");
+            let nodes = report::decimal(b, nodes);
+            let score = report::score_text(b, &chosen.score, 1);
+            let reply = chosen.reply.as_ref().expect("a reporting search");
+            let no_reply = b.eq_text(reply, "");
+            let pv_tail = b.if_else(
+                &no_reply,
+                |b| b.str(""),
+                |b| {
+                    let space = b.str(" ");
+                    b.concat(&space, reply)
+                },
+            );
             let mut text = b.str("move ");
             for part in [
                 chosen.uci.clone(),
@@ -417,6 +582,13 @@ pub fn move_program() -> IrProgram {
                 fen,
                 b.str(";status "),
                 st,
+                b.str(";score "),
+                score,
+                b.str(";depth 2;nodes "),
+                nodes,
+                b.str(";pv "),
+                chosen.uci.clone(),
+                pv_tail,
                 b.str(";"),
             ] {
                 text = b.concat(&text, &part);

@@ -23,6 +23,10 @@ pub struct BenchArgs {
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
+    /// The search variant to time (its program; see `regex-chess move --help`): 2ply,
+    /// 2ply-q, ... Not with `--program`.
+    #[arg(long, conflicts_with = "program")]
+    search: Option<String>,
     /// The positions file (`FEN;move;label` per line); default: the built-in bench suite
     /// (`data/positions/bench.txt`).
     #[arg(long)]
@@ -57,8 +61,12 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if positions.is_empty() {
         return fail(format!("no positions in {source}"));
     }
+    let program = match &args.search {
+        Some(name) => Some(super::best_move::variant(name)?.program.to_string()),
+        None => args.program.clone(),
+    };
     let workload =
-        Workload::new(args.program.as_deref(), &CompileOptions::default()).map_err(CliError)?;
+        Workload::new(program.as_deref(), &CompileOptions::default()).map_err(CliError)?;
     if let Some(note) = &workload.note {
         println!("{note}");
     }

@@ -3,7 +3,10 @@
 //! Prints the move in UCI on the first line, the FEN after it on the second and the
 //! rules' verdict on that position (`ongoing`, `checkmate`, `stalemate`, `fifty-move`,
 //! `insufficient-material`) on the third. When the side to move has no legal move it
-//! prints `none` and the verdict (`checkmate` or `stalemate`) on two lines.
+//! prints `none` and the verdict (`checkmate` or `stalemate`) on two lines. After a move,
+//! the search's report follows as the rules wrote it: `score cp|mate <int>`, `depth
+//! <plies>`, `nodes <count>` and `pv <uci> ...`, one a line. `--search NAME` picks the
+//! variant ([`crate::chess::variants`]); the default is the 2-ply `move` program.
 
 use std::io::Write;
 
@@ -12,6 +15,7 @@ use clap::Args;
 use super::CliError;
 use crate::chess::fen::Fen;
 use crate::chess::runner::{MovePicker, Reply};
+use crate::chess::variants::{self, Variant};
 use crate::exec::ExecutorKind;
 
 /// Arguments of `move`.
@@ -23,19 +27,48 @@ pub struct MoveArgs {
     /// Which executor runs the rules.
     #[arg(long, default_value = "fast")]
     executor: ExecutorKind,
+    /// The search variant (see `regex-chess move --help`): 2ply, 2ply-q, ...
+    #[arg(long, default_value = "2ply")]
+    search: String,
+}
+
+/// The variant called `name`, or an error naming the known ones.
+pub fn variant(name: &str) -> Result<&'static Variant, CliError> {
+    variants::find(name).ok_or_else(|| {
+        CliError(format!(
+            "unknown search `{name}`; known: {}",
+            variants::names().join(", ")
+        ))
+    })
 }
 
 /// Runs `move`.
 pub fn run(args: MoveArgs) -> Result<(), CliError> {
     let fen: Fen = args.fen.parse()?;
-    let reply = MovePicker::new(args.executor)?.run(&fen)?;
+    let variant = variant(&args.search)?;
+    let reply = MovePicker::named(variant.program, args.executor)?.run(&fen)?;
     let mut stdout = std::io::stdout().lock();
     match reply {
-        Reply::Move(reply) => writeln!(
-            stdout,
-            "{}\n{}\n{}",
-            reply.mv, reply.fen_after, reply.status
-        )?,
+        Reply::Move(reply) => {
+            writeln!(
+                stdout,
+                "{}\n{}\n{}",
+                reply.mv, reply.fen_after, reply.status
+            )?;
+            if let Some(score) = reply.score {
+                writeln!(stdout, "score {score}")?;
+            }
+            if let Some(depth) = reply.depth {
+                writeln!(stdout, "depth {depth}")?;
+            }
+            if let Some(nodes) = reply.nodes {
+                writeln!(stdout, "nodes {nodes}")?;
+            }
+            if !reply.pv.is_empty() {
+                let pv: Vec<String> = reply.pv.iter().map(|m| m.to_string()).collect();
+                writeln!(stdout, "pv {}", pv.join(" "))?;
+            }
+        }
         Reply::NoMove(status) => writeln!(stdout, "none\n{status}")?,
     }
     stdout.flush()?;

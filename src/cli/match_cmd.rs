@@ -7,10 +7,13 @@ use std::sync::Arc;
 
 use clap::Args;
 
+use super::best_move::variant;
 use super::{CliError, fail};
+use crate::chess::runner::MovePicker;
+use crate::chess::variants::Variant;
 use crate::exec::ExecutorKind;
 use crate::matchplay::players::{
-    EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings,
+    EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings, VariantPlayer,
 };
 use crate::matchplay::{self, MatchConfig, Summary};
 use crate::positions as suites;
@@ -19,7 +22,8 @@ use crate::uci::{Engine, RulesEngine};
 /// Arguments of `match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The opponent: `random`, `material`, or `uci:PATH` for any UCI engine.
+    /// The opponent: `random`, `material`, `uci:PATH` for any UCI engine, or
+    /// `search:NAME` for a search variant of the rules (see `regex-chess move --help`).
     #[arg(long, default_value = "random")]
     opponent: String,
     /// A UCI opponent's option, `NAME=VALUE` (repeatable).
@@ -57,6 +61,10 @@ pub struct MatchArgs {
     /// Which executor runs the engine's rules.
     #[arg(long, default_value = "fast")]
     executor: ExecutorKind,
+    /// The engine's search variant (2ply, 2ply-q, ...), run by its program directly;
+    /// without it the engine is the UCI engine's (`move`).
+    #[arg(long)]
+    search: Option<String>,
     /// Print one line per finished game on standard error.
     #[arg(long)]
     verbose: bool,
@@ -67,6 +75,7 @@ enum Opponent {
     Random,
     Material,
     Uci(UciSettings),
+    Search(&'static Variant),
 }
 
 fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
@@ -87,6 +96,12 @@ fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
         ),
         "random" => Ok(Opponent::Random),
         "material" => Ok(Opponent::Material),
+        other if other.starts_with("search:") && uci_only => fail(
+            "--opponent-option, --opponent-depth and --opponent-movetime apply to a uci:PATH opponent",
+        ),
+        other if other.starts_with("search:") => {
+            Ok(Opponent::Search(variant(&other["search:".len()..])?))
+        }
         other => match other.strip_prefix("uci:") {
             Some(path) if !path.is_empty() => Ok(Opponent::Uci(UciSettings {
                 path: path.to_string(),
@@ -95,7 +110,7 @@ fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
                 movetime: args.opponent_movetime,
             })),
             _ => fail(format!(
-                "unknown opponent `{other}` (expected random, material or uci:PATH)"
+                "unknown opponent `{other}` (expected random, material, uci:PATH or search:NAME)"
             )),
         },
     }
@@ -115,23 +130,45 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
     if pairings.is_empty() {
         return fail("no games to play");
     }
-    let engine = Arc::new(RulesEngine::new(args.executor));
-    engine.prepare_move()?;
-    let engine: Arc<dyn Engine> = engine;
+    let searched = match &args.search {
+        Some(name) => Some(variant(name)?),
+        None => None,
+    };
     let version = format!(
-        "regex-chess {} (rules, {:?} executor)",
+        "regex-chess {} (rules{}, {:?} executor)",
         env!("CARGO_PKG_VERSION"),
+        searched.map_or(String::new(), |v| format!(", search {}", v.name)),
         args.executor
     )
     .to_lowercase();
+    let engine: Result<Arc<dyn Engine>, Arc<MovePicker>> = match searched {
+        None => {
+            let engine = Arc::new(RulesEngine::new(args.executor));
+            engine.prepare_move()?;
+            Ok(engine)
+        }
+        Some(v) => Err(Arc::new(MovePicker::named(v.program, args.executor)?)),
+    };
     let make_engine = || -> Result<Box<dyn Player>, String> {
-        Ok(Box::new(EnginePlayer::new(version.clone(), engine.clone())))
+        Ok(match &engine {
+            Ok(engine) => Box::new(EnginePlayer::new(version.clone(), engine.clone())),
+            Err(picker) => Box::new(VariantPlayer::new(version.clone(), picker.clone())),
+        })
+    };
+    let opponent_picker = match &opponent {
+        Opponent::Search(v) => Some(Arc::new(MovePicker::named(v.program, args.executor)?)),
+        _ => None,
     };
     let make_opponent = || -> Result<Box<dyn Player>, String> {
-        Ok(match &opponent {
-            Opponent::Random => Box::new(RandomPlayer::new(args.seed)),
-            Opponent::Material => Box::new(MaterialPlayer::new(args.seed)),
-            Opponent::Uci(settings) => Box::new(UciPlayer::start(settings.clone())?),
+        Ok(match (&opponent, &opponent_picker) {
+            (Opponent::Random, _) => Box::new(RandomPlayer::new(args.seed)),
+            (Opponent::Material, _) => Box::new(MaterialPlayer::new(args.seed)),
+            (Opponent::Uci(settings), _) => Box::new(UciPlayer::start(settings.clone())?),
+            (Opponent::Search(v), Some(picker)) => Box::new(VariantPlayer::new(
+                format!("regex-chess search {}", v.name),
+                picker.clone(),
+            )),
+            (Opponent::Search(_), None) => unreachable!("built above"),
         })
     };
     let opponent_name = make_opponent().map_err(CliError)?.name();

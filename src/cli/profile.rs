@@ -26,6 +26,10 @@ pub struct ProfileArgs {
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
+    /// The search variant to profile (its program; see `regex-chess move --help`): 2ply,
+    /// 2ply-q, ... Not with `--program`.
+    #[arg(long, conflicts_with = "program")]
+    search: Option<String>,
     /// Which executor to profile.
     #[arg(long, default_value = "fast", value_parser = parse_kind)]
     executor: ExecutorKind,
@@ -64,7 +68,11 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
         const_inline: !args.no_const_inline,
     };
     let fen: Fen = args.fen.parse()?;
-    let workload = Workload::new(args.program.as_deref(), &options).map_err(CliError)?;
+    let program = match &args.search {
+        Some(name) => Some(super::best_move::variant(name)?.program.to_string()),
+        None => args.program.clone(),
+    };
+    let workload = Workload::new(program.as_deref(), &options).map_err(CliError)?;
     if workload.name == "play" && args.white_move.is_none() {
         return fail(
             "the `play` program answers a typed move: give it with --move (for example \

@@ -15,7 +15,7 @@ use shakmaty::fen::Fen as SFen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
 use crate::chess::fen::Fen;
-use crate::chess::runner::Reply;
+use crate::chess::runner::{MovePicker, Reply};
 use crate::uci::Engine;
 
 /// What a player sees when it is to move.
@@ -233,6 +233,41 @@ impl Player for EnginePlayer {
                 fen_after: Some(reply.fen_after.to_string()),
             }),
             Reply::NoMove(status) => Err(format!("the engine says there is no move: {status}")),
+        }
+    }
+}
+
+/// A search variant of the rules (see [`crate::chess::variants`]), run directly by its
+/// program: asks it for its move in the FEN of the position and passes on the FEN the
+/// rules say the move leads to. Shared by the workers of a match.
+pub struct VariantPlayer {
+    name: String,
+    picker: Arc<MovePicker>,
+}
+
+impl VariantPlayer {
+    /// The variant's program, already built, called `name`.
+    pub fn new(name: impl Into<String>, picker: Arc<MovePicker>) -> VariantPlayer {
+        VariantPlayer {
+            name: name.into(),
+            picker,
+        }
+    }
+}
+
+impl Player for VariantPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, String> {
+        let fen: Fen = fen_of(turn.pos).parse().map_err(|e| format!("{e}"))?;
+        match self.picker.run(&fen).map_err(|e| e.to_string())? {
+            Reply::Move(reply) => Ok(Choice {
+                uci: reply.mv.to_string(),
+                fen_after: Some(reply.fen_after.to_string()),
+            }),
+            Reply::NoMove(status) => Err(format!("the rules say there is no move: {status}")),
         }
     }
 }

@@ -61,6 +61,11 @@ pub const ALL: &[Entry] = &[
         build: chess::move_program,
     },
     Entry {
+        name: "move-q",
+        summary: chess::MOVE_Q_SUMMARY,
+        build: chess::move_q_program,
+    },
+    Entry {
         name: "board",
         summary: chess::BOARD_SUMMARY,
         build: chess::board_program,

@@ -78,15 +78,14 @@ impl Engine for FakeEngine {
             Some(m) => {
                 let mut next = pos.clone();
                 next.play_unchecked(m);
-                Reply::Move(MoveReply {
-                    mv: m
-                        .to_uci(CastlingMode::Standard)
+                Reply::Move(MoveReply::new(
+                    m.to_uci(CastlingMode::Standard)
                         .to_string()
                         .parse()
                         .expect("a UCI move"),
-                    fen_after: fen_of(&next),
-                    status: status(&next),
-                })
+                    fen_of(&next),
+                    status(&next),
+                ))
             }
         };
         Ok(Thought {

@@ -22,7 +22,7 @@
 //! the king steps add a line per step to the threads in check (a few, and only their
 //! rules visit them: each starts with a literal that only those threads hold).
 
-use super::{HAS_TAG, Rules, STUCK_TAG, Side, attack_families, generate_both};
+use super::{HAS_TAG, Rules, STUCK_TAG, Scope, Side, attack_families, generate_both};
 use crate::chess::board::{DIAGONAL_STEPS, ORTHOGONAL_STEPS, Position};
 use crate::chess::rx::{HEAD, LINE, LINES, any, ray_any};
 use crate::compiler::dsl::{Builder, Value, kind};
@@ -202,7 +202,7 @@ fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
         &pos.vars(),
         &[],
     );
-    generate_both(b, pos, None, false);
+    generate_both(b, pos, None, false, Scope::ALL);
     let rules = vec![
         (
             format!("%{STUCK_TAG}(\n[^%]*%%\n)"),

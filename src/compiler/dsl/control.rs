@@ -44,6 +44,21 @@ impl<A: Merge, B: Merge> Merge for (A, B) {
     }
 }
 
+/// An optional value: both branches must return `Some` or both `None` (the caller
+/// decides at build time which values exist).
+impl<A: Merge> Merge for Option<A> {
+    fn declare(&self, b: &mut Builder) -> Self {
+        self.as_ref().map(|a| a.declare(b))
+    }
+    fn store_into(&self, b: &mut Builder, target: &Self, site: Site) {
+        match (self, target) {
+            (Some(value), Some(target)) => value.store_into(b, target, site),
+            (None, None) => {}
+            _ => panic!("one branch of an if_else returns a value the other does not"),
+        }
+    }
+}
+
 impl Builder {
     /// Records both branches; each thread runs `then` if `cond` is true, else
     /// `otherwise`. Values the branches return are merged into fresh variables.

@@ -16,6 +16,8 @@
 //!   towards checks, promotions, en passant and castling.
 //! - [`search`]: a plain-Rust implementation, on shakmaty, of the search defined in
 //!   `src/chess/mod.rs`, scoring with `regex_chess::chess::eval`.
+//! - [`variants`]: plain-Rust implementations of every search variant (2-ply, 2-ply
+//!   with the capture search), with scores, node counts and reply scores.
 //! - [`parallel`]: checking many positions on two threads and reporting failures.
 //! - [`engine`]: the compiled chess programs, built once per test binary, or a clear skip
 //!   when they are not registered yet.
@@ -29,3 +31,4 @@ pub mod parallel;
 pub mod perft;
 pub mod playouts;
 pub mod search;
+pub mod variants;

@@ -1,0 +1,87 @@
+//! The registry of search variants: each is a registered program keeping the `move`
+//! contract (see `src/chess/mod.rs`, where each variant's search is stated exactly), with
+//! the name `--search NAME` selects it by.
+//!
+//! The first entry is the benchmark program, `move` (the 2-ply search); the others trade
+//! time for strength. [`default_play`] is the strongest variant whose median time per move
+//! on the bench positions (warm, one core, `regex-chess bench --search NAME`) is at most
+//! [`BUDGET_MS`] (the figures are in PERF.md).
+
+/// A search variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// The name `--search` takes.
+    pub name: &'static str,
+    /// The registered program that runs it (see [`crate::programs`]).
+    pub program: &'static str,
+    /// The plies of full-width search.
+    pub depth: u32,
+    /// Whether a capture search runs below the full-width plies.
+    pub quiescence: bool,
+    /// One line about it.
+    pub summary: &'static str,
+}
+
+/// The time budget of the default playing search, in milliseconds per move (median over
+/// the bench positions, warm, one core).
+pub const BUDGET_MS: u32 = 300;
+
+/// Every variant, weakest first.
+pub const VARIANTS: &[Variant] = &[
+    Variant {
+        name: "2ply",
+        program: "move",
+        depth: 2,
+        quiescence: false,
+        summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
+    },
+    Variant {
+        name: "2ply-q",
+        program: "move-q",
+        depth: 2,
+        quiescence: true,
+        summary: "2-ply minimax; below each leaf the side to move's best capture or promotion, \
+                  or standing pat",
+    },
+];
+
+/// The variant called `name`.
+pub fn find(name: &str) -> Option<&'static Variant> {
+    VARIANTS.iter().find(|v| v.name == name)
+}
+
+/// The names, in registry order.
+pub fn names() -> Vec<&'static str> {
+    VARIANTS.iter().map(|v| v.name).collect()
+}
+
+/// The strongest variant meeting [`BUDGET_MS`] (measured: PERF.md).
+pub fn default_play() -> &'static Variant {
+    find("2ply-q").expect("registered")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_is_a_registered_program_with_a_unique_name() {
+        assert_eq!(
+            (VARIANTS[0].name, VARIANTS[0].program, VARIANTS[0].depth),
+            ("2ply", "move", 2)
+        );
+        assert!(!VARIANTS[0].quiescence);
+        for (i, v) in VARIANTS.iter().enumerate() {
+            assert!(
+                crate::programs::find(v.program).is_some(),
+                "{}: no program {}",
+                v.name,
+                v.program
+            );
+            assert_eq!(find(v.name), Some(v));
+            assert!(VARIANTS[..i].iter().all(|w| w.name != v.name));
+        }
+        assert_eq!(find("nope"), None);
+        assert!(VARIANTS.contains(default_play()));
+    }
+}

@@ -1,0 +1,234 @@
+//! Every search variant of `regex_chess::chess::variants` against its independent
+//! implementation in `tests/common/oracle/variants.rs`: the move, the reported score,
+//! depth and node count, and the principal variation (the move, then a legal reply whose
+//! score is the move's score).
+//!
+//! CI runs the known and bench positions and a share of 24 playout positions per variant;
+//! the volume (500 playout positions per variant) runs with
+//! `cargo test --release --test chess_variants -- --ignored`.
+
+#[path = "common/oracle/mod.rs"]
+mod oracle;
+
+use oracle::variants::{self as oracle_variants, Spec};
+use oracle::{judge, parallel, perft, playouts};
+use regex_chess::chess::eval;
+use regex_chess::chess::fen::Fen;
+use regex_chess::chess::runner::{MovePicker, Reply, Score};
+use regex_chess::chess::variants::{VARIANTS, Variant};
+use regex_chess::exec::ExecutorKind;
+use shakmaty::Position;
+
+/// The score line the contract asks for, for an oracle score.
+fn expected_score(cp: i32) -> Score {
+    match cp {
+        eval::MATE => Score::Mate(1),
+        v if v == -eval::MATE => Score::Mate(-1),
+        v => Score::Cp(v),
+    }
+}
+
+/// Runs `picker` on `fen_text` and compares with the oracle of `variant`; `None` when
+/// everything agrees, else what differs.
+fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<String> {
+    let spec = Spec::of(variant.name);
+    let pos = judge::position(fen_text);
+    let fen: Fen = fen_text.parse().ok()?;
+    let reply = match picker.run(&fen) {
+        Ok(reply) => reply,
+        Err(e) => return Some(format!("{fen_text}: {e}")),
+    };
+    let name = variant.name;
+    let searched = oracle_variants::search(spec, &pos);
+    let (searched, reply) = match (searched, reply) {
+        (None, Reply::NoMove(status)) => {
+            let want = judge::allowed_statuses(&pos);
+            return (!want.contains(&status.as_str()))
+                .then(|| format!("{name} {fen_text}: no move and status {status}"));
+        }
+        (None, Reply::Move(r)) => return Some(format!("{name} {fen_text}: plays {}", r.mv)),
+        (Some(s), Reply::NoMove(_)) => {
+            return Some(format!(
+                "{name} {fen_text}: no move; the oracle plays {}",
+                s.best
+            ));
+        }
+        (Some(s), Reply::Move(r)) => (s, r),
+    };
+    let played = reply.mv.to_string();
+    if played != searched.best {
+        let theirs = searched
+            .scored
+            .iter()
+            .find(|(m, _)| *m == played)
+            .map_or("illegal".to_string(), |(_, v)| v.to_string());
+        return Some(format!(
+            "{name} {fen_text}: the rules play {played} (oracle score {theirs}); the oracle \
+             plays {} ({})",
+            searched.best, searched.score
+        ));
+    }
+    let after = judge::play(&pos, &played);
+    if reply.fen_after.to_string() != judge::fen(&after) {
+        return Some(format!("{name} {fen_text}: wrong FEN after {played}"));
+    }
+    if !judge::allowed_statuses(&after).contains(&reply.status.as_str()) {
+        return Some(format!("{name} {fen_text}: wrong status {}", reply.status));
+    }
+    let want = (
+        Some(expected_score(searched.score)),
+        Some(variant.depth),
+        Some(searched.nodes),
+    );
+    let got = (reply.score, reply.depth, reply.nodes);
+    if got != want {
+        return Some(format!(
+            "{name} {fen_text}: (score, depth, nodes) {got:?}, the oracle {want:?}"
+        ));
+    }
+    let pv: Vec<String> = reply.pv.iter().map(|m| m.to_string()).collect();
+    let engine = pos.turn();
+    match pv.as_slice() {
+        [m] if *m == played && after.legal_moves().is_empty() => None,
+        [m, r] if *m == played => {
+            if !judge::legal_uci(&after).contains(r) {
+                return Some(format!("{name} {fen_text}: pv reply {r} is not legal"));
+            }
+            let reply = after
+                .legal_moves()
+                .into_iter()
+                .find(|m| judge::uci(m) == *r)?;
+            let (value, _) = oracle_variants::after_reply(spec, &after, &reply, engine);
+            (value != searched.score).then(|| {
+                format!(
+                    "{name} {fen_text}: the pv reply {r} scores {value}, the move {}",
+                    searched.score
+                )
+            })
+        }
+        _ => Some(format!("{name} {fen_text}: pv {pv:?}")),
+    }
+}
+
+/// The FENs of the bench suite.
+fn bench_fens() -> Vec<String> {
+    perft::suite("bench.txt")
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| line.split(';').next().unwrap_or("").trim().to_string())
+        .collect()
+}
+
+/// Positions with a known answer: mates in one, a trap, no move at all, a recapture.
+const KNOWN: [&str; 8] = [
+    "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2",
+    "k7/7P/1K6/8/8/8/8/8 w - - 0 1",
+    "3k4/Q7/nr2p3/3p1pPn/pP3P2/P3p2R/8/R6K b - - 7 42",
+    "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    "4k3/8/3p4/4n3/8/5N2/8/4K3 w - - 0 1",
+];
+
+/// Checks `fens` with every variant, on two threads.
+fn check_all(what: &str, fens: &[String]) {
+    for variant in VARIANTS {
+        let picker = MovePicker::named(variant.program, ExecutorKind::Fast)
+            .unwrap_or_else(|e| panic!("{}: {e}", variant.name));
+        let failures = parallel::failures(fens, |f| check(variant, &picker, f));
+        parallel::assert_none(&format!("{} {what}", variant.name), fens.len(), &failures);
+    }
+}
+
+#[test]
+fn known_and_bench_positions() {
+    let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
+    fens.extend(bench_fens());
+    check_all("known and bench positions", &fens);
+}
+
+#[test]
+fn playout_positions_ci_share() {
+    let samples = playouts::positions(playouts::SEED, 1000);
+    let fens: Vec<String> = playouts::share(&samples, 24)
+        .into_iter()
+        .map(|s| s.fen)
+        .collect();
+    check_all("playout share", &fens);
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess_variants -- --ignored"]
+fn playout_positions_full() {
+    let samples = playouts::positions(playouts::SEED + 1, 1000);
+    let fens: Vec<String> = playouts::share(&samples, 500)
+        .into_iter()
+        .map(|s| s.fen)
+        .collect();
+    assert!(fens.len() >= 500);
+    check_all("500 playout positions", &fens);
+}
+
+#[test]
+fn the_comparison_catches_a_wrong_report() {
+    // A stand-in program, not the chess rules: it answers the start position with the
+    // oracle's move and report, then with one field wrong at a time.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let pos = judge::position(start);
+    let searched = oracle_variants::search(Spec::of("2ply"), &pos).unwrap();
+    let best = &searched.best;
+    let after = judge::play(&pos, best);
+    let fen_after = judge::fen(&after);
+    let reply_score = |r: &String| {
+        let m = after
+            .legal_moves()
+            .into_iter()
+            .find(|m| judge::uci(m) == *r)
+            .unwrap();
+        oracle_variants::after_reply(Spec::of("2ply"), &after, &m, pos.turn()).0
+    };
+    let reply = after
+        .legal_moves()
+        .iter()
+        .map(judge::uci)
+        .find(|r| reply_score(r) == searched.score)
+        .unwrap();
+    let other = after
+        .legal_moves()
+        .iter()
+        .map(judge::uci)
+        .find(|r| reply_score(r) != searched.score)
+        .unwrap();
+    let answer = |score: i32, nodes: u64, pv: &str| {
+        let text = format!(
+            "move {best}\nfen {fen_after}\nstatus ongoing\nscore cp {score}\ndepth 2\n\
+             nodes {nodes}\npv {pv}\n"
+        );
+        let rule = regex_chess::program::Rule::new(format!("^{start}\\n$"), text);
+        let program = regex_chess::program::Program::from_rules(vec![rule]);
+        MovePicker::with_executor(ExecutorKind::Fast.build(program.validate().unwrap()))
+    };
+    let variant = &VARIANTS[0];
+    let (score, nodes) = (searched.score, searched.nodes);
+    let right = answer(score, nodes, &format!("{best} {reply}"));
+    assert_eq!(check(variant, &right, start), None);
+    for (wrong, what) in [
+        (
+            answer(score + 5, nodes, &format!("{best} {reply}")),
+            format!("(Some(Cp({})), Some(2), Some({nodes}))", score + 5),
+        ),
+        (
+            answer(score, nodes + 1, &format!("{best} {reply}")),
+            format!("(Some(Cp({score})), Some(2), Some({}))", nodes + 1),
+        ),
+        (
+            answer(score, nodes, &format!("{best} {other}")),
+            format!("pv reply {other} scores"),
+        ),
+        (answer(score, nodes, best), format!("pv [\"{best}\"]")),
+    ] {
+        let error = check(variant, &wrong, start).unwrap_or_default();
+        assert!(error.contains(&what), "{what}: {error:?}");
+    }
+}

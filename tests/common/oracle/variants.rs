@@ -1,0 +1,126 @@
+//! An independent implementation, in plain Rust on shakmaty, of every search variant of
+//! `regex_chess::chess::variants` as `src/chess/mod.rs` states it, with the oracle's own
+//! evaluation ([`super::search::score`]): the move, its score, the number of positions
+//! the search reaches by a move, and the score of each reply (to check the reported
+//! principal variation).
+//!
+//! - `2ply`: the search of [`super::search`].
+//! - `2ply-q`: the same, but a leaf whose reply captured a piece on its target square
+//!   (not en passant) and where the engine has a legal move scores the larger of its own
+//!   score (standing pat) and the score after each legal capture (en passant included)
+//!   or promotion of the engine.
+//!
+//! Scores are centipawns from the engine's view; `MATE` and `-MATE` are mates.
+
+use regex_chess::chess::eval;
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::judge;
+use super::search::score;
+
+/// Which variant: the full-width plies are 2 in every variant so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// A capture search below the leaves.
+    pub quiescence: bool,
+}
+
+impl Spec {
+    /// The spec of a registered variant; panics on an unknown name.
+    pub fn of(name: &str) -> Spec {
+        match name {
+            "2ply" => Spec { quiescence: false },
+            "2ply-q" => Spec { quiescence: true },
+            other => panic!("the oracle has no search `{other}`"),
+        }
+    }
+}
+
+/// A move of the capture search: a capture (en passant included) or a promotion.
+pub fn is_noisy(m: &Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// The score of a leaf (`pos`, the engine to move with at least one legal move) and the
+/// positions the capture search reached below it.
+pub fn leaf(spec: Spec, pos: &Chess, engine: Color) -> (i32, u64) {
+    let stand = score(pos, engine);
+    if !spec.quiescence {
+        return (stand, 0);
+    }
+    let noisy: Vec<Move> = pos.legal_moves().into_iter().filter(is_noisy).collect();
+    let best = noisy
+        .iter()
+        .map(|m| score(&judge::play_move(pos, m), engine))
+        .fold(stand, i32::max);
+    (best, noisy.len() as u64)
+}
+
+/// The score, from the engine's view, of the position after `reply` (played in
+/// `after`), and the positions reached below it.
+pub fn after_reply(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i32, u64) {
+    let next = judge::play_move(after, reply);
+    if next.legal_moves().is_empty() {
+        return (if next.is_check() { -eval::MATE } else { 0 }, 0);
+    }
+    let took = reply.is_capture() && !reply.is_en_passant();
+    let spec = Spec {
+        quiescence: spec.quiescence && took,
+    };
+    leaf(spec, &next, engine)
+}
+
+/// The score of the position `after` an engine move and the positions reached below it.
+pub fn after_move(spec: Spec, after: &Chess, engine: Color) -> (i32, u64) {
+    let replies = after.legal_moves();
+    if replies.is_empty() {
+        return (if after.is_check() { eval::MATE } else { 0 }, 0);
+    }
+    let mut nodes = 0;
+    let mut best = i32::MAX;
+    for reply in &replies {
+        let (value, below) = after_reply(spec, after, reply, engine);
+        nodes += 1 + below;
+        best = best.min(value);
+    }
+    (best, nodes)
+}
+
+/// What the search answers for a position with a legal move.
+#[derive(Clone, Debug)]
+pub struct Searched {
+    /// The chosen move (ties: the smallest UCI text).
+    pub best: String,
+    /// Its score.
+    pub score: i32,
+    /// The positions reached by a move: every child, every reply, every capture below.
+    pub nodes: u64,
+    /// Every move with its score, sorted by UCI text.
+    pub scored: Vec<(String, i32)>,
+}
+
+/// The variant's answer; `None` when the side to move has no legal move.
+pub fn search(spec: Spec, pos: &Chess) -> Option<Searched> {
+    let engine = pos.turn();
+    let mut scored = Vec::new();
+    let mut nodes = 0;
+    for m in &pos.legal_moves() {
+        let (value, below) = after_move(spec, &judge::play_move(pos, m), engine);
+        nodes += 1 + below;
+        scored.push((judge::uci(m), value));
+    }
+    scored.sort();
+    let mut best: Option<(String, i32)> = None;
+    for (uci, value) in &scored {
+        if best.as_ref().is_none_or(|(_, b)| value > b) {
+            best = Some((uci.clone(), *value));
+        }
+    }
+    let (best, score) = best?;
+    Some(Searched {
+        best,
+        score,
+        nodes,
+        scored,
+    })
+}
