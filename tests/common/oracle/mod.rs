@@ -15,7 +15,8 @@
 //! - [`playouts`]: seeded random playouts that collect distinct positions, weighted
 //!   towards checks, promotions, en passant and castling.
 //! - [`search`]: a plain-Rust implementation, on shakmaty, of the search defined in
-//!   `src/chess/mod.rs`, scoring with `regex_chess::chess::eval`.
+//!   `src/chess/mod.rs`, scoring with [`tables`].
+//! - [`tables`]: the evaluation tables, written out again from their documented values.
 //! - [`parallel`]: checking many positions on two threads and reporting failures.
 //! - [`engine`]: the compiled chess programs, built once per test binary, or a clear skip
 //!   when they are not registered yet.
@@ -29,3 +30,4 @@ pub mod parallel;
 pub mod perft;
 pub mod playouts;
 pub mod search;
+pub mod tables;
