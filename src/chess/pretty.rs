@@ -313,7 +313,7 @@ fn extend_history(
 
 /// The piece name (`pawn`...`king`) of the piece on `square` of `board`.
 #[track_caller]
-fn piece_name(
+pub(super) fn piece_name(
     b: &mut Builder,
     board: &Value<kind::Str>,
     square: &Value<kind::Str>,
