@@ -93,6 +93,7 @@ fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
                 options,
                 depth: args.opponent_depth,
                 movetime: args.opponent_movetime,
+                timeout: None,
             })),
             _ => fail(format!(
                 "unknown opponent `{other}` (expected random, material or uci:PATH)"
