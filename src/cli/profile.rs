@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::bench::{BenchPosition, Workload};
+use crate::chess::fen::Fen;
 use crate::compiler::CompileOptions;
 use crate::exec::ExecutorKind;
 use crate::profile::{self, Recorder};
@@ -62,6 +63,9 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
         peephole: !args.no_peephole,
         const_inline: !args.no_const_inline,
     };
+    // The position is checked before anything runs: the rules are not the place to
+    // find out that it is no FEN.
+    let _: Fen = args.fen.parse()?;
     let workload = Workload::new(args.program.as_deref(), &options).map_err(CliError)?;
     if let Some(note) = &workload.note {
         println!("{note}");

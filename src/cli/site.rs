@@ -11,6 +11,7 @@ use clap::Args;
 
 use super::export::{ProgramSource, registered, write_file};
 use super::{CliError, fail};
+use crate::chess::fen::Fen;
 use crate::exec::{Executor, fast::Fast};
 use crate::export::{self, Format};
 
@@ -81,9 +82,16 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
                      give --start STATE_FILE",
                 );
             }
+            // The FEN is checked first, as `play` does: the rules draw only what they
+            // can read.
+            let fen: Fen = args.fen.parse()?;
             // The `board` program's input: the engine's side, then the FEN.
-            let input = format!("engine: {}\n{}\n", args.engine_color, args.fen);
-            Fast::new(registered("board")?).run(&input)
+            let input = format!("engine: {}\n{fen}\n", args.engine_color);
+            let text = Fast::new(registered("board")?).run(&input);
+            if !text.starts_with("8 ") {
+                return fail(format!("the rules could not read the FEN {:?}", args.fen));
+            }
+            text
         }
     };
     std::fs::create_dir_all(&args.output)
