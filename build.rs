@@ -1,8 +1,9 @@
 //! Build script: fingerprints the sources that build the rule programs.
 //!
-//! It hashes every file under `src/` (paths and contents, in sorted order) together with
-//! `Cargo.lock` (the `regex` version decides which patterns validate) and exports the
-//! hash as `REGEX_CHESS_SOURCE_HASH`. The program cache (`src/programs/cache.rs`) keys its
+//! It hashes every file under `src/` and `.cargo/` (paths and contents, in sorted order)
+//! together with `Cargo.lock` (the `regex` version decides which patterns validate),
+//! `Cargo.toml` (features, profiles, lints) and this script itself, and exports the hash
+//! as `REGEX_CHESS_SOURCE_HASH`. The program cache (`src/programs/cache.rs`) keys its
 //! files by it, so any change to the compiler, the chess code or a dependency makes the
 //! cached programs miss. Hashing all of `src/` is deliberately coarse: a change that
 //! cannot affect a program still invalidates the cache, which costs one recompilation.
@@ -31,10 +32,16 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The single files the programs depend on besides `src/` and `.cargo/`.
+const INPUTS: [&str; 3] = ["Cargo.lock", "Cargo.toml", "build.rs"];
+
 fn main() {
     let mut paths = Vec::new();
     files(Path::new("src"), &mut paths);
-    paths.push(PathBuf::from("Cargo.lock"));
+    files(Path::new(".cargo"), &mut paths);
+    for file in INPUTS {
+        paths.push(PathBuf::from(file));
+    }
     paths.sort();
     let mut hash = 0xcbf2_9ce4_8422_2325_u64;
     for path in &paths {
@@ -44,6 +51,9 @@ fn main() {
         fnv(&mut hash, &[0]);
     }
     println!("cargo:rerun-if-changed=src");
-    println!("cargo:rerun-if-changed=Cargo.lock");
+    println!("cargo:rerun-if-changed=.cargo");
+    for file in INPUTS {
+        println!("cargo:rerun-if-changed={file}");
+    }
     println!("cargo:rustc-env=REGEX_CHESS_SOURCE_HASH={hash:016x}");
 }

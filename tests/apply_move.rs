@@ -2,7 +2,7 @@
 //! (weighted towards checks, promotions, en passant and castling), every legal move gives
 //! shakmaty's FEN after it, and moves that are not legal give `illegal`.
 //!
-//! Prints `SKIPPED` and checks nothing until the program is registered.
+//! Fails when the program is not registered.
 
 #[path = "common/oracle/mod.rs"]
 mod oracle;

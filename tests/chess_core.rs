@@ -278,23 +278,39 @@ fn reference_executor_agrees_on_a_few_positions() {
     all_ok(results);
 }
 
-/// A program recorded here: the API as the search uses it, `plies` deep.
+/// A program recorded here: the API as the search uses it, `plies` deep; each leaf
+/// becomes one line, the UCI texts of the moves that led to it separated by spaces.
 fn perft_program(plies: usize) -> ValidProgram {
     use regex_chess::chess::board::MoveGen;
     use regex_chess::chess::fen_rules::parse_fen;
     use regex_chess::chess::movegen::fork_legal_moves;
     use regex_chess::compiler::dsl::Builder;
-    let mut b = Builder::new("perft2", "one line per position two plies on");
+    let mut b = Builder::new("perft2", "one line per leaf: the moves that reach it");
     let pos = parse_fen(&mut b);
-    b.grouped(|b| {
-        for _ in 0..plies {
-            fork_legal_moves(b, &pos, 218, MoveGen::default());
+    let path = b.grouped(|b| {
+        let mut path = b.str("");
+        for ply in 0..plies {
+            let options = MoveGen {
+                uci: true,
+                ..MoveGen::default()
+            };
+            let uci = fork_legal_moves(b, &pos, 218, options)
+                .uci
+                .expect("asked for uci");
+            let sep = b.str(if ply == 0 { "" } else { " " });
+            let tail = b.concat(&sep, &uci);
+            path = b.concat(&path, &tail);
         }
+        path
     });
+    let name = path.var().name().to_string();
     b.rules(
-        "count",
-        vec![("%%\n#stack:\n[^%]*".to_string(), "x\n".to_string())],
-        &pos.vars(),
+        "leaf_lines",
+        vec![(
+            format!("%%\n#stack:\n(?:[^%\n]*\n)*?#{name}: ([^\n]*)\n[^%]*"),
+            "${1}\n".to_string(),
+        )],
+        &[path.var()],
         &[],
     );
     compiler::compile(b.finish(), &CompileOptions::default())
@@ -303,29 +319,62 @@ fn perft_program(plies: usize) -> ValidProgram {
         .expect("valid")
 }
 
-/// Runs the rules' perft of `depth` plies on every perft.txt position whose count at
-/// that depth is at most `max_count`, and checks the number of leaves against the count.
-fn check_perft(depth: usize, max_count: usize) {
+/// The move sequences of `depth` plies from `pos`, by shakmaty, sorted.
+fn shakmaty_paths(pos: &Chess, depth: usize) -> Vec<String> {
+    if depth == 0 {
+        return vec![String::new()];
+    }
+    let mut out = Vec::new();
+    for m in pos.legal_moves() {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let text = m.to_uci(CastlingMode::Standard).to_string();
+        for rest in shakmaty_paths(&next, depth - 1) {
+            out.push(if rest.is_empty() {
+                text.clone()
+            } else {
+                format!("{text} {rest}")
+            });
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs the rules' perft of `depth` plies on every perft.txt position and checks the
+/// leaves themselves (the move sequences that reach them, against shakmaty's) and their
+/// number against the published count.
+fn check_perft(depth: usize) {
     let exec = Fast::new(perft_program(depth));
     let text = include_str!("../data/positions/perft.txt");
+    let mut checked = 0;
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
         let fields: Vec<&str> = line.split(';').collect();
         let want: usize = fields[depth + 1].parse().unwrap();
-        if want > max_count {
-            continue;
-        }
         let out = exec.run(&format!("{}\n", fields[1]));
-        assert_eq!(out.lines().count(), want, "perft({depth}) of {}", fields[0]);
+        let mut leaves: Vec<String> = out.lines().map(str::to_string).collect();
+        leaves.sort();
+        assert_eq!(leaves.len(), want, "perft({depth}) of {}", fields[0]);
+        let expected = shakmaty_paths(&position(fields[1]), depth);
+        if leaves != expected {
+            let missing: Vec<&String> = expected.iter().filter(|p| !leaves.contains(p)).collect();
+            let extra: Vec<&String> = leaves.iter().filter(|p| !expected.contains(p)).collect();
+            panic!(
+                "perft({depth}) of {}: leaves differ; missing {missing:?}, extra {extra:?}",
+                fields[0]
+            );
+        }
+        checked += 1;
     }
+    assert_eq!(checked, 7, "perft.txt has seven positions");
 }
 
 #[test]
-fn two_plies_of_children_count_perft_2() {
-    // The wide ones run with the rest of the perft checks, not here.
-    check_perft(2, 1000);
+fn two_plies_of_children_are_the_perft_2_leaves() {
+    check_perft(2);
 }
 
 /// `keep_stuck`: a thread without moves stays (moved = F, empty UCI), the others become
@@ -393,6 +442,6 @@ fn stuck_threads_stay_with_moved_false() {
 /// `cargo test --release --test chess_core -- --ignored`.
 #[test]
 #[ignore = "full volume: cargo test --release -- --ignored"]
-fn three_plies_of_children_count_perft_3() {
-    check_perft(3, usize::MAX);
+fn three_plies_of_children_are_the_perft_3_leaves() {
+    check_perft(3);
 }

@@ -2,8 +2,8 @@
 //! and of seeded playout positions, and perft counts by running the rules at every node.
 //!
 //! CI runs a share; the full volume (every one of the ≥1,000 playout positions, perft(3)
-//! of every perft.txt position) runs with `cargo test --release -- --ignored`. Until the
-//! rules program is registered, every test here prints `SKIPPED` and checks nothing.
+//! of every perft.txt position) runs with `cargo test --release -- --ignored`
+//! (`scripts/verify-full.sh`). A test fails when the program is not registered.
 
 #[path = "common/oracle/mod.rs"]
 mod oracle;

@@ -7,19 +7,39 @@
 
 #[path = "common/binary.rs"]
 mod binary;
+#[path = "common/oracle/mod.rs"]
+mod oracle;
 
 use std::collections::HashMap;
 use std::process::{Command, Output};
 
-use regex_chess::chess::pretty::GLYPHS;
 use regex_chess::chess::runner;
 use regex_chess::exec::{Executor, ExecutorKind};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist128;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The board's glyphs and the FEN letters they stand for, written here from the text the
+/// player sees (not taken from the engine), `·` for an empty square.
+const GLYPH_LETTERS: [(char, char); 13] = [
+    ('♔', 'K'),
+    ('♕', 'Q'),
+    ('♖', 'R'),
+    ('♗', 'B'),
+    ('♘', 'N'),
+    ('♙', 'P'),
+    ('♚', 'k'),
+    ('♛', 'q'),
+    ('♜', 'r'),
+    ('♝', 'b'),
+    ('♞', 'n'),
+    ('♟', 'p'),
+    ('·', '.'),
+];
 
 struct Rules {
     board: Box<dyn Executor>,
@@ -72,7 +92,11 @@ fn shown_fen(text: &str) -> String {
         let mut empty = 0;
         for cell in line.split(' ').skip(1) {
             let glyph = cell.chars().next().unwrap();
-            let letter = GLYPHS.iter().find(|(_, g)| *g == glyph).unwrap().0;
+            let letter = GLYPH_LETTERS
+                .iter()
+                .find(|(g, _)| *g == glyph)
+                .unwrap_or_else(|| panic!("unknown glyph {glyph:?} in\n{text}"))
+                .1;
             if letter == '.' {
                 empty += 1;
             } else {
@@ -118,12 +142,13 @@ fn position(fen: &str) -> Chess {
 struct Judge {
     pos: Chess,
     /// Repetition keys since the last irreversible move, this position included.
-    keys: Vec<String>,
+    keys: Vec<Zobrist128>,
 }
 
-fn key(pos: &Chess) -> String {
-    let fen = fen_of(pos);
-    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+/// shakmaty's key of a position for repetition, under FIDE's rule: the en-passant
+/// square counts only when an en-passant capture is legal.
+fn key(pos: &Chess) -> Zobrist128 {
+    pos.zobrist_hash(EnPassantMode::Legal)
 }
 
 impl Judge {
@@ -285,9 +310,11 @@ fn play_game(rules: &Rules, fen: &str, engine: Color, seed: u64, plies: usize) -
                 return end;
             }
         }
-        // The engine's reply.
+        // The engine's reply: the move the search contract defines.
         let said = message(&text).to_string();
         let reply = engine_uci(&judge.pos, &said);
+        let (best, _) = oracle::search::best_move(&judge.pos).expect("the engine had a move");
+        assert_eq!(reply, best, "the engine's move in {}", fen_of(&judge.pos));
         let end = judge.play(&reply);
         assert_eq!(
             shown_fen(&text),
@@ -377,6 +404,57 @@ fn a_third_repetition_is_a_draw() {
     );
     let next = rules.answer(&once, "h1h2");
     assert!(!over(&next), "{next}");
+}
+
+/// The text with the player on the side to move (the `Engine plays:` line flipped).
+fn player_to_move(text: &str) -> String {
+    let side = field(text, "Side to move: ");
+    let engine = if side == "white" { "black" } else { "white" };
+    let current = field(text, "Engine plays: ");
+    text.replace(
+        &format!("Engine plays: {current}\n"),
+        &format!("Engine plays: {engine}\n"),
+    )
+}
+
+/// A repetition whose first occurrence follows a two-square pawn move that no pawn can
+/// capture en passant: under FIDE's rule (judged by shakmaty's keys) it is the same
+/// position as the later ones, so the third occurrence comes on white's fifth move, not
+/// one ply later. The engine's king has one legal move at every turn (h8 and h7 in turn),
+/// so the whole game is fixed.
+#[test]
+fn repetition_counts_a_position_after_a_double_push_under_fides_rule() {
+    let rules = Rules::new();
+    let fen = "5B1k/4N3/8/8/8/8/3P4/K7 w - - 0 1";
+    let mut judge = Judge::new(fen);
+    let mut text = rules.first(fen, Color::Black);
+    let mut ended = String::new();
+    for typed in ["d2d4", "a1b1", "b1a1", "a1b1", "b1a1"] {
+        text = rules.answer(&player_to_move(&text), typed);
+        let end = judge.play(typed);
+        if !end.is_empty() {
+            assert_eq!(message(&text), end, "after {typed}: {text}");
+            assert!(over(&text), "after {typed}: {text}");
+            ended = end;
+            break;
+        }
+        let said = message(&text).to_string();
+        let reply = engine_uci(&said);
+        let end = judge.play(&reply);
+        assert_eq!(shown_fen(&text), fen_of(&judge.pos), "after {reply}");
+        assert_eq!(over(&text), !end.is_empty(), "after {reply}: {text}");
+        if !end.is_empty() {
+            assert!(said.ends_with(&end), "{said} vs {end}");
+            ended = end;
+            break;
+        }
+    }
+    assert_eq!(ended, "Draw by threefold repetition");
+    assert_eq!(
+        judge.pos.turn(),
+        Color::Black,
+        "the draw comes on white's move"
+    );
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! chosen, the FEN after it (as shakmaty writes it) and the status of the game.
 //!
 //! CI runs the bench and mate positions and a share of 60 playout positions; the full
-//! volume (500 playout positions) runs with `cargo test --release -- --ignored`. Until the
-//! rules program is registered, every test here prints `SKIPPED` and checks nothing.
+//! volume (500 playout positions) runs with `cargo test --release -- --ignored`
+//! (`scripts/verify-full.sh`). A test fails when the program is not registered.
 
 #[path = "common/oracle/mod.rs"]
 mod oracle;

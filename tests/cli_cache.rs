@@ -188,3 +188,48 @@ fn bench_reports_start_up_and_the_peak_of_a_play_process() {
     // The children used a cache of their own, not the one the environment names.
     assert_eq!(file_count(dir.path()), 1, "only the positions file");
 }
+
+/// Runs `legal` with no `REGEX_CHESS_CACHE`, the other variables as given.
+fn legal_with_env(env: &[(&str, &Path)], unset: &[&str]) {
+    let configure = |command: &mut Command| {
+        command.env_remove(ENV_DIR).env_remove(ENV_OFF);
+        for name in unset {
+            command.env_remove(name);
+        }
+        for (name, value) in env {
+            command.env(name, value);
+        }
+    };
+    success(binary::run(&["legal", "--fen", KIWIPETE], configure, b""));
+}
+
+/// Without `REGEX_CHESS_CACHE` the cache goes to `$XDG_CACHE_HOME/regex-chess`, or
+/// to `$HOME/.cache/regex-chess` when `XDG_CACHE_HOME` is unset, empty or relative.
+#[test]
+fn the_cache_goes_under_xdg_cache_home_else_home() {
+    let dir = tempfile::tempdir().unwrap();
+    let (xdg, home) = (dir.path().join("xdg"), dir.path().join("home"));
+    legal_with_env(&[("XDG_CACHE_HOME", &xdg), ("HOME", &home)], &[]);
+    assert!(legal_moves_file(&xdg.join("regex-chess")).exists());
+    assert!(
+        !home.exists(),
+        "nothing under HOME when XDG_CACHE_HOME is set"
+    );
+
+    legal_with_env(&[("HOME", &home)], &["XDG_CACHE_HOME"]);
+    assert!(legal_moves_file(&home.join(".cache/regex-chess")).exists());
+
+    let other = dir.path().join("other");
+    legal_with_env(
+        &[
+            ("XDG_CACHE_HOME", Path::new("relative/dir")),
+            ("HOME", &other),
+        ],
+        &[],
+    );
+    assert!(legal_moves_file(&other.join(".cache/regex-chess")).exists());
+    assert!(
+        !Path::new("relative").exists(),
+        "a relative XDG_CACHE_HOME is ignored"
+    );
+}

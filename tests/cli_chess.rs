@@ -1,8 +1,7 @@
 //! `regex-chess legal` and `regex-chess move` through the binary: output against the
 //! oracle, and one-line errors with a non-zero exit for bad input.
 //!
-//! The error tests run now; the tests that need the rules print `SKIPPED` until the
-//! programs are registered, and meanwhile check that the binary says so and fails.
+//! A test that needs the rules fails when its program is not registered.
 
 #[path = "common/oracle/mod.rs"]
 mod oracle;

@@ -364,3 +364,49 @@ fn unknown_option_values_and_missing_arguments() {
     user_error(regex_chess(&["run", &program], None), &["--state"]);
     user_error(regex_chess(&["walk"], None), &["walk"]);
 }
+
+/// `profile` on the `legal-moves` program: the summary line names the program and the
+/// rule count, the table has the asked number of origins, and the folded stacks and the
+/// plot are written; a bad FEN is a one-line error.
+#[test]
+fn profile_reports_the_run_and_writes_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (folded, svg) = (dir.path().join("stacks.txt"), dir.path().join("plot.svg"));
+    let output = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["profile", "--program", "legal-moves", "--top", "3", "--fen"])
+        .arg("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+        .arg("--folded")
+        .arg(&folded)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("legal-moves on the fast executor: ") && stdout.contains(" rules ("),
+        "{stdout}"
+    );
+    let stacks = std::fs::read_to_string(&folded).unwrap();
+    assert!(!stacks.is_empty());
+    for line in stacks.lines() {
+        let (stack, micros) = line.rsplit_once(' ').expect("`stack microseconds`");
+        assert!(!stack.is_empty(), "{line}");
+        micros.parse::<f64>().unwrap_or_else(|_| panic!("{line}"));
+    }
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        plot.starts_with("<svg") || plot.starts_with("<?xml"),
+        "{}",
+        &plot[..80.min(plot.len())]
+    );
+
+    let bad = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["profile", "--program", "legal-moves", "--fen", "not a fen"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -216,3 +216,33 @@ fn site_without_board_needs_a_start() {
         assert!(white.ends_with("Engine to move, press Enter: "), "{white}");
     }
 }
+
+/// `site --fen` checks the FEN before drawing it: a bad one is a one-line error, and no
+/// file is written.
+#[test]
+fn site_refuses_a_bad_fen() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = write_program(dir.path(), r#"[["a", "b"]]"#);
+    let site = dir.path().join("site");
+    for fen in [
+        "not a fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "8/8/8/8/8/8/8/8/8 w - - 0 1",
+    ] {
+        let output = bin()
+            .args(["site", "--file"])
+            .arg(&program)
+            .args(["--fen", fen, "-o"])
+            .arg(&site)
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{fen}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{fen}: {stderr}");
+        assert!(
+            stderr.starts_with("regex-chess: error: "),
+            "{fen}: {stderr}"
+        );
+        assert!(!site.exists(), "{fen}: files were written");
+    }
+}

@@ -94,8 +94,17 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
         &Fast::new(program.clone()).parallel(2, 1),
         state,
     )?;
-    let alone = Fast::new(program).parallel(3, 1).compile_ahead(false);
-    compare(&reference, &alone, state)
+    let alone = Fast::new(program.clone())
+        .parallel(3, 1)
+        .compile_ahead(false);
+    compare(&reference, &alone, state)?;
+    // The thread-segmented state on every state, alone and with two cores.
+    compare(&reference, &Fast::new(program.clone()).segmented(1), state)?;
+    compare(
+        &reference,
+        &Fast::new(program).segmented(1).parallel(2, 1),
+        state,
+    )
 }
 
 /// Every way of running `fast` on `state` must give what `reference` gives.

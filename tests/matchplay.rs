@@ -274,8 +274,9 @@ fn pgn_output_parses_back() {
 #[test]
 fn a_uci_opponent_plays_when_stockfish_is_installed() {
     if !std::path::Path::new(STOCKFISH).exists() {
-        eprintln!(
-            "SKIPPED a_uci_opponent_plays_when_stockfish_is_installed: {STOCKFISH} is absent (apt-get install stockfish); nothing was checked"
+        oracle::engine::require_tool(
+            "a_uci_opponent_plays_when_stockfish_is_installed",
+            &format!("{STOCKFISH} (apt-get install stockfish)"),
         );
         return;
     }
@@ -285,6 +286,7 @@ fn a_uci_opponent_plays_when_stockfish_is_installed() {
             options: vec![("Skill Level".to_string(), "0".to_string())],
             depth: Some(1),
             movetime: None,
+            timeout: None,
         })?))
     };
     let mut cfg = config(1, 2);
@@ -386,7 +388,33 @@ fn the_match_command_plays_the_rules() {
     );
     assert!(stdout.contains("engine forfeits: 0"), "{stdout}");
     let text = std::fs::read_to_string(&pgn_path).unwrap();
-    assert_eq!(parse_pgn(&text).len(), 2);
+    let games = parse_pgn(&text);
+    assert_eq!(games.len(), 2);
+    // Every move the engine played is the one the search contract defines.
+    let mut checked = 0;
+    for (tags, moves, _) in &games {
+        let tag = |name: &str| &tags.iter().find(|(n, _)| n == name).unwrap().1;
+        let engine = if tag("White").starts_with("random") {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut pos = parse_position(tag("FEN")).unwrap();
+        for played in moves {
+            if pos.turn() == engine {
+                let (best, _) = oracle::search::best_move(&pos).expect("a legal move");
+                assert_eq!(
+                    played,
+                    &best,
+                    "the engine's move in {}",
+                    oracle::judge::fen(&pos)
+                );
+                checked += 1;
+            }
+            pos = oracle::judge::play(&pos, played);
+        }
+    }
+    assert!(checked >= 10, "only {checked} engine moves");
 }
 
 #[test]
@@ -475,4 +503,119 @@ fn pathologies_are_counted_in_games() {
             .report("e", "o")
             .contains("drawn while 5+ pawns ahead 1, queen left en prise 0, missed mates in one 1")
     );
+}
+
+/// Writes a UCI stand-in engine: a shell script that records its process id in `pid`
+/// (next to it), answers `uci` and `isready`, and does `on_go` when told `go`.
+fn script_engine(dir: &std::path::Path, on_go: &str) -> String {
+    let path = dir.join("engine.sh");
+    let pid = dir.join("pid");
+    let script = format!(
+        "#!/bin/sh\necho $$ > '{}'\nwhile read -r line; do\n  case \"$line\" in\n    \
+         uci) echo 'id name scripted'; echo uciok;;\n    isready) echo readyok;;\n    \
+         go*) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n",
+        pid.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&path, perms).unwrap();
+    path.display().to_string()
+}
+
+fn uci_settings(path: String) -> UciSettings {
+    UciSettings {
+        path,
+        options: Vec::new(),
+        depth: None,
+        movetime: None,
+        timeout: Some(std::time::Duration::from_millis(500)),
+    }
+}
+
+/// True while the process `pid` (read from the file) exists (a reaped child does not).
+fn alive(pid_file: &std::path::Path) -> bool {
+    let pid = std::fs::read_to_string(pid_file).unwrap();
+    std::path::Path::new(&format!("/proc/{}", pid.trim())).exists()
+}
+
+fn start_turn<T>(choose: impl FnOnce(&Turn<'_>) -> T) -> T {
+    let pos = shakmaty::Chess::default();
+    let fen = oracle::judge::fen(&pos);
+    choose(&Turn {
+        start_fen: &fen,
+        moves: &[],
+        pos: &pos,
+    })
+}
+
+#[test]
+fn a_uci_opponent_that_cannot_start_is_an_error() {
+    let Err(error) = UciPlayer::start(uci_settings("/nonexistent/engine".into())) else {
+        panic!("a missing engine started");
+    };
+    assert!(
+        error.starts_with("cannot start /nonexistent/engine"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_uci_opponent_answers_plays_and_is_stopped_when_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = script_engine(dir.path(), "echo 'info depth 1'; echo 'bestmove e2e4'");
+    let mut player = UciPlayer::start(uci_settings(path)).unwrap();
+    assert_eq!(player.name(), "scripted");
+    player.new_game(0).unwrap();
+    let choice = start_turn(|turn| player.choose(turn)).unwrap();
+    assert_eq!(choice.uci, "e2e4");
+    assert!(alive(&dir.path().join("pid")));
+    drop(player);
+    assert!(
+        !alive(&dir.path().join("pid")),
+        "the engine outlives its player"
+    );
+}
+
+#[test]
+fn a_silent_uci_opponent_times_out_and_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    // It never answers `go`, and ignores `quit` while it sleeps.
+    let path = script_engine(dir.path(), "sleep 30");
+    let mut player = UciPlayer::start(uci_settings(path)).unwrap();
+    let error = start_turn(|turn| player.choose(turn)).unwrap_err();
+    assert!(error.contains("no `bestmove` within 0.5s"), "{error}");
+    drop(player);
+    assert!(
+        !alive(&dir.path().join("pid")),
+        "the engine outlives its player"
+    );
+}
+
+#[test]
+fn a_uci_opponent_that_crashes_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = script_engine(dir.path(), "kill -9 $$");
+    let mut player = UciPlayer::start(uci_settings(path)).unwrap();
+    let error = start_turn(|turn| player.choose(turn)).unwrap_err();
+    assert!(
+        error.contains("ended (closed its output) before `bestmove`"),
+        "{error}"
+    );
+    drop(player);
+    assert!(!alive(&dir.path().join("pid")));
+}
+
+#[test]
+fn a_uci_opponent_that_never_says_uciok_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mute.sh");
+    std::fs::write(&path, "#!/bin/sh\nexec sleep 30\n").unwrap();
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&path, perms).unwrap();
+    let Err(error) = UciPlayer::start(uci_settings(path.display().to_string())) else {
+        panic!("a mute engine started");
+    };
+    assert!(error.contains("no `uciok` within 0.5s"), "{error}");
 }

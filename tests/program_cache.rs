@@ -230,3 +230,58 @@ fn a_failed_compilation_is_returned_and_not_stored() {
     assert!(loaded.warnings.is_empty());
     assert!(files(dir.path()).is_empty());
 }
+
+/// The build's source fingerprint, the heart of every cache key, covers everything the
+/// programs depend on: every file under `src/` and `.cargo/`, `Cargo.lock`, `Cargo.toml`
+/// and `build.rs`. Recomputed here over exactly that list (FNV-1a over each path, a zero
+/// byte, its contents, a zero byte, in sorted path order, as `build.rs` documents): a
+/// file left out of the hash, or one more, makes the two differ.
+#[test]
+fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Paths relative to the root, as the build script sees them.
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(root.join(dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let path = dir.join(entry.file_name());
+            if root.join(&path).is_dir() {
+                walk(root, &path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(root, Path::new("src"), &mut paths);
+    walk(root, Path::new(".cargo"), &mut paths);
+    assert!(
+        paths.iter().any(|p| p.starts_with(".cargo")),
+        "the repository has a .cargo/ directory"
+    );
+    for file in ["Cargo.lock", "Cargo.toml", "build.rs"] {
+        paths.push(file.into());
+    }
+    paths.sort();
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut add = |bytes: &[u8]| {
+        for &b in bytes {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for path in &paths {
+        add(path.to_string_lossy().as_bytes());
+        add(&[0]);
+        add(&std::fs::read(root.join(path)).unwrap());
+        add(&[0]);
+    }
+    assert_eq!(
+        format!("{hash:016x}"),
+        regex_chess::programs::cache::SOURCE_FINGERPRINT,
+        "the fingerprint does not cover exactly src/, .cargo/, Cargo.lock, Cargo.toml and \
+         build.rs (or a file changed since this test was built)"
+    );
+}

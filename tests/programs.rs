@@ -155,7 +155,10 @@ fn run_expr(program: &ValidProgram, cases: &[[i64; 3]]) -> Vec<i64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed00011),
+        ..ProptestConfig::with_cases(40)
+    })]
 
     /// Expressions with conditionals, on three threads at once, with and without passes.
     #[test]
@@ -257,7 +260,10 @@ fn minimax_program() -> ValidProgram {
 static MINIMAX: LazyLock<ValidProgram> = LazyLock::new(minimax_program);
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed00012),
+        ..ProptestConfig::with_cases(64)
+    })]
 
     /// Nested groups keep each reduction within its own parent, on several parents at once.
     #[test]
@@ -309,7 +315,10 @@ static SPREAD_MAX: LazyLock<ValidProgram> = LazyLock::new(|| spread_program(Best
 static SPREAD_MIN: LazyLock<ValidProgram> = LazyLock::new(|| spread_program(Best::Min));
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed00013),
+        ..ProptestConfig::with_cases(64)
+    })]
 
     /// Gather and tournament over values spread across threads, against native Rust.
     #[test]
@@ -377,7 +386,10 @@ static BRANCHY: LazyLock<ValidProgram> =
     LazyLock::new(|| branchy_program(CompileOptions::default()));
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed00014),
+        ..ProptestConfig::with_cases(64)
+    })]
 
     #[test]
     fn conditionals_match_native(cases in prop::collection::vec(prop::array::uniform3(-4i64..4), 1..6)) {
@@ -425,7 +437,10 @@ fn text_program() -> ValidProgram {
 static TEXT: LazyLock<ValidProgram> = LazyLock::new(text_program);
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed00015),
+        ..ProptestConfig::with_cases(64)
+    })]
 
     /// Split, join, character maps, fields and concatenation against Rust's own.
     #[test]

@@ -111,6 +111,38 @@ fn a_gui_style_session_through_the_binary() {
     assert!(out.iter().any(|l| l.starts_with("info depth 2 ")), "{text}");
 }
 
+/// `go` answers with the move the search contract defines (the oracle's search), on a
+/// share of the playout positions: `position fen ...` then `go`, one session for all.
+#[test]
+fn go_picks_the_move_the_search_defines() {
+    let samples = oracle::playouts::share(
+        &oracle::playouts::positions(oracle::playouts::SEED, 400),
+        24,
+    );
+    let mut script = String::from("uci\nisready\n");
+    let mut expected = Vec::new();
+    for sample in &samples {
+        let pos = oracle::judge::position(&sample.fen);
+        let best = oracle::search::best_move(&pos).map(|(uci, _)| uci);
+        script.push_str(&format!("position fen {}\ngo\n", sample.fen));
+        expected.push((
+            sample.fen.clone(),
+            best.unwrap_or_else(|| "0000".to_string()),
+        ));
+    }
+    script.push_str("quit\n");
+    let out = uci_session(script);
+    let answers: Vec<&str> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|rest| rest.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(answers.len(), expected.len(), "{out:?}");
+    for ((fen, want), got) in expected.iter().zip(&answers) {
+        assert_eq!(got, want, "bestmove for {fen}");
+    }
+}
+
 #[test]
 fn garbage_never_crashes_the_binary() {
     let mut script = Vec::new();
@@ -120,14 +152,9 @@ fn garbage_never_crashes_the_binary() {
     script.extend_from_slice(b"\xff\xfe\x00 binary\r\nisready\r\n");
     script.extend_from_slice(&[b'a'; 100_000]);
     script.extend_from_slice(b"\nstop\nisready");
-    let out = uci_session(std::str::from_utf8(&script).unwrap_or_else(|_| {
-        // Not UTF-8: send it through a lossy copy (the binary reads bytes anyway).
-        Box::leak(
-            String::from_utf8_lossy(&script)
-                .into_owned()
-                .into_boxed_str(),
-        )
-    }));
+    // The invalid bytes go to the binary as they are.
+    assert!(std::str::from_utf8(&script).is_err());
+    let out = uci_session(&script);
     let text = out.join("\n");
     assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2, "{text}");
     assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 2);
@@ -203,9 +230,7 @@ fn python_driver(test: &str, args: &[&str]) -> Option<String> {
         .map(|o| o.status.success())
         .unwrap_or(false);
     if !importable {
-        eprintln!(
-            "SKIPPED {test}: python-chess is not importable (pip install chess); nothing was checked"
-        );
+        oracle::engine::require_tool(test, "python-chess (pip install chess)");
         return None;
     }
     let out = Command::new("python3")

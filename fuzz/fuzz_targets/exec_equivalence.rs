@@ -1,6 +1,6 @@
 //! Fuzz target: the fast executor must equal the reference executor byte for byte.
 //!
-//! An input is decoded into a small program and a state, in one of two ways:
+//! An input is decoded into a program and a state, in one of two ways:
 //!
 //! - **Text form**, for readable seeds: the input starts with `RULES\n`, then one rule per
 //!   line as `pattern<TAB>replacement` (the pattern is regex syntax as written; in the
@@ -12,13 +12,14 @@
 //!   rules, and states made of active and paused threads or of raw text.
 //!
 //! Programs that do not validate are skipped. A program whose state outgrows a cap is cut
-//! after the rule that outgrew it. Then the reference and three fast executors (as built by
-//! default, with the index of `%` bytes kept on every state, and on two cores with every
-//! state cut) run it and must agree, as in
-//! `tests/equivalence.rs` (the comparison is `tests/common/exec_compare.rs`): on the final
-//! state (through `run`, `run_with_stats`, `run_observed` and two `run_range`s), on every
-//! rule's match count and state length and on the run's totals; a difference panics with
-//! the report of `trace::first_divergence`.
+//! after the rule that outgrew it. Then the reference and five fast executors (as built by
+//! default, with the index of `%` bytes kept on every state, on two cores with every
+//! state cut, with the thread-segmented state, and segmented on two cores) run it and
+//! must agree, as in `tests/equivalence.rs` (the comparison is
+//! `tests/common/exec_compare.rs`): on the final state, on every rule's match count,
+//! state length, state (by hash) and `skipped` flag, on the run's totals, on runs stopped
+//! early and on rule ranges; a difference panics with what differs. See
+//! `docs/fuzzing.md` for what the generator can make.
 //!
 //! With `EXEC_EQUIVALENCE_DUMP=DIR` set, each case that runs is also written to
 //! `DIR/program.json` and `DIR/state.txt` (meant for replaying one crash input).
@@ -35,10 +36,10 @@ use regex_chess::program::{Program, Rule, ValidProgram};
 #[path = "../../tests/common/exec_compare.rs"]
 mod exec_compare;
 
-const MAX_RULES: usize = 40;
-const MAX_PATTERN: usize = 400;
-const MAX_STATE: usize = 16 * 1024;
-const STATE_CAP: usize = 256 * 1024;
+const MAX_RULES: usize = 300;
+const MAX_PATTERN: usize = 6000;
+const MAX_STATE: usize = 256 * 1024;
+const STATE_CAP: usize = 1024 * 1024;
 const MAX_DEPTH: usize = 6;
 
 fuzz_target!(|data: &[u8]| {
@@ -58,7 +59,11 @@ fn decode_text(data: &[u8]) -> Option<(Vec<Rule>, String)> {
     let text = std::str::from_utf8(data).ok()?;
     let (rules, state) = match text.split_once("\nSTATE\n") {
         Some(split) => split,
-        None => (text.strip_suffix("\nSTATE")?, ""),
+        // No rules at all: the empty program.
+        None => match text.strip_prefix("STATE\n") {
+            Some(state) => ("", state),
+            None => (text.strip_suffix("\nSTATE")?, ""),
+        },
     };
     let mut out = Vec::new();
     for line in rules.lines().filter(|l| !l.is_empty()) {
@@ -164,6 +169,29 @@ const SHAPES: &[(&str, &str)] = &[
     ("\\b", "|"),
     ("(?m)$", "<"),
     ("é", "e"),
+    // A trie of keys with groups at fixed offsets (searched by the lazy DFA in lockstep,
+    // see `trie_for_dfa` in `src/exec/fast/pattern.rs`).
+    (
+        "(%%\n#stack:\n)(?:a1|a2|a3|a4|b1|b2|b3|b4|c1|c2|c3|c4|d1|d2|d3|d4|e4|h8)\n([01]{3})",
+        "${1}${2}\n",
+    ),
+    // The same trie followed by a long counted run (stays on the linear search).
+    (
+        "(%%\n#stack:\n(?:a1|a2|a3|a4|b1|b2|b3|b4|c1|c2|c3|c4|d1|d2|d3|d4|e4|h8)\n)[^%\n]{24}",
+        "${1}~",
+    ),
+    // Board look-ups: a key, then a long counted run of board characters.
+    (
+        "(%%\n#stack:\n[^\n]*\n(?:[^%\n]*\n)*#{name}: )[./A-Za-z]{56}([./A-Za-z])",
+        "${1}<${2}>",
+    ),
+    // Counted repeats of 100 and more.
+    ("(%%\n#stack:\n)[01]{100}", "${1}C"),
+    ("(%%\n#stack:\n)([^%]{100,140})", "${1}[${2}]"),
+    ("(?:[^%]{0,3}x){100}", "L"),
+    // Word boundaries, whole and half.
+    ("\\b{start-half}[a-z]+\\b{end-half}", "<w>"),
+    ("\\b[a-h][1-8]\\b", "sq"),
 ];
 
 const LITERALS: &[&str] = &[
@@ -209,6 +237,11 @@ const CLASSES: &[&str] = &[
     "(?i:t)",
     "[^\\x00-\\x7F]",
     "(?-u:\\w)",
+    "\\p{Greek}",
+    "\\p{N}",
+    "[é-ü]",
+    "[^a-zα-ω%]",
+    "[./A-Za-z]",
 ];
 const ANCHORS: &[&str] = &[
     "^",
@@ -223,6 +256,8 @@ const ANCHORS: &[&str] = &[
     "\\b{start}",
     "\\b{end}",
     "(?-u:\\b)",
+    "\\b{start-half}",
+    "\\b{end-half}",
 ];
 const REPEATS: &[&str] = &[
     "*", "+", "?", "*?", "+?", "??", "{2}", "{0,3}", "{1,}", "{0}",
@@ -262,6 +297,8 @@ enum RuleSpec {
     },
     /// The previous rule, written again 1 to 8 times.
     Again(u8),
+    /// The previous rule, written again 1 to 256 times (long programs).
+    Many(u8),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -295,6 +332,8 @@ enum StateSpec {
     Raw(String),
     /// Threads with raw text inserted at a character boundary.
     Stray(Vec<ThreadSpec>, String, u16),
+    /// Threads written again and again: a large state (up to about 4,000 copies).
+    Many(Vec<ThreadSpec>, u16),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -312,6 +351,10 @@ enum ValueSpec {
     Square(u8),
     Glyphs(Vec<u8>),
     Text(String),
+    /// A board line: 64 squares of piece letters and dots, ranks cut by `/`.
+    Board(Vec<u8>),
+    /// A long run of bits (100 and more).
+    LongBits(u8, u64),
 }
 
 impl ValueSpec {
@@ -338,6 +381,21 @@ impl ValueSpec {
                     .map(|c| GLYPHS[usize::from(*c) % GLYPHS.len()])
                     .collect()
             }
+            ValueSpec::Board(codes) => {
+                const SQUARES: &[u8] = b"PNBRQKpnbrqk........";
+                let mut out = String::new();
+                for rank in 0..8 {
+                    for file in 0..8 {
+                        let code = codes.get(rank * 8 + file).copied().unwrap_or(0);
+                        out.push(char::from(SQUARES[usize::from(code) % SQUARES.len()]));
+                    }
+                    out.push('/');
+                }
+                out
+            }
+            ValueSpec::LongBits(extra, bits) => (0..100 + usize::from(*extra))
+                .map(|i| if bits >> (i % 64) & 1 == 1 { '1' } else { '0' })
+                .collect(),
             ValueSpec::Text(text) => {
                 let clean: String = text.chars().filter(|c| *c != '%' && *c != '\n').collect();
                 clean.trim_start_matches('#').to_string()
@@ -381,6 +439,7 @@ impl StateSpec {
         match self {
             StateSpec::Threads(t) => threads(t),
             StateSpec::Raw(text) => text.clone(),
+            StateSpec::Many(t, times) => threads(t).repeat(1 + usize::from(*times) % 4096),
             StateSpec::Stray(t, junk, at) => {
                 let mut out = threads(t);
                 let mut at = usize::from(*at) % (out.len() + 1);
@@ -444,10 +503,11 @@ impl Frag {
                 out.push_str(pick(REPEATS, *op));
             }
             Frag::Counted(inner, min, extra) => {
-                let min = min % 4;
+                // Small counts mostly; up to 127 (and a range of up to 15 more) at times.
+                let min = if min & 0x80 == 0 { min % 4 } else { min & 0x7f };
                 out.push_str("(?:");
                 inner.render(out, depth + 1);
-                out.push_str(&format!("){{{},{}}}", min, min + extra % 4));
+                out.push_str(&format!("){{{},{}}}", min, min + extra % 16));
             }
         }
     }
@@ -522,6 +582,13 @@ fn build_rule(spec: &RuleSpec, previous: Option<&Rule>, out: &mut Vec<Rule>) {
                 out.push(Rule::new(pattern.as_str(), replacement.as_str()));
             }
         }
+        RuleSpec::Many(times) => {
+            if let Some(rule) = previous {
+                for _ in 0..=usize::from(*times) {
+                    out.push(rule.clone());
+                }
+            }
+        }
         RuleSpec::Again(times) => {
             if let Some(rule) = previous {
                 for _ in 0..1 + times % 8 {
@@ -564,7 +631,7 @@ fn validate(rules: Vec<Rule>) -> Option<ValidProgram> {
 }
 
 fn check(mut rules: Vec<Rule>, state: &str) {
-    if state.len() > MAX_STATE || rules.is_empty() {
+    if state.len() > MAX_STATE {
         return;
     }
     rules.truncate(MAX_RULES);
@@ -588,8 +655,17 @@ fn check(mut rules: Vec<Rule>, state: &str) {
         panic!("fast with the % index and reference disagree: {difference}");
     }
     // Several cores, every state cut (even a few bytes), into two pieces.
-    let several = Fast::new(program).parallel(2, 1);
+    let several = Fast::new(program.clone()).parallel(2, 1);
     if let Err(difference) = exec_compare::compare(&reference, &several, state) {
         panic!("fast on two cores and reference disagree: {difference}");
+    }
+    // The thread-segmented state on every state, alone and on two cores.
+    let segmented = Fast::new(program.clone()).segmented(1);
+    if let Err(difference) = exec_compare::compare(&reference, &segmented, state) {
+        panic!("fast with the segmented state and reference disagree: {difference}");
+    }
+    let both = Fast::new(program).segmented(1).parallel(2, 1);
+    if let Err(difference) = exec_compare::compare(&reference, &both, state) {
+        panic!("fast segmented on two cores and reference disagree: {difference}");
     }
 }

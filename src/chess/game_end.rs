@@ -4,10 +4,16 @@
 //! Repetition needs the history since the last irreversible move: a list of position
 //! keys (see [`position_key`]), one per position, fixed-width so that two keys compare
 //! with one interleaving rule (no backreference).
+//!
+//! Two positions are the same under FIDE's rule (article 9.2.3) when the same side is
+//! to move, the same pieces stand on the same squares and the same moves are possible:
+//! the en-passant square therefore counts only when an en-passant capture is legal, not
+//! after every two-square pawn move (shakmaty's `EnPassantMode::Legal`).
 
-use super::board::Position;
-use super::movegen::has_legal_move;
-use super::search::status;
+use super::board::{MoveGen, Position};
+use super::movegen::{fork_legal_moves, has_legal_move};
+use super::pretty::piece_name;
+use super::search::{MAX_MOVES, status};
 use super::stack_rules::on_stack;
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::Type;
@@ -21,10 +27,68 @@ pub const MAX_HISTORY: usize = 128;
 
 const HEAD: &str = "(%%\n#stack:\n)";
 
+/// The en-passant square when an en-passant capture is legal in `pos`, else `-`.
+///
+/// The position forks into itself (first) and one child per legal move; a child says
+/// whether its move was a pawn's move to the en-passant square (the only such move is
+/// the capture), and the answers are gathered back into the first thread, whose
+/// variables are the position's own.
+#[track_caller]
+fn legal_en_passant(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
+    let none = b.eq_text(&pos.ep, "-");
+    b.if_else(
+        &none,
+        |b| b.str("-"),
+        |b| {
+            let empty = b.str("");
+            let target = b.concat(&pos.ep, &empty);
+            let answers = b.grouped(|b| {
+                let original = b.fork_bool();
+                let capture = b.if_else(
+                    &original,
+                    |b| b.bool(false),
+                    |b| {
+                        let children = fork_legal_moves(
+                            b,
+                            pos,
+                            MAX_MOVES,
+                            MoveGen {
+                                uci: true,
+                                keep_stuck: false,
+                            },
+                        );
+                        let uci = children.uci.expect("asked for uci");
+                        let to = b.slice(&uci, 2, 2);
+                        let same = equal_fixed(b, &to, &target, 2, "abcdefgh12345678");
+                        let piece = piece_name(b, &pos.board, &to);
+                        let pawn = b.eq_text(&piece, "pawn");
+                        b.and(&same, &pawn)
+                    },
+                );
+                b.gather(&capture, MAX_MOVES + 1)
+            });
+            let any: Value<kind::Bool> = on_stack(
+                b,
+                "any_en_passant",
+                &[answers.var()],
+                vec![
+                    (format!("{HEAD}[^\n]*T[^\n]*\n"), "${1}!T\n".into()),
+                    (format!("{HEAD}(?:[^!\n][^\n]*)?\n"), "${1}F\n".into()),
+                    (format!("{HEAD}!T\n"), "${1}T\n".into()),
+                ],
+                Type::Bool,
+            );
+            b.if_else(&any, |_| target.clone(), |b| b.str("-"))
+        },
+    )
+}
+
 /// The position's key: the 64 squares (rank 8 first), the side to move, the castling
-/// rights padded to 4 with `-`, the en-passant square padded to 2: 71 characters.
+/// rights padded to 4 with `-`, the en-passant square padded to 2 (`-` unless an
+/// en-passant capture is legal, see the module docs): 71 characters.
 #[track_caller]
 pub fn position_key(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
+    let ep = legal_en_passant(b, pos);
     let ranks: String = (0..8).map(|_| "([^\n/]{8})//").collect();
     let mut squares = String::new();
     for i in 0..8 {
@@ -58,7 +122,7 @@ pub fn position_key(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
             pos.board.var(),
             pos.turn.var(),
             pos.castling.var(),
-            pos.ep.var(),
+            ep.var(),
         ],
         rules,
         Type::Str,

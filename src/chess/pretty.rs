@@ -420,6 +420,44 @@ fn extend_history(
     (before, after)
 }
 
+/// The piece name (`pawn`...`king`) of the piece on `square` of `board`.
+#[track_caller]
+pub(super) fn piece_name(
+    b: &mut Builder,
+    board: &Value<kind::Str>,
+    square: &Value<kind::Str>,
+) -> Value<kind::Str> {
+    let mut alternatives = Vec::new();
+    let mut groups = String::new();
+    for index in 0..64 {
+        let name = super::evaluate::square_name(index);
+        let offset = super::evaluate::board_offset(index);
+        alternatives.push(format!("{name}\n.{{{offset}}}(.)"));
+        groups.push_str(&format!("${{{}}}", 2 + index));
+    }
+    let mut rules = vec![(
+        format!("{HEAD}(?:{})[^\n]*\n", alternatives.join("|")),
+        format!("${{1}}{groups}\n"),
+    )];
+    for (letters, name) in [
+        ("Pp", "pawn"),
+        ("Nn", "knight"),
+        ("Bb", "bishop"),
+        ("Rr", "rook"),
+        ("Qq", "queen"),
+        ("Kk", "king"),
+    ] {
+        rules.push((format!("{HEAD}[{letters}]\n"), format!("${{1}}{name}\n")));
+    }
+    on_stack(
+        b,
+        "piece_name",
+        &[board.var(), square.var()],
+        rules,
+        Type::Str,
+    )
+}
+
 /// The `board` program: `engine: white|black\n<FEN>\n` in, the first pretty board out.
 pub fn board_program() -> IrProgram {
     let mut b = Builder::new(

@@ -108,6 +108,7 @@ fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
                 options,
                 depth: args.opponent_depth,
                 movetime: args.opponent_movetime,
+                timeout: None,
             })),
             _ => fail(format!(
                 "unknown opponent `{other}` (expected random, material, uci:PATH or search:NAME)"

@@ -12,6 +12,7 @@ use clap::Args;
 
 use super::export::{ProgramSource, registered, write_file};
 use super::{CliError, fail};
+use crate::chess::fen::Fen;
 use crate::exec::{Executor, fast::Fast};
 use crate::export::{self, Format};
 
@@ -85,11 +86,17 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
                      give --start STATE_FILE",
                 );
             }
+            // The FEN is checked first, as `play` does: the rules draw only what they
+            // can read.
+            let fen: Fen = args.fen.parse()?;
             // The `board` program's input: the engine's side, then the FEN.
             let board = Fast::new(registered("board")?);
-            start_white = Some(board.run(&format!("engine: white\n{}\n", args.fen)));
-            let input = format!("engine: {}\n{}\n", args.engine_color, args.fen);
-            board.run(&input)
+            let text = board.run(&format!("engine: {}\n{fen}\n", args.engine_color));
+            if !text.starts_with("8 ") {
+                return fail(format!("the rules could not read the FEN {:?}", args.fen));
+            }
+            start_white = Some(board.run(&format!("engine: white\n{fen}\n")));
+            text
         }
     };
     std::fs::create_dir_all(&args.output)

@@ -8,7 +8,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use shakmaty::fen::Fen as SFen;
@@ -283,10 +283,12 @@ pub struct UciSettings {
     pub depth: Option<u32>,
     /// `go movetime MS`, when set (with neither, `go depth 1`).
     pub movetime: Option<u64>,
+    /// How long the engine may take to answer one command ([`UCI_TIMEOUT`] when `None`).
+    pub timeout: Option<Duration>,
 }
 
-/// How long a UCI opponent may take to answer one command, in seconds.
-const UCI_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a UCI opponent may take to answer one command by default.
+pub const UCI_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// An external engine spoken to through UCI.
 pub struct UciPlayer {
@@ -347,16 +349,22 @@ impl UciPlayer {
             .map_err(|e| format!("{}: cannot write: {e}", self.settings.path))
     }
 
-    /// The lines read until one starting with `word`, that line last.
+    /// The lines read until one starting with `word`, that line last; an error when the
+    /// engine takes longer than the timeout for a line or closes its output first.
     fn wait_for(&mut self, word: &str) -> Result<Vec<String>, String> {
+        let timeout = self.settings.timeout.unwrap_or(UCI_TIMEOUT);
         let mut seen = Vec::new();
         loop {
-            let line = self.lines.recv_timeout(UCI_TIMEOUT).map_err(|_| {
-                format!(
-                    "{}: no `{word}` within {}s",
+            let line = self.lines.recv_timeout(timeout).map_err(|e| match e {
+                RecvTimeoutError::Timeout => format!(
+                    "{}: no `{word}` within {:.1}s",
                     self.settings.path,
-                    UCI_TIMEOUT.as_secs()
-                )
+                    timeout.as_secs_f64()
+                ),
+                RecvTimeoutError::Disconnected => format!(
+                    "{}: the engine ended (closed its output) before `{word}`",
+                    self.settings.path
+                ),
             })?;
             let done = line.split_whitespace().next() == Some(word);
             seen.push(line);

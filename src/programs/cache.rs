@@ -7,8 +7,9 @@
 //! gives, or a program that an earlier call with the same key got from its closure and
 //! stored: never anything else. The key is the hash of
 //! - the build's source fingerprint ([`SOURCE_FINGERPRINT`]: `build.rs` hashes every file
-//!   under `src/` and `Cargo.lock`, so any change to the compiler, the chess code or the
-//!   `regex` version changes it),
+//!   under `src/` and `.cargo/`, `Cargo.lock`, `Cargo.toml` and `build.rs` itself, so any
+//!   change to the compiler, the chess code, the build settings or the `regex` version
+//!   changes it),
 //! - the program's name, the [`CompileOptions`] and the cache [`FORMAT`] version.
 //!
 //! A file is `<name>-<key>.json` in the cache directory ([`ProgramCache::from_env`]:

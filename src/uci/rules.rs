@@ -69,6 +69,8 @@ impl ApplyMove {
 /// [`EngineError`] on every call, never a panic.
 pub struct RulesEngine {
     kind: ExecutorKind,
+    /// The names of the `apply-move` and `move` programs (other names only in tests).
+    names: (&'static str, &'static str),
     apply: OnceLock<Result<ApplyMove, EngineError>>,
     picker: OnceLock<Result<MovePicker, EngineError>>,
 }
@@ -76,8 +78,14 @@ pub struct RulesEngine {
 impl RulesEngine {
     /// An engine whose programs run on executors of `kind`.
     pub fn new(kind: ExecutorKind) -> RulesEngine {
+        RulesEngine::with_names(kind, (APPLY_MOVE, runner::MOVE))
+    }
+
+    /// An engine that loads its two programs under other names.
+    fn with_names(kind: ExecutorKind, names: (&'static str, &'static str)) -> RulesEngine {
         RulesEngine {
             kind,
+            names,
             apply: OnceLock::new(),
             picker: OnceLock::new(),
         }
@@ -95,14 +103,22 @@ impl RulesEngine {
 
     fn applier(&self) -> Result<&ApplyMove, EngineError> {
         self.apply
-            .get_or_init(|| ApplyMove::new(self.kind).map_err(EngineError::from))
+            .get_or_init(|| {
+                runner::load(self.names.0)
+                    .map(|program| ApplyMove::with_executor(self.kind.build(program)))
+                    .map_err(EngineError::from)
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
 
     fn picker(&self) -> Result<&MovePicker, EngineError> {
         self.picker
-            .get_or_init(|| MovePicker::new(self.kind).map_err(EngineError::from))
+            .get_or_init(|| {
+                runner::load(self.names.1)
+                    .map(|program| MovePicker::with_executor(self.kind.build(program)))
+                    .map_err(EngineError::from)
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -188,10 +204,8 @@ mod tests {
 
     #[test]
     fn a_missing_program_is_an_error_on_every_call() {
-        if runner::compile(APPLY_MOVE).is_some() && runner::compile(runner::MOVE).is_some() {
-            return;
-        }
-        let engine = RulesEngine::new(ExecutorKind::Fast);
+        // Names no program has: what a renamed or dropped program looks like.
+        let engine = RulesEngine::with_names(ExecutorKind::Fast, ("no-apply", "no-move"));
         let fen = Fen::start();
         assert!(engine.prepare().is_err());
         for _ in 0..2 {

@@ -1,10 +1,14 @@
 //! The fast-versus-reference comparison shared by `tests/equivalence.rs` and the fuzz
 //! target `fuzz/fuzz_targets/exec_equivalence.rs` (which includes this file by path):
 //! cutting a program where its state grows too large, and checking that every way of
-//! running the fast executor gives what the reference gives.
+//! running the fast executor gives what the reference gives, rule by rule (match count,
+//! state length, state contents by hash, the `skipped` flag), over early stops and rule
+//! ranges.
 //!
 //! It uses only the library's public API, so that both crates can compile it.
 
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 
 use regex_chess::exec::fast::Fast;
@@ -12,7 +16,9 @@ use regex_chess::exec::reference::Reference;
 use regex_chess::exec::{Executor, NoObserver, Observer, RuleReport, RunStats, trace};
 use regex_chess::program::{Program, ValidProgram};
 
-/// Records what every rule did, in order.
+/// Records what every rule did, in order (used by `tests/equivalence.rs`, not by the
+/// fuzz target).
+#[allow(dead_code)]
 #[derive(Default)]
 pub struct Recorder {
     pub reports: Vec<(usize, RuleReport)>,
@@ -84,12 +90,116 @@ fn divergence_report(reference: &Reference, fast: &Fast, state: &str) -> String 
     }
 }
 
-/// Every way of running `fast` on `state` (`run`, `run_with_stats`, `run_observed`, two
-/// `run_range`s) must give what `reference` gives, with the same per-rule match counts
-/// and state lengths and the same totals; the error says what differs.
+/// A hash of a state's bytes.
+fn digest(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// What one rule did: its index, its report and a hash of the state after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Step {
+    index: usize,
+    report: RuleReport,
+    state: u64,
+}
+
+/// Records every rule's report and the hash of the state after it, and stops the run
+/// after rule `stop_after` when set.
+#[derive(Default)]
+struct Steps {
+    steps: Vec<Step>,
+    stop_after: Option<usize>,
+}
+
+impl Observer for Steps {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        state: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        self.steps.push(Step {
+            index,
+            report: *report,
+            state: digest(&state()),
+        });
+        if self.stop_after == Some(index) {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Compares the fast executor's steps with the reference's: the same rules in the same
+/// order, and for each the same match count, state length and state contents (by hash);
+/// a rule the fast executor reports as skipped must have left the state as it was.
+fn compare_steps(
+    fast: &Fast,
+    start: u64,
+    theirs: &[Step],
+    ours: &[Step],
+    what: &str,
+) -> Result<(), String> {
+    let (got, want): (Vec<usize>, Vec<usize>) = (
+        theirs.iter().map(|s| s.index).collect(),
+        ours.iter().map(|s| s.index).collect(),
+    );
+    if got != want {
+        return Err(format!(
+            "{what}: rules reported {got:?}, the reference reports {want:?}"
+        ));
+    }
+    let mut before = start;
+    for (theirs, ours) in theirs.iter().zip(ours) {
+        let rule = &fast.program().rules()[theirs.index];
+        let describe = || {
+            format!(
+                "{what}: rule {} ({:?} -> {:?}, skipped by fast: {})",
+                theirs.index, rule.pattern, rule.replacement, theirs.report.skipped
+            )
+        };
+        let (t, o) = (
+            (theirs.report.matches, theirs.report.state_len),
+            (ours.report.matches, ours.report.state_len),
+        );
+        if t != o {
+            return Err(format!(
+                "{}: (matches, state length) differ, fast {t:?} vs reference {o:?}",
+                describe()
+            ));
+        }
+        if theirs.state != ours.state {
+            return Err(format!(
+                "{}: the states after it differ (same length)",
+                describe()
+            ));
+        }
+        if theirs.report.skipped && ours.state != before {
+            return Err(format!(
+                "{}: skipped, but the reference's state changed",
+                describe()
+            ));
+        }
+        before = ours.state;
+    }
+    Ok(())
+}
+
+/// Every way of running `fast` on `state` must give what `reference` gives:
+/// - `run`, `run_with_stats` and `run_observed`: the final state; for every rule the
+///   match count, the state length and the state itself (by hash); a rule reported
+///   skipped must not change the state; the run's totals, skipped rules included;
+/// - an observer that stops the run after a rule: the same reports up to it and the
+///   state there;
+/// - `run_range` over several ranges (empty, from the start, to the end, in the
+///   middle, chained): the state each gives from `state`.
+///
+/// The error says what differs.
 pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), String> {
     let n = reference.program().rules().len();
-    let mut expected = Recorder::default();
+    let mut expected = Steps::default();
     let want = reference.run_observed(state, &mut expected);
     let differ = |how: &str| {
         Err(format!(
@@ -105,33 +215,28 @@ pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), St
     if got != want {
         return differ("run_with_stats");
     }
-    let mut observed = Recorder::default();
+    let mut observed = Steps::default();
     if fast.run_observed(state, &mut observed) != want {
         return differ("run_observed");
     }
-
-    let indices: Vec<usize> = observed.reports.iter().map(|(i, _)| *i).collect();
-    if indices != (0..n).collect::<Vec<_>>() {
-        return Err(format!("rules reported out of order: {indices:?}"));
+    if observed.steps.len() != n {
+        return Err(format!(
+            "run_observed reported {} rules of {n}",
+            observed.steps.len()
+        ));
     }
-    for ((index, theirs), (_, ours)) in observed.reports.iter().zip(&expected.reports) {
-        let (theirs_pair, ours_pair) = (
-            (theirs.matches, theirs.state_len),
-            (ours.matches, ours.state_len),
-        );
-        if theirs_pair != ours_pair {
-            let rule = &fast.program().rules()[*index];
-            return Err(format!(
-                "rule {index} ({:?} -> {:?}, skipped by fast: {}): (matches, state length) \
-                 differ, fast {theirs_pair:?} vs reference {ours_pair:?}",
-                rule.pattern, rule.replacement, theirs.skipped
-            ));
-        }
-    }
+    let start = digest(state);
+    compare_steps(
+        fast,
+        start,
+        &observed.steps,
+        &expected.steps,
+        "run_observed",
+    )?;
 
     let mut want_stats = RunStats::default();
-    for (_, report) in &expected.reports {
-        want_stats.record(report);
+    for step in &expected.steps {
+        want_stats.record(&step.report);
     }
     if stats.matches != want_stats.matches {
         return Err(format!(
@@ -145,14 +250,58 @@ pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), St
             stats.max_state_len, want_stats.max_state_len
         ));
     }
-    if stats.rules_applied + stats.rules_skipped != n {
+    let skipped = observed.steps.iter().filter(|s| s.report.skipped).count();
+    if (stats.rules_applied, stats.rules_skipped) != (n - skipped, skipped) {
         return Err(format!(
-            "run_with_stats counts {} applied and {} skipped rules of {n}",
+            "run_with_stats counts {} applied and {} skipped rules of {n}; the observed \
+             run skipped {skipped}",
             stats.rules_applied, stats.rules_skipped
         ));
     }
 
-    let middle = n / 2;
+    // Early stops: after the first rule, a middle one and the last.
+    let mut stops = vec![0, n / 3, n.saturating_sub(1)];
+    stops.dedup();
+    for stop in stops.into_iter().filter(|&s| s < n) {
+        let mut ours = Steps {
+            stop_after: Some(stop),
+            ..Steps::default()
+        };
+        let mut theirs = Steps {
+            stop_after: Some(stop),
+            ..Steps::default()
+        };
+        let want = reference.run_observed(state, &mut ours);
+        let got = fast.run_observed(state, &mut theirs);
+        let what = format!("a run stopped after rule {stop}");
+        compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
+        if got != want {
+            return Err(format!("{what} returns another state"));
+        }
+    }
+
+    // Ranges, each from the given state.
+    let (third, middle) = (n / 3, n / 2);
+    let ranges = [
+        0..0,
+        middle..middle,
+        0..third,
+        third..n,
+        third..middle.max(third),
+        (n / 4)..(3 * n / 4),
+        n.saturating_sub(1)..n,
+    ];
+    for range in ranges {
+        let mut ours = Steps::default();
+        let mut theirs = Steps::default();
+        let want = reference.run_range(state, range.clone(), &mut ours);
+        let got = fast.run_range(state, range.clone(), &mut theirs);
+        let what = format!("run_range {range:?}");
+        compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
+        if got != want {
+            return Err(format!("{what} returns another state"));
+        }
+    }
     let first = fast.run_range(state, 0..middle, &mut NoObserver);
     if fast.run_range(&first, middle..n, &mut NoObserver) != want {
         return Err(format!(

@@ -114,16 +114,52 @@ impl Parallel {
             done: Condvar::new(),
         };
         std::thread::scope(|scope| {
+            let mut started = Vec::new();
             for scratch in helpers.iter_mut().take(self.cores - 1) {
                 let crew = &crew;
-                scope.spawn(move || crew.help(scratch));
+                // A helper that cannot start is no error: the caller takes every piece
+                // no helper claims, so fewer helpers (even none) give the same result.
+                match spawn_helper(scope, move || crew.help(scratch)) {
+                    Ok(handle) => started.push(handle),
+                    Err(_) => break,
+                }
             }
             let result = body(&crew);
             lock(&crew.job).stop = true;
             crew.wake.notify_all();
+            // Joined explicitly: the scope's own wait ends when a helper's closure
+            // returns, before the thread has run its thread-local destructors; a join
+            // waits for the thread to be gone, so nothing of it outlives the run (a
+            // leak checker scanning then would report the destructor list; see
+            // docs/fuzzing.md).
+            for handle in started {
+                if let Err(panic) = handle.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
             result
         })
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests set this to make every helper thread fail to start.
+    static REFUSE_HELPERS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Starts a helper thread in `scope`; an error when the system refuses one.
+fn spawn_helper<'scope, 'env>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    body: impl FnOnce() + Send + 'scope,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, ()>> {
+    #[cfg(test)]
+    if REFUSE_HELPERS.with(std::cell::Cell::get) {
+        return Err(std::io::Error::other("helper threads refused by the test"));
+    }
+    std::thread::Builder::new()
+        .name("regex-chess-helper".to_string())
+        .spawn_scoped(scope, body)
 }
 
 /// The rule the crew works on: its number (0: none yet), rule, and the piece bounds.
@@ -352,6 +388,27 @@ enum Taker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// When no helper thread can start, the caller runs every piece: same results.
+    #[test]
+    fn runs_without_helper_threads_when_none_can_start() {
+        use crate::exec::Executor;
+        use crate::exec::reference::Reference;
+        use crate::program::{Program, Rule};
+        let program = Program::from_rules(vec![
+            Rule::new("(%%\n#x: )([01]+)\n", "${1}${2}1\n"),
+            Rule::new("%%\n([^%]*)", "%%\n${1}%%\n${1}"),
+            Rule::new("#x: 0", "#x: z"),
+        ])
+        .validate()
+        .unwrap();
+        let state = "%%\n#x: 0\n".repeat(300);
+        let want = Reference::new(program.clone()).run(&state);
+        REFUSE_HELPERS.with(|refuse| refuse.set(true));
+        let got = Fast::new(program).parallel(4, 1).run(&state);
+        REFUSE_HELPERS.with(|refuse| refuse.set(false));
+        assert_eq!(got, want);
+    }
 
     #[test]
     fn cuts_sit_before_a_percent_after_a_newline() {

@@ -27,7 +27,7 @@ pub struct Starts {
 
 impl Starts {
     /// The index of `text`, by one scan.
-    #[cfg(test)]
+    #[cfg(any(test, fuzzing))]
     pub fn build(text: &[u8]) -> Starts {
         let mut starts = Starts::default();
         starts.rebuild(text);

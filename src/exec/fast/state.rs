@@ -171,8 +171,9 @@ impl State {
         std::mem::swap(&mut self.text, &mut self.spare);
         if let Some(starts) = &mut self.starts {
             std::mem::swap(starts, &mut self.spare_starts);
-            // Every executor test checks the kept index against a fresh scan.
-            #[cfg(test)]
+            // Every executor test, and every fuzz build (`--cfg fuzzing`, set by
+            // cargo-fuzz), checks the kept index against a fresh scan.
+            #[cfg(any(test, fuzzing))]
             assert_eq!(
                 *starts,
                 Starts::build(self.text.as_bytes()),

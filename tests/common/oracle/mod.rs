@@ -15,7 +15,8 @@
 //! - [`playouts`]: seeded random playouts that collect distinct positions, weighted
 //!   towards checks, promotions, en passant and castling.
 //! - [`search`]: a plain-Rust implementation, on shakmaty, of the search defined in
-//!   `src/chess/mod.rs`, scoring with `regex_chess::chess::eval`.
+//!   `src/chess/mod.rs`, scoring with [`tables`].
+//! - [`tables`]: the evaluation tables, written out again from their documented values.
 //! - [`variants`]: plain-Rust implementations of every search variant (2-ply, 2-ply
 //!   with the capture search), with scores, node counts and reply scores.
 //! - [`parallel`]: checking many positions on two threads and reporting failures.
@@ -31,4 +32,5 @@ pub mod parallel;
 pub mod perft;
 pub mod playouts;
 pub mod search;
+pub mod tables;
 pub mod variants;

@@ -1,9 +1,10 @@
 //! An independent implementation of the search defined in `src/chess/mod.rs`, in plain
-//! Rust on shakmaty, scoring with the shared tables of `regex_chess::chess::eval`.
+//! Rust on shakmaty, scoring with the oracle's own copy of the documented tables
+//! ([`super::tables`]; nothing is imported from the engine).
 //!
-//! - A position's score for a side: the sum of `eval::piece_square` over that side's
-//!   pieces minus the same over the other side's (black pieces read mirrored entries,
-//!   `square ^ 56`, inside `piece_square`).
+//! - A position's score for a side: the sum of [`tables::worth`] over that side's
+//!   pieces minus the same over the other side's (black pieces read the board turned
+//!   over).
 //! - An engine move that leaves the opponent no legal reply scores `MATE` if the
 //!   opponent is in check, else 0.
 //! - Otherwise it scores the minimum over the opponent's legal replies of: `-MATE` if
@@ -11,17 +12,16 @@
 //!   position after the reply from the engine's view.
 //! - The best move has the highest score; ties go to the smallest UCI text.
 
-use regex_chess::chess::eval;
 use shakmaty::{Chess, Color, Position};
 
 use super::judge;
+use super::tables::{self, MATE};
 
 /// The material-plus-table score of `pos` from `side`'s view.
 pub fn score(pos: &Chess, side: Color) -> i32 {
     let mut total = 0;
     for (square, piece) in pos.board().iter() {
-        let value = eval::piece_square(piece.char(), square as usize)
-            .expect("a piece letter the tables know");
+        let value = tables::worth(piece.role, piece.color, square);
         if piece.color == side {
             total += value;
         } else {
@@ -35,7 +35,7 @@ pub fn score(pos: &Chess, side: Color) -> i32 {
 pub fn score_after_engine_move(after: &Chess, engine: Color) -> i32 {
     let replies = after.legal_moves();
     if replies.is_empty() {
-        return if after.is_check() { eval::MATE } else { 0 };
+        return if after.is_check() { MATE } else { 0 };
     }
     replies
         .iter()
@@ -43,7 +43,7 @@ pub fn score_after_engine_move(after: &Chess, engine: Color) -> i32 {
             let mut next = after.clone();
             next.play_unchecked(*reply);
             if next.legal_moves().is_empty() {
-                if next.is_check() { -eval::MATE } else { 0 }
+                if next.is_check() { -MATE } else { 0 }
             } else {
                 score(&next, engine)
             }

@@ -12,7 +12,7 @@
 //!
 //! Scores are centipawns from the engine's view; `MATE` and `-MATE` are mates.
 
-use regex_chess::chess::eval;
+use super::tables;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::judge;
@@ -61,7 +61,7 @@ pub fn leaf(spec: Spec, pos: &Chess, engine: Color) -> (i32, u64) {
 pub fn after_reply(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i32, u64) {
     let next = judge::play_move(after, reply);
     if next.legal_moves().is_empty() {
-        return (if next.is_check() { -eval::MATE } else { 0 }, 0);
+        return (if next.is_check() { -tables::MATE } else { 0 }, 0);
     }
     let took = reply.is_capture() && !reply.is_en_passant();
     let spec = Spec {
@@ -74,7 +74,7 @@ pub fn after_reply(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i
 pub fn after_move(spec: Spec, after: &Chess, engine: Color) -> (i32, u64) {
     let replies = after.legal_moves();
     if replies.is_empty() {
-        return (if after.is_check() { eval::MATE } else { 0 }, 0);
+        return (if after.is_check() { tables::MATE } else { 0 }, 0);
     }
     let mut nodes = 0;
     let mut best = i32::MAX;

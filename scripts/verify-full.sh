@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every `#[ignore]`d volume test in release mode, one test file at a time, and
+# prints a summary fit for docs/verification.md (the commit, the start and end times,
+# and each file's result line). Exits non-zero when any volume fails.
+#
+#   scripts/verify-full.sh            # every volume
+#   scripts/verify-full.sh chess_play # only the volumes of these test files
+#
+# The volumes need python3 and node for the export tests (REGEX_CHESS_REQUIRE_ENGINES=1
+# makes their absence a failure). On the project machine the whole run takes hours;
+# prefix it with `nice -n 10` there.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+files=("$@")
+if [ ${#files[@]} -eq 0 ]; then
+  # Every test file that holds an ignored test.
+  mapfile -t files < <(grep -l '#\[ignore' tests/*.rs | xargs -n1 basename | sed 's/\.rs$//' | sort)
+fi
+export REGEX_CHESS_REQUIRE_ENGINES=1
+
+commit=$(git rev-parse --short HEAD)
+dirty=$(git status --porcelain --untracked-files=no | head -1)
+echo "verify-full: commit ${commit}${dirty:+ (with uncommitted changes)}, started $(date -u '+%Y-%m-%d %H:%M UTC')"
+cargo test --release --no-run --quiet $(printf -- '--test %s ' "${files[@]}") || exit 1
+
+failed=0
+summary=()
+for file in "${files[@]}"; do
+  start=$SECONDS
+  log=$(mktemp)
+  if cargo test --release --quiet --test "$file" -- --ignored --test-threads=1 >"$log" 2>&1; then
+    status=ok
+  else
+    status=FAILED
+    failed=1
+  fi
+  result=$(grep -E '^test result:' "$log" | tail -1)
+  summary+=("| ${file} | ${status} | $((SECONDS - start)) s | ${result#test result: } |")
+  if [ "$status" = FAILED ]; then
+    grep -E 'panicked|FAILED|failures:' "$log" | head -20
+  fi
+  rm -f "$log"
+done
+
+echo "verify-full: ended $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "| test file | status | time | result |"
+echo "|---|---|---|---|"
+printf '%s\n' "${summary[@]}"
+exit $failed
