@@ -41,3 +41,4 @@ pub mod rx;
 pub mod search;
 pub mod stack_rules;
 pub mod uci;
+pub mod variants;
