@@ -538,6 +538,106 @@ fn a_python_chess_driver_plays_a_whole_game() {
     assert!(stdout.contains("RESULT"), "{stdout}");
 }
 
+/// A game with clocks, `analyse`, and the positions without a move, through python-chess.
+#[test]
+fn a_python_chess_driver_uses_clocks_analyse_and_no_move() {
+    let Some(stdout) = python_driver(
+        "a_python_chess_driver_uses_clocks_analyse_and_no_move",
+        &["clocks"],
+    ) else {
+        return;
+    };
+    assert!(rules_registered(), "the chess rules are not registered");
+    for line in ["CLOCKS ", "ANALYSE pv ", "NO MOVE 7k/6Q1", "NO MOVE 7k/5Q2"] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+}
+
+/// Where polyglot is installed, if it is.
+fn polyglot() -> Option<&'static str> {
+    [
+        "/usr/games/polyglot",
+        "/usr/bin/polyglot",
+        "/usr/local/bin/polyglot",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).exists())
+}
+
+/// A game through polyglot (UCI to xboard), the engine black: each of its moves is read
+/// from polyglot's `move` lines and checked by shakmaty.
+#[test]
+fn a_game_through_polyglot_as_an_xboard_engine() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    use std::time::Duration;
+    let Some(polyglot) = polyglot() else {
+        eprintln!(
+            "SKIPPED a_game_through_polyglot_as_an_xboard_engine: polyglot is not installed (apt-get install polyglot); nothing was checked"
+        );
+        return;
+    };
+    if skipped("a_game_through_polyglot_as_an_xboard_engine") {
+        return;
+    }
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_regex-chess"));
+    let mut child = Command::new(polyglot)
+        .args(["-noini", "-ec", &engine])
+        .env("HOME", std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("polyglot starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut say = |text: &str| {
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    say("xboard\nprotover 2\nnew\nlevel 0 1 0\npost\n");
+    let mut pos = judge::position(START);
+    let mut played = Vec::new();
+    for _ in 0..8 {
+        let ours = judge::legal_uci(&pos);
+        let Some(white) = ours.first().cloned() else {
+            break;
+        };
+        pos = judge::play(&pos, &white);
+        played.push(white.clone());
+        if judge::legal_uci(&pos).is_empty() {
+            break;
+        }
+        say(&format!("usermove {white}\n"));
+        let reply = loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("no move from polyglot after {played:?}"));
+            if let Some(mv) = line.strip_prefix("move ") {
+                break mv.trim().to_string();
+            }
+        };
+        assert!(
+            judge::legal_uci(&pos).contains(&reply),
+            "{reply} is not legal after {played:?}"
+        );
+        pos = judge::play(&pos, &reply);
+        played.push(reply);
+    }
+    say("quit\n");
+    let _ = child.wait();
+    assert!(played.len() >= 8, "{played:?}");
+    eprintln!("PLAYED through polyglot: {}", played.join(" "));
+}
+
 #[test]
 fn a_python_chess_driver_plays_through_the_binary() {
     let Some(stdout) = python_driver("a_python_chess_driver_plays_through_the_binary", &[]) else {
