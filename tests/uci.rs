@@ -430,6 +430,49 @@ fn a_held_search_answers_once_for_its_position_through_the_binary() {
     }
 }
 
+#[test]
+fn clocks_give_a_budget_and_every_go_is_answered_through_the_binary() {
+    if skipped("clocks_give_a_budget_and_every_go_is_answered_through_the_binary") {
+        return;
+    }
+    let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let out = uci_session(format!(
+        "position startpos\ngo wtime 60030 btime 1000\n\
+         position fen {black}\ngo wtime 60000 btime 10030 winc 1000 binc 1000\n\
+         setoption name Move Overhead value 100\ngo movetime 500\n\
+         go wtime 0 btime 0\ngo depth 1\ngo depth 30\ngo nodes 1000\ngo mate 3\n"
+    ));
+    let text = out.join("\n");
+    let notes: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string budget") || l.starts_with("info string depth"))
+        .collect();
+    for (note, start) in notes.iter().zip([
+        "info string budget 2400 ms: variant ",
+        "info string budget 1150 ms: variant ",
+        "info string budget 400 ms: variant ",
+        "info string budget 0 ms: variant ",
+        "info string depth 1: variant ",
+        "info string depth 30: variant ",
+    ]) {
+        assert!(note.starts_with(start), "{note} / {start}\n{text}");
+    }
+    assert_eq!(notes.len(), 6, "{text}");
+    assert_eq!(
+        out.iter()
+            .filter(|l| l.starts_with("info string not supported"))
+            .count(),
+        2,
+        "{text}"
+    );
+    let best = bestmoves(&out);
+    assert_eq!(best.len(), 8, "{text}");
+    assert_legal(START, &best[0], &text);
+    for mv in &best[1..] {
+        assert_legal(black, mv, &text);
+    }
+}
+
 /// `go perft` through the binary on `executor`, each move's count against shakmaty's.
 fn check_perft(executor: &str, fen: &str, depth: u32) {
     let out = uci_session(format!(
