@@ -543,6 +543,30 @@ fn perft_to_depth_4_on_both_executors() {
     }
 }
 
+#[test]
+fn bench_prints_stockfish_s_totals() {
+    let (mut s, engine) = fake_session();
+    let out = s.handle("bench");
+    assert_eq!(engine.thought.load(Ordering::SeqCst), 4);
+    assert!(out.contains(&"Nodes searched  : 28".to_string()), "{out:?}");
+    let nps = out.iter().find(|l| l.starts_with("Nodes/second    : "));
+    assert!(nps.is_some(), "{out:?}");
+    assert!(out.iter().all(|l| !l.starts_with("bestmove")));
+    // Through the binary the lines are there whether or not the rules count nodes.
+    if skipped("bench_prints_stockfish_s_totals (binary)") {
+        return;
+    }
+    let out = uci_session("bench\n");
+    let text = out.join("\n");
+    for start in [
+        "Total time (ms) : ",
+        "Nodes searched  : ",
+        "Nodes/second    : ",
+    ] {
+        assert!(out.iter().any(|l| l.starts_with(start)), "{start}\n{text}");
+    }
+}
+
 /// Runs `tests/uci_driver.py` with `args`; `None` (after saying so) when python-chess is
 /// not importable.
 fn python_driver(test: &str, args: &[&str]) -> Option<String> {

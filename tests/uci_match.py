@@ -1,7 +1,7 @@
 """Plays regex-chess against Stockfish with real clocks, through python-chess.
 
 Usage: python3 tests/uci_match.py REGEX_CHESS STOCKFISH GAMES BASE_SECONDS INCREMENT_SECONDS
-       [--skill N] [--openings FILE] [--log FILE]
+       [--skill N] [--openings FILE] [--log FILE] [--first N]
 
 Both engines get `go wtime .. btime .. winc .. binc ..` with the clocks this script keeps
 (wall-clock time from sending `go` to reading `bestmove`, the increment added after the
@@ -83,6 +83,7 @@ def main():
     parser.add_argument("--skill", type=int, default=0)
     parser.add_argument("--openings")
     parser.add_argument("--log")
+    parser.add_argument("--first", type=int, default=1, help="the number of the first game")
     args = parser.parse_args()
     log = open(args.log, "a") if args.log else None
     openings = read_openings(args.openings)
@@ -93,7 +94,7 @@ def main():
     slowest = 0.0
     least_left = args.base
     try:
-        for game in range(args.games):
+        for game in range(args.first - 1, args.first - 1 + args.games):
             fen = openings[(game // 2) % len(openings)]
             ours_white = game % 2 == 0
             winner, how, slow, left = play_game(

@@ -91,8 +91,8 @@ type Lazy<T> = OnceLock<Result<T, EngineError>>;
 
 /// The rules-backed engine: `apply-move` for [`Engine::apply`], each variant's program
 /// ([`variants::VARIANTS`]) for [`Engine::think_with`], `chess-children` for
-/// [`Engine::children`]. Each program is compiled the first time it is needed (the
-/// default variant's and `apply-move` on [`Engine::prepare`]); a program that is not
+/// [`Engine::children`]. Each program is compiled the first time it is needed (every
+/// variant's and `apply-move` on [`Engine::prepare`]); a program that is not
 /// registered or does not validate is an [`EngineError`] on every call, never a panic.
 pub struct RulesEngine {
     kind: ExecutorKind,
@@ -147,7 +147,12 @@ impl RulesEngine {
 impl Engine for RulesEngine {
     fn prepare(&self) -> Result<(), EngineError> {
         let apply = self.applier().map(|_| ());
-        let picker = self.prepare_move();
+        // Every variant is built now, so that the time management never pays for a
+        // program's compilation or cache read in the middle of a game.
+        let picker = variants::VARIANTS
+            .iter()
+            .map(|v| self.picker(v).map(|_| ()))
+            .collect::<Result<(), _>>();
         match (apply, picker) {
             (Ok(()), Ok(())) => Ok(()),
             (Err(a), Err(b)) => Err(EngineError(format!("{a}; {b}"))),
