@@ -151,8 +151,7 @@ impl Engine for RulesEngine {
         // program's compilation or cache read in the middle of a game.
         let picker = variants::VARIANTS
             .iter()
-            .map(|v| self.picker(v).map(|_| ()))
-            .collect::<Result<(), _>>();
+            .try_for_each(|v| self.picker(v).map(|_| ()));
         match (apply, picker) {
             (Ok(()), Ok(())) => Ok(()),
             (Err(a), Err(b)) => Err(EngineError(format!("{a}; {b}"))),
