@@ -51,7 +51,8 @@ fn bad_fens_are_one_line_errors_naming_the_field() {
             "bad FEN: the board has 4 ranks",
         ),
         ("", "bad FEN: expected 6 fields"),
-        ("not a fen", "bad FEN: expected 6 fields"),
+        ("not a fen", "bad FEN: the board has 1 ranks"),
+        ("8/8/8/8/8/8/8/8 w - - 0 1 x", "bad FEN: expected 6 fields"),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1",
             "bad FEN: side to move is `white`",

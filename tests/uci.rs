@@ -21,6 +21,7 @@ use fake_engine::{FakeEngine, Shared};
 use oracle::judge;
 use regex_chess::chess::runner::MOVE;
 use regex_chess::uci::{APPLY_MOVE, Session};
+use shakmaty::Position;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -73,7 +74,7 @@ fn a_gui_style_session_through_the_binary() {
         out[2],
         "option name Executor type combo default fast var fast var reference"
     );
-    assert_eq!(out[3], "uciok");
+    assert_eq!(out[7], "uciok");
     assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2, "{text}");
     let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove ")).collect();
     // Two `go` before `quit`; the one after it is never read.
@@ -169,7 +170,7 @@ fn positions_and_moves_on_the_stand_in_engine() {
     let (mut s, engine) = fake_session();
     assert!(s.handle("position startpos moves e2e4 e7e5").is_empty());
     let after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
-    assert_eq!(s.position().to_string(), after);
+    assert_eq!(s.position().unwrap().to_string(), after);
     assert_eq!(engine.applied.load(Ordering::SeqCst), 2);
     // The GUI repeats the game with one move more: only that move is applied.
     assert!(
@@ -177,48 +178,420 @@ fn positions_and_moves_on_the_stand_in_engine() {
             .is_empty()
     );
     assert_eq!(engine.applied.load(Ordering::SeqCst), 3);
-    // An illegal move keeps the previous position and says why.
-    let out = s.handle("position startpos moves e2e4 e7e5 g1f3 e8e6");
+    // An illegal move keeps the legal prefix and says so once.
+    let out = s.handle("position startpos moves e2e4 e7e5 g1f3 e8e6 b8c6");
     assert_eq!(out.len(), 1);
     assert!(
-        out[0].starts_with("info string position unchanged: the move e8e6 is illegal in "),
+        out[0].starts_with(
+            "info string position: kept the first 3 of 5 moves: the move e8e6 is illegal in "
+        ),
         "{out:?}"
     );
+    let after3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    assert_eq!(s.position().unwrap().to_string(), after3);
     assert_eq!(s.handle("position startpos").len(), 0);
-    assert_eq!(s.position().to_string(), START);
+    assert_eq!(s.position().unwrap().to_string(), START);
     // A FEN with four fields, then moves from it.
     let out = s.handle("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves e1g1");
     assert!(out.is_empty(), "{out:?}");
-    assert_eq!(s.position().to_string(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
-    // A bad FEN keeps it.
+    assert_eq!(
+        s.position().unwrap().to_string(),
+        "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
+    );
+    // A bad FEN leaves no position.
     let out = s.handle("position fen 4k3/8/8/8/8/8/8/4K2R w KQ - 0 1");
     assert!(
-        out[0].starts_with("info string position unchanged: bad FEN"),
+        out[0].starts_with("info string position refused, no position is set"),
         "{out:?}"
     );
-    assert_eq!(s.position().to_string(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+    assert!(out[0].contains("bad FEN"), "{out:?}");
+    assert_eq!(s.position(), None);
     s.handle("ucinewgame");
-    assert_eq!(s.position().to_string(), START);
+    assert_eq!(s.position().unwrap().to_string(), START);
 }
 
 #[test]
-fn go_reports_info_and_a_promotion_in_bestmove() {
+fn go_reports_the_search_and_a_ponder_move() {
     let (mut s, engine) = fake_session();
     s.handle("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1");
     let out = s.handle("go wtime 1000 btime 1000");
-    assert_eq!(out.last().unwrap(), "bestmove a7a8q");
+    assert!(out[0].starts_with("info string budget "), "{out:?}");
     let info = out.iter().find(|l| l.starts_with("info depth")).unwrap();
-    assert!(info.starts_with("info depth 2 nodes 7 time "), "{info}");
-    assert!(info.ends_with(" score cp -12"), "{info}");
-    assert!(out[0].starts_with("info string fixed 2-ply search; not used: wtime 1000"));
+    assert!(
+        info.starts_with("info depth 2 score cp -12 nodes 7 nps "),
+        "{info}"
+    );
+    assert!(info.ends_with(" pv a7a8q h7h6"), "{info}");
+    assert_eq!(out.last().unwrap(), "bestmove a7a8q ponder h7h6");
     // Mated: no move.
     s.handle("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
     let out = s.handle("go");
     assert_eq!(
-        out,
-        ["info string no legal move: checkmate", "bestmove 0000"]
+        out[1..],
+        [
+            "info depth 0 score mate 0",
+            "info string no legal move: checkmate",
+            "bestmove (none)"
+        ]
     );
-    assert_eq!(engine.thought.load(Ordering::SeqCst), 2);
+    // Stalemated.
+    s.handle("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let out = s.handle("go movetime 50");
+    assert_eq!(out[out.len() - 3], "info depth 0 score cp 0");
+    assert_eq!(out.last().unwrap(), "bestmove (none)");
+    assert_eq!(engine.thought.load(Ordering::SeqCst), 3);
+}
+
+#[test]
+fn perft_on_the_stand_in_engine_lists_each_move() {
+    let (mut s, _) = fake_session();
+    let out = s.handle("go perft 2");
+    assert_eq!(out.len(), 20 + 3, "{out:?}");
+    assert_eq!(out[0], "a2a3: 20");
+    assert_eq!(out[21], "Nodes searched: 400");
+    assert!(out.iter().all(|l| !l.starts_with("bestmove")));
+}
+
+/// The moves of the `bestmove` lines, in order (`(none)` included).
+fn bestmoves(out: &[String]) -> Vec<String> {
+    out.iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|rest| rest.split(' ').next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Asserts `mv` is legal in `fen`, by shakmaty.
+fn assert_legal(fen: &str, mv: &str, text: &str) {
+    let pos = judge::position(fen);
+    assert!(
+        judge::legal_uci(&pos).contains(&mv.to_string()),
+        "{mv} is not legal in {fen}:\n{text}"
+    );
+}
+
+/// True (after saying so) when the rules are missing and a test through the binary
+/// cannot check moves.
+fn skipped(test: &str) -> bool {
+    if rules_registered() {
+        return false;
+    }
+    oracle::engine::skip(test, APPLY_MOVE);
+    true
+}
+
+#[test]
+fn a_bad_move_keeps_the_legal_prefix_through_the_binary() {
+    if skipped("a_bad_move_keeps_the_legal_prefix_through_the_binary") {
+        return;
+    }
+    for (moves, kept, why) in [
+        ("e2e4 e7e5 e1e3 g1f3", 2, "the move e1e3 is illegal"),
+        ("e2e4 e7e5 zz g1f3", 2, "`zz` is not a move"),
+        ("e2e4 e7e5 e7e5", 2, "the move e7e5 is illegal"),
+        ("e2e5", 0, "the move e2e5 is illegal"),
+        (
+            "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 e1h1",
+            6,
+            "the move e1h1 is illegal",
+        ),
+    ] {
+        let out = uci_session(format!(
+            "position startpos moves {moves}\ngo movetime 100\n"
+        ));
+        let text = out.join("\n");
+        let notes: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string position:"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{text}");
+        let total = moves.split(' ').count();
+        assert!(
+            notes[0].starts_with(&format!(
+                "info string position: kept the first {kept} of {total} moves: {why}"
+            )),
+            "{text}"
+        );
+        let mut pos = judge::position(START);
+        for mv in moves.split(' ').take(kept) {
+            pos = judge::play(&pos, mv);
+        }
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), 1, "{text}");
+        assert_legal(&judge::fen(&pos), &best[0], &text);
+    }
+}
+
+/// FENs no game reaches, with the error the validator gives.
+const IMPOSSIBLE: [(&str, &str); 6] = [
+    (
+        "QQQQkQQQ/QQQQQQQQ/8/8/8/8/8/Q3K3 b - - 0 1",
+        "white has 17 pieces",
+    ),
+    ("4k3/8/8/8/P7/PPPPPPPP/8/4K3 w - - 0 1", "white has 9 pawns"),
+    (
+        "4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1",
+        "white has 1 promoted pieces",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+        "black is in check but it is not black's move",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 4294967295",
+        "fullmove number `4294967295`",
+    ),
+    ("4k3/8/8/8/8/8/8/4K3 w - - 300 200", "halfmove clock `300`"),
+];
+
+#[test]
+fn a_refused_fen_leaves_no_position_through_the_binary() {
+    for (fen, why) in IMPOSSIBLE {
+        let out = uci_session(format!(
+            "position startpos moves e2e4\nposition fen {fen}\ngo movetime 100\n\
+             position fen {fen} moves e1e2\ngo infinite\nstop\nposition startpos\ngo depth 1\n"
+        ));
+        let text = out.join("\n");
+        let refusals = out
+            .iter()
+            .filter(|l| {
+                l.starts_with("info string position refused, no position is set") && l.contains(why)
+            })
+            .count();
+        assert_eq!(refusals, 2, "{text}");
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), 3, "{text}");
+        assert_eq!(best[..2], ["(none)", "(none)"], "{text}");
+        if rules_registered() {
+            assert_legal(START, &best[2], &text);
+        }
+        // The commands that take a FEN refuse it alike.
+        for command in ["legal", "move"] {
+            let out = binary::run(&[command, "--fen", fen], |_| {}, b"");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{command} {fen}");
+            assert!(stderr.contains(why), "{command} {fen}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn short_and_x_fen_positions_are_played_through_the_binary() {
+    if skipped("short_and_x_fen_positions_are_played_through_the_binary") {
+        return;
+    }
+    for (given, full) in [
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w HAha -",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1",
+        ),
+    ] {
+        let out = uci_session(format!("position fen {given}\ngo movetime 100\n"));
+        let text = out.join("\n");
+        assert!(!text.contains("info string position"), "{text}");
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), 1, "{text}");
+        assert_legal(full, &best[0], &text);
+    }
+}
+
+#[test]
+fn no_legal_move_is_bestmove_none_through_the_binary() {
+    if skipped("no_legal_move_is_bestmove_none_through_the_binary") {
+        return;
+    }
+    for (fen, score) in [
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "mate 0"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "cp 0"),
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "mate 0",
+        ),
+    ] {
+        let out = uci_session(format!("position fen {fen}\ngo wtime 1000 btime 1000\n"));
+        let text = out.join("\n");
+        let n = out.len();
+        assert_eq!(out[n - 1], "bestmove (none)", "{text}");
+        assert_eq!(out[n - 3], format!("info depth 0 score {score}"), "{text}");
+    }
+}
+
+#[test]
+fn a_held_search_answers_once_for_its_position_through_the_binary() {
+    if skipped("a_held_search_answers_once_for_its_position_through_the_binary") {
+        return;
+    }
+    let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let go_black = format!("position fen {black}\n");
+    for (script, fens) in [
+        (
+            format!("{go_black}go infinite\nposition startpos\nstop\n"),
+            vec![black],
+        ),
+        (
+            format!("{go_black}go ponder wtime 9000 btime 9000\nponderhit\n"),
+            vec![black],
+        ),
+        (
+            format!("{go_black}go infinite\nucinewgame\nposition startpos\ngo movetime 50\n"),
+            vec![black, START],
+        ),
+        (
+            format!("{go_black}go infinite\ngo movetime 50\nstop\n"),
+            vec![black, black],
+        ),
+        (format!("{go_black}go infinite\nquit\ngo\n"), vec![black]),
+        (format!("{go_black}go infinite\nisready\n"), vec![black]),
+        (format!("{go_black}go ponder\n"), vec![black]),
+    ] {
+        let out = uci_session(&script);
+        let text = format!("{script}---\n{}", out.join("\n"));
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), fens.len(), "{text}");
+        for (mv, fen) in best.iter().zip(&fens) {
+            assert_legal(fen, mv, &text);
+        }
+    }
+}
+
+#[test]
+fn clocks_give_a_budget_and_every_go_is_answered_through_the_binary() {
+    if skipped("clocks_give_a_budget_and_every_go_is_answered_through_the_binary") {
+        return;
+    }
+    let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let out = uci_session(format!(
+        "position startpos\ngo wtime 60030 btime 1000\n\
+         position fen {black}\ngo wtime 60000 btime 10030 winc 1000 binc 1000\n\
+         setoption name Move Overhead value 100\ngo movetime 500\n\
+         go wtime 0 btime 0\ngo depth 1\ngo depth 30\ngo nodes 1000\ngo mate 3\n"
+    ));
+    let text = out.join("\n");
+    let notes: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string budget") || l.starts_with("info string depth"))
+        .collect();
+    for (note, start) in notes.iter().zip([
+        "info string budget 2400 ms: variant ",
+        "info string budget 1150 ms: variant ",
+        "info string budget 400 ms: variant ",
+        "info string budget 0 ms: variant ",
+        "info string depth 1: variant ",
+        "info string depth 30: variant ",
+    ]) {
+        assert!(note.starts_with(start), "{note} / {start}\n{text}");
+    }
+    assert_eq!(notes.len(), 6, "{text}");
+    assert_eq!(
+        out.iter()
+            .filter(|l| l.starts_with("info string not supported"))
+            .count(),
+        2,
+        "{text}"
+    );
+    let best = bestmoves(&out);
+    assert_eq!(best.len(), 8, "{text}");
+    assert_legal(START, &best[0], &text);
+    for mv in &best[1..] {
+        assert_legal(black, mv, &text);
+    }
+}
+
+/// `go perft` through the binary on `executor`, each move's count against shakmaty's.
+fn check_perft(executor: &str, fen: &str, depth: u32) {
+    let out = uci_session(format!(
+        "setoption name Executor value {executor}\nposition fen {fen}\ngo perft {depth}\n"
+    ));
+    let text = out.join("\n");
+    let pos = judge::position(fen);
+    let mut expected: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let next = judge::play_move(&pos, &m);
+            format!(
+                "{}: {}",
+                judge::uci(&m),
+                oracle::perft::perft(&next, depth - 1)
+            )
+        })
+        .collect();
+    expected.sort();
+    let total = oracle::perft::perft(&pos, depth);
+    assert_eq!(
+        out[..expected.len()],
+        expected[..],
+        "{executor} {fen}\n{text}"
+    );
+    assert_eq!(
+        out[expected.len() + 1],
+        format!("Nodes searched: {total}"),
+        "{executor} {fen}\n{text}"
+    );
+    assert!(bestmoves(&out).is_empty(), "{text}");
+}
+
+/// The standard perft positions (chessprogramming.org's), without the published counts:
+/// shakmaty counts.
+const PERFT_POSITIONS: [&str; 6] = [
+    START,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+];
+
+#[test]
+fn perft_through_the_binary_agrees_with_shakmaty_on_both_executors() {
+    if !oracle::engine::registered("chess-children") {
+        oracle::engine::skip("perft_through_the_binary", "chess-children");
+        return;
+    }
+    check_perft("fast", START, 3);
+    for fen in &PERFT_POSITIONS[1..] {
+        check_perft("fast", fen, 2);
+        check_perft("reference", fen, 1);
+    }
+    check_perft("reference", PERFT_POSITIONS[1], 2);
+}
+
+/// The standard perft positions to depth 4 on both executors (minutes).
+#[test]
+#[ignore]
+fn perft_to_depth_4_on_both_executors() {
+    for fen in PERFT_POSITIONS {
+        for executor in ["fast", "reference"] {
+            check_perft(executor, fen, 4);
+        }
+    }
+}
+
+#[test]
+fn bench_prints_stockfish_s_totals() {
+    let (mut s, engine) = fake_session();
+    let out = s.handle("bench");
+    assert_eq!(engine.thought.load(Ordering::SeqCst), 4);
+    assert!(out.contains(&"Nodes searched  : 28".to_string()), "{out:?}");
+    let nps = out.iter().find(|l| l.starts_with("Nodes/second    : "));
+    assert!(nps.is_some(), "{out:?}");
+    assert!(out.iter().all(|l| !l.starts_with("bestmove")));
+    // Through the binary the lines are there whether or not the rules count nodes.
+    if skipped("bench_prints_stockfish_s_totals (binary)") {
+        return;
+    }
+    let out = uci_session("bench\n");
+    let text = out.join("\n");
+    for start in [
+        "Total time (ms) : ",
+        "Nodes searched  : ",
+        "Nodes/second    : ",
+    ] {
+        assert!(out.iter().any(|l| l.starts_with(start)), "{start}\n{text}");
+    }
 }
 
 /// Runs `tests/uci_driver.py` with `args`; `None` (after saying so) when python-chess is
@@ -255,6 +628,106 @@ fn a_python_chess_driver_plays_a_whole_game() {
     };
     assert!(rules_registered(), "the chess rules are not registered");
     assert!(stdout.contains("RESULT"), "{stdout}");
+}
+
+/// A game with clocks, `analyse`, and the positions without a move, through python-chess.
+#[test]
+fn a_python_chess_driver_uses_clocks_analyse_and_no_move() {
+    let Some(stdout) = python_driver(
+        "a_python_chess_driver_uses_clocks_analyse_and_no_move",
+        &["clocks"],
+    ) else {
+        return;
+    };
+    assert!(rules_registered(), "the chess rules are not registered");
+    for line in ["CLOCKS ", "ANALYSE pv ", "NO MOVE 7k/6Q1", "NO MOVE 7k/5Q2"] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+}
+
+/// Where polyglot is installed, if it is.
+fn polyglot() -> Option<&'static str> {
+    [
+        "/usr/games/polyglot",
+        "/usr/bin/polyglot",
+        "/usr/local/bin/polyglot",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).exists())
+}
+
+/// A game through polyglot (UCI to xboard), the engine black: each of its moves is read
+/// from polyglot's `move` lines and checked by shakmaty.
+#[test]
+fn a_game_through_polyglot_as_an_xboard_engine() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    use std::time::Duration;
+    let Some(polyglot) = polyglot() else {
+        eprintln!(
+            "SKIPPED a_game_through_polyglot_as_an_xboard_engine: polyglot is not installed (apt-get install polyglot); nothing was checked"
+        );
+        return;
+    };
+    if skipped("a_game_through_polyglot_as_an_xboard_engine") {
+        return;
+    }
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_regex-chess"));
+    let mut child = Command::new(polyglot)
+        .args(["-noini", "-ec", &engine])
+        .env("HOME", std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("polyglot starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut say = |text: &str| {
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    say("xboard\nprotover 2\nnew\nlevel 0 1 0\npost\n");
+    let mut pos = judge::position(START);
+    let mut played = Vec::new();
+    for _ in 0..8 {
+        let ours = judge::legal_uci(&pos);
+        let Some(white) = ours.first().cloned() else {
+            break;
+        };
+        pos = judge::play(&pos, &white);
+        played.push(white.clone());
+        if judge::legal_uci(&pos).is_empty() {
+            break;
+        }
+        say(&format!("usermove {white}\n"));
+        let reply = loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("no move from polyglot after {played:?}"));
+            if let Some(mv) = line.strip_prefix("move ") {
+                break mv.trim().to_string();
+            }
+        };
+        assert!(
+            judge::legal_uci(&pos).contains(&reply),
+            "{reply} is not legal after {played:?}"
+        );
+        pos = judge::play(&pos, &reply);
+        played.push(reply);
+    }
+    say("quit\n");
+    let _ = child.wait();
+    assert!(played.len() >= 8, "{played:?}");
+    eprintln!("PLAYED through polyglot: {}", played.join(" "));
 }
 
 #[test]

@@ -1,25 +1,28 @@
 //! A native FEN parser and validator: argument parsing for the programs' inputs.
 //!
-//! This module checks a FEN's syntax and basic sanity and gives a typed [`Fen`] value. It
-//! knows no chess rules beyond what a FEN's fields say about themselves: it never
-//! generates moves, tests attacks or judges a position. What it checks:
+//! This module checks a FEN's syntax and that it describes a position a game can reach,
+//! as far as a glance at the board tells, and gives a typed [`Fen`] value. It never
+//! generates moves or chooses one; the one chess fact it computes is whether a king
+//! stands attacked, to refuse a position where the side not to move is in check (the
+//! move that led there was illegal). What it checks:
 //!
-//! - six space-separated fields (four are accepted too: the clocks then default to
-//!   `0 1`);
+//! - one to six space-separated fields, as python-chess reads them: missing fields
+//!   default to `w`, `-`, `-`, `0` and `1`;
 //! - a board of 8 ranks of 8 squares, written with the letters `PNBRQKpnbrqk` and the
 //!   digits `1`-`8`;
-//! - exactly one king per side, and no pawn on rank 1 or 8;
-//! - the side to move, `w` or `b`;
+//! - exactly one king per side, no pawn on rank 1 or 8, at most 16 pieces and 8 pawns a
+//!   side, and no more promoted pieces than missing pawns (a side with 8 pawns has at
+//!   most 2 knights, 2 bishops, 2 rooks and 1 queen);
+//! - the side to move, `w` or `b`; the side not to move is not in check;
 //! - castling rights: `-` or letters from `KQkq`, each once, each backed by its king and
 //!   rook on their home squares (`K` needs the white king on e1 and a white rook on h1);
+//!   the X-FEN/Shredder file letters `H`, `A`, `h`, `a` are read as `K`, `Q`, `k`, `q`
+//!   (other files would be Chess960, which is refused);
 //! - the en passant square: `-` or a square on rank 6 when white is to move (rank 3 when
 //!   black is), empty, with the square the pawn came from empty and the pawn that has
 //!   just moved two squares in front of it;
-//! - the halfmove clock (a number) and the fullmove number (a number, at least 1).
-//!
-//! So a FEN can pass these checks and still describe a position no game reaches (the side
-//! not to move in check, say); judging that would take chess rules, which are the rules
-//! program's business.
+//! - the halfmove clock (a number up to [`MAX_HALFMOVES`]) and the fullmove number (a
+//!   number from 1 to [`MAX_FULLMOVES`]).
 //!
 //! Every error names the field at fault: `bad FEN: rank 3 has 9 squares`.
 //! [`Fen`]'s `Display` writes the normalised six-field form (castling letters in `KQkq`
@@ -263,9 +266,9 @@ impl fmt::Display for Castling {
 /// What is wrong with a FEN. The message names the field at fault.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
-    /// Not four or six fields.
+    /// Not one to six fields.
     #[error(
-        "bad FEN: expected 6 fields (board, side to move, castling, en passant, halfmove clock, fullmove number), found {0}"
+        "bad FEN: expected 6 fields (board, side to move, castling, en passant, halfmove clock, fullmove number; the last 5 may be left out), found {0}"
     )]
     FieldCount(usize),
     /// The board does not have 8 ranks.
@@ -305,6 +308,21 @@ pub enum FenError {
         /// Where.
         square: Square,
     },
+    /// A side with more pieces than a game can give it.
+    #[error("bad FEN: {color} has {count} {what}, at most {most} are possible")]
+    TooMany {
+        /// The side.
+        color: Color,
+        /// What is counted: `pieces`, `pawns`, or `promoted pieces (beyond 2 knights, 2 bishops, 2 rooks and 1 queen)`.
+        what: &'static str,
+        /// How many there are.
+        count: usize,
+        /// How many a game can give.
+        most: usize,
+    },
+    /// The side not to move is in check: the last move left its king attacked.
+    #[error("bad FEN: {0} is in check but it is not {0}'s move")]
+    OppositeCheck(Color),
     /// The side to move is not `w` or `b`.
     #[error("bad FEN: side to move is `{0}`, expected `w` or `b`")]
     Side(String),
@@ -324,11 +342,11 @@ pub enum FenError {
         /// What is wrong.
         reason: String,
     },
-    /// The halfmove clock is not a number.
-    #[error("bad FEN: halfmove clock `{0}` is not a number")]
+    /// The halfmove clock is not a number up to [`MAX_HALFMOVES`].
+    #[error("bad FEN: halfmove clock `{0}` is not a number from 0 to {MAX_HALFMOVES}")]
     Halfmoves(String),
-    /// The fullmove number is not a number of at least 1.
-    #[error("bad FEN: fullmove number `{0}` is not a number of at least 1")]
+    /// The fullmove number is not a number from 1 to [`MAX_FULLMOVES`].
+    #[error("bad FEN: fullmove number `{0}` is not a number from 1 to {MAX_FULLMOVES}")]
     Fullmoves(String),
 }
 
@@ -344,6 +362,15 @@ pub struct Fen {
     halfmoves: u32,
     fullmoves: u32,
 }
+
+/// The largest halfmove clock accepted: the 75-move rule ends a game at 150 plies
+/// without a capture or pawn move.
+pub const MAX_HALFMOVES: u32 = 150;
+
+/// The largest fullmove number accepted: no game lasts 10,000 moves (the fifty-move rule
+/// ends the longest possible one before move 9,000), and the rules' counters stay far
+/// from overflowing.
+pub const MAX_FULLMOVES: u32 = 10_000;
 
 /// The standard starting position.
 pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -439,31 +466,34 @@ impl FromStr for Fen {
     type Err = FenError;
 
     fn from_str(text: &str) -> Result<Fen, FenError> {
-        let fields: Vec<&str> = text.split_ascii_whitespace().collect();
-        if fields.len() != 6 && fields.len() != 4 {
+        let mut fields: Vec<&str> = text.split_ascii_whitespace().collect();
+        if fields.is_empty() || fields.len() > 6 {
             return Err(FenError::FieldCount(fields.len()));
         }
+        // The fields python-chess lets a FEN leave out, with its defaults.
+        let defaults = ["w", "-", "-", "0", "1"];
+        fields.extend_from_slice(&defaults[fields.len() - 1..]);
         let board = parse_board(fields[0])?;
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
             other => return Err(FenError::Side(other.to_string())),
         };
+        if in_check(&board, turn.other()) {
+            return Err(FenError::OppositeCheck(turn.other()));
+        }
         let castling = parse_castling(fields[2], &board)?;
         let ep_square = parse_ep(fields[3], &board, turn)?;
-        let (halfmoves, fullmoves) = if fields.len() == 6 {
-            let halfmoves = fields[4]
-                .parse::<u32>()
-                .map_err(|_| FenError::Halfmoves(fields[4].to_string()))?;
-            let fullmoves = fields[5]
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| FenError::Fullmoves(fields[5].to_string()))?;
-            (halfmoves, fullmoves)
-        } else {
-            (0, 1)
-        };
+        let halfmoves = fields[4]
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n <= MAX_HALFMOVES)
+            .ok_or_else(|| FenError::Halfmoves(fields[4].to_string()))?;
+        let fullmoves = fields[5]
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| (1..=MAX_FULLMOVES).contains(&n))
+            .ok_or_else(|| FenError::Fullmoves(fields[5].to_string()))?;
         Ok(Fen {
             board,
             turn,
@@ -520,6 +550,9 @@ fn parse_board(field: &str) -> Result<[Option<Piece>; 64], FenError> {
             return Err(FenError::Kings { color, count });
         }
     }
+    for color in [Color::White, Color::Black] {
+        check_counts(&board, color)?;
+    }
     for (index, piece) in board.iter().enumerate() {
         if let Some(
             piece @ Piece {
@@ -539,6 +572,128 @@ fn parse_board(field: &str) -> Result<[Option<Piece>; 64], FenError> {
     Ok(board)
 }
 
+/// Refuses more pieces than a game can give `color`: 16 in all, 8 pawns, and each
+/// piece beyond the starting 2 knights, 2 bishops, 2 rooks and 1 queen a promoted pawn.
+fn check_counts(board: &[Option<Piece>; 64], color: Color) -> Result<(), FenError> {
+    let count = |role| {
+        board
+            .iter()
+            .filter(|p| **p == Some(Piece { color, role }))
+            .count()
+    };
+    let pieces = board.iter().flatten().filter(|p| p.color == color).count();
+    let pawns = count(Role::Pawn);
+    let promoted: usize = [
+        (Role::Knight, 2),
+        (Role::Bishop, 2),
+        (Role::Rook, 2),
+        (Role::Queen, 1),
+    ]
+    .iter()
+    .map(|&(role, start)| count(role).saturating_sub(start))
+    .sum();
+    let too_many = |what, count, most| FenError::TooMany {
+        color,
+        what,
+        count,
+        most,
+    };
+    if pieces > 16 {
+        return Err(too_many("pieces", pieces, 16));
+    }
+    if pawns > 8 {
+        return Err(too_many("pawns", pawns, 8));
+    }
+    if promoted > 8 - pawns {
+        return Err(too_many(
+            "promoted pieces (beyond 2 knights, 2 bishops, 2 rooks and 1 queen)",
+            promoted,
+            8 - pawns,
+        ));
+    }
+    Ok(())
+}
+
+/// True when `color`'s king is attacked by a piece of the other side. Used only to refuse
+/// FENs where the side not to move is in check.
+fn in_check(board: &[Option<Piece>; 64], color: Color) -> bool {
+    let king = Piece {
+        color,
+        role: Role::King,
+    };
+    let Some(at) = board.iter().position(|p| *p == Some(king)) else {
+        return false;
+    };
+    let (file, rank) = ((at % 8) as i8, (at / 8) as i8);
+    let enemy = color.other();
+    let piece_at = |df: i8, dr: i8| {
+        // Off the board, a negative coordinate wraps to 255 and `Square::new` refuses it.
+        let square = Square::new((file + df) as u8, (rank + dr) as u8)?;
+        board[square.index()]
+    };
+    let is = |piece: Option<Piece>, roles: &[Role]| {
+        piece.is_some_and(|p| p.color == enemy && roles.contains(&p.role))
+    };
+    // An enemy pawn attacks towards our side: from one rank further up for white.
+    let ahead = if color == Color::White { 1 } else { -1 };
+    if [-1, 1]
+        .iter()
+        .any(|&df| is(piece_at(df, ahead), &[Role::Pawn]))
+    {
+        return true;
+    }
+    let knight = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    if knight
+        .iter()
+        .any(|&(df, dr)| is(piece_at(df, dr), &[Role::Knight]))
+    {
+        return true;
+    }
+    let king_steps = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ];
+    if king_steps
+        .iter()
+        .any(|&(df, dr)| is(piece_at(df, dr), &[Role::King]))
+    {
+        return true;
+    }
+    king_steps.iter().any(|&(df, dr)| {
+        let slider = if df == 0 || dr == 0 {
+            Role::Rook
+        } else {
+            Role::Bishop
+        };
+        let mut step = 1;
+        loop {
+            let (f, r) = (file + df * step, rank + dr * step);
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                return false;
+            }
+            if let Some(piece) = board[(r * 8 + f) as usize] {
+                return is(Some(piece), &[slider, Role::Queen]);
+            }
+            step += 1;
+        }
+    })
+}
+
 fn parse_castling(field: &str, board: &[Option<Piece>; 64]) -> Result<Castling, FenError> {
     let bad = |reason: String| FenError::Castling {
         field: field.to_string(),
@@ -549,10 +704,29 @@ fn parse_castling(field: &str, board: &[Option<Piece>; 64]) -> Result<Castling, 
         return Ok(castling);
     }
     for c in field.chars() {
+        // X-FEN and Shredder-FEN name the rook's file; on a standard board the h and a
+        // files are the king's and queen's sides.
+        let standard = match c {
+            'H' => 'K',
+            'A' => 'Q',
+            'h' => 'k',
+            'a' => 'q',
+            'B'..='G' | 'b'..='g' => {
+                return Err(bad(format!(
+                    "`{c}` names a rook on the {} file: Chess960 castling is not supported",
+                    c.to_ascii_lowercase()
+                )));
+            }
+            other => other,
+        };
         let (letter, color, king, rook) = *Castling::RIGHTS
             .iter()
-            .find(|right| right.0 == c)
-            .ok_or_else(|| bad(format!("`{c}` is not one of K, Q, k, q (or `-` alone)")))?;
+            .find(|right| right.0 == standard)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{c}` is not one of K, Q, k, q, or the files H, A, h, a (or `-` alone)"
+                ))
+            })?;
         let flag = match letter {
             'K' => &mut castling.white_king,
             'Q' => &mut castling.white_queen,
@@ -687,8 +861,8 @@ mod tests {
     #[test]
     fn names_the_bad_field() {
         assert_eq!(
-            err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -  0"),
-            "bad FEN: expected 6 fields (board, side to move, castling, en passant, halfmove clock, fullmove number), found 5"
+            err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1"),
+            "bad FEN: expected 6 fields (board, side to move, castling, en passant, halfmove clock, fullmove number; the last 5 may be left out), found 7"
         );
         assert_eq!(err(""), FenError::FieldCount(0).to_string());
         assert_eq!(
@@ -726,7 +900,7 @@ mod tests {
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1"),
-            "bad FEN: castling field `KQkx`: `x` is not one of K, Q, k, q (or `-` alone)"
+            "bad FEN: castling field `KQkx`: `x` is not one of K, Q, k, q, or the files H, A, h, a (or `-` alone)"
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK - 0 1"),
@@ -749,21 +923,156 @@ mod tests {
             "bad FEN: en passant field `e6`: no black pawn on e5 that could have just moved two squares"
         );
         assert_eq!(
-            err("rnbqkbnr/pppp1ppp/4p3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1"),
+            err("rnbqkb1r/pppp1ppp/4n3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1"),
             "bad FEN: en passant field `e6`: e6 and e7 must be empty after a two-square pawn move"
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1"),
-            "bad FEN: halfmove clock `x` is not a number"
+            "bad FEN: halfmove clock `x` is not a number from 0 to 150"
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"),
-            "bad FEN: fullmove number `0` is not a number of at least 1"
+            "bad FEN: fullmove number `0` is not a number from 1 to 10000"
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1"),
-            "bad FEN: halfmove clock `-1` is not a number"
+            "bad FEN: halfmove clock `-1` is not a number from 0 to 150"
         );
+    }
+
+    #[test]
+    fn fills_in_left_out_fields_as_python_chess_does() {
+        for (text, full) in [
+            ("4k3/8/8/8/8/8/8/4K2R", "4k3/8/8/8/8/8/8/4K2R w - - 0 1"),
+            ("4k3/8/8/8/8/8/8/4K2R b", "4k3/8/8/8/8/8/8/4K2R b - - 0 1"),
+            ("4k3/8/8/8/8/8/8/4K2R w K", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w K -",
+                "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w K - 7",
+                "4k3/8/8/8/8/8/8/4K2R w K - 7 1",
+            ),
+        ] {
+            assert_eq!(text.parse::<Fen>().unwrap().to_string(), full, "{text}");
+        }
+    }
+
+    #[test]
+    fn reads_x_fen_castling_letters_of_a_standard_position() {
+        let fen: Fen = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1".parse().unwrap();
+        assert_eq!(fen.to_string(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let fen: Fen = "r3k2r/8/8/8/8/8/8/R3K2R b Hq - 0 1".parse().unwrap();
+        assert_eq!(fen.castling().to_string(), "Kq");
+        assert_eq!(
+            err("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1"),
+            "bad FEN: castling field `KH`: `K` appears twice"
+        );
+        assert_eq!(
+            err("r3k2r/8/8/8/8/8/8/RR2K2R w B - 0 1"),
+            "bad FEN: castling field `B`: `B` names a rook on the b file: Chess960 castling is not supported"
+        );
+        assert!(
+            err("r3k2r/8/8/8/8/8/8/R3K1R1 w H - 0 1")
+                .contains("needs the white king on e1 and a white rook on h1")
+        );
+    }
+
+    #[test]
+    fn refuses_positions_no_game_reaches() {
+        assert_eq!(
+            err("QQQQkQQQ/QQQQQQQQ/8/8/8/8/8/Q3K3 w - - 0 1"),
+            "bad FEN: white has 17 pieces, at most 16 are possible"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/P7/PPPPPPPP/8/4K3 w - - 0 1"),
+            "bad FEN: white has 9 pawns, at most 8 are possible"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4Q1K1 w - - 0 1"),
+            "bad FEN: black is in check but it is not black's move"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1"),
+            "bad FEN: white has 1 promoted pieces (beyond 2 knights, 2 bishops, 2 rooks and 1 queen), at most 0 are possible"
+        );
+        // Seven pawns and a second queen: one pawn promoted, fine.
+        assert!(
+            "4k3/8/8/8/8/8/PPPPPPP1/QQ2K3 w - - 0 1"
+                .parse::<Fen>()
+                .is_ok()
+        );
+        // The side not to move in check, by each kind of piece.
+        for text in [
+            "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",
+            "R3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/1B6/8/8/8/4K3 w - - 0 1",
+            "4k3/8/3N4/8/8/8/8/4K3 w - - 0 1",
+            "4k3/3P4/8/8/8/8/8/4K3 w - - 0 1",
+            "8/8/8/8/8/8/5p2/4K2k b - - 0 1",
+            "8/8/8/8/8/8/8/3kK3 w - - 0 1",
+            "8/8/8/8/8/8/4q3/4K2k b - - 0 1",
+        ] {
+            let error = err(text);
+            assert!(
+                error.contains("is in check but it is not"),
+                "{text}: {error}"
+            );
+        }
+        // In check with the move, or with the attack blocked: fine.
+        for text in [
+            "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+            "8/8/8/8/8/8/4p3/4K2k w - - 0 1",
+            "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1",
+            "4k3/4n3/8/8/8/8/8/4R2K w - - 0 1",
+            "4k3/8/8/8/8/8/3P4/4K3 b - - 0 1",
+        ] {
+            assert!(text.parse::<Fen>().is_ok(), "{text}");
+        }
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w - - 0 4294967295"),
+            "bad FEN: fullmove number `4294967295` is not a number from 1 to 10000"
+        );
+        assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 151 80").contains("halfmove clock `151`"));
+        assert!("4k3/8/8/8/8/8/8/4K3 w - - 150 10000".parse::<Fen>().is_ok());
+    }
+
+    proptest::proptest! {
+        /// The check test agrees with shakmaty's attack maps on random boards.
+        #[test]
+        fn the_check_test_agrees_with_shakmaty(
+            squares in proptest::collection::vec((0usize..64, 0usize..12), 2..12),
+        ) {
+            let mut board = [None; 64];
+            for (square, letter) in squares {
+                board[square] = Piece::from_char(b"PNBRQKpnbrqk"[letter] as char);
+            }
+            let fen = Fen {
+                board,
+                turn: Color::White,
+                castling: Castling::default(),
+                ep_square: None,
+                halfmoves: 0,
+                fullmoves: 1,
+            };
+            let text = fen.board_text();
+            let theirs: shakmaty::Board = text.parse().unwrap();
+            for color in [Color::White, Color::Black] {
+                let (ours, enemy) = match color {
+                    Color::White => (shakmaty::Color::White, shakmaty::Color::Black),
+                    Color::Black => (shakmaty::Color::Black, shakmaty::Color::White),
+                };
+                let attacked = theirs
+                    .king_of(ours)
+                    .is_some_and(|k| theirs.attacks_to(k, enemy, theirs.occupied()).any());
+                // With two kings of a side, ours looks at the first only; skip those.
+                let kings = board.iter().flatten().filter(|p| p.role == Role::King && p.color == color).count();
+                if kings == 1 {
+                    proptest::prop_assert_eq!(in_check(&board, color), attacked, "{} {:?}", text, color);
+                }
+            }
+        }
     }
 
     /// Valid FENs to mutate.

@@ -16,27 +16,34 @@
 //!
 //! | command | answer |
 //! | --- | --- |
-//! | `uci` | `id name`, `id author`, the `Executor` option, `uciok` |
+//! | `uci` | `id name`, `id author`, the options, `uciok` |
 //! | `isready` | builds the rule programs if not yet built (errors as `info string`), then `readyok` |
 //! | `ucinewgame` | back to the starting position |
-//! | `setoption name Executor value fast\|reference` | the next answers come from that executor |
-//! | `position startpos\|fen <FEN> [moves ...]` | the position after the moves, each applied by the rules; a bad FEN or an illegal move keeps the previous position and says why in `info string` |
-//! | `go ...` | `info depth 2 ...` and `bestmove <uci>` (`bestmove 0000` when there is no move or the rules failed); the search depth is fixed, time controls are read and ignored, which an `info string` says |
-//! | `go infinite` / `go ponder ...` | the move is found at once but `bestmove` waits for `stop` (or `ponderhit`), as the protocol asks |
+//! | `setoption name <name> [value <value>]` | `Executor` (`fast`/`reference`), `Threads`, `Hash`, `Move Overhead`, `Ponder` (see [`session`]) |
+//! | `position startpos\|fen <FEN> [moves ...]` | the position after the moves, each applied by the rules; at the first illegal or malformed move the legal prefix is kept and one `info string` says so; a refused FEN or setup leaves no position: the next `go` answers `bestmove (none)` with an `info string` saying why |
+//! | `go ...` | a compiled search chosen by [`clock`] from the limits; `info depth .. score .. nodes .. nps .. time .. pv ..` from the rules' [`report`], then `bestmove <uci> [ponder <uci>]`; `bestmove (none)` after `info depth 0 score mate 0` (mated) or `score cp 0` (stalemate), or after an `info string` error |
+//! | `go infinite` / `go ponder ...` | the move is found at once but `bestmove` waits for `stop`, `ponderhit`, `ucinewgame`, another `go`, `quit` or the end of the input: exactly one `bestmove` a `go` |
+//! | `go perft <depth>` | the leaf count under each legal move and `Nodes searched`, from the rules' move generation ([`perft`]) |
+//! | `bench` | the default search on a fixed set of positions; `Nodes searched` and `Nodes/second` as Stockfish prints them |
 //! | `stop`, `ponderhit` | print a held `bestmove`, if any |
-//! | `quit` | the session ends |
+//! | `quit` | print a held `bestmove`, if any; the session ends |
 //! | `debug`, `register` | accepted, nothing to do |
 //! | anything else, or a malformed line | `info string` saying so; the line is ignored |
 
+pub mod clock;
+pub mod perft;
+pub mod report;
 mod rules;
 mod session;
 
-pub use rules::{APPLY_MOVE, ApplyMove, RulesEngine, parse_apply_output};
-pub use session::{ENGINE_AUTHOR, ENGINE_NAME, SEARCH_DEPTH, Session};
+pub use report::{Score, SearchReport, split_report};
+pub use rules::{APPLY_MOVE, ApplyMove, CHILDREN, RulesEngine, parse_apply_output};
+pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Session};
 
 use crate::chess::fen::Fen;
 use crate::chess::runner::{Reply, RunError};
 use crate::chess::uci::UciMove;
+use crate::chess::variants::{self, Variant};
 
 /// Why the engine could not answer: the rules are missing or broke their contract.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -54,11 +61,8 @@ impl From<RunError> for EngineError {
 pub struct Thought {
     /// The move and the position after it, or why there is no move.
     pub reply: Reply,
-    /// The number of positions the rules examined, when the program reports it.
-    pub nodes: Option<u64>,
-    /// The score of the chosen move in centipawns from the mover's view, when the
-    /// program reports it.
-    pub score_cp: Option<i32>,
+    /// What the rules reported about the search (every field may be missing).
+    pub report: SearchReport,
 }
 
 /// The questions the UCI session and the match tool ask of an engine.
@@ -72,6 +76,20 @@ pub trait Engine: Send + Sync {
     /// The position after `mv` in `fen`, or `None` when `mv` is not legal there.
     fn apply(&self, fen: &Fen, mv: UciMove) -> Result<Option<Fen>, EngineError>;
 
-    /// The engine's move in `fen`.
-    fn think(&self, fen: &Fen) -> Result<Thought, EngineError>;
+    /// The engine's move in `fen`, found by the default variant
+    /// ([`variants::default_play`]).
+    fn think(&self, fen: &Fen) -> Result<Thought, EngineError> {
+        self.think_with(fen, variants::default_play())
+    }
+
+    /// The engine's move in `fen`, found by `variant`.
+    fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError>;
+
+    /// Every legal move of `fen` with the position after it, for `go perft`. Engines
+    /// without a move generator say so.
+    fn children(&self, _fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {
+        Err(EngineError(
+            "this engine has no move generator for perft".to_string(),
+        ))
+    }
 }

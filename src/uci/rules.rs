@@ -2,11 +2,34 @@
 
 use std::sync::OnceLock;
 
-use super::{Engine, EngineError, Thought};
+use super::{Engine, EngineError, Thought, split_report};
 use crate::chess::fen::Fen;
 use crate::chess::runner::{self, MovePicker, RunError};
 use crate::chess::uci::UciMove;
+use crate::chess::variants::{self, Variant};
 use crate::exec::{Executor, ExecutorKind};
+
+/// The name of the program that lists each legal move with the position after it: input
+/// state `<FEN>\n`, output one line `<uci> <FEN after>\n` per legal move.
+pub const CHILDREN: &str = "chess-children";
+
+/// Reads the output of `chess-children`: each line a UCI move, a space and a valid FEN.
+pub fn parse_children_output(state: &str) -> Result<Vec<(UciMove, Fen)>, String> {
+    if !state.is_empty() && !state.ends_with('\n') {
+        return Err("the last line does not end in a newline".to_string());
+    }
+    state
+        .lines()
+        .map(|line| {
+            let (mv, fen) = line
+                .split_once(' ')
+                .ok_or_else(|| format!("expected `<uci> <FEN>`, found {line:?}"))?;
+            let mv: UciMove = mv.parse().map_err(|e| format!("{e}"))?;
+            let fen: Fen = fen.parse().map_err(|e| format!("{e}"))?;
+            Ok((mv, fen))
+        })
+        .collect()
+}
 
 /// The name of the program that plays a given move: input state `<FEN>\n<uci>\n`,
 /// output state `fen <FEN after the move>\n`, or `illegal\n` when the move is not legal
@@ -63,31 +86,33 @@ impl ApplyMove {
     }
 }
 
-/// The rules-backed engine: `apply-move` for [`Engine::apply`], `move` for
-/// [`Engine::think`]. Each program is compiled the first time it is needed (or on
-/// [`Engine::prepare`]); a program that is not registered or does not validate is an
-/// [`EngineError`] on every call, never a panic.
+/// A program compiled on first use, or why it could not be.
+type Lazy<T> = OnceLock<Result<T, EngineError>>;
+
+/// The rules-backed engine: `apply-move` for [`Engine::apply`], each variant's program
+/// ([`variants::VARIANTS`]) for [`Engine::think_with`], `chess-children` for
+/// [`Engine::children`]. Each program is compiled the first time it is needed (every
+/// variant's and `apply-move` on [`Engine::prepare`]); a program that is not
+/// registered or does not validate is an [`EngineError`] on every call, never a panic.
 pub struct RulesEngine {
     kind: ExecutorKind,
-    /// The names of the `apply-move` and `move` programs (other names only in tests).
-    names: (&'static str, &'static str),
-    apply: OnceLock<Result<ApplyMove, EngineError>>,
-    picker: OnceLock<Result<MovePicker, EngineError>>,
+    /// Set in tests only: every program is loaded under this name instead (what a
+    /// renamed or dropped program looks like).
+    renamed: Option<&'static str>,
+    apply: Lazy<ApplyMove>,
+    pickers: Vec<Lazy<MovePicker>>,
+    children: Lazy<Box<dyn Executor>>,
 }
 
 impl RulesEngine {
     /// An engine whose programs run on executors of `kind`.
     pub fn new(kind: ExecutorKind) -> RulesEngine {
-        RulesEngine::with_names(kind, (APPLY_MOVE, runner::MOVE))
-    }
-
-    /// An engine that loads its two programs under other names.
-    fn with_names(kind: ExecutorKind, names: (&'static str, &'static str)) -> RulesEngine {
         RulesEngine {
             kind,
-            names,
+            renamed: None,
             apply: OnceLock::new(),
-            picker: OnceLock::new(),
+            pickers: variants::VARIANTS.iter().map(|_| OnceLock::new()).collect(),
+            children: OnceLock::new(),
         }
     }
 
@@ -96,15 +121,15 @@ impl RulesEngine {
         self.kind
     }
 
-    /// Builds the `move` program only (all a match needs).
+    /// Builds the default variant's program only (all a match needs).
     pub fn prepare_move(&self) -> Result<(), EngineError> {
-        self.picker().map(|_| ())
+        self.picker(variants::default_play()).map(|_| ())
     }
 
     fn applier(&self) -> Result<&ApplyMove, EngineError> {
         self.apply
             .get_or_init(|| {
-                runner::load(self.names.0)
+                runner::load(self.renamed.unwrap_or(APPLY_MOVE))
                     .map(|program| ApplyMove::with_executor(self.kind.build(program)))
                     .map_err(EngineError::from)
             })
@@ -112,12 +137,15 @@ impl RulesEngine {
             .map_err(Clone::clone)
     }
 
-    fn picker(&self) -> Result<&MovePicker, EngineError> {
-        self.picker
+    fn picker(&self, variant: &'static Variant) -> Result<&MovePicker, EngineError> {
+        let index = variants::VARIANTS
+            .iter()
+            .position(|v| v.name == variant.name)
+            .ok_or_else(|| EngineError(format!("no variant `{}`", variant.name)))?;
+        self.pickers[index]
             .get_or_init(|| {
-                runner::load(self.names.1)
-                    .map(|program| MovePicker::with_executor(self.kind.build(program)))
-                    .map_err(EngineError::from)
+                let program = runner::load(self.renamed.unwrap_or(variant.program))?;
+                Ok(MovePicker::with_executor(self.kind.build(program)))
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -127,7 +155,11 @@ impl RulesEngine {
 impl Engine for RulesEngine {
     fn prepare(&self) -> Result<(), EngineError> {
         let apply = self.applier().map(|_| ());
-        let picker = self.picker().map(|_| ());
+        // Every variant is built now, so that the time management never pays for a
+        // program's compilation or cache read in the middle of a game.
+        let picker = variants::VARIANTS
+            .iter()
+            .try_for_each(|v| self.picker(v).map(|_| ()));
         match (apply, picker) {
             (Ok(()), Ok(())) => Ok(()),
             (Err(a), Err(b)) => Err(EngineError(format!("{a}; {b}"))),
@@ -139,13 +171,38 @@ impl Engine for RulesEngine {
         Ok(self.applier()?.run(fen, mv)?)
     }
 
-    fn think(&self, fen: &Fen) -> Result<Thought, EngineError> {
-        let reply = self.picker()?.run(fen)?;
-        // The `move` contract reports neither a node count nor a score.
-        Ok(Thought {
-            reply,
-            nodes: None,
-            score_cp: None,
+    fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+        let picker = self.picker(variant)?;
+        let state = picker.executor().run(&runner::input_state(fen));
+        let bug = |problem: String| {
+            EngineError::from(RunError::Output {
+                program: variant.program,
+                problem,
+                state: state.clone(),
+            })
+        };
+        let (core, report) = split_report(&state).map_err(bug)?;
+        let reply = runner::parse_move_output(core).map_err(bug)?;
+        Ok(Thought { reply, report })
+    }
+
+    fn children(&self, fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {
+        let exec = self
+            .children
+            .get_or_init(|| {
+                Ok(self
+                    .kind
+                    .build(runner::load(self.renamed.unwrap_or(CHILDREN))?))
+            })
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let state = exec.run(&runner::input_state(fen));
+        parse_children_output(&state).map_err(|problem| {
+            EngineError::from(RunError::Output {
+                program: CHILDREN,
+                problem,
+                state,
+            })
         })
     }
 }
@@ -203,9 +260,30 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_children_output() {
+        assert_eq!(parse_children_output(""), Ok(vec![]));
+        let children = parse_children_output(
+            "e1d1 4k3/8/8/8/8/8/8/3K4 b - - 1 1\ne1f1 4k3/8/8/8/8/8/8/5K2 b - - 1 1\n",
+        )
+        .unwrap();
+        assert_eq!(children.len(), 2);
+        assert_eq!(children[1].0.to_string(), "e1f1");
+        for state in [
+            "e1d1\n",
+            "e1d1 8/8 w - - 0 1\n",
+            "e1d1 4k3/8/8/8/8/8/8/3K4 b - - 1 1",
+        ] {
+            assert!(parse_children_output(state).is_err(), "{state:?}");
+        }
+    }
+
+    #[test]
     fn a_missing_program_is_an_error_on_every_call() {
         // Names no program has: what a renamed or dropped program looks like.
-        let engine = RulesEngine::with_names(ExecutorKind::Fast, ("no-apply", "no-move"));
+        let engine = RulesEngine {
+            renamed: Some("no-such-program"),
+            ..RulesEngine::new(ExecutorKind::Fast)
+        };
         let fen = Fen::start();
         assert!(engine.prepare().is_err());
         for _ in 0..2 {

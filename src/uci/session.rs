@@ -1,19 +1,50 @@
 //! The protocol state machine: one GUI line in, the lines to print out.
+//!
+//! # Options
+//!
+//! | option | type | what it does |
+//! | --- | --- | --- |
+//! | `Executor` | combo `fast`/`reference` | which executor runs the rules |
+//! | `Move Overhead` | spin, ms | taken off every time budget, for the GUI's and the pipes' delays |
+//! | `Threads` | spin | stored only: a rules run uses one core whatever the value |
+//! | `Hash` | spin, MB | accepted and unused: the search keeps no hash table |
+//! | `Ponder` | check | accepted: `go ponder` works whatever its value |
+//!
+//! # `go`
+//!
+//! A rules run cannot be stopped, so the search is chosen before it starts
+//! ([`super::clock`]): `depth N` takes the deepest variant within N plies; `movetime` or
+//! the clocks take the strongest variant whose measured cost fits the budget; with
+//! neither (`go`, `go infinite`, `go nodes N`, `go mate N`) the default variant plays.
+//! `nodes`, `mate` and `searchmoves` are read and said unsupported in an `info string`.
 
 use std::time::Instant;
 
-use super::{Engine, Thought};
+use super::clock::{self, Clock, CostBook};
+use super::perft;
+use super::{Engine, Score, Thought};
 use crate::chess::fen::Fen;
-use crate::chess::runner::Reply;
+use crate::chess::runner::{Reply, Status};
 use crate::chess::uci::UciMove;
+use crate::chess::variants::{self, Variant};
 use crate::exec::ExecutorKind;
 
 /// The name the engine gives on `uci`.
 pub const ENGINE_NAME: &str = "regex-chess";
 /// The author the engine gives on `uci`.
 pub const ENGINE_AUTHOR: &str = "the regex-chess developers";
-/// The depth of the rules' search, in plies (reported in `info depth`).
-pub const SEARCH_DEPTH: u32 = 2;
+
+/// The default `Move Overhead`, in milliseconds.
+pub const DEFAULT_OVERHEAD: u64 = 30;
+
+/// The positions of the `bench` command: the start, the Italian game, kiwipete and an
+/// endgame.
+pub const BENCH_FENS: [&str; 4] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
 
 /// Builds the engine for an executor kind (called again when the option changes).
 type MakeEngine = Box<dyn Fn(ExecutorKind) -> Box<dyn Engine>>;
@@ -27,37 +58,48 @@ struct Line {
 }
 
 impl Line {
-    fn start() -> Line {
+    fn at(start: Fen) -> Line {
         Line {
-            start: Fen::start(),
+            current: start.clone(),
+            start,
             moves: Vec::new(),
-            current: Fen::start(),
         }
     }
 }
 
-/// `go` parameters that take a value; the rest are flags (`infinite`, `ponder`) or
-/// `searchmoves`, which takes the moves after it.
-const GO_VALUES: &[&str] = &[
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
+/// The spin options: name, default, minimum, maximum.
+const SPINS: [(&str, u64, u64, u64); 3] = [
+    ("Move Overhead", DEFAULT_OVERHEAD, 0, 5000),
+    ("Threads", 1, 1, 1024),
+    ("Hash", 16, 1, 33_554_432),
 ];
+
+/// What a `go` command asks.
+#[derive(Debug, Default)]
+struct Go {
+    clock: Clock,
+    depth: Option<u64>,
+    nodes: Option<u64>,
+    mate: Option<u64>,
+    perft: Option<u64>,
+    hold: bool,
+    searchmoves: Vec<String>,
+}
 
 /// One UCI conversation.
 pub struct Session {
     make: MakeEngine,
     engine: Box<dyn Engine>,
     executor: ExecutorKind,
+    /// The last position set; the GUI's next `position` usually extends it.
     line: Line,
+    /// Why the last `position` command set no position, if it did not.
+    refused: Option<String>,
     /// The `bestmove` line of a `go infinite` or `go ponder`, printed on `stop`.
     held: Option<String>,
+    /// `Move Overhead`, `Threads` and `Hash`, in [`SPINS`] order.
+    spins: [u64; 3],
+    costs: CostBook,
     quit: bool,
 }
 
@@ -69,8 +111,11 @@ impl Session {
             engine: make(executor),
             make: Box::new(make),
             executor,
-            line: Line::start(),
+            line: Line::at(Fen::start()),
+            refused: None,
             held: None,
+            spins: SPINS.map(|(_, default, ..)| default),
+            costs: CostBook::new(),
             quit: false,
         }
     }
@@ -85,9 +130,20 @@ impl Session {
         self.executor
     }
 
-    /// The current position, as the rules computed it.
-    pub fn position(&self) -> &Fen {
-        &self.line.current
+    /// The current position, as the rules computed it; `None` after a refused `position`.
+    pub fn position(&self) -> Option<&Fen> {
+        self.refused.is_none().then_some(&self.line.current)
+    }
+
+    /// The value of a spin option (`Move Overhead`, `Threads`, `Hash`).
+    pub fn spin(&self, name: &str) -> Option<u64> {
+        let index = SPINS.iter().position(|s| s.0.eq_ignore_ascii_case(name))?;
+        Some(self.spins[index])
+    }
+
+    /// The lines to print when the input ends: a held `bestmove`, if any.
+    pub fn finish(&mut self) -> Vec<String> {
+        self.held.take().into_iter().collect()
     }
 
     /// Handles one line from the GUI and returns the lines to print, in order.
@@ -97,6 +153,10 @@ impl Session {
         let Some((&command, args)) = words.split_first() else {
             return out;
         };
+        // A held `bestmove` answers the `go` that held it: these end that search first.
+        if ["stop", "ponderhit", "go", "ucinewgame", "quit", "bench"].contains(&command) {
+            out.extend(self.held.take());
+        }
         match command {
             "uci" => {
                 out.push(format!("id name {ENGINE_NAME}"));
@@ -105,6 +165,12 @@ impl Session {
                     "option name Executor type combo default fast var fast var reference"
                         .to_string(),
                 );
+                for (name, default, min, max) in SPINS {
+                    out.push(format!(
+                        "option name {name} type spin default {default} min {min} max {max}"
+                    ));
+                }
+                out.push("option name Ponder type check default false".to_string());
                 out.push("uciok".to_string());
             }
             "isready" => {
@@ -114,13 +180,14 @@ impl Session {
                 out.push("readyok".to_string());
             }
             "ucinewgame" => {
-                self.line = Line::start();
-                self.held = None;
+                self.line = Line::at(Fen::start());
+                self.refused = None;
             }
             "setoption" => self.set_option(args, &mut out),
             "position" => self.position_command(args, &mut out),
             "go" => self.go(args, &mut out),
-            "stop" | "ponderhit" => out.extend(self.held.take()),
+            "bench" => self.bench(&mut out),
+            "stop" | "ponderhit" => {}
             "quit" => self.quit = true,
             "debug" | "register" => {}
             _ => out.push(format!(
@@ -143,34 +210,61 @@ impl Session {
                 return;
             }
         };
-        if !name.eq_ignore_ascii_case("executor") {
+        if name.eq_ignore_ascii_case("executor") {
+            match value.as_deref().map(str::parse::<ExecutorKind>) {
+                Some(Ok(kind)) => {
+                    if kind != self.executor {
+                        self.executor = kind;
+                        self.engine = (self.make)(kind);
+                    }
+                }
+                Some(Err(e)) => out.push(format!("info string option Executor unchanged: {e}")),
+                None => out.push("info string option Executor unchanged: no value".to_string()),
+            }
+            return;
+        }
+        if name.eq_ignore_ascii_case("ponder") {
+            if !matches!(value.as_deref(), Some("true" | "false")) {
+                out.push("info string option Ponder: expected `true` or `false`".to_string());
+            }
+            return;
+        }
+        let Some(index) = SPINS.iter().position(|s| s.0.eq_ignore_ascii_case(&name)) else {
             out.push(format!(
                 "info string unknown option ignored: {}",
                 clip(&name)
             ));
             return;
-        }
-        match value.as_deref().map(str::parse::<ExecutorKind>) {
-            Some(Ok(kind)) => {
-                if kind != self.executor {
-                    self.executor = kind;
-                    self.engine = (self.make)(kind);
-                }
-            }
-            Some(Err(e)) => out.push(format!("info string option Executor unchanged: {e}")),
-            None => out.push("info string option Executor unchanged: no value".to_string()),
+        };
+        let (name, _, min, max) = SPINS[index];
+        match value.as_deref().map(str::parse::<u64>) {
+            Some(Ok(v)) if (min..=max).contains(&v) => self.spins[index] = v,
+            _ => out.push(format!(
+                "info string option {name} unchanged: expected a number from {min} to {max}"
+            )),
         }
     }
 
     fn position_command(&mut self, args: &[&str], out: &mut Vec<String>) {
         match self.parse_position(args) {
-            Ok(line) => self.line = line,
-            Err(why) => out.push(format!("info string position unchanged: {why}")),
+            Ok((line, note)) => {
+                self.line = line;
+                self.refused = None;
+                out.extend(note);
+            }
+            Err(why) => {
+                out.push(format!(
+                    "info string position refused, no position is set (`go` answers `bestmove (none)` until the next `position`): {why}"
+                ));
+                self.refused = Some(why);
+            }
         }
     }
 
-    /// The position a `position` command sets, the moves applied by the engine.
-    fn parse_position(&self, args: &[&str]) -> Result<Line, String> {
+    /// The position a `position` command sets, the moves applied by the engine up to the
+    /// first that is malformed or illegal; with it, the `info string` saying where the
+    /// moves were cut.
+    fn parse_position(&self, args: &[&str]) -> Result<(Line, Option<String>), String> {
         let moves_at = args.iter().position(|w| *w == "moves");
         let (setup, moves) = match moves_at {
             Some(i) => (&args[..i], &args[i + 1..]),
@@ -188,59 +282,73 @@ impl Session {
                 );
             }
         };
-        let moves = moves
-            .iter()
-            .map(|m| m.parse::<UciMove>().map_err(|e| e.to_string()))
-            .collect::<Result<Vec<_>, _>>()?;
         // A GUI sends the whole game each time: when it extends the current one, only
         // the new moves need the rules.
-        let mut line = if start == self.line.start && moves.starts_with(&self.line.moves) {
+        let known = self.line.moves.iter().map(|m| m.to_string());
+        let extends = start == self.line.start
+            && moves.len() >= self.line.moves.len()
+            && known.zip(moves.iter()).all(|(a, b)| a == *b);
+        let mut line = if extends {
             self.line.clone()
         } else {
-            Line {
-                current: start.clone(),
-                start,
-                moves: Vec::new(),
-            }
+            Line::at(start)
         };
-        for &mv in &moves[line.moves.len()..] {
-            match self.engine.apply(&line.current, mv) {
-                Ok(Some(next)) => {
-                    line.current = next;
-                    line.moves.push(mv);
-                }
-                Ok(None) => {
-                    return Err(format!("the move {mv} is illegal in {}", line.current));
-                }
-                Err(e) => return Err(format!("error applying {mv}: {e}")),
-            }
+        for (i, text) in moves.iter().enumerate().skip(line.moves.len()) {
+            let problem = match text.parse::<UciMove>() {
+                Err(e) => e.to_string(),
+                Ok(mv) => match self.engine.apply(&line.current, mv) {
+                    Ok(Some(next)) => {
+                        line.current = next;
+                        line.moves.push(mv);
+                        continue;
+                    }
+                    Ok(None) => format!("the move {mv} is illegal in {}", line.current),
+                    Err(e) => format!("error applying {mv}: {e}"),
+                },
+            };
+            let note = format!(
+                "info string position: kept the first {i} of {} moves: {}",
+                moves.len(),
+                clip(&problem)
+            );
+            return Ok((line, Some(note)));
         }
-        Ok(line)
+        Ok((line, None))
     }
 
-    fn go(&mut self, args: &[&str], out: &mut Vec<String>) {
-        let mut hold = false;
-        let mut ignored = Vec::new();
+    /// Reads the words of a `go` command; notes about bad words go to `out`.
+    fn parse_go(args: &[&str], out: &mut Vec<String>) -> Go {
+        let mut go = Go::default();
         let mut i = 0;
         while i < args.len() {
             let word = args[i];
-            if GO_VALUES.contains(&word) {
+            let slot = match word {
+                "wtime" => Some(&mut go.clock.time[0]),
+                "btime" => Some(&mut go.clock.time[1]),
+                "winc" => Some(&mut go.clock.inc[0]),
+                "binc" => Some(&mut go.clock.inc[1]),
+                "movestogo" => Some(&mut go.clock.movestogo),
+                "movetime" => Some(&mut go.clock.movetime),
+                "depth" => Some(&mut go.depth),
+                "nodes" => Some(&mut go.nodes),
+                "mate" => Some(&mut go.mate),
+                "perft" => Some(&mut go.perft),
+                _ => None,
+            };
+            if let Some(slot) = slot {
+                // Clocks may run below zero in some GUIs: that is no time left.
                 match args.get(i + 1).map(|v| v.parse::<i64>()) {
-                    Some(Ok(_)) => ignored.push(format!("{word} {}", args[i + 1])),
+                    Some(Ok(v)) => *slot = Some(v.max(0) as u64),
                     _ => out.push(format!("info string go: `{word}` needs a number; ignored")),
                 }
                 i += 2;
                 continue;
             }
             match word {
-                "infinite" | "ponder" => {
-                    hold = true;
-                    ignored.push(word.to_string());
-                }
+                "infinite" | "ponder" => go.hold = true,
                 "searchmoves" => {
-                    ignored.push(args[i..].join(" "));
-                    i = args.len();
-                    continue;
+                    go.searchmoves = args[i + 1..].iter().map(|m| m.to_string()).collect();
+                    break;
                 }
                 other => out.push(format!(
                     "info string go: unknown parameter `{}` ignored",
@@ -249,55 +357,197 @@ impl Session {
             }
             i += 1;
         }
-        if !ignored.is_empty() {
-            out.push(format!(
-                "info string fixed {SEARCH_DEPTH}-ply search; not used: {}",
-                ignored.join(" ")
-            ));
+        go
+    }
+
+    /// The variant to search with, and an `info string` saying why.
+    fn choose(&self, go: &Go, fen: &Fen) -> (&'static Variant, String) {
+        let overhead = self.spins[0];
+        if let Some(depth) = go.depth {
+            let variant = clock::for_depth(depth.min(u32::MAX as u64) as u32);
+            return (
+                variant,
+                format!("info string depth {depth}: variant {}", variant.name),
+            );
         }
+        match clock::budget(&go.clock, fen.turn(), overhead) {
+            Some(budget) => {
+                let variant = self.costs.choose(budget);
+                let expected = self.costs.expected(variant).map_or_else(
+                    || "not yet measured".to_string(),
+                    |ms| format!("{ms:.0} ms"),
+                );
+                (
+                    variant,
+                    format!(
+                        "info string budget {budget} ms: variant {} (expected {expected})",
+                        variant.name
+                    ),
+                )
+            }
+            None => {
+                let variant = variants::default_play();
+                (
+                    variant,
+                    format!("info string no time limit: variant {}", variant.name),
+                )
+            }
+        }
+    }
+
+    fn go(&mut self, args: &[&str], out: &mut Vec<String>) {
+        let go = Session::parse_go(args, out);
+        if let Some(why) = &self.refused {
+            out.push(format!(
+                "info string no position to search (the last position was refused: {})",
+                clip(why)
+            ));
+            // `go perft` answers no `bestmove`.
+            if go.perft.is_none() {
+                self.finish_go(&go, "bestmove (none)".to_string(), out);
+            }
+            return;
+        }
+        let fen = self.line.current.clone();
+        if let Some(depth) = go.perft {
+            return self.perft(&fen, depth, out);
+        }
+        let mut unsupported = Vec::new();
+        if let Some(nodes) = go.nodes {
+            unsupported.push(format!("nodes {nodes}"));
+        }
+        if let Some(mate) = go.mate {
+            unsupported.push(format!("mate {mate}"));
+        }
+        if !go.searchmoves.is_empty() {
+            unsupported.push(format!("searchmoves {}", go.searchmoves.join(" ")));
+        }
+        if !unsupported.is_empty() {
+            out.push(clip(&format!(
+                "info string not supported, ignored (the search is chosen by depth or time only): {}",
+                unsupported.join(" ")
+            )));
+        }
+        let (variant, why) = self.choose(&go, &fen);
+        out.push(why);
         let started = Instant::now();
-        let answer = self.engine.think(&self.line.current);
-        let millis = started.elapsed().as_millis();
+        let answer = self.engine.think_with(&fen, variant);
+        let elapsed = started.elapsed();
+        self.costs.record(variant, elapsed.as_secs_f64() * 1000.0);
         let best = match answer {
-            Ok(Thought {
-                reply: Reply::Move(reply),
-                nodes,
-                score_cp,
-            }) => {
-                let mut info = format!("info depth {SEARCH_DEPTH}");
-                if let Some(nodes) = nodes {
-                    info.push_str(&format!(" nodes {nodes}"));
-                }
-                info.push_str(&format!(" time {millis}"));
-                if let Some(score) = score_cp {
-                    info.push_str(&format!(" score cp {score}"));
-                }
-                out.push(info);
-                if nodes.is_none() || score_cp.is_none() {
-                    out.push(
-                        "info string the move program reports no node count or score; time is the wall-clock time of the rules run in ms".to_string(),
-                    );
-                }
-                reply.mv.to_string()
-            }
-            Ok(Thought {
-                reply: Reply::NoMove(status),
-                ..
-            }) => {
-                out.push(format!("info string no legal move: {status}"));
-                "0000".to_string()
-            }
+            Ok(thought) => search_output(&thought, variant, elapsed.as_millis() as u64, out),
             Err(e) => {
                 out.push(format!("info string error: {e}"));
-                "0000".to_string()
+                "bestmove (none)".to_string()
             }
         };
-        let line = format!("bestmove {best}");
-        if hold {
-            self.held = Some(line);
+        self.finish_go(&go, best, out);
+    }
+
+    /// Prints the `bestmove` line, or holds it until `stop` when the GUI asked so.
+    fn finish_go(&mut self, go: &Go, best: String, out: &mut Vec<String>) {
+        if go.hold {
+            self.held = Some(best);
         } else {
-            out.push(line);
+            out.push(best);
         }
+    }
+
+    fn perft(&mut self, fen: &Fen, depth: u64, out: &mut Vec<String>) {
+        let started = Instant::now();
+        let depth = depth.clamp(1, 16) as u32;
+        match perft::divide(self.engine.as_ref(), fen, depth) {
+            Ok(counts) => {
+                let total: u64 = counts.iter().map(|(_, n)| n).sum();
+                out.extend(counts.iter().map(|(mv, n)| format!("{mv}: {n}")));
+                out.push(String::new());
+                out.push(format!("Nodes searched: {total}"));
+                let ms = started.elapsed().as_millis().max(1) as u64;
+                out.push(format!(
+                    "info string perft {depth} by the rules' move generation in {ms} ms"
+                ));
+            }
+            Err(e) => out.push(format!("info string perft: error: {e}")),
+        }
+    }
+
+    /// Stockfish's `bench`: the default variant on [`BENCH_FENS`], then the totals.
+    fn bench(&mut self, out: &mut Vec<String>) {
+        let variant = variants::default_play();
+        let (mut nodes, mut missing) = (0u64, 0);
+        let started = Instant::now();
+        for (i, text) in BENCH_FENS.iter().enumerate() {
+            let fen: Fen = text.parse().expect("the bench positions are valid FENs");
+            out.push(format!("Position: {}/{}", i + 1, BENCH_FENS.len()));
+            match self.engine.think_with(&fen, variant) {
+                Ok(thought) => match thought.report.nodes {
+                    Some(n) => nodes += n,
+                    None => missing += 1,
+                },
+                Err(e) => {
+                    out.push(format!("info string bench: error: {e}"));
+                    return;
+                }
+            }
+        }
+        let ms = started.elapsed().as_millis().max(1) as u64;
+        if missing > 0 {
+            out.push(format!(
+                "info string the rules reported no node count for {missing} positions (counted as 0)"
+            ));
+        }
+        out.push(String::new());
+        out.push("===========================".to_string());
+        out.push(format!("Total time (ms) : {ms}"));
+        out.push(format!("Nodes searched  : {nodes}"));
+        out.push(format!("Nodes/second    : {}", nodes * 1000 / ms));
+    }
+}
+
+/// The `info` lines of a search and its `bestmove` line. Missing report fields are left
+/// out, but for the depth (the variant's) and the pv (the move alone).
+fn search_output(
+    thought: &Thought,
+    variant: &Variant,
+    millis: u64,
+    out: &mut Vec<String>,
+) -> String {
+    let reply = match &thought.reply {
+        Reply::Move(reply) => reply,
+        Reply::NoMove(status) => {
+            let score = match status {
+                Status::Checkmate => Score::Mate(0),
+                _ => Score::Cp(0),
+            };
+            out.push(format!("info depth 0 score {score}"));
+            out.push(format!("info string no legal move: {status}"));
+            return "bestmove (none)".to_string();
+        }
+    };
+    let report = &thought.report;
+    let mut info = format!("info depth {}", report.depth.unwrap_or(variant.depth));
+    if let Some(score) = report.score {
+        info.push_str(&format!(" score {score}"));
+    }
+    if let Some(nodes) = report.nodes {
+        info.push_str(&format!(
+            " nodes {nodes} nps {}",
+            nodes * 1000 / millis.max(1)
+        ));
+    }
+    info.push_str(&format!(" time {millis}"));
+    // The pv must start with the move played; a report that disagrees is not shown.
+    let pv = if report.pv.first() == Some(&reply.mv) {
+        report.pv.clone()
+    } else {
+        vec![reply.mv]
+    };
+    let pv_text: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    info.push_str(&format!(" pv {}", pv_text.join(" ")));
+    out.push(info);
+    match pv.get(1) {
+        Some(ponder) => format!("bestmove {} ponder {ponder}", reply.mv),
+        None => format!("bestmove {}", reply.mv),
     }
 }
 
@@ -329,7 +579,7 @@ mod tests {
         fn apply(&self, _: &Fen, _: UciMove) -> Result<Option<Fen>, EngineError> {
             self.prepare().map(|()| None)
         }
-        fn think(&self, _: &Fen) -> Result<Thought, EngineError> {
+        fn think_with(&self, _: &Fen, _: &'static Variant) -> Result<Thought, EngineError> {
             Err(self.prepare().unwrap_err())
         }
     }
@@ -339,7 +589,7 @@ mod tests {
     }
 
     #[test]
-    fn identifies_itself() {
+    fn identifies_itself_with_its_options() {
         let out = session().handle("uci");
         assert_eq!(
             out,
@@ -347,9 +597,40 @@ mod tests {
                 "id name regex-chess",
                 "id author the regex-chess developers",
                 "option name Executor type combo default fast var fast var reference",
+                "option name Move Overhead type spin default 30 min 0 max 5000",
+                "option name Threads type spin default 1 min 1 max 1024",
+                "option name Hash type spin default 16 min 1 max 33554432",
+                "option name Ponder type check default false",
                 "uciok"
             ]
         );
+    }
+
+    #[test]
+    fn spin_options_are_stored_and_checked() {
+        let mut s = session();
+        assert!(s.handle("setoption name Threads value 2").is_empty());
+        assert!(s.handle("setoption name hash value 256").is_empty());
+        assert!(
+            s.handle("setoption name Move Overhead value 100")
+                .is_empty()
+        );
+        assert!(s.handle("setoption name Ponder value true").is_empty());
+        assert_eq!(
+            (s.spin("threads"), s.spin("Hash"), s.spin("Move Overhead")),
+            (Some(2), Some(256), Some(100))
+        );
+        for line in [
+            "setoption name Threads value 0",
+            "setoption name Hash value lots",
+            "setoption name Move Overhead",
+            "setoption name Ponder value maybe",
+        ] {
+            let out = s.handle(line);
+            assert_eq!(out.len(), 1, "{line}: {out:?}");
+            assert!(out[0].starts_with("info string option "), "{out:?}");
+        }
+        assert_eq!(s.spin("Threads"), Some(2));
     }
 
     #[test]
@@ -360,14 +641,19 @@ mod tests {
             ["info string error: the rules are not registered", "readyok"]
         );
         let out = s.handle("go wtime 1000 btime 1000");
-        assert_eq!(out.last().unwrap(), "bestmove 0000");
+        assert_eq!(out.last().unwrap(), "bestmove (none)");
         assert!(out.iter().any(|l| l.contains("not registered")));
-        // The start position needs no rules; a move does, and fails.
+        // The start position needs no rules; a move does, and fails: the prefix (no
+        // move) is kept.
         assert!(s.handle("position startpos").is_empty());
         let out = s.handle("position startpos moves e2e4");
         assert_eq!(out.len(), 1);
-        assert!(out[0].starts_with("info string position unchanged: error applying e2e4"));
-        assert_eq!(s.position(), &Fen::start());
+        assert!(
+            out[0].starts_with("info string position: kept the first 0 of 1 moves"),
+            "{out:?}"
+        );
+        assert!(out[0].contains("error applying e2e4"), "{out:?}");
+        assert_eq!(s.position(), Some(&Fen::start()));
     }
 
     #[test]
@@ -382,7 +668,7 @@ mod tests {
             "position startpos moves e2e9",
             "position startpos extra moves e2e4",
             "setoption",
-            "setoption name Hash value 16",
+            "setoption name Colour value 16",
             "setoption name Executor value quick",
             "setoption name Executor",
             "\u{0}\u{7f}é",
@@ -398,6 +684,25 @@ mod tests {
         assert!(!s.is_done());
         let long = "x".repeat(10_000);
         assert!(s.handle(&long)[0].len() < 300);
+    }
+
+    #[test]
+    fn a_refused_position_leaves_none_until_the_next() {
+        let mut s = session();
+        let out = s.handle("position fen 8/8/8/8 w - - 0 1");
+        assert!(out[0].contains("no position is set"), "{out:?}");
+        assert_eq!(s.position(), None);
+        let out = s.handle("go movetime 10");
+        assert!(
+            out[0].starts_with("info string no position to search"),
+            "{out:?}"
+        );
+        assert_eq!(out.last().unwrap(), "bestmove (none)");
+        assert!(s.handle("position startpos").is_empty());
+        assert_eq!(s.position(), Some(&Fen::start()));
+        s.handle("position sideways");
+        s.handle("ucinewgame");
+        assert_eq!(s.position(), Some(&Fen::start()));
     }
 
     #[test]
@@ -430,17 +735,31 @@ mod tests {
     }
 
     #[test]
-    fn infinite_holds_the_bestmove_until_stop() {
+    fn a_held_bestmove_is_printed_exactly_once() {
         let mut s = session();
         let out = s.handle("go infinite");
         assert!(out.iter().all(|l| !l.starts_with("bestmove")), "{out:?}");
-        assert_eq!(s.handle("stop"), ["bestmove 0000"]);
+        assert!(s.handle("isready").ends_with(&["readyok".to_string()]));
+        assert!(s.handle("position startpos").is_empty());
+        assert_eq!(s.handle("stop"), ["bestmove (none)"]);
         assert!(s.handle("stop").is_empty());
         s.handle("go ponder wtime 5");
-        assert_eq!(s.handle("ponderhit"), ["bestmove 0000"]);
+        assert_eq!(s.handle("ponderhit"), ["bestmove (none)"]);
+        for ender in ["ucinewgame", "quit"] {
+            s.handle("go infinite");
+            assert_eq!(s.handle(ender), ["bestmove (none)"], "{ender}");
+            assert!(s.handle("stop").is_empty());
+        }
+        // Another `go`: the held answer comes first, then the new one's.
         s.handle("go infinite");
-        s.handle("ucinewgame");
-        assert!(s.handle("stop").is_empty());
+        let out = s.handle("go movetime 5");
+        let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 2, "{out:?}");
+        assert_eq!(out[0], "bestmove (none)");
+        // The end of the input.
+        s.handle("go infinite");
+        assert_eq!(s.finish(), ["bestmove (none)"]);
+        assert!(s.finish().is_empty());
     }
 
     #[test]
@@ -449,13 +768,21 @@ mod tests {
         let out = s.handle(
             "go wtime 300000 btime 300000 winc 0 binc 0 movestogo 40 depth 5 nodes 9 mate 2 movetime 100 searchmoves e2e4 d2d4",
         );
-        assert!(out[0].starts_with("info string fixed 2-ply search; not used: wtime 300000"));
-        assert!(out[0].ends_with("searchmoves e2e4 d2d4"), "{out:?}");
-        assert_eq!(out.last().unwrap(), "bestmove 0000");
+        assert_eq!(
+            out[0],
+            "info string not supported, ignored (the search is chosen by depth or time only): nodes 9 mate 2 searchmoves e2e4 d2d4"
+        );
+        assert!(
+            out[1].starts_with("info string depth 5: variant "),
+            "{out:?}"
+        );
+        assert_eq!(out.last().unwrap(), "bestmove (none)");
         let out = s.handle("go depth x bogus");
         assert!(out[0].contains("`depth` needs a number"), "{out:?}");
         assert!(out[1].contains("unknown parameter `bogus`"), "{out:?}");
-        assert_eq!(out.last().unwrap(), "bestmove 0000");
+        assert_eq!(out.last().unwrap(), "bestmove (none)");
+        let out = s.handle("go wtime -50 btime 100");
+        assert!(out[0].starts_with("info string budget 0 ms"), "{out:?}");
     }
 
     #[test]

@@ -9,12 +9,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use regex_chess::chess::fen::Fen;
 use regex_chess::chess::runner::{MoveReply, Reply, Status};
 use regex_chess::chess::uci::UciMove;
-use regex_chess::uci::{Engine, EngineError, Thought};
+use regex_chess::chess::variants::Variant;
+use regex_chess::uci::{Engine, EngineError, Score, SearchReport, Thought};
 use shakmaty::fen::Fen as SFen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 /// Plays a promotion to a queen when it has one, else the legal move whose UCI text is
-/// largest, and counts the questions it is asked.
+/// largest, and counts the questions it is asked. Its report: score cp -12, 7 nodes, and
+/// a pv of the move and the reply it would itself play.
 #[derive(Default)]
 pub struct FakeEngine {
     /// How many times `apply` was called.
@@ -66,34 +68,60 @@ impl Engine for FakeEngine {
         }))
     }
 
-    fn think(&self, fen: &Fen) -> Result<Thought, EngineError> {
+    fn think_with(&self, fen: &Fen, _: &'static Variant) -> Result<Thought, EngineError> {
         self.thought.fetch_add(1, Ordering::SeqCst);
         let pos = position(fen);
-        let best = pos.legal_moves().into_iter().max_by_key(|m| {
-            let text = m.to_uci(CastlingMode::Standard).to_string();
-            (text.ends_with('q'), text)
-        });
-        let reply = match best {
+        let reply = match best(&pos) {
             None => Reply::NoMove(status(&pos)),
             Some(m) => {
                 let mut next = pos.clone();
                 next.play_unchecked(m);
-                Reply::Move(MoveReply::new(
-                    m.to_uci(CastlingMode::Standard)
-                        .to_string()
-                        .parse()
-                        .expect("a UCI move"),
-                    fen_of(&next),
-                    status(&next),
-                ))
+                Reply::Move(MoveReply::new(uci(&m), fen_of(&next), status(&next)))
             }
         };
+        let mut pv = Vec::new();
+        if let Reply::Move(reply) = &reply {
+            pv.push(reply.mv);
+            pv.extend(best(&position(&reply.fen_after)).map(|m| uci(&m)));
+        }
         Ok(Thought {
             reply,
-            nodes: Some(7),
-            score_cp: Some(-12),
+            report: SearchReport {
+                score: Some(Score::Cp(-12)),
+                depth: None,
+                nodes: Some(7),
+                pv,
+            },
         })
     }
+
+    fn children(&self, fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {
+        let pos = position(fen);
+        Ok(pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut next = pos.clone();
+                next.play_unchecked(m);
+                (uci(&m), fen_of(&next))
+            })
+            .collect())
+    }
+}
+
+/// The fake engine's choice: a queen promotion if any, else the largest UCI text.
+fn best(pos: &Chess) -> Option<shakmaty::Move> {
+    pos.legal_moves().into_iter().max_by_key(|m| {
+        let text = m.to_uci(CastlingMode::Standard).to_string();
+        (text.ends_with('q'), text)
+    })
+}
+
+fn uci(m: &shakmaty::Move) -> UciMove {
+    m.to_uci(CastlingMode::Standard)
+        .to_string()
+        .parse()
+        .expect("a UCI move")
 }
 
 /// A [`FakeEngine`] shared with the test, so the test can read its counters.
@@ -103,7 +131,10 @@ impl Engine for Shared {
     fn apply(&self, fen: &Fen, mv: UciMove) -> Result<Option<Fen>, EngineError> {
         self.0.apply(fen, mv)
     }
-    fn think(&self, fen: &Fen) -> Result<Thought, EngineError> {
-        self.0.think(fen)
+    fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+        self.0.think_with(fen, variant)
+    }
+    fn children(&self, fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {
+        self.0.children(fen)
     }
 }

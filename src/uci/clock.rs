@@ -1,0 +1,251 @@
+//! Time management: how long a move may take, and which compiled search fits in it.
+//!
+//! A rules run cannot be interrupted, so the engine decides before it starts: from
+//! `movetime`, or from the clock, increment and moves to go, [`budget`] gives the time
+//! the move may take; [`CostBook`] keeps, per variant, what its moves have cost in this
+//! process and picks the strongest variant expected to fit ([`CostBook::choose`]). The
+//! cheapest variant is played when none fits: a move must be made.
+
+use std::collections::HashMap;
+
+use crate::chess::fen::Color;
+use crate::chess::variants::{self, Variant};
+
+/// The moves a clock is assumed to have to last for when `movestogo` is not given.
+pub const MOVES_TO_GO: u64 = 25;
+/// The share of what is left on the clock one move may take at most: a half.
+const MAX_SHARE: u64 = 2;
+/// How much more a variant one ply deeper is assumed to cost, before it is measured.
+const PLY_FACTOR: f64 = 8.0;
+/// How much more a capture search is assumed to cost, before it is measured.
+const QUIESCENCE_FACTOR: f64 = 4.0;
+/// How much more a variant's first move costs than the next ones (the executor's cold
+/// start), assumed before it is measured.
+const COLD_FACTOR: f64 = 3.0;
+/// How many recent moves the worst-case memory of a variant covers.
+const RECENT: usize = 4;
+
+/// The time limits of a `go` command, in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// `wtime`, `btime`: what is left on each side's clock.
+    pub time: [Option<u64>; 2],
+    /// `winc`, `binc`: each side's increment.
+    pub inc: [Option<u64>; 2],
+    /// `movestogo`: moves until the next time control.
+    pub movestogo: Option<u64>,
+    /// `movetime`: the time for this move.
+    pub movetime: Option<u64>,
+}
+
+impl Clock {
+    /// True when neither a clock nor a move time was given.
+    pub fn is_unlimited(&self) -> bool {
+        self.movetime.is_none() && self.time == [None, None]
+    }
+}
+
+/// The milliseconds the move of `turn` may take, after `overhead` (the GUI's and the
+/// pipes' share), or `None` when `clock` sets no limit. With a clock: what is left shared
+/// over the moves to go (`movestogo`, else [`MOVES_TO_GO`]), plus three quarters of the
+/// increment, and never more than half of what is left.
+pub fn budget(clock: &Clock, turn: Color, overhead: u64) -> Option<u64> {
+    if let Some(movetime) = clock.movetime {
+        return Some(movetime.saturating_sub(overhead));
+    }
+    let side = turn as usize;
+    let left = clock.time[side]?.saturating_sub(overhead);
+    let inc = clock.inc[side].unwrap_or(0);
+    let moves = clock.movestogo.unwrap_or(MOVES_TO_GO).max(1);
+    Some((left / moves + inc * 3 / 4).min(left / MAX_SHARE))
+}
+
+/// What a variant's moves have cost.
+#[derive(Clone, Debug, Default)]
+struct Cost {
+    /// A moving average of the milliseconds a move.
+    average: f64,
+    /// The last [`RECENT`] costs.
+    recent: Vec<f64>,
+}
+
+/// The cost of each variant's moves, measured in this process.
+#[derive(Clone, Debug, Default)]
+pub struct CostBook {
+    costs: HashMap<&'static str, Cost>,
+}
+
+impl CostBook {
+    /// An empty book: nothing measured yet.
+    pub fn new() -> CostBook {
+        CostBook::default()
+    }
+
+    /// Records that a move of `variant` took `millis`.
+    pub fn record(&mut self, variant: &'static Variant, millis: f64) {
+        let cost = self.costs.entry(variant.name).or_default();
+        cost.average = if cost.recent.is_empty() {
+            millis
+        } else {
+            0.5 * cost.average + 0.5 * millis
+        };
+        cost.recent.push(millis);
+        if cost.recent.len() > RECENT {
+            cost.recent.remove(0);
+        }
+    }
+
+    /// The milliseconds a move of `variant` is expected to take: measured, the larger of
+    /// the moving average and three quarters of the worst recent move; not yet measured,
+    /// the cost of the strongest measured weaker variant scaled by [`PLY_FACTOR`] a ply,
+    /// [`QUIESCENCE_FACTOR`] for a capture search and [`COLD_FACTOR`]; `None` when no
+    /// weaker variant is measured either.
+    pub fn expected(&self, variant: &Variant) -> Option<f64> {
+        if let Some(cost) = self.costs.get(variant.name) {
+            let worst = cost.recent.iter().copied().fold(0.0, f64::max);
+            return Some(cost.average.max(0.75 * worst));
+        }
+        let base = strength_order()
+            .into_iter()
+            .rev()
+            .find(|w| weaker(w, variant) && self.costs.contains_key(w.name))?;
+        let mut cost = self.expected(base)? * COLD_FACTOR;
+        cost *= PLY_FACTOR.powi(variant.depth as i32 - base.depth as i32);
+        if variant.quiescence && !base.quiescence {
+            cost *= QUIESCENCE_FACTOR;
+        }
+        Some(cost)
+    }
+
+    /// The strongest variant expected to take at most `budget` ms; the cheapest when none
+    /// is, or when nothing is measured yet.
+    pub fn choose(&self, budget: u64) -> &'static Variant {
+        let order = strength_order();
+        order
+            .iter()
+            .rev()
+            .find(|v| self.expected(v).is_some_and(|cost| cost <= budget as f64))
+            .copied()
+            .unwrap_or(order[0])
+    }
+}
+
+/// True when `a` is cheaper than `b`: shallower, or as deep without a capture search.
+fn weaker(a: &Variant, b: &Variant) -> bool {
+    (a.depth, a.quiescence) < (b.depth, b.quiescence)
+}
+
+/// Every variant, the cheapest first.
+pub fn strength_order() -> Vec<&'static Variant> {
+    let mut order: Vec<&'static Variant> = variants::VARIANTS.iter().collect();
+    order.sort_by_key(|v| (v.depth, v.quiescence));
+    order
+}
+
+/// The strongest variant no deeper than `depth` (the cheapest when all are deeper).
+pub fn for_depth(depth: u32) -> &'static Variant {
+    let order = strength_order();
+    order
+        .iter()
+        .rev()
+        .find(|v| v.depth <= depth)
+        .copied()
+        .unwrap_or(order[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(white: u64, black: u64, inc: u64, movestogo: Option<u64>) -> Clock {
+        Clock {
+            time: [Some(white), Some(black)],
+            inc: [Some(inc), Some(inc)],
+            movestogo,
+            movetime: None,
+        }
+    }
+
+    #[test]
+    fn budgets_from_move_time_and_clocks() {
+        let movetime = Clock {
+            movetime: Some(500),
+            ..Clock::default()
+        };
+        assert_eq!(budget(&movetime, Color::White, 30), Some(470));
+        assert_eq!(budget(&movetime, Color::Black, 800), Some(0));
+        assert_eq!(budget(&Clock::default(), Color::White, 30), None);
+        assert!(Clock::default().is_unlimited());
+        // 60 s each, no increment: a 25th of what is left after the overhead.
+        assert_eq!(
+            budget(&clock(60_000, 1_000, 0, None), Color::White, 30),
+            Some(59_970 / 25)
+        );
+        // Black's own clock, with its increment.
+        assert_eq!(
+            budget(&clock(60_000, 10_030, 1_000, None), Color::Black, 30),
+            Some(400 + 750)
+        );
+        // One move to go: half of what is left at most.
+        assert_eq!(
+            budget(&clock(2_030, 0, 0, Some(1)), Color::White, 30),
+            Some(1_000)
+        );
+        // Less than the overhead left: nothing.
+        assert_eq!(budget(&clock(20, 20, 0, None), Color::White, 30), Some(0));
+    }
+
+    #[test]
+    fn the_cheapest_variant_is_chosen_until_measured_and_when_nothing_fits() {
+        let cheapest = strength_order()[0];
+        let book = CostBook::new();
+        assert_eq!(book.choose(1_000_000).name, cheapest.name);
+        assert_eq!(book.expected(cheapest), None);
+        let mut book = CostBook::new();
+        book.record(cheapest, 100.0);
+        assert_eq!(book.expected(cheapest), Some(100.0));
+        assert_eq!(book.choose(0).name, cheapest.name);
+        book.record(cheapest, 300.0);
+        // Average 200, worst recent 300: 225 expected.
+        assert_eq!(book.expected(cheapest), Some(225.0));
+        for _ in 0..RECENT + 2 {
+            book.record(cheapest, 10.0);
+        }
+        assert!(book.expected(cheapest).unwrap() < 20.0);
+    }
+
+    #[test]
+    fn an_unmeasured_stronger_variant_is_estimated_from_a_weaker_one() {
+        let strong = Variant {
+            name: "test-4ply-q",
+            program: "move",
+            depth: 4,
+            quiescence: true,
+            summary: "",
+        };
+        let mut book = CostBook::new();
+        assert_eq!(book.expected(&strong), None);
+        let cheapest = strength_order()[0];
+        book.record(cheapest, 10.0);
+        let plies = strong.depth as i32 - cheapest.depth as i32;
+        let q = if cheapest.quiescence {
+            1.0
+        } else {
+            QUIESCENCE_FACTOR
+        };
+        assert_eq!(
+            book.expected(&strong),
+            Some(10.0 * COLD_FACTOR * PLY_FACTOR.powi(plies) * q)
+        );
+    }
+
+    #[test]
+    fn go_depth_picks_the_deepest_variant_within_it() {
+        let order = strength_order();
+        assert_eq!(for_depth(0).name, order[0].name);
+        assert_eq!(for_depth(99).name, order.last().unwrap().name);
+        for v in &order {
+            assert!(for_depth(v.depth).depth == v.depth);
+        }
+    }
+}
