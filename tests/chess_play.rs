@@ -439,7 +439,7 @@ fn repetition_counts_a_position_after_a_double_push_under_fides_rule() {
             break;
         }
         let said = message(&text).to_string();
-        let reply = engine_uci(&said);
+        let reply = engine_uci(&judge.pos, &said);
         let end = judge.play(&reply);
         assert_eq!(shown_fen(&text), fen_of(&judge.pos), "after {reply}");
         assert_eq!(over(&text), !end.is_empty(), "after {reply}: {text}");

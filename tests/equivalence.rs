@@ -18,7 +18,8 @@
 //!
 //! A failing case prints the `trace::first_divergence` report. The cases are seeded (set
 //! `PROPTEST_RNG_SEED` to explore other ones, `PROPTEST_CASES` to change how many run per
-//! test). The last tests check the trace module itself against an executor that is wrong
+//! test). Plain `cargo test` runs a quarter of each property's cases;
+//! `REGEX_CHESS_VOLUME=full` (CI, in release) runs them all. The last tests check the trace module itself against an executor that is wrong
 //! on purpose.
 
 use proptest::prelude::*;
@@ -41,13 +42,25 @@ use exec_compare::Recorder;
 /// then).
 const STATE_CAP: usize = 96 * 1024;
 
-/// `cases` cases from a fixed seed, unless the environment asks for something else.
+/// How many of a property's full count of cases run: a quarter in plain `cargo test`
+/// (the README's quick suite), all of them with `REGEX_CHESS_VOLUME=full` (CI's release
+/// run, `scripts/ci-volumes.sh`), twice as many with `REGEX_CHESS_VOLUME=double`.
+fn share(full: u32) -> u32 {
+    match std::env::var("REGEX_CHESS_VOLUME").as_deref() {
+        Ok("full") => full,
+        Ok("double") => full * 2,
+        _ => full.div_ceil(4),
+    }
+}
+
+/// `cases` cases (scaled by [`share`]) from a fixed seed, unless the environment asks for
+/// something else (`PROPTEST_CASES`, `PROPTEST_RNG_SEED`).
 fn config(cases: u32) -> Config {
     let base = Config::default();
     let cases = if std::env::var_os("PROPTEST_CASES").is_some() {
         base.cases
     } else {
-        cases
+        share(cases)
     };
     let rng_seed = match base.rng_seed {
         RngSeed::Random => RngSeed::Fixed(0x5eed_c4e5_5000 + u64::from(cases)),

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The release-mode share of the test volumes that CI runs after `cargo test`: every
+# property of tests/equivalence.rs with its full count of cases (four times plain
+# `cargo test`'s), then the `#[ignore]`d volumes of the chess and export tests through
+# scripts/verify-full.sh. Left out: tests/uci.rs's perft to depth 4 on both executors,
+# which takes hours (run it with `scripts/verify-full.sh uci`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== equivalence, full count of cases, release"
+REGEX_CHESS_VOLUME=full cargo test --release --test equivalence
+
+echo "== the ignored volumes, release"
+scripts/verify-full.sh chess_core chess_legal chess_play chess_san chess_search chess_variants \
+  exports next_positions
