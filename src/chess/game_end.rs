@@ -10,8 +10,8 @@
 //! the en-passant square therefore counts only when an en-passant capture is legal, not
 //! after every two-square pawn move (shakmaty's `EnPassantMode::Legal`).
 
-use super::board::{MoveGen, Position};
-use super::movegen::{fork_legal_moves, has_legal_move};
+use super::board::Position;
+use super::movegen::{beside_legal_moves, has_legal_move};
 use super::pretty::piece_name;
 use super::search::{MAX_MOVES, status};
 use super::stack_rules::on_stack;
@@ -43,22 +43,12 @@ fn legal_en_passant(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
             let empty = b.str("");
             let target = b.concat(&pos.ep, &empty);
             let answers = b.grouped(|b| {
-                let original = b.fork_bool();
-                let capture = b.if_else(
-                    &original,
+                let capture = beside_legal_moves(
+                    b,
+                    pos,
                     |b| b.bool(false),
-                    |b| {
-                        let children = fork_legal_moves(
-                            b,
-                            pos,
-                            MAX_MOVES,
-                            MoveGen {
-                                uci: true,
-                                keep_stuck: false,
-                            },
-                        );
-                        let uci = children.uci.expect("asked for uci");
-                        let to = b.slice(&uci, 2, 2);
+                    |b, uci| {
+                        let to = b.slice(uci, 2, 2);
                         let same = equal_fixed(b, &to, &target, 2, "abcdefgh12345678");
                         let piece = piece_name(b, &pos.board, &to);
                         let pawn = b.eq_text(&piece, "pawn");

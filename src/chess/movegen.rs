@@ -77,7 +77,8 @@ use super::rx::{
     HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_between, ray_over,
     var,
 };
-use crate::compiler::dsl::{Builder, Value, kind};
+use super::search::MAX_MOVES;
+use crate::compiler::dsl::{Builder, Merge, Value, kind};
 use crate::compiler::ir::{Type, Var};
 
 mod check;
@@ -1032,6 +1033,33 @@ pub fn fork_legal_moves(
 ) -> Children {
     let _ = max_moves;
     fork_moves(b, pos, options, Scope::ALL)
+}
+
+/// Inside a [`Builder::grouped`] block: the thread forks into itself and one copy per
+/// legal move of its side to move; the original computes `original`, each copy computes
+/// `per_move` from its move's UCI text (the copy holds the position after the move). The
+/// result, one value a thread, is ready for `gather` or `keep_best`.
+#[track_caller]
+pub fn beside_legal_moves<R: Merge>(
+    b: &mut Builder,
+    pos: &Position,
+    original: impl FnOnce(&mut Builder) -> R,
+    per_move: impl FnOnce(&mut Builder, &Value<kind::Str>) -> R,
+) -> R {
+    let is_original = b.fork_bool();
+    b.if_else(&is_original, original, |b| {
+        let children = fork_legal_moves(
+            b,
+            pos,
+            MAX_MOVES,
+            MoveGen {
+                uci: true,
+                keep_stuck: false,
+            },
+        );
+        let uci = children.uci.expect("asked for uci");
+        per_move(b, &uci)
+    })
 }
 
 /// [`fork_legal_moves`] restricted to the legal captures (en passant included) and

@@ -54,11 +54,10 @@
 use super::board::Position;
 use super::fen_rules::parse_fen;
 use super::game_end::{position_key, verdict};
-use super::movegen::fork_legal_moves;
+use super::movegen::beside_legal_moves;
 use super::san;
 use super::search::{MAX_MOVES, search};
 use super::stack_rules::on_stack;
-use crate::chess::board::MoveGen;
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Best, Instruction, IrProgram, Type};
 
@@ -658,23 +657,11 @@ fn player_move(
 #[track_caller]
 fn play_uci(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
     b.grouped(|b| {
-        let original = b.fork_bool();
-        let hit = b.if_else(
-            &original,
+        let hit = beside_legal_moves(
+            b,
+            pos,
             |b| b.bool(false),
-            |b| {
-                let children = fork_legal_moves(
-                    b,
-                    pos,
-                    MAX_MOVES,
-                    MoveGen {
-                        uci: true,
-                        keep_stuck: false,
-                    },
-                );
-                let child = children.uci.expect("asked for uci");
-                same_move(b, &child, uci)
-            },
+            |b, child| same_move(b, child, uci),
         );
         let one = b.int(2, 1);
         let zero = b.int(2, 0);

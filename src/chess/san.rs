@@ -20,8 +20,8 @@
 //! promotion typed without its piece (`e8`, `e7e8`) takes the queen. Trailing `+`, `#`,
 //! `!` and `?` are ignored, and `0-0` is `O-O`. Text that is no move gives `X`.
 
-use super::board::{MoveGen, Position, offset};
-use super::movegen::{fork_legal_moves, has_legal_move, in_check};
+use super::board::{Position, offset};
+use super::movegen::{beside_legal_moves, has_legal_move, in_check};
 use super::search::MAX_MOVES;
 use super::stack_rules::on_stack;
 use crate::compiler::dsl::{Builder, Value, kind};
@@ -139,24 +139,7 @@ fn entry_of(b: &mut Builder, board: &Value<kind::Str>, uci: &Value<kind::Str>) -
 pub fn legal_entries(b: &mut Builder, pos: &Position) -> Value<kind::List<kind::Str>> {
     let board: Value<kind::Str> = on_stack(b, "board_copy", &[pos.board.var()], vec![], Type::Str);
     b.grouped(|b| {
-        let original = b.fork_bool();
-        let entry = b.if_else(
-            &original,
-            |b| b.str(DUMMY),
-            |b| {
-                let children = fork_legal_moves(
-                    b,
-                    pos,
-                    MAX_MOVES,
-                    MoveGen {
-                        uci: true,
-                        keep_stuck: false,
-                    },
-                );
-                let uci = children.uci.expect("asked for uci");
-                entry_of(b, &board, &uci)
-            },
-        );
+        let entry = beside_legal_moves(b, pos, |b| b.str(DUMMY), |b, uci| entry_of(b, &board, uci));
         b.gather(&entry, MAX_MOVES + 1)
     })
 }
