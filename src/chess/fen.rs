@@ -156,7 +156,7 @@ pub struct Square(u8);
 impl Square {
     /// The square at `file` (0 = a) and `rank` (0 = rank 1), if both are below 8.
     pub fn new(file: u8, rank: u8) -> Option<Square> {
-        (file < 8 && rank < 8).then_some(Square(rank * 8 + file))
+        (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
     }
 
     /// The square of an index below 64.
