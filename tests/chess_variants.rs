@@ -3,7 +3,8 @@
 //! depth and node count, and the principal variation (the move, then a legal reply whose
 //! score is the move's score).
 //!
-//! CI runs the known and bench positions and a share of 24 playout positions per variant;
+//! CI runs the known and bench positions, lone-king endings (KQK, KRK, KRRK, either
+//! side attacking, where `2ply-qe`'s endgame term decides) and a share of 24 playout positions per variant;
 //! the volume (500 playout positions per variant) runs with
 //! `cargo test --release --test chess_variants -- --ignored`.
 
@@ -131,6 +132,20 @@ const KNOWN: [&str; 8] = [
     "4k3/8/3p4/4n3/8/5N2/8/4K3 w - - 0 1",
 ];
 
+/// King and queen, king and rook, king and two rooks against a lone king, either side to
+/// move and either side attacking: the endgame term of `2ply-qe` applies at the leaves.
+const ENDINGS: [&str; 9] = [
+    "8/8/3k4/8/8/8/8/4K2Q w - - 0 1",
+    "8/8/8/8/3K4/8/1k6/7q b - - 0 1",
+    "7k/8/8/8/8/8/8/Q3K3 b - - 0 1",
+    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    "8/8/8/8/2k5/8/7r/4K3 b - - 0 1",
+    "7K/8/8/8/4k3/8/8/6r1 w - - 0 1",
+    "8/8/8/3k4/8/8/8/R3K2R w - - 0 1",
+    "r6r/8/8/8/8/5K2/8/3k4 b - - 0 1",
+    "1k6/8/2K5/8/8/8/8/3R4 w - - 0 1",
+];
+
 /// Checks `fens` with every variant, on two threads.
 fn check_all(what: &str, fens: &[String]) {
     for variant in VARIANTS {
@@ -146,6 +161,21 @@ fn known_and_bench_positions() {
     let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
     fens.extend(bench_fens());
     check_all("known and bench positions", &fens);
+}
+
+#[test]
+fn lone_king_endings() {
+    let fens: Vec<String> = ENDINGS.iter().map(|f| f.to_string()).collect();
+    check_all("lone-king endings", &fens);
+    // The term is not idle: it changes the oracle's move in some of them.
+    let best = |name: &str, fen: &str| {
+        oracle_variants::search(Spec::of(name), &judge::position(fen)).map(|s| s.best)
+    };
+    let changed = ENDINGS
+        .iter()
+        .filter(|f| best("2ply-q", f) != best("2ply-qe", f))
+        .count();
+    assert!(changed >= 3, "the endgame term changes {changed} moves");
 }
 
 #[test]

@@ -43,6 +43,14 @@ pub const VARIANTS: &[Variant] = &[
         summary: "2-ply minimax; below each leaf the side to move's best capture or promotion, \
                   or standing pat",
     },
+    Variant {
+        name: "2ply-qe",
+        program: "move-qe",
+        depth: 2,
+        quiescence: true,
+        summary: "2ply-q, and against a lone king a term driving it to the edge and the own \
+                  king close",
+    },
 ];
 
 /// The variant called `name`.
