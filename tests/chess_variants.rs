@@ -4,8 +4,10 @@
 //! score is the move's score).
 //!
 //! CI runs the known and bench positions, lone-king endings (KQK, KRK, KRRK, either
-//! side attacking, where `2ply-qe`'s endgame term decides) and a share of 24 playout positions per variant;
-//! the volume (500 playout positions per variant) runs with
+//! side attacking, where `2ply-qe`'s endgame term decides), 12 random lone-king
+//! placements and a share of 24 playout positions per variant;
+//! the volume (500 playout positions and 300 random lone-king placements per variant)
+//! runs with
 //! `cargo test --release --test chess_variants -- --ignored`.
 
 #[path = "common/oracle/mod.rs"]
@@ -176,6 +178,86 @@ fn lone_king_endings() {
         .filter(|f| best("2ply-q", f) != best("2ply-qe", f))
         .count();
     assert!(changed >= 3, "the endgame term changes {changed} moves");
+}
+
+/// `count` random legal placements of a lone king against king and queen, king and rook,
+/// king and two rooks (in turn), either colour with the pieces, either side to move, from
+/// a fixed seed: every FEN shakmaty accepts (the side not to move not in check).
+fn lone_king_placements(count: usize, seed: u64) -> Vec<String> {
+    let mut state = seed;
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % n
+    };
+    let mut fens = Vec::new();
+    while fens.len() < count {
+        let pieces = ["Q", "R", "RR"][fens.len() % 3];
+        let strong_white = next(2) == 0;
+        let mut board = ['.'; 64];
+        let mut men: Vec<char> = vec!['K', 'k'];
+        men.extend(pieces.chars());
+        for (i, man) in men.iter().enumerate() {
+            let man = if i >= 2 && !strong_white {
+                man.to_ascii_lowercase()
+            } else {
+                *man
+            };
+            let mut square = next(64) as usize;
+            while board[square] != '.' {
+                square = next(64) as usize;
+            }
+            board[square] = man;
+        }
+        let ranks: Vec<String> = board
+            .chunks(8)
+            .map(|rank| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for &c in rank {
+                    if c == '.' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        text.push(c);
+                    }
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        let turn = if next(2) == 0 { "w" } else { "b" };
+        let fen = format!("{} {turn} - - 0 1", ranks.join("/"));
+        let legal = fen
+            .parse::<shakmaty::fen::Fen>()
+            .ok()
+            .and_then(|f| {
+                f.into_position::<shakmaty::Chess>(shakmaty::CastlingMode::Standard)
+                    .ok()
+            })
+            .is_some();
+        if legal {
+            fens.push(fen);
+        }
+    }
+    fens
+}
+
+#[test]
+fn lone_king_placements_ci_share() {
+    check_all("lone-king placements", &lone_king_placements(12, 7));
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess_variants -- --ignored"]
+fn lone_king_placements_full() {
+    check_all("300 lone-king placements", &lone_king_placements(300, 8));
 }
 
 #[test]
