@@ -25,7 +25,9 @@
 //! captured on its target square ([`evaluate::captures_on_target`]) and that leaves the
 //! engine a move runs `capture_search` in a group of its own: the engine's captures and
 //! promotions ([`fork_legal_captures`]), their gains, a tournament, and the best gain or
-//! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::report`] every thread
+//! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::endgame`] (the
+//! `2ply-qe` variant), every leaf where the engine can move also adds the endgame term
+//! of [`endgame`] (the leaf's board, from the engine's view) to its score. With [`SearchOptions::report`] every thread
 //! also carries the reply's UCI text and a count of positions, summed by
 //! [`report::keep_best_counting`] in place of each tournament; the program writes them
 //! with the score in decimal at the end.
