@@ -3,8 +3,11 @@
 //! depth and node count, and the principal variation (the move, then a legal reply whose
 //! score is the move's score).
 //!
-//! CI runs the known and bench positions and a share of 24 playout positions per variant;
-//! the volume (500 playout positions per variant) runs with
+//! CI runs the known and bench positions, lone-king endings (KQK, KRK, KRRK, either
+//! side attacking, where `2ply-qe`'s endgame term decides), 12 random lone-king
+//! placements and a share of 24 playout positions per variant;
+//! the volume (500 playout positions and 300 random lone-king placements per variant)
+//! runs with
 //! `cargo test --release --test chess_variants -- --ignored`.
 
 #[path = "common/oracle/mod.rs"]
@@ -131,6 +134,20 @@ const KNOWN: [&str; 8] = [
     "4k3/8/3p4/4n3/8/5N2/8/4K3 w - - 0 1",
 ];
 
+/// King and queen, king and rook, king and two rooks against a lone king, either side to
+/// move and either side attacking: the endgame term of `2ply-qe` applies at the leaves.
+const ENDINGS: [&str; 9] = [
+    "8/8/3k4/8/8/8/8/4K2Q w - - 0 1",
+    "8/8/8/8/3K4/8/1k6/7q b - - 0 1",
+    "7k/8/8/8/8/8/8/Q3K3 b - - 0 1",
+    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    "8/8/8/8/2k5/8/7r/4K3 b - - 0 1",
+    "7K/8/8/8/4k3/8/8/6r1 w - - 0 1",
+    "8/8/8/3k4/8/8/8/R3K2R w - - 0 1",
+    "r6r/8/8/8/8/5K2/8/3k4 b - - 0 1",
+    "1k6/8/2K5/8/8/8/8/3R4 w - - 0 1",
+];
+
 /// Checks `fens` with every variant, on two threads.
 fn check_all(what: &str, fens: &[String]) {
     for variant in VARIANTS {
@@ -146,6 +163,101 @@ fn known_and_bench_positions() {
     let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
     fens.extend(bench_fens());
     check_all("known and bench positions", &fens);
+}
+
+#[test]
+fn lone_king_endings() {
+    let fens: Vec<String> = ENDINGS.iter().map(|f| f.to_string()).collect();
+    check_all("lone-king endings", &fens);
+    // The term is not idle: it changes the oracle's move in some of them.
+    let best = |name: &str, fen: &str| {
+        oracle_variants::search(Spec::of(name), &judge::position(fen)).map(|s| s.best)
+    };
+    let changed = ENDINGS
+        .iter()
+        .filter(|f| best("2ply-q", f) != best("2ply-qe", f))
+        .count();
+    assert!(changed >= 3, "the endgame term changes {changed} moves");
+}
+
+/// `count` random legal placements of a lone king against king and queen, king and rook,
+/// king and two rooks (in turn), either colour with the pieces, either side to move, from
+/// a fixed seed: every FEN shakmaty accepts (the side not to move not in check).
+fn lone_king_placements(count: usize, seed: u64) -> Vec<String> {
+    let mut state = seed;
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % n
+    };
+    let mut fens = Vec::new();
+    while fens.len() < count {
+        let pieces = ["Q", "R", "RR"][fens.len() % 3];
+        let strong_white = next(2) == 0;
+        let mut board = ['.'; 64];
+        let mut men: Vec<char> = vec!['K', 'k'];
+        men.extend(pieces.chars());
+        for (i, man) in men.iter().enumerate() {
+            let man = if i >= 2 && !strong_white {
+                man.to_ascii_lowercase()
+            } else {
+                *man
+            };
+            let mut square = next(64) as usize;
+            while board[square] != '.' {
+                square = next(64) as usize;
+            }
+            board[square] = man;
+        }
+        let ranks: Vec<String> = board
+            .chunks(8)
+            .map(|rank| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for &c in rank {
+                    if c == '.' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        text.push(c);
+                    }
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        let turn = if next(2) == 0 { "w" } else { "b" };
+        let fen = format!("{} {turn} - - 0 1", ranks.join("/"));
+        let legal = fen
+            .parse::<shakmaty::fen::Fen>()
+            .ok()
+            .and_then(|f| {
+                f.into_position::<shakmaty::Chess>(shakmaty::CastlingMode::Standard)
+                    .ok()
+            })
+            .is_some();
+        if legal {
+            fens.push(fen);
+        }
+    }
+    fens
+}
+
+#[test]
+fn lone_king_placements_ci_share() {
+    check_all("lone-king placements", &lone_king_placements(12, 7));
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess_variants -- --ignored"]
+fn lone_king_placements_full() {
+    check_all("300 lone-king placements", &lone_king_placements(300, 8));
 }
 
 #[test]

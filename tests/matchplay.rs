@@ -337,7 +337,7 @@ fn the_match_command_checks_its_arguments() {
         (vec!["--search", "9ply"], "unknown search `9ply`"),
         (
             vec!["--opponent", "search:nope"],
-            "unknown search `nope`; known: 2ply, 2ply-q",
+            "unknown search `nope`; known: 2ply, 2ply-q, 2ply-qe",
         ),
         (
             vec!["--opponent", "search:2ply", "--opponent-depth", "3"],
@@ -390,7 +390,9 @@ fn the_match_command_plays_the_rules() {
     let text = std::fs::read_to_string(&pgn_path).unwrap();
     let games = parse_pgn(&text);
     assert_eq!(games.len(), 2);
-    // Every move the engine played is the one the search contract defines.
+    // Every move the engine played is the one its search's contract defines: without
+    // `--search`, the default playing variant's.
+    let spec = oracle::variants::Spec::of(regex_chess::chess::variants::default_play().name);
     let mut checked = 0;
     for (tags, moves, _) in &games {
         let tag = |name: &str| &tags.iter().find(|(n, _)| n == name).unwrap().1;
@@ -402,7 +404,9 @@ fn the_match_command_plays_the_rules() {
         let mut pos = parse_position(tag("FEN")).unwrap();
         for played in moves {
             if pos.turn() == engine {
-                let (best, _) = oracle::search::best_move(&pos).expect("a legal move");
+                let best = oracle::variants::search(spec, &pos)
+                    .expect("a legal move")
+                    .best;
                 assert_eq!(
                     played,
                     &best,

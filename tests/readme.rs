@@ -36,15 +36,26 @@ fn subcommands() -> Vec<String> {
         .collect()
 }
 
-/// The long options of a subcommand's `--help`, without `--help` and the global ones.
+/// The long options of a subcommand's `--help` (the first word of each option line, or
+/// the second after a short form such as `-o,`), without `--help` and the global ones.
 fn long_options(sub: &str) -> Vec<String> {
     help(&[sub, "--help"])
         .split("Options:")
         .nth(1)
         .unwrap_or("")
-        .split_whitespace()
-        .filter(|word| word.starts_with("--"))
-        .map(|word| word.trim_end_matches([',', '.']).to_string())
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let first = words.next()?;
+            let option = if first.starts_with("--") {
+                first
+            } else if first.starts_with('-') && first.ends_with(',') {
+                words.next()?
+            } else {
+                return None;
+            };
+            option.starts_with("--").then(|| option.to_string())
+        })
         .filter(|option| option != "--help" && option != "--no-cache" && option != "--version")
         .collect()
 }

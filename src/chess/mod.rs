@@ -11,6 +11,7 @@
 //! | `legal-moves` | a FEN and `\n` | the legal moves in UCI notation, one per line, each ending in `\n`, in any order; empty when there are none |
 //! | `move` | a FEN and `\n` | `move <uci>\nfen <FEN after the move>\nstatus <status>\n` and the search's report (below), or, when the side to move has no legal move, `status checkmate\n` / `status stalemate\n` alone |
 //! | `move-q` | as `move` | as `move`, from the `2ply-q` search |
+//! | `move-qe` | as `move` | as `move`, from the `2ply-qe` search |
 //! | `board` | `engine: white` or `engine: black`, a newline, a FEN and `\n` | the first pretty board of a game (see [`pretty`]) |
 //! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply, or the same position with a message |
 //! | `next-positions` | a FEN with white to move, a final `\n` optional (the public "regex-chess" task's input) | the FENs after every legal move (queen promotions only), joined by `\n`, none at the end; empty when there is none or black is to move (see [`crate::programs::next`]) |
@@ -58,8 +59,28 @@
 //! stalemates and ties are scored as in the 2-ply search. (A capture search below every
 //! leaf was measured at 4 times the time and 5 times the state; after a capture the
 //! engine's recapture is what the 2-ply search missed most.)
+//!
+//! # The `2ply-qe` search (`move-qe`)
+//!
+//! The `2ply-q` search, except that every leaf where the engine has a legal move (the
+//! position after a reply, scored by material and tables, or by the capture search) adds
+//! the endgame term `E` of that position (after the reply; not of the positions of the
+//! capture search below it), from the engine's view. Mates, stalemates and ties are
+//! scored as in the 2-ply search. `E` (see [`endgame`]):
+//!
+//! - when one side, the defender, has only its king, and the other, the attacker, has no
+//!   pawn and at least one knight, bishop, rook or queen: for the attacker,
+//!   `25 × (c(file_d) + c(rank_d)) + 10 × (7 − |file_d − file_a|) + 10 × (7 − |rank_d −
+//!   rank_a|)` cp, where `d` is the defender's king, `a` the attacker's, files and ranks
+//!   count 0..7 and `c(x) = 3 − x` for `x ≤ 3`, else `x − 4` (the centre distance: 0 on
+//!   d4, e4, d5, e5, 6 in a corner); for the defender, its negation;
+//! - on any other board, 0.
+//!
+//! `E` is at most 290 cp, less than any piece but a pawn, so it drives the lone king to
+//! the edge and the attacking king towards it without ever buying material.
 
 pub mod board;
+pub mod endgame;
 pub mod eval;
 pub mod evaluate;
 pub mod fen;

@@ -25,7 +25,9 @@
 //! captured on its target square ([`evaluate::captures_on_target`]) and that leaves the
 //! engine a move runs `capture_search` in a group of its own: the engine's captures and
 //! promotions ([`fork_legal_captures`]), their gains, a tournament, and the best gain or
-//! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::report`] every thread
+//! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::endgame`] (the
+//! `2ply-qe` variant), every leaf where the engine can move also adds the endgame term
+//! of [`endgame`] (the leaf's board, from the engine's view) to its score. With [`SearchOptions::report`] every thread
 //! also carries the reply's UCI text and a count of positions, summed by
 //! [`report::keep_best_counting`] in place of each tournament; the program writes them
 //! with the score in decimal at the end.
@@ -38,6 +40,7 @@
 //! and the copy in the boundary restores the chosen child's position at the end.
 
 use super::board::{MoveGen, Position};
+use super::endgame;
 use super::eval;
 use super::evaluate::{self, BOARD_CHAR, SCORE_BITS};
 use super::fen_rules::{parse_fen, to_fen};
@@ -230,6 +233,9 @@ pub struct SearchOptions {
     /// Below each leaf, the capture search of `src/chess/mod.rs` (the side to move's
     /// best capture or promotion, or standing pat).
     pub quiescence: bool,
+    /// Add the endgame term of [`endgame`] (the position after the reply, from the
+    /// engine's view) to every leaf where the engine has a legal move.
+    pub endgame: bool,
     /// Keep the expected reply and count the positions visited ([`Chosen::reply`],
     /// [`Chosen::nodes`]).
     pub report: bool,
@@ -320,7 +326,11 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
 /// holds the position after the chosen move (or the root position when there is none).
 #[track_caller]
 pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> Chosen {
-    let SearchOptions { quiescence, report } = options;
+    let SearchOptions {
+        quiescence,
+        endgame,
+        report,
+    } = options;
     let white = b.eq_text(&pos.turn, "w");
     let root_white = evaluate::full_score_white(b, &pos.board);
     let root = evaluate::for_side(b, &root_white, &white);
@@ -382,6 +392,15 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                             b.if_else(
                                 &can_move,
                                 |b| {
+                                    // The endgame term e scores child - (g - e).
+                                    let g = if endgame {
+                                        let e_white = endgame::term_white(b, &pos.board);
+                                        let white = b.eq_text(&pos.turn, "w");
+                                        let e = evaluate::for_side(b, &e_white, &white);
+                                        b.sub(&g, &e)
+                                    } else {
+                                        g.clone()
+                                    };
                                     if let Some(took) = &took {
                                         // After a capture, the leaf scores child - g +
                                         // the best capture.
@@ -533,6 +552,7 @@ pub fn move_program() -> IrProgram {
          legal moves with material and piece-square tables.",
         SearchOptions {
             quiescence: false,
+            endgame: false,
             report: true,
         },
     )
@@ -546,6 +566,22 @@ pub fn move_q_program() -> IrProgram {
          and promotions of the side to move, or standing pat) below each leaf.",
         SearchOptions {
             quiescence: true,
+            endgame: false,
+            report: true,
+        },
+    )
+}
+
+/// The `move-qe` program: the `move-q` search with the endgame term at its leaves.
+pub fn move_qe_program() -> IrProgram {
+    search_program(
+        "move-qe",
+        "The `move` program's contract; the 2-ply minimax with a capture search below each \
+         leaf and, against a lone king, a term driving it to the edge and the own king \
+         close.",
+        SearchOptions {
+            quiescence: true,
+            endgame: true,
             report: true,
         },
     )

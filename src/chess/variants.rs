@@ -5,7 +5,7 @@
 //! The first entry is the benchmark program, `move` (the 2-ply search); the others trade
 //! time for strength. [`default_play`] is the strongest variant whose median time per move
 //! on the bench positions (warm, one core, `regex-chess bench --search NAME`) is at most
-//! [`BUDGET_MS`] (the figures are in PERF.md).
+//! [`BUDGET_MS`] (the figures are in PERF.md and docs/strength.md).
 
 /// A search variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,14 @@ pub const VARIANTS: &[Variant] = &[
         summary: "2-ply minimax; below each leaf the side to move's best capture or promotion, \
                   or standing pat",
     },
+    Variant {
+        name: "2ply-qe",
+        program: "move-qe",
+        depth: 2,
+        quiescence: true,
+        summary: "2ply-q, and against a lone king a term driving it to the edge and the own \
+                  king close",
+    },
 ];
 
 /// The variant called `name`.
@@ -55,9 +63,9 @@ pub fn names() -> Vec<&'static str> {
     VARIANTS.iter().map(|v| v.name).collect()
 }
 
-/// The strongest variant meeting [`BUDGET_MS`] (measured: PERF.md).
+/// The strongest variant meeting [`BUDGET_MS`] (measured: docs/strength.md): `2ply-qe`.
 pub fn default_play() -> &'static Variant {
-    find("2ply-q").expect("registered")
+    find("2ply-qe").expect("registered")
 }
 
 #[cfg(test)]

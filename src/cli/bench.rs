@@ -23,8 +23,8 @@ pub struct BenchArgs {
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
-    /// The search variant to time (its program; see `regex-chess move --help`): 2ply,
-    /// 2ply-q, ... Not with `--program`.
+    /// The search variant to time (its program): 2ply,
+    /// 2ply-q or 2ply-qe. Not with `--program`.
     #[arg(long, conflicts_with = "program")]
     search: Option<String>,
     /// The positions file (`FEN;move;label` per line); default: the built-in bench suite

@@ -26,8 +26,8 @@ pub struct ProfileArgs {
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
-    /// The search variant to profile (its program; see `regex-chess move --help`): 2ply,
-    /// 2ply-q, ... Not with `--program`.
+    /// The search variant to profile (its program): 2ply,
+    /// 2ply-q or 2ply-qe. Not with `--program`.
     #[arg(long, conflicts_with = "program")]
     search: Option<String>,
     /// Which executor to profile.

@@ -66,6 +66,11 @@ pub const ALL: &[Entry] = &[
         build: chess::move_q_program,
     },
     Entry {
+        name: "move-qe",
+        summary: chess::MOVE_QE_SUMMARY,
+        build: chess::move_qe_program,
+    },
+    Entry {
         name: "board",
         summary: chess::BOARD_SUMMARY,
         build: chess::board_program,

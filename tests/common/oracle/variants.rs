@@ -9,11 +9,13 @@
 //!   (not en passant) and where the engine has a legal move scores the larger of its own
 //!   score (standing pat) and the score after each legal capture (en passant included)
 //!   or promotion of the engine.
+//! - `2ply-qe`: `2ply-q`, plus at every such leaf [`endgame_term`] of the position after
+//!   the reply, from the engine's view.
 //!
 //! Scores are centipawns from the engine's view; `MATE` and `-MATE` are mates.
 
 use super::tables;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
 use super::judge;
 use super::search::score;
@@ -23,14 +25,26 @@ use super::search::score;
 pub struct Spec {
     /// A capture search below the leaves.
     pub quiescence: bool,
+    /// The endgame term at the leaves.
+    pub endgame: bool,
 }
 
 impl Spec {
     /// The spec of a registered variant; panics on an unknown name.
     pub fn of(name: &str) -> Spec {
         match name {
-            "2ply" => Spec { quiescence: false },
-            "2ply-q" => Spec { quiescence: true },
+            "2ply" => Spec {
+                quiescence: false,
+                endgame: false,
+            },
+            "2ply-q" => Spec {
+                quiescence: true,
+                endgame: false,
+            },
+            "2ply-qe" => Spec {
+                quiescence: true,
+                endgame: true,
+            },
             other => panic!("the oracle has no search `{other}`"),
         }
     }
@@ -41,17 +55,47 @@ pub fn is_noisy(m: &Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
+/// The endgame term of `pos` for `side`, in centipawns, written out from the contract:
+/// when one side has only its king and the other has no pawn but a knight, bishop, rook
+/// or queen, 25 per step of the lone king's centre distance (per axis `3 - x` for
+/// `x <= 3`, else `x - 4`) plus 10 per step of `7 - |file distance|` and of
+/// `7 - |rank distance|` of the kings, for the side with pieces; else 0.
+pub fn endgame_term(pos: &Chess, side: Color) -> i32 {
+    let board = pos.board();
+    let men = |c: Color| (board.by_color(c) & !board.kings()).count();
+    let pawns = |c: Color| (board.by_color(c) & board.by_role(Role::Pawn)).count();
+    let attacker = [Color::White, Color::Black]
+        .into_iter()
+        .find(|&c| men(!c) == 0 && pawns(c) == 0 && men(c) > 0);
+    let Some(attacker) = attacker else {
+        return 0;
+    };
+    let king = |c: Color| -> Square { board.king_of(c).expect("a king") };
+    let (lone, own) = (king(!attacker), king(attacker));
+    let centre = |x: i32| if x <= 3 { 3 - x } else { x - 4 };
+    let (lf, lr) = (i32::from(lone.file()), i32::from(lone.rank()));
+    let (of, or) = (i32::from(own.file()), i32::from(own.rank()));
+    let term =
+        25 * (centre(lf) + centre(lr)) + 10 * (7 - (lf - of).abs()) + 10 * (7 - (lr - or).abs());
+    if side == attacker { term } else { -term }
+}
+
 /// The score of a leaf (`pos`, the engine to move with at least one legal move) and the
 /// positions the capture search reached below it.
 pub fn leaf(spec: Spec, pos: &Chess, engine: Color) -> (i32, u64) {
-    let stand = score(pos, engine);
+    let extra = if spec.endgame {
+        endgame_term(pos, engine)
+    } else {
+        0
+    };
+    let stand = score(pos, engine) + extra;
     if !spec.quiescence {
         return (stand, 0);
     }
     let noisy: Vec<Move> = pos.legal_moves().into_iter().filter(is_noisy).collect();
     let best = noisy
         .iter()
-        .map(|m| score(&judge::play_move(pos, m), engine))
+        .map(|m| score(&judge::play_move(pos, m), engine) + extra)
         .fold(stand, i32::max);
     (best, noisy.len() as u64)
 }
@@ -66,6 +110,7 @@ pub fn after_reply(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i
     let took = reply.is_capture() && !reply.is_en_passant();
     let spec = Spec {
         quiescence: spec.quiescence && took,
+        ..spec
     };
     leaf(spec, &next, engine)
 }
