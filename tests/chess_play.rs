@@ -201,22 +201,6 @@ impl Judge {
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// The engine's move named in a message such as `Black plays Nf6` in `pos`, in UCI; the
 /// name must be shakmaty's SAN of the move.
 fn engine_uci(pos: &Chess, message: &str) -> String {
@@ -239,7 +223,7 @@ fn engine_uci(pos: &Chess, message: &str) -> String {
 /// Plays one game from `fen` with the engine on `engine`'s side and `plies` player moves
 /// at most; returns how the game ended ("" if it did not).
 fn play_game(rules: &Rules, fen: &str, engine: Color, seed: u64, plies: usize) -> String {
-    let mut rng = Rng(seed);
+    let mut rng = oracle::playouts::SplitMix64::new(seed);
     let mut judge = Judge::new(fen);
     let mut text = rules.first(fen, engine);
     assert_eq!(shown_fen(&text), fen_of(&judge.pos), "first board of {fen}");

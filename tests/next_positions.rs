@@ -13,6 +13,9 @@
 //! position and 600 random positions. Without `python3` or python-chess the CPython test
 //! prints `SKIPPED`; with `REGEX_CHESS_REQUIRE_ENGINES=1` it fails instead.
 
+#[path = "common/oracle/mod.rs"]
+mod oracle;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -189,22 +192,6 @@ fn crafted_positions() -> Vec<String> {
         .collect()
 }
 
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// True when `pos` has something the task's positions are weighted towards: a check
 /// (double checks included), a pinned piece's move refused, a promotion, en passant
 /// (legal or refused), castling (legal or refused by an attacked square).
@@ -225,7 +212,7 @@ fn special(pos: &Chess) -> bool {
 fn random_positions(seed: u64, count: usize, variant: Variant) -> Vec<String> {
     let mut starts = vec![Chess::default()];
     starts.extend(crafted_positions().iter().map(|f| position(f)));
-    let mut rng = Rng(seed);
+    let mut rng = oracle::playouts::SplitMix64::new(seed);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     while out.len() < count {
@@ -244,7 +231,7 @@ fn random_positions(seed: u64, count: usize, variant: Variant) -> Vec<String> {
                     }
                 }
             }
-            let pick = |rng: &mut Rng, keep: &dyn Fn(&Move) -> bool| {
+            let pick = |rng: &mut oracle::playouts::SplitMix64, keep: &dyn Fn(&Move) -> bool| {
                 let kept: Vec<&Move> = moves.iter().filter(|m| keep(m)).collect();
                 (!kept.is_empty() && rng.below(3) < 2).then(|| *kept[rng.below(kept.len())])
             };
