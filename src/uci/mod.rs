@@ -36,7 +36,7 @@ pub mod report;
 mod rules;
 mod session;
 
-pub use report::{Score, SearchReport, split_report};
+pub use report::{Score, SearchReport};
 pub use rules::{APPLY_MOVE, ApplyMove, CHILDREN, RulesEngine, parse_apply_output};
 pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Session};
 

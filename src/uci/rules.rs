@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use super::{Engine, EngineError, Thought, split_report};
+use super::{Engine, EngineError, SearchReport, Thought};
 use crate::chess::fen::Fen;
 use crate::chess::runner::{self, MovePicker, RunError};
 use crate::chess::uci::UciMove;
@@ -181,8 +181,8 @@ impl Engine for RulesEngine {
                 state: state.clone(),
             })
         };
-        let (core, report) = split_report(&state).map_err(bug)?;
-        let reply = runner::parse_move_output(core).map_err(bug)?;
+        let reply = runner::parse_move_output(&state).map_err(bug)?;
+        let report = SearchReport::of(&reply);
         Ok(Thought { reply, report })
     }
 
