@@ -142,24 +142,10 @@ pub fn term_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Int>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::evaluate::tests::board_line;
     use crate::compiler::encode::Thread;
     use crate::compiler::{self, CompileOptions};
     use crate::exec::{Executor, reference::Reference};
-
-    /// The 80-character board line of a FEN's placement field.
-    fn board_line(placement: &str) -> String {
-        let mut out = String::new();
-        for rank in placement.split('/') {
-            for c in rank.chars() {
-                match c.to_digit(10) {
-                    Some(n) => out.push_str(&".".repeat(n as usize)),
-                    None => out.push(c),
-                }
-            }
-            out.push_str("//");
-        }
-        out
-    }
 
     #[test]
     fn the_rules_compute_the_stated_term() {

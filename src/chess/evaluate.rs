@@ -638,7 +638,7 @@ pub fn for_side(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::compiler::encode::Thread;
     use crate::compiler::{self, CompileOptions};
@@ -654,7 +654,9 @@ mod tests {
         Reference::new(program)
     }
 
-    fn board_line(placement: &str) -> String {
+    /// The 80-character board line of a FEN's placement field (also used by the
+    /// endgame term's tests).
+    pub(crate) fn board_line(placement: &str) -> String {
         let mut out = String::new();
         for rank in placement.split('/') {
             for c in rank.chars() {

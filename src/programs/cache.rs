@@ -186,8 +186,9 @@ impl ProgramCache {
         let path = self.path(name, options);
         let key = self.key(name, options);
         let mut warnings = Vec::new();
-        match fs::read(&path) {
-            Ok(bytes) => match decode(&bytes, &key, name) {
+        let again = "compiling it again";
+        if let Some(bytes) = read_cached(&path, "program", again, &mut warnings) {
+            match decode(&bytes, &key, name) {
                 Ok(program) => {
                     self.load_parses(name, options, &program, &mut warnings, true);
                     return Loaded {
@@ -197,19 +198,10 @@ impl ProgramCache {
                     };
                 }
                 Err(problem) => warnings.push(format!(
-                    "ignoring the cached program {}: {problem}; compiling it again",
+                    "ignoring the cached program {}: {problem}; {again}",
                     path.display()
                 )),
-            },
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) => {}
-            Err(e) => warnings.push(format!(
-                "cannot read the cached program {}: {e}; compiling it again",
-                path.display()
-            )),
+            }
         }
         let program = compile();
         if let Ok(valid) = &program {
@@ -257,28 +249,18 @@ impl ProgramCache {
     ) {
         let path = self.parses_path(name, options);
         let key = self.key(name, options);
-        match fs::read(&path) {
-            Ok(bytes) => {
-                let read = unframe(&bytes, PARSES_MAGIC, &key).and_then(|table| {
-                    crate::exec::fast::remember_parses(table).map_err(|e| e.to_string())
-                });
-                match read {
-                    Ok(_) => return,
-                    Err(problem) => warnings.push(format!(
-                        "ignoring the cached parses {}: {problem}; parsing the patterns again",
-                        path.display()
-                    )),
-                }
+        let again = "parsing the patterns again";
+        if let Some(bytes) = read_cached(&path, "parses", again, warnings) {
+            let read = unframe(&bytes, PARSES_MAGIC, &key).and_then(|table| {
+                crate::exec::fast::remember_parses(table).map_err(|e| e.to_string())
+            });
+            match read {
+                Ok(_) => return,
+                Err(problem) => warnings.push(format!(
+                    "ignoring the cached parses {}: {problem}; {again}",
+                    path.display()
+                )),
             }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) => {}
-            Err(e) => warnings.push(format!(
-                "cannot read the cached parses {}: {e}; parsing the patterns again",
-                path.display()
-            )),
         }
         let patterns = program.rules().iter().map(|rule| rule.pattern.as_str());
         let table = crate::exec::fast::parse_table(patterns);
@@ -422,6 +404,35 @@ pub fn checksum(bytes: &[u8]) -> u64 {
         hash = (hash ^ u64::from(b)).wrapping_mul(PRIME);
     }
     hash
+}
+
+/// The bytes of the cache file at `path`, or `None`: silently when there is no such file
+/// (the usual first start), with a warning naming the file (`the cached WHAT`) and what
+/// happens instead (`again`) when it cannot be read.
+fn read_cached(
+    path: &Path,
+    what: &str,
+    again: &str,
+    warnings: &mut Vec<String>,
+) -> Option<Vec<u8>> {
+    match fs::read(path) {
+        Ok(bytes) => Some(bytes),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            None
+        }
+        Err(e) => {
+            warnings.push(format!(
+                "cannot read the cached {what} {}: {e}; {again}",
+                path.display()
+            ));
+            None
+        }
+    }
 }
 
 #[cfg(test)]
