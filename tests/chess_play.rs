@@ -5,6 +5,10 @@
 //! volume (200 games, both colours: openings for 6 moves, endgames for 30) runs with `cargo test --release -- --ignored`.
 //! A last test drives the `regex-chess play` binary through standard input.
 
+#[path = "common/play_text.rs"]
+mod play_text;
+use play_text::{field, message};
+
 #[path = "common/binary.rs"]
 mod binary;
 #[path = "common/oracle/mod.rs"]
@@ -64,19 +68,6 @@ impl Rules {
     fn answer(&self, text: &str, typed: &str) -> String {
         self.play.run(&format!("{text}{typed}\n"))
     }
-}
-
-/// The line after `label` in the text.
-fn field<'a>(text: &'a str, label: &str) -> &'a str {
-    text.lines()
-        .find_map(|l| l.strip_prefix(label))
-        .unwrap_or_else(|| panic!("no `{label}` line in\n{text}"))
-}
-
-/// The message line (the one before the prompt).
-fn message(text: &str) -> &str {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len() - 2]
 }
 
 fn over(text: &str) -> bool {

@@ -9,6 +9,10 @@
 //! executors; `cargo test --release --test chess_san -- --ignored` runs every move of
 //! every position of `data/positions/` on both.
 
+#[path = "common/play_text.rs"]
+mod play_text;
+use play_text::{field, message};
+
 use regex_chess::chess::runner;
 use regex_chess::exec::{Executor, ExecutorKind};
 use shakmaty::fen::Fen;
@@ -65,19 +69,6 @@ impl Rules {
         self.board
             .run(&format!("engine: {engine}\n{}\n", fen_of(pos)))
     }
-}
-
-/// The line after `label`.
-fn field<'a>(text: &'a str, label: &str) -> &'a str {
-    text.lines()
-        .find_map(|l| l.strip_prefix(label))
-        .unwrap_or_else(|| panic!("no `{label}` line in\n{text}"))
-}
-
-/// The message line (the one before the prompt).
-fn message(text: &str) -> &str {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len() - 2]
 }
 
 /// The moves of the `Moves:` line, without the move numbers.

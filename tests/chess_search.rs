@@ -72,11 +72,7 @@ fn check(picker: &MovePicker, fen_text: &str) -> Option<String> {
 
 /// The FENs of `data/positions/bench.txt`.
 fn bench_fens() -> Vec<String> {
-    let text = perft::suite("bench.txt");
-    text.lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| line.split(';').next().unwrap_or("").trim().to_string())
-        .collect()
+    perft::suite_fens("bench.txt")
 }
 
 /// Positions with a known answer: mates in one (taken), a trap (avoided), no move at all.

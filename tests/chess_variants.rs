@@ -115,11 +115,7 @@ fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<Strin
 
 /// The FENs of the bench suite.
 fn bench_fens() -> Vec<String> {
-    perft::suite("bench.txt")
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| line.split(';').next().unwrap_or("").trim().to_string())
-        .collect()
+    perft::suite_fens("bench.txt")
 }
 
 /// Positions with a known answer: mates in one, a trap, no move at all, a recapture.

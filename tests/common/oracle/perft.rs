@@ -22,6 +22,16 @@ pub fn suite(file: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
+/// The FENs of a suite of `data/positions/`: the first field of each line that is not
+/// blank or a `#` comment.
+pub fn suite_fens(file: &str) -> Vec<String> {
+    suite(file)
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| line.split(';').next().unwrap_or("").trim().to_string())
+        .collect()
+}
+
 /// Reads perft.txt: `name;FEN;perft(1);perft(2);perft(3)`, `#` starts a comment.
 pub fn cases() -> Vec<PerftCase> {
     let text = suite("perft.txt");
