@@ -749,3 +749,75 @@ fn a_python_chess_driver_plays_through_the_binary() {
         assert!(stdout.contains("SKIPPED game"), "{stdout}");
     }
 }
+
+/// The ranking the oracle gives the variant `go depth 2` plays: (move, centipawns) of
+/// the best `k` root moves, by score, ties to the smaller UCI text.
+fn oracle_ranking(fen: &str, k: usize) -> Vec<(String, i32)> {
+    let variant = regex_chess::uci::clock::for_depth(2);
+    let spec = oracle::variants::Spec::of(variant.name);
+    let searched = oracle::variants::search(spec, &judge::position(fen)).expect("a move");
+    let mut ranked = searched.scored;
+    ranked.sort_by(|(m, a), (n, b)| b.cmp(a).then(m.cmp(n)));
+    ranked.truncate(k);
+    ranked
+}
+
+/// A middlegame position without mates near the top of the ranking.
+const RANKED_FEN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+
+#[test]
+fn multipv_lines_rank_as_the_oracle_through_the_binary() {
+    if skipped("multipv_lines_rank_as_the_oracle_through_the_binary") {
+        return;
+    }
+    for executor in ["fast", "reference"] {
+        let out = uci_session(format!(
+            "setoption name Executor value {executor}\nsetoption name MultiPV value 3\n\
+             position fen {RANKED_FEN}\ngo depth 2\nsetoption name MultiPV value 1\ngo depth 2\n"
+        ));
+        let text = out.join("\n");
+        let ranked: Vec<&String> = out.iter().filter(|l| l.contains(" multipv ")).collect();
+        assert_eq!(ranked.len(), 3, "{text}");
+        let want = oracle_ranking(RANKED_FEN, 3);
+        for (rank, (line, (mv, cp))) in ranked.iter().zip(&want).enumerate() {
+            let start = format!("info multipv {} depth 2 score cp {cp} nodes ", rank + 1);
+            assert!(
+                line.starts_with(&start),
+                "{executor}: {line}, want {start}\n{text}"
+            );
+            let (_, pv) = line.split_once(" pv ").unwrap();
+            assert!(pv.starts_with(mv.as_str()), "{executor}: {line}, want {mv}");
+        }
+        // Each `go` answers once; the ranked one plays rank 1, and MultiPV 1 prints the
+        // single line again.
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), 2, "{text}");
+        assert_eq!(best[0], want[0].0, "{text}");
+        assert_eq!(best[1], want[0].0, "{text}");
+        let plain: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info depth 2 score"))
+            .collect();
+        assert_eq!(plain.len(), 1, "{text}");
+    }
+}
+
+/// `analyse(multipv=3)` through python-chess: three entries with scores and pvs, ranked
+/// as the oracle ranks the root moves.
+#[test]
+fn a_python_chess_driver_analyses_with_multipv() {
+    let test = "a_python_chess_driver_analyses_with_multipv";
+    let Some(stdout) = python_driver(test, &["multipv", RANKED_FEN]) else {
+        return;
+    };
+    assert!(rules_registered(), "the chess rules are not registered");
+    let got: Vec<(String, i32)> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("MULTIPV "))
+        .map(|l| {
+            let words: Vec<&str> = l.split(' ').collect();
+            (words[1].to_string(), words[2].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(got, oracle_ranking(RANKED_FEN, 3), "{stdout}");
+}

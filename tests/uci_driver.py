@@ -1,6 +1,6 @@
 """Drives `regex-chess uci` the way a GUI does, through python-chess.
 
-Usage: python3 tests/uci_driver.py PATH_TO_REGEX_CHESS [PLIES|whole|clocks]
+Usage: python3 tests/uci_driver.py PATH_TO_REGEX_CHESS [PLIES|whole|clocks|multipv FEN]
 
 Checks the handshake and the option, then plays a game of PLIES plies (6 by default; `whole`
 plays until python-chess declares the game over, draws by claim included, or 400 plies)
@@ -14,6 +14,11 @@ the clocks kept here), then checks `analyse` (a pv whose first move is legal; th
 when the rules report one) and the positions without a legal move: `play` gives
 `move is None` and `analyse` the score `mate 0` (checkmate) or `cp 0` (stalemate). It
 prints `CLOCKS`, `ANALYSE` and `NO MOVE` lines.
+
+`multipv FEN` runs `analyse(board, Limit(depth=2), multipv=3)` on FEN and checks it
+returns 3 entries, ranked 1 to 3, each with a score and a pv starting with a legal move;
+it prints one line `MULTIPV <rank> <move> <centipawns>` an entry (the caller compares
+them with the oracle).
 """
 
 import sys
@@ -71,8 +76,29 @@ def clocks(engine) -> int:
     return 0
 
 
+def multipv(engine, fen) -> int:
+    """The `multipv` mode."""
+    assert engine.options["MultiPV"].max >= 3, engine.options["MultiPV"]
+    board = chess.Board(fen)
+    infos = engine.analyse(board, chess.engine.Limit(depth=2), multipv=3)
+    assert len(infos) == 3, infos
+    for rank, info in enumerate(infos, start=1):
+        assert info.get("multipv") == rank, info
+        assert "score" in info and info.get("pv"), info
+        assert info["pv"][0] in board.legal_moves, info
+        cp = info["score"].relative.score(mate_score=100000)
+        print("MULTIPV", rank, info["pv"][0].uci(), cp)
+    return 0
+
+
 def main() -> int:
     path = sys.argv[1]
+    if len(sys.argv) > 3 and sys.argv[2] == "multipv":
+        engine = chess.engine.SimpleEngine.popen_uci([path, "uci"], timeout=600)
+        try:
+            return multipv(engine, sys.argv[3])
+        finally:
+            engine.quit()
     whole = len(sys.argv) > 2 and sys.argv[2] == "whole"
     if len(sys.argv) > 2 and sys.argv[2] == "clocks":
         engine = chess.engine.SimpleEngine.popen_uci([path, "uci"], timeout=600)

@@ -12,6 +12,7 @@
 //! | `move` | a FEN and `\n` | `move <uci>\nfen <FEN after the move>\nstatus <status>\n` and the search's report (below), or, when the side to move has no legal move, `status checkmate\n` / `status stalemate\n` alone |
 //! | `move-q` | as `move` | as `move`, from the `2ply-q` search |
 //! | `move-qe` | as `move` | as `move`, from the `2ply-qe` search |
+//! | `move-mpv`, `move-q-mpv`, `move-qe-mpv` | as `move` | the output of `move`, `move-q` or `move-qe`, then the ranking of the root moves (below) |
 //! | `board` | `engine: white` or `engine: black`, a newline, a FEN and `\n` | the first pretty board of a game (see [`pretty`]) |
 //! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply, or the same position with a message |
 //! | `next-positions` | a FEN with white to move, a final `\n` optional (the public "regex-chess" task's input) | the FENs after every legal move (queen promotions only), joined by `\n`, none at the end; empty when there is none or black is to move (see [`crate::programs::next`]) |
@@ -36,6 +37,20 @@
 //! - `pv <uci> [<uci>]`: the move, then the reply whose score is the move's score (the
 //!   first such reply in the rules' generation order), absent when the move leaves no
 //!   legal reply.
+//!
+//! # The ranking of the root moves (`-mpv` programs)
+//!
+//! After the `pv` line, the `-mpv` programs write one line per root move, for the best
+//! [`search::MULTIPV_MAX`] (5) of them, or all of them when there are fewer:
+//!
+//! `multipv <rank> score <score> pv <uci> [<reply>]`
+//!
+//! ranked as the search chooses its move: by the move's score (the score of the search
+//! without `-mpv`, every root move scored as the chosen one is), higher first, ties to
+//! the smaller UCI text; `<score>` as on the `score` line, `<reply>` as on the `pv` line
+//! (the first reply in the rules' generation order whose score is the move's score;
+//! absent when the move leaves no legal reply). Rank 1 is the move played, with the
+//! `score` and `pv` lines' values. Nothing is written when the side to move has no move.
 //!
 //! # The search (`move`, variant `2ply`)
 //!

@@ -56,26 +56,47 @@ pub fn keep_best_counting(
     count: &Value<kind::Str>,
     max_threads: usize,
 ) -> Value<kind::Str> {
+    let mut joined = keep_best_joining(b, key, &[count], max_threads);
+    joined.remove(0)
+}
+
+/// [`keep_best_counting`] for several strings at once: returns, in the thread left, each
+/// of `texts` joined over the run, in thread order (a count of [`TALLY`]s joined is a
+/// sum; texts starting with `;` joined are a list). No text may hold a newline or `%`.
+#[track_caller]
+pub fn keep_best_joining(
+    b: &mut Builder,
+    key: &Value<kind::Int>,
+    texts: &[&Value<kind::Str>],
+    max_threads: usize,
+) -> Vec<Value<kind::Str>> {
     let n = key.bits() as usize;
+    let m = texts.len();
+    assert!(m > 0, "at least one text to join");
     let digits = "([01])".repeat(n);
-    // Groups: 1 head, 2..=n+1 A's digits, n+2 A's count, n+3 A's rest and B's head,
-    // n+4..=2n+3 B's digits, 2n+4 B's count.
-    let pair = format!("{HEAD}{digits}\n([^\n]*)\n([^%]*%%\n#stack:\n){digits}\n([^\n]*)\n");
-    let (a, c_a, mid, bd, c_b) = (2, n + 2, n + 3, n + 4, 2 * n + 4);
+    let lines = "([^\n]*)\n".repeat(m);
+    // Groups: 1 head, 2..=n+1 A's digits, then A's m texts, A's rest and B's head, B's
+    // n digits, B's m texts.
+    let pair = format!("{HEAD}{digits}\n{lines}([^%]*%%\n#stack:\n){digits}\n{lines}");
+    let (a, t_a) = (2, n + 2);
+    let mid = t_a + m;
+    let (bd, t_b) = (mid + 1, mid + 1 + n);
     let mut replacement = String::from("${1}!");
     for i in 0..n {
         replacement.push_str(&format!("${{{}}}${{{}}}", a + i, bd + i));
     }
     replacement.push('\n');
-    let sum = format!("${{{c_a}}}${{{c_b}}}");
+    let sums: String = (0..m)
+        .map(|j| format!("${{{}}}${{{}}}\n", t_a + j, t_b + j))
+        .collect();
     for i in 0..n {
         replacement.push_str(&format!("${{{}}}", a + i));
     }
-    replacement.push_str(&format!("\n{sum}\n${{{mid}}}"));
+    replacement.push_str(&format!("\n{sums}${{{mid}}}"));
     for i in 0..n {
         replacement.push_str(&format!("${{{}}}", bd + i));
     }
-    replacement.push_str(&format!("\n{sum}\n"));
+    replacement.push_str(&format!("\n{sums}"));
     let mut rules = Vec::new();
     for _ in 0..rounds_for(max_threads) {
         rules.push((pair.clone(), replacement.clone()));
@@ -90,15 +111,19 @@ pub fn keep_best_counting(
             "${1}${2}".to_string(),
         ));
     }
-    // The key goes; the count is left.
+    // The key goes; the texts are left, the first on top.
     rules.push((format!("{HEAD}[^\n]*\n"), "${1}".to_string()));
-    on_stack(
-        b,
-        "keep_best_counting",
-        &[count.var(), key.var()],
-        rules,
-        Type::Str,
-    )
+    let mut inputs: Vec<&crate::compiler::ir::Var> = texts.iter().rev().map(|t| t.var()).collect();
+    inputs.push(key.var());
+    let first = on_stack(b, "keep_best_counting", &inputs, rules, Type::Str);
+    let mut joined = vec![first];
+    // The other texts wait below it, in order: each becomes a value in turn.
+    for _ in 1..m {
+        let next: Value<kind::Str> = b.fresh(Type::Str);
+        b.emit(Instruction::Define(next.var().clone()));
+        joined.push(next);
+    }
+    joined
 }
 
 /// Rules turning the top value, a count in [`TALLY`]s, into its decimal digits (`0` for

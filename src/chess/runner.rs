@@ -204,6 +204,19 @@ pub struct MoveReply {
     /// The principal variation (`pv` line): the move, then the expected reply and
     /// further moves when reported; empty when not reported.
     pub pv: Vec<UciMove>,
+    /// The root moves the rules ranked (`multipv` lines of the `-mpv` programs), best
+    /// first; empty when not reported.
+    pub multipv: Vec<RankedMove>,
+}
+
+/// A root move in the rules' ranking: its score and its principal variation (the move,
+/// then the reply the score assumes, if any).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankedMove {
+    /// The move's score, as the `score` line writes it.
+    pub score: Score,
+    /// The move, then the expected reply.
+    pub pv: Vec<UciMove>,
 }
 
 impl MoveReply {
@@ -217,6 +230,7 @@ impl MoveReply {
             depth: None,
             nodes: None,
             pv: Vec::new(),
+            multipv: Vec::new(),
         }
     }
 }
@@ -264,7 +278,9 @@ pub fn parse_legal_output(state: &str) -> Result<Vec<UciMove>, String> {
 
 /// Reads the output of `move`: `move <uci>\nfen <FEN>\nstatus <status>\n`, then
 /// optionally the search's lines `score cp|mate <int>`, `depth <int>`, `nodes <int>`,
-/// `pv <uci> ...` (each at most once, in that order); or `status checkmate\n` /
+/// `pv <uci> ...` (each at most once, in that order), then the ranking's lines
+/// `multipv <rank> score cp|mate <int> pv <uci> ...` (ranks 1, 2, ... in order); or
+/// `status checkmate\n` /
 /// `status stalemate\n` alone. The FEN must be valid and written in normalised form; the
 /// principal variation must start with the move.
 pub fn parse_move_output(state: &str) -> Result<Reply, String> {
@@ -280,7 +296,7 @@ pub fn parse_move_output(state: &str) -> Result<Reply, String> {
             status @ (Status::Checkmate | Status::Stalemate) => Ok(Reply::NoMove(status)),
             other => Err(format!("no move, but the status is `{other}`")),
         },
-        [mv, fen, status, report @ ..] if report.len() <= 4 => {
+        [mv, fen, status, report @ ..] => {
             let mv: UciMove = field(mv, "move")?.parse().map_err(|e| format!("{e}"))?;
             let fen_text = field(fen, "fen")?;
             let fen_after: Fen = fen_text.parse().map_err(|e| format!("{e}"))?;
@@ -291,11 +307,41 @@ pub fn parse_move_output(state: &str) -> Result<Reply, String> {
             }
             let status = field(status, "status")?.parse::<Status>()?;
             let mut reply = MoveReply::new(mv, fen_after, status);
-            read_report(&mut reply, report)?;
+            let ranked_from = report
+                .iter()
+                .position(|line| line.starts_with("multipv "))
+                .unwrap_or(report.len());
+            read_report(&mut reply, &report[..ranked_from])?;
+            for (i, line) in report[ranked_from..].iter().enumerate() {
+                reply.multipv.push(read_ranked(line, i + 1)?);
+            }
             Ok(Reply::Move(reply))
         }
-        other => Err(format!("expected 1 or 3 to 7 lines, found {}", other.len())),
+        other => Err(format!(
+            "expected 1 or at least 3 lines, found {}",
+            other.len()
+        )),
     }
+}
+
+/// Reads the ranking's line of rank `rank`: `multipv <rank> score <score> pv <uci> ...`.
+fn read_ranked(line: &str, rank: usize) -> Result<RankedMove, String> {
+    let bad = || format!("expected `multipv {rank} score <score> pv <moves>`, found {line:?}");
+    let rest = line
+        .strip_prefix(&format!("multipv {rank} score "))
+        .ok_or_else(bad)?;
+    let (score, pv) = rest.split_once(" pv ").ok_or_else(bad)?;
+    let pv = pv
+        .split(' ')
+        .map(|m| {
+            m.parse::<UciMove>()
+                .map_err(|e| format!("multipv {rank}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(RankedMove {
+        score: score.parse()?,
+        pv,
+    })
 }
 
 /// Reads the search's lines after `status` into `reply`.
@@ -550,7 +596,45 @@ mod tests {
             assert!(error.contains(problem), "{report:?}: {error}");
         }
         let long = format!("{head}score cp 1\ndepth 2\nnodes 3\npv e2e4\npv e2e4\n");
-        assert!(parse_move_output(&long).unwrap_err().contains("found 8"));
+        assert!(
+            parse_move_output(&long)
+                .unwrap_err()
+                .contains("unexpected line")
+        );
+        for (ranking, problem) in [
+            ("multipv 2 score cp 1 pv e2e4\n", "expected `multipv 1"),
+            ("multipv 1 score cp 1\n", "expected `multipv 1"),
+            ("multipv 1 score cp x pv e2e4\n", "no integer"),
+            ("multipv 1 score cp 1 pv e2e9\n", "e2e9"),
+            ("multipv 1 score cp 1 pv e2e4\nscore cp 1\n", "`multipv 2"),
+        ] {
+            let error = parse_move_output(&format!("{head}pv e2e4\n{ranking}")).unwrap_err();
+            assert!(error.contains(problem), "{ranking:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn reads_the_ranking_lines() {
+        let head = "move e2e4\nfen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\nstatus ongoing\n";
+        let state = format!(
+            "{head}score cp 5\npv e2e4 e7e5\nmultipv 1 score cp 5 pv e2e4 e7e5\nmultipv 2 score mate -1 pv g2g4\n"
+        );
+        let Ok(Reply::Move(reply)) = parse_move_output(&state) else {
+            panic!("a ranking")
+        };
+        assert_eq!(reply.score, Some(Score::Cp(5)));
+        let ranked: Vec<(Score, Vec<String>)> = reply
+            .multipv
+            .iter()
+            .map(|r| (r.score, texts(&r.pv)))
+            .collect();
+        assert_eq!(
+            ranked,
+            [
+                (Score::Cp(5), vec!["e2e4".to_string(), "e7e5".to_string()]),
+                (Score::Mate(-1), vec!["g2g4".to_string()])
+            ]
+        );
     }
 
     #[test]
@@ -566,7 +650,7 @@ mod tests {
             ("move a1a2\n".to_string(), "expected a line `status ...`"),
             (
                 format!("move a1a2\n{fen}\n"),
-                "expected 1 or 3 to 7 lines, found 2",
+                "expected 1 or at least 3 lines, found 2",
             ),
             (format!("move a1a2\n{fen}\nstatus ongoing"), "newline"),
             (format!("move a1a9\n{fen}\nstatus ongoing\n"), "a1a9"),

@@ -239,6 +239,9 @@ pub struct SearchOptions {
     /// Keep the expected reply and count the positions visited ([`Chosen::reply`],
     /// [`Chosen::nodes`]).
     pub report: bool,
+    /// With `report`: the program also ranks the root moves and writes the best this many
+    /// ([`Chosen::entries`], [`rank`]); 0 for none.
+    pub multipv: usize,
 }
 
 /// What the search leaves in its single thread.
@@ -257,6 +260,10 @@ pub struct Chosen {
     /// With [`SearchOptions::report`]: the positions the search reached by a move, as a
     /// count of [`report::TALLY`]s.
     pub nodes: Option<Value<kind::Str>>,
+    /// With [`SearchOptions::multipv`]: every root move as a list element `<key><pv>`,
+    /// the key the move's 29 binary digits of [`move_key`], the pv its UCI text then, when
+    /// it has one, a space and the reply of [`Chosen::reply`] (see [`rank`]).
+    pub entries: Option<Value<kind::Str>>,
 }
 
 /// The tournament of a run of threads on `key` (largest wins, ties the earliest), summing
@@ -330,13 +337,18 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
         quiescence,
         endgame,
         report,
+        multipv,
     } = options;
+    assert!(
+        multipv == 0 || report,
+        "ranking the root moves needs their replies"
+    );
     let white = b.eq_text(&pos.turn, "w");
     let root_white = evaluate::full_score_white(b, &pos.board);
     let root = evaluate::for_side(b, &root_white, &white);
     let root_board = evaluate::compact(b, &pos.board);
     let mate = mate_units();
-    let (moved, uci, no_reply, score, reply, count) = b.grouped(|b| {
+    let (moved, uci, no_reply, score, reply, count, entries) = b.grouped(|b| {
         let children = fork_legal_moves(
             b,
             pos,
@@ -479,8 +491,16 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
             },
         );
         let key = move_key(b, &score, &uci);
-        let count = keep_best_maybe_counting(b, &key, count);
-        (moved, uci, no_reply, score, reply, count)
+        let (count, entries) = match (count, &reply) {
+            (Some(count), Some(reply)) if multipv > 0 => {
+                let entry = root_entry(b, &key, &uci, reply);
+                let mut joined = report::keep_best_joining(b, &key, &[&count, &entry], MAX_MOVES);
+                let entries = joined.pop();
+                (joined.pop(), entries)
+            }
+            (count, _) => (keep_best_maybe_counting(b, &key, count), None),
+        };
+        (moved, uci, no_reply, score, reply, count, entries)
     });
     Chosen {
         moved,
@@ -489,7 +509,120 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
         score,
         reply,
         nodes: count,
+        entries,
     }
+}
+
+/// The width of [`move_key`]'s text.
+const KEY_DIGITS: usize = (SCORE_BITS + UCI_KEY_BITS) as usize;
+
+/// A root move's element of [`Chosen::entries`]: `;`, its key's digits, its UCI text and,
+/// when there is a reply, a space and the reply.
+#[track_caller]
+fn root_entry(
+    b: &mut Builder,
+    key: &Value<kind::Int>,
+    uci: &Value<kind::Str>,
+    reply: &Value<kind::Str>,
+) -> Value<kind::Str> {
+    let no_reply = b.eq_text(reply, "");
+    let tail = b.if_else(
+        &no_reply,
+        |b| b.str(""),
+        |b| {
+            let space = b.str(" ");
+            b.concat(&space, reply)
+        },
+    );
+    let mut entry = b.str(";");
+    for part in [b.text_of(key), uci.clone(), tail] {
+        entry = b.concat(&entry, &part);
+    }
+    entry
+}
+
+/// One line of the ranking: whether there is a move of that rank, and the line's text
+/// (`multipv <rank> score <score> pv <uci> [<reply>]`, meaningful when there is).
+pub struct Ranked {
+    /// Whether the position has at least this many legal moves.
+    pub found: Value<kind::Bool>,
+    /// The line, without its newline.
+    pub line: Value<kind::Str>,
+}
+
+/// Ranks the root moves of [`Chosen::entries`] (on the single thread left after the
+/// search, with no [`report::TALLY`] in the state: after [`report::decimal`]): `k`
+/// rounds, each a fork over the entries and a tournament on their keys, the keys of
+/// the moves already ranked (no smaller than the last winner's) lowered below every
+/// other. The order is the search's: by score, ties to the smallest UCI text.
+#[track_caller]
+pub fn rank(b: &mut Builder, entries: &Value<kind::Str>, k: usize) -> Vec<Ranked> {
+    let head = HEAD;
+    let list: Value<kind::List<kind::Str>> = on_stack(
+        b,
+        "as_list",
+        &[entries.var()],
+        Vec::new(),
+        Type::List(crate::compiler::ir::Scalar::Str),
+    );
+    let lowest = b.int(SCORE_BITS + UCI_KEY_BITS, -(1 << (KEY_DIGITS - 1)));
+    let mut last: Option<Value<kind::Int>> = None;
+    let mut ranked = Vec::new();
+    for i in 1..=k {
+        let (entry, key, found) = b.grouped(|b| {
+            let entry = b.fork_list(&list, MAX_MOVES);
+            let key: Value<kind::Int> = on_stack(
+                b,
+                "entry_key",
+                &[entry.var()],
+                vec![(
+                    format!("{head}([01]{{{KEY_DIGITS}}})[^\n]*\n"),
+                    "${1}${2}\n".to_string(),
+                )],
+                Type::Int {
+                    bits: SCORE_BITS + UCI_KEY_BITS,
+                },
+            );
+            let (key, found) = match &last {
+                None => (key, b.bool(true)),
+                Some(last) => {
+                    let fresh = b.lt(&key, last);
+                    let key = b.if_else(&fresh, |_| key.clone(), |_| lowest.clone());
+                    (key, fresh)
+                }
+            };
+            b.keep_best(&key, MAX_MOVES, Best::Max);
+            (entry, key, found)
+        });
+        let score: Value<kind::Int> = on_stack(
+            b,
+            "entry_score",
+            &[entry.var()],
+            vec![(
+                format!("{head}([01]{{{SCORE_BITS}}})[^\n]*\n"),
+                "${1}${2}\n".to_string(),
+            )],
+            Type::Int { bits: SCORE_BITS },
+        );
+        let pv: Value<kind::Str> = on_stack(
+            b,
+            "entry_pv",
+            &[entry.var()],
+            vec![(
+                format!("{head}[01]{{{KEY_DIGITS}}}([^\n]*)\n"),
+                "${1}${2}\n".to_string(),
+            )],
+            Type::Str,
+        );
+        let score = report::score_text(b, &score, 1);
+        let mut line = b.str(&format!("multipv {i} score "));
+        for part in [score, b.str(" pv "), pv] {
+            line = b.concat(&line, &part);
+        }
+        ranked.push(Ranked { found, line });
+        last = Some(key);
+    }
+    ranked
 }
 
 /// The status of the position in the thread: `checkmate`, `stalemate`, `fifty-move`,
@@ -554,6 +687,7 @@ pub fn move_program() -> IrProgram {
             quiescence: false,
             endgame: false,
             report: true,
+            multipv: 0,
         },
     )
 }
@@ -568,6 +702,7 @@ pub fn move_q_program() -> IrProgram {
             quiescence: true,
             endgame: false,
             report: true,
+            multipv: 0,
         },
     )
 }
@@ -583,8 +718,51 @@ pub fn move_qe_program() -> IrProgram {
             quiescence: true,
             endgame: true,
             report: true,
+            multipv: 0,
         },
     )
+}
+
+/// The most root moves the `-mpv` programs rank.
+pub const MULTIPV_MAX: usize = 5;
+
+/// The `-mpv` program of a search: `base`'s contract (`move`, `move-q` or `move-qe`) and
+/// its root moves ranked, the best [`MULTIPV_MAX`] written as `multipv` lines.
+pub fn multipv_program(base: &str) -> IrProgram {
+    let (quiescence, endgame) = match base {
+        "move" => (false, false),
+        "move-q" => (true, false),
+        "move-qe" => (true, true),
+        other => panic!("no search program `{other}`"),
+    };
+    search_program(
+        &format!("{base}-mpv"),
+        &format!(
+            "The `{base}` program's contract and its best {MULTIPV_MAX} root moves, ranked, \
+             as `multipv <rank> score <score> pv <uci> [<reply>]` lines."
+        ),
+        SearchOptions {
+            quiescence,
+            endgame,
+            report: true,
+            multipv: MULTIPV_MAX,
+        },
+    )
+}
+
+/// `move-mpv`: [`multipv_program`] of `move`.
+pub fn move_mpv_program() -> IrProgram {
+    multipv_program("move")
+}
+
+/// `move-q-mpv`: [`multipv_program`] of `move-q`.
+pub fn move_q_mpv_program() -> IrProgram {
+    multipv_program("move-q")
+}
+
+/// `move-qe-mpv`: [`multipv_program`] of `move-qe`.
+pub fn move_qe_mpv_program() -> IrProgram {
+    multipv_program("move-qe")
 }
 
 /// A program with the `move` contract running [`search_with`] with `options` (which
@@ -600,6 +778,10 @@ fn search_program(name: &str, description: &str, options: SearchOptions) -> IrPr
             let st = status(b, &pos, &chosen.no_reply);
             let nodes = chosen.nodes.as_ref().expect("a reporting search");
             let nodes = report::decimal(b, nodes);
+            let ranked = match &chosen.entries {
+                Some(entries) => rank(b, entries, options.multipv),
+                None => Vec::new(),
+            };
             let score = report::score_text(b, &chosen.score, 1);
             let reply = chosen.reply.as_ref().expect("a reporting search");
             let no_reply = b.eq_text(reply, "");
@@ -627,6 +809,17 @@ fn search_program(name: &str, description: &str, options: SearchOptions) -> IrPr
                 pv_tail,
                 b.str(";"),
             ] {
+                text = b.concat(&text, &part);
+            }
+            for Ranked { found, line } in &ranked {
+                let part = b.if_else(
+                    found,
+                    |b| {
+                        let end = b.str(";");
+                        b.concat(line, &end)
+                    },
+                    |b| b.str(""),
+                );
                 text = b.concat(&text, &part);
             }
             text

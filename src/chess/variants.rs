@@ -14,6 +14,9 @@ pub struct Variant {
     pub name: &'static str,
     /// The registered program that runs it (see [`crate::programs`]).
     pub program: &'static str,
+    /// The registered program that runs it and also ranks the best root moves (the
+    /// `multipv` lines of `src/chess/mod.rs`).
+    pub ranked: &'static str,
     /// The plies of full-width search.
     pub depth: u32,
     /// Whether a capture search runs below the full-width plies.
@@ -31,6 +34,7 @@ pub const VARIANTS: &[Variant] = &[
     Variant {
         name: "2ply",
         program: "move",
+        ranked: "move-mpv",
         depth: 2,
         quiescence: false,
         summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
@@ -38,6 +42,7 @@ pub const VARIANTS: &[Variant] = &[
     Variant {
         name: "2ply-q",
         program: "move-q",
+        ranked: "move-q-mpv",
         depth: 2,
         quiescence: true,
         summary: "2-ply minimax; below each leaf the side to move's best capture or promotion, \
@@ -46,6 +51,7 @@ pub const VARIANTS: &[Variant] = &[
     Variant {
         name: "2ply-qe",
         program: "move-qe",
+        ranked: "move-qe-mpv",
         depth: 2,
         quiescence: true,
         summary: "2ply-q, and against a lone king a term driving it to the edge and the own \
@@ -80,12 +86,14 @@ mod tests {
         );
         assert!(!VARIANTS[0].quiescence);
         for (i, v) in VARIANTS.iter().enumerate() {
-            assert!(
-                crate::programs::find(v.program).is_some(),
-                "{}: no program {}",
-                v.name,
-                v.program
-            );
+            for program in [v.program, v.ranked] {
+                assert!(
+                    crate::programs::find(program).is_some(),
+                    "{}: no program {program}",
+                    v.name,
+                );
+            }
+            assert_eq!(v.ranked, format!("{}-mpv", v.program));
             assert_eq!(find(v.name), Some(v));
             assert!(VARIANTS[..i].iter().all(|w| w.name != v.name));
         }

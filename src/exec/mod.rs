@@ -11,7 +11,7 @@
 //!
 //! Both implement [`Executor`]. Besides a plain [`Executor::run`], an executor reports
 //! what each rule did to an [`Observer`]; tracing ([`trace`]) and profiling are built on
-//! that.
+//! that, and so is the run a caller can cut short ([`run_unless`]).
 
 pub mod fast;
 pub mod reference;
@@ -129,6 +129,44 @@ pub trait Executor: Send + Sync {
     }
 }
 
+/// [`run_unless`]'s observer: remembers the last rule run and stops the run when its
+/// question answers true.
+struct Cut<F: FnMut() -> bool> {
+    stop: F,
+    last: Option<usize>,
+}
+
+impl<F: FnMut() -> bool> Observer for Cut<F> {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        _: &RuleReport,
+        _: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        self.last = Some(index);
+        match (self.stop)() {
+            true => ControlFlow::Break(()),
+            false => ControlFlow::Continue(()),
+        }
+    }
+
+    fn wants_match_counts(&self) -> bool {
+        false
+    }
+}
+
+/// Runs every rule of `exec`'s program on `state`, asking `stop` after each rule (an
+/// atomic load is all it should cost): the final state, or `None` when `stop` answered
+/// true before the last rule had run. A cut run's state is thrown away: half a program's
+/// state means nothing.
+pub fn run_unless(exec: &dyn Executor, state: &str, stop: impl FnMut() -> bool) -> Option<String> {
+    let rules = exec.program().rules().len();
+    let mut cut = Cut { stop, last: None };
+    let out = exec.run_observed(state, &mut cut);
+    let finished = rules == 0 || cut.last == Some(rules - 1);
+    finished.then_some(out)
+}
+
 /// An observer that does nothing.
 #[derive(Debug, Default)]
 pub struct NoObserver;
@@ -172,6 +210,44 @@ impl std::str::FromStr for ExecutorKind {
             other => Err(format!(
                 "unknown executor `{other}` (expected reference or fast)"
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Program, Rule};
+
+    #[test]
+    fn a_run_is_cut_when_asked_and_whole_otherwise() {
+        let program = Program::from_rules(vec![
+            Rule::new("a", "b"),
+            Rule::new("b", "c"),
+            Rule::new("c", "d"),
+        ])
+        .validate()
+        .unwrap();
+        for kind in [ExecutorKind::Reference, ExecutorKind::Fast] {
+            let exec = kind.build(program.clone());
+            assert_eq!(
+                run_unless(exec.as_ref(), "aa", || false).as_deref(),
+                Some("dd")
+            );
+            // Asked after each rule: stopping after the second cuts the run.
+            let mut asked = 0;
+            let cut = run_unless(exec.as_ref(), "aa", || {
+                asked += 1;
+                asked == 2
+            });
+            assert_eq!((cut, asked), (None, 2), "{}", exec.name());
+            // Stopping after the last rule leaves a whole run.
+            let mut asked = 0;
+            let whole = run_unless(exec.as_ref(), "aa", || {
+                asked += 1;
+                asked == 3
+            });
+            assert_eq!(whole.as_deref(), Some("dd"), "{}", exec.name());
         }
     }
 }

@@ -70,7 +70,10 @@ pub fn probe() -> IrProgram {
 // ----- the search and the game (branch chess-search) -----
 
 pub use crate::chess::pretty::{board_program, play_program};
-pub use crate::chess::search::{move_program, move_q_program, move_qe_program};
+pub use crate::chess::search::{
+    move_mpv_program, move_program, move_q_mpv_program, move_q_program, move_qe_mpv_program,
+    move_qe_program,
+};
 
 /// One line about `move`.
 pub const MOVE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax), the FEN after it, its status and the \
@@ -81,6 +84,9 @@ pub const MOVE_Q_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a 
 /// One line about `move-qe`.
 pub const MOVE_QE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a capture search below each \
      leaf, against a lone king a term driving it to the edge), the FEN after it and its status out";
+/// One line about `move-mpv`, `move-q-mpv` and `move-qe-mpv`.
+pub const MOVE_MPV_SUMMARY: &str = "a FEN in; the search without `-mpv`'s output, then its best root moves \
+     ranked as `multipv <rank> score <score> pv <moves>` lines";
 /// One line about `board`.
 pub const BOARD_SUMMARY: &str =
     "`engine: white|black` and a FEN in; the first pretty board of a game out";

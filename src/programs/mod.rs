@@ -71,6 +71,21 @@ pub const ALL: &[Entry] = &[
         build: chess::move_qe_program,
     },
     Entry {
+        name: "move-mpv",
+        summary: chess::MOVE_MPV_SUMMARY,
+        build: chess::move_mpv_program,
+    },
+    Entry {
+        name: "move-q-mpv",
+        summary: chess::MOVE_MPV_SUMMARY,
+        build: chess::move_q_mpv_program,
+    },
+    Entry {
+        name: "move-qe-mpv",
+        summary: chess::MOVE_MPV_SUMMARY,
+        build: chess::move_qe_mpv_program,
+    },
+    Entry {
         name: "board",
         summary: chess::BOARD_SUMMARY,
         build: chess::board_program,

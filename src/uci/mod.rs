@@ -19,7 +19,7 @@
 //! | `uci` | `id name`, `id author`, the options, `uciok` |
 //! | `isready` | builds the rule programs if not yet built (errors as `info string`), then `readyok` |
 //! | `ucinewgame` | back to the starting position |
-//! | `setoption name <name> [value <value>]` | `Executor` (`fast`/`reference`), `Threads`, `Hash`, `Move Overhead`, `Ponder` (see [`session`]) |
+//! | `setoption name <name> [value <value>]` | `Executor` (`fast`/`reference`), `Threads`, `Hash`, `Move Overhead`, `MultiPV`, `Ponder` (see [`session`]) |
 //! | `position startpos\|fen <FEN> [moves ...]` | the position after the moves, each applied by the rules; at the first illegal or malformed move the legal prefix is kept and one `info string` says so; a refused FEN or setup leaves no position: the next `go` answers `bestmove (none)` with an `info string` saying why |
 //! | `go ...` | a compiled search chosen by [`clock`] from the limits; `info depth .. score .. nodes .. nps .. time .. pv ..` from the rules' [`report`], then `bestmove <uci> [ponder <uci>]`; `bestmove (none)` after `info depth 0 score mate 0` (mated) or `score cp 0` (stalemate), or after an `info string` error |
 //! | `go infinite` / `go ponder ...` | the move is found at once but `bestmove` waits for `stop`, `ponderhit`, `ucinewgame`, another `go`, `quit` or the end of the input: exactly one `bestmove` a `go` |
@@ -84,6 +84,12 @@ pub trait Engine: Send + Sync {
 
     /// The engine's move in `fen`, found by `variant`.
     fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError>;
+
+    /// [`Engine::think_with`], with the root moves ranked in the report
+    /// ([`SearchReport::multipv`]) when the engine can rank them; by default it cannot.
+    fn think_ranked(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+        self.think_with(fen, variant)
+    }
 
     /// Every legal move of `fen` with the position after it, for `go perft`. Engines
     /// without a move generator say so.

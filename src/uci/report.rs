@@ -6,8 +6,8 @@
 //! session, so that a stand-in engine in the tests can report without rules. Every field
 //! is optional: a search that reports nothing gives an empty report.
 
-pub use crate::chess::runner::Score;
 use crate::chess::runner::{MoveReply, Reply};
+pub use crate::chess::runner::{RankedMove, Score};
 use crate::chess::uci::UciMove;
 
 /// What the rules said about their search; every field may be missing.
@@ -21,6 +21,9 @@ pub struct SearchReport {
     pub nodes: Option<u64>,
     /// The principal variation, the chosen move first (empty when not reported).
     pub pv: Vec<UciMove>,
+    /// The best root moves as the rules ranked them, best first (empty when not asked
+    /// or not reported).
+    pub multipv: Vec<RankedMove>,
 }
 
 impl SearchReport {
@@ -33,12 +36,14 @@ impl SearchReport {
                 depth,
                 nodes,
                 pv,
+                multipv,
                 ..
             }) => SearchReport {
                 score: *score,
                 depth: *depth,
                 nodes: *nodes,
                 pv: pv.clone(),
+                multipv: multipv.clone(),
             },
             Reply::NoMove(_) => SearchReport::default(),
         }

@@ -101,6 +101,8 @@ pub struct RulesEngine {
     renamed: Option<&'static str>,
     apply: Lazy<ApplyMove>,
     pickers: Vec<Lazy<MovePicker>>,
+    /// The variants' ranking programs ([`Variant::ranked`]), built on first use.
+    ranked: Vec<Lazy<MovePicker>>,
     children: Lazy<Box<dyn Executor>>,
 }
 
@@ -112,6 +114,7 @@ impl RulesEngine {
             renamed: None,
             apply: OnceLock::new(),
             pickers: variants::VARIANTS.iter().map(|_| OnceLock::new()).collect(),
+            ranked: variants::VARIANTS.iter().map(|_| OnceLock::new()).collect(),
             children: OnceLock::new(),
         }
     }
@@ -138,17 +141,55 @@ impl RulesEngine {
     }
 
     fn picker(&self, variant: &'static Variant) -> Result<&MovePicker, EngineError> {
+        self.picker_of(variant, false)
+    }
+
+    /// The picker running `variant`'s program, or its ranking program.
+    fn picker_of(
+        &self,
+        variant: &'static Variant,
+        ranked: bool,
+    ) -> Result<&MovePicker, EngineError> {
         let index = variants::VARIANTS
             .iter()
             .position(|v| v.name == variant.name)
             .ok_or_else(|| EngineError(format!("no variant `{}`", variant.name)))?;
-        self.pickers[index]
+        let (slots, name) = match ranked {
+            false => (&self.pickers, variant.program),
+            true => (&self.ranked, variant.ranked),
+        };
+        slots[index]
             .get_or_init(|| {
-                let program = runner::load(self.renamed.unwrap_or(variant.program))?;
+                let program = runner::load(self.renamed.unwrap_or(name))?;
                 Ok(MovePicker::with_executor(self.kind.build(program)))
             })
             .as_ref()
             .map_err(Clone::clone)
+    }
+
+    /// Runs `variant`'s program (or its ranking program) on `fen`.
+    fn search(
+        &self,
+        fen: &Fen,
+        variant: &'static Variant,
+        ranked: bool,
+    ) -> Result<Thought, EngineError> {
+        let picker = self.picker_of(variant, ranked)?;
+        let state = picker.executor().run(&runner::input_state(fen));
+        let bug = |problem: String| {
+            EngineError::from(RunError::Output {
+                program: if ranked {
+                    variant.ranked
+                } else {
+                    variant.program
+                },
+                problem,
+                state: state.clone(),
+            })
+        };
+        let reply = runner::parse_move_output(&state).map_err(bug)?;
+        let report = SearchReport::of(&reply);
+        Ok(Thought { reply, report })
     }
 }
 
@@ -172,18 +213,11 @@ impl Engine for RulesEngine {
     }
 
     fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-        let picker = self.picker(variant)?;
-        let state = picker.executor().run(&runner::input_state(fen));
-        let bug = |problem: String| {
-            EngineError::from(RunError::Output {
-                program: variant.program,
-                problem,
-                state: state.clone(),
-            })
-        };
-        let reply = runner::parse_move_output(&state).map_err(bug)?;
-        let report = SearchReport::of(&reply);
-        Ok(Thought { reply, report })
+        self.search(fen, variant, false)
+    }
+
+    fn think_ranked(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+        self.search(fen, variant, true)
     }
 
     fn children(&self, fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {

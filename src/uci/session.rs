@@ -8,6 +8,7 @@
 //! | `Move Overhead` | spin, ms | taken off every time budget, for the GUI's and the pipes' delays |
 //! | `Threads` | spin | stored only: a rules run uses one core whatever the value |
 //! | `Hash` | spin, MB | accepted and unused: the search keeps no hash table |
+//! | `MultiPV` | spin, 1 to [`MULTIPV_MAX`] | above 1, `go` runs the variant's ranking program and prints one `info multipv` line per ranked move |
 //! | `Ponder` | check | accepted: `go ponder` works whatever its value |
 //!
 //! # `go`
@@ -25,6 +26,7 @@ use super::perft;
 use super::{Engine, Score, Thought};
 use crate::chess::fen::Fen;
 use crate::chess::runner::{Reply, Status};
+use crate::chess::search::MULTIPV_MAX;
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
 use crate::exec::ExecutorKind;
@@ -68,10 +70,11 @@ impl Line {
 }
 
 /// The spin options: name, default, minimum, maximum.
-const SPINS: [(&str, u64, u64, u64); 3] = [
+const SPINS: [(&str, u64, u64, u64); 4] = [
     ("Move Overhead", DEFAULT_OVERHEAD, 0, 5000),
     ("Threads", 1, 1, 1024),
     ("Hash", 16, 1, 33_554_432),
+    ("MultiPV", 1, 1, MULTIPV_MAX as u64),
 ];
 
 /// What a `go` command asks.
@@ -97,8 +100,8 @@ pub struct Session {
     refused: Option<String>,
     /// The `bestmove` line of a `go infinite` or `go ponder`, printed on `stop`.
     held: Option<String>,
-    /// `Move Overhead`, `Threads` and `Hash`, in [`SPINS`] order.
-    spins: [u64; 3],
+    /// `Move Overhead`, `Threads`, `Hash` and `MultiPV`, in [`SPINS`] order.
+    spins: [u64; 4],
     costs: CostBook,
     quit: bool,
 }
@@ -135,7 +138,7 @@ impl Session {
         self.refused.is_none().then_some(&self.line.current)
     }
 
-    /// The value of a spin option (`Move Overhead`, `Threads`, `Hash`).
+    /// The value of a spin option (`Move Overhead`, `Threads`, `Hash`, `MultiPV`).
     pub fn spin(&self, name: &str) -> Option<u64> {
         let index = SPINS.iter().position(|s| s.0.eq_ignore_ascii_case(name))?;
         Some(self.spins[index])
@@ -430,12 +433,19 @@ impl Session {
         }
         let (variant, why) = self.choose(&go, &fen);
         out.push(why);
+        let lines = self.spin("MultiPV").unwrap_or(1) as usize;
         let started = Instant::now();
-        let answer = self.engine.think_with(&fen, variant);
+        let answer = match lines {
+            1 => self.engine.think_with(&fen, variant),
+            _ => self.engine.think_ranked(&fen, variant),
+        };
         let elapsed = started.elapsed();
         self.costs.record(variant, elapsed.as_secs_f64() * 1000.0);
         let best = match answer {
-            Ok(thought) => search_output(&thought, variant, elapsed.as_millis() as u64, out),
+            Ok(thought) => {
+                let millis = elapsed.as_millis() as u64;
+                search_output(&thought, variant, millis, lines, out)
+            }
             Err(e) => {
                 out.push(format!("info string error: {e}"));
                 "bestmove (none)".to_string()
@@ -505,11 +515,14 @@ impl Session {
 }
 
 /// The `info` lines of a search and its `bestmove` line. Missing report fields are left
-/// out, but for the depth (the variant's) and the pv (the move alone).
+/// out, but for the depth (the variant's) and the pv (the move alone). With `lines`
+/// above 1 and a ranking in the report, one `info multipv <rank> ...` line for each of
+/// the best `lines` moves instead of the single `info` line.
 fn search_output(
     thought: &Thought,
     variant: &Variant,
     millis: u64,
+    lines: usize,
     out: &mut Vec<String>,
 ) -> String {
     let reply = match &thought.reply {
@@ -525,26 +538,44 @@ fn search_output(
         }
     };
     let report = &thought.report;
-    let mut info = format!("info depth {}", report.depth.unwrap_or(variant.depth));
-    if let Some(score) = report.score {
-        info.push_str(&format!(" score {score}"));
-    }
-    if let Some(nodes) = report.nodes {
-        info.push_str(&format!(
-            " nodes {nodes} nps {}",
-            nodes * 1000 / millis.max(1)
-        ));
-    }
-    info.push_str(&format!(" time {millis}"));
+    let info = |rank: Option<usize>, score: Option<Score>, pv: &[UciMove]| {
+        let mut info = "info".to_string();
+        if let Some(rank) = rank {
+            info.push_str(&format!(" multipv {rank}"));
+        }
+        info.push_str(&format!(" depth {}", report.depth.unwrap_or(variant.depth)));
+        if let Some(score) = score {
+            info.push_str(&format!(" score {score}"));
+        }
+        if let Some(nodes) = report.nodes {
+            info.push_str(&format!(
+                " nodes {nodes} nps {}",
+                nodes * 1000 / millis.max(1)
+            ));
+        }
+        let pv_text: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+        info.push_str(&format!(" time {millis} pv {}", pv_text.join(" ")));
+        info
+    };
     // The pv must start with the move played; a report that disagrees is not shown.
     let pv = if report.pv.first() == Some(&reply.mv) {
         report.pv.clone()
     } else {
         vec![reply.mv]
     };
-    let pv_text: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
-    info.push_str(&format!(" pv {}", pv_text.join(" ")));
-    out.push(info);
+    // A ranking is shown when asked and when its first line is the move played.
+    let ranked = &report.multipv;
+    if lines > 1
+        && ranked
+            .first()
+            .is_some_and(|r| r.pv.first() == Some(&reply.mv))
+    {
+        for (rank, line) in ranked.iter().take(lines).enumerate() {
+            out.push(info(Some(rank + 1), Some(line.score), &line.pv));
+        }
+    } else {
+        out.push(info(None, report.score, &pv));
+    }
     match pv.get(1) {
         Some(ponder) => format!("bestmove {} ponder {ponder}", reply.mv),
         None => format!("bestmove {}", reply.mv),
@@ -600,6 +631,7 @@ mod tests {
                 "option name Move Overhead type spin default 30 min 0 max 5000",
                 "option name Threads type spin default 1 min 1 max 1024",
                 "option name Hash type spin default 16 min 1 max 33554432",
+                "option name MultiPV type spin default 1 min 1 max 5",
                 "option name Ponder type check default false",
                 "uciok"
             ]

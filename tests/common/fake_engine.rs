@@ -91,6 +91,7 @@ impl Engine for FakeEngine {
                 depth: None,
                 nodes: Some(7),
                 pv,
+                multipv: Vec::new(),
             },
         })
     }
