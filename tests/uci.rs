@@ -465,6 +465,43 @@ fn a_held_search_answers_once_for_its_position_through_the_binary() {
     }
 }
 
+/// `stop`, `quit`, `ucinewgame`, another `go` or the end of the input right after `go
+/// infinite` on the reference executor (the default variant's search takes seconds
+/// there): exactly one legal `bestmove` for each `go`. Whether the search was cut
+/// depends on timing, so the test only asks that a cut says so and answers with the
+/// cheapest variant's move, the one `go depth 1` plays.
+#[test]
+fn a_search_cut_by_the_gui_answers_once_through_the_binary() {
+    if skipped("a_search_cut_by_the_gui_answers_once_through_the_binary") {
+        return;
+    }
+    let black = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3";
+    let setup = format!("setoption name Executor value reference\nposition fen {black}\n");
+    let cheapest = bestmoves(&uci_session(format!("{setup}go depth 1\n")));
+    for (end, answers) in [
+        ("stop\n", 1),
+        ("quit\n", 1),
+        ("ucinewgame\n", 1),
+        ("go depth 1\n", 2),
+        ("", 1),
+    ] {
+        let script = format!("{setup}go infinite\n{end}");
+        let out = uci_session(&script);
+        let text = format!("{script}---\n{}", out.join("\n"));
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), answers, "{text}");
+        for mv in &best {
+            assert_legal(black, mv, &text);
+        }
+        if out
+            .iter()
+            .any(|l| l.starts_with("info string search stopped"))
+        {
+            assert_eq!(best[0], cheapest[0], "{text}");
+        }
+    }
+}
+
 #[test]
 fn clocks_give_a_budget_and_every_go_is_answered_through_the_binary() {
     if skipped("clocks_give_a_budget_and_every_go_is_answered_through_the_binary") {

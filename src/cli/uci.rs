@@ -6,35 +6,80 @@
 //! [`crate::uci::RulesEngine`]: every move comes from the rules.
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
 
 use clap::Args;
 
 use super::CliError;
-use crate::uci::{RulesEngine, Session};
+use crate::uci::{RulesEngine, Session, cuts_a_search};
 
 /// Arguments of `uci` (none: options are set through the protocol).
 #[derive(Args, Debug)]
 pub struct UciArgs {}
 
+/// A line read from standard input (`None` at its end).
+type Read = std::io::Result<Option<Vec<u8>>>;
+
 /// Runs the session until `quit` or the end of the input.
+///
+/// A reader thread reads the input as it comes, so that a line cutting a search short
+/// ([`cuts_a_search`]: `stop`, `quit`...) reaches the search running for an earlier
+/// line: it notes the number of the last such line (the end of the input counts as
+/// one), and the search for line `n` stops when that number passes `n`.
 pub fn run(_args: UciArgs) -> Result<(), CliError> {
     let mut session = Session::new(|kind| Box::new(RulesEngine::new(kind)));
-    let mut input = std::io::stdin().lock();
+    let cutting = Arc::new(AtomicU64::new(0));
+    let lines = spawn_reader(cutting.clone());
     let stdout = std::io::stdout();
-    let mut bytes = Vec::new();
+    let mut number = 0u64;
     while !session.is_done() {
-        bytes.clear();
-        let answer = if input.read_until(b'\n', &mut bytes)? == 0 {
+        let Some(bytes) = lines.recv().unwrap_or(Ok(None))? else {
             // The end of the input ends the session, after a held `bestmove`.
-            let held = session.finish();
-            print_lines(&stdout, held)?;
+            print_lines(&stdout, session.finish())?;
             break;
-        } else {
-            session.handle(&String::from_utf8_lossy(&bytes))
         };
+        number += 1;
+        let line = number;
+        let stop = || cutting.load(Ordering::Relaxed) > line;
+        let answer = session.handle_until(&String::from_utf8_lossy(&bytes), &stop);
         print_lines(&stdout, answer)?;
     }
     Ok(())
+}
+
+/// Reads standard input line by line on a thread of its own, sending each line (then
+/// the end, or an error) and storing in `cutting` the number of the last line that cuts
+/// a search (`u64::MAX` at the end of the input).
+fn spawn_reader(cutting: Arc<AtomicU64>) -> mpsc::Receiver<Read> {
+    let (send, receive) = mpsc::channel::<Read>();
+    std::thread::spawn(move || {
+        let mut input = std::io::stdin().lock();
+        let mut number = 0u64;
+        loop {
+            let mut bytes = Vec::new();
+            let read = match input.read_until(b'\n', &mut bytes) {
+                Ok(0) => {
+                    cutting.store(u64::MAX, Ordering::Relaxed);
+                    Ok(None)
+                }
+                Ok(_) => {
+                    number += 1;
+                    if cuts_a_search(&String::from_utf8_lossy(&bytes)) {
+                        cutting.store(number, Ordering::Relaxed);
+                    }
+                    Ok(Some(bytes))
+                }
+                Err(e) => Err(e),
+            };
+            let last = !matches!(read, Ok(Some(_)));
+            if send.send(read).is_err() || last {
+                return;
+            }
+        }
+    });
+    receive
 }
 
 /// Prints `lines` and flushes, so the GUI reads them at once.

@@ -22,7 +22,7 @@
 //! | `setoption name <name> [value <value>]` | `Executor` (`fast`/`reference`), `Threads`, `Hash`, `Move Overhead`, `MultiPV`, `Ponder` (see [`session`]) |
 //! | `position startpos\|fen <FEN> [moves ...]` | the position after the moves, each applied by the rules; at the first illegal or malformed move the legal prefix is kept and one `info string` says so; a refused FEN or setup leaves no position: the next `go` answers `bestmove (none)` with an `info string` saying why |
 //! | `go ...` | a compiled search chosen by [`clock`] from the limits; `info depth .. score .. nodes .. nps .. time .. pv ..` from the rules' [`report`], then `bestmove <uci> [ponder <uci>]`; `bestmove (none)` after `info depth 0 score mate 0` (mated) or `score cp 0` (stalemate), or after an `info string` error |
-//! | `go infinite` / `go ponder ...` | the move is found at once but `bestmove` waits for `stop`, `ponderhit`, `ucinewgame`, another `go`, `quit` or the end of the input: exactly one `bestmove` a `go` |
+//! | `go infinite` / `go ponder ...` | the cheapest variant's move first, then the chosen variant's search, which `stop`, `ucinewgame`, another `go`, `quit`, `bench` or the end of the input cut short ([`Session::handle_until`]); `bestmove` (the chosen variant's move, or the cheapest one's when cut) waits for one of those or `ponderhit`: exactly one `bestmove` a `go` |
 //! | `go perft <depth>` | the leaf count under each legal move and `Nodes searched`, from the rules' move generation ([`perft`]) |
 //! | `bench` | the default search on a fixed set of positions; `Nodes searched` and `Nodes/second` as Stockfish prints them |
 //! | `stop`, `ponderhit` | print a held `bestmove`, if any |
@@ -38,7 +38,7 @@ mod session;
 
 pub use report::{Score, SearchReport};
 pub use rules::{APPLY_MOVE, ApplyMove, CHILDREN, RulesEngine, parse_apply_output};
-pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Session};
+pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Session, cuts_a_search};
 
 use crate::chess::fen::Fen;
 use crate::chess::runner::{Reply, RunError};
@@ -89,6 +89,24 @@ pub trait Engine: Send + Sync {
     /// ([`SearchReport::multipv`]) when the engine can rank them; by default it cannot.
     fn think_ranked(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
         self.think_with(fen, variant)
+    }
+
+    /// [`Engine::think_with`], or [`Engine::think_ranked`] when `ranked`, asking `stop`
+    /// while it searches: `Ok(None)` when `stop` answered true before the search ended
+    /// (the rules' run was cut). By default the search is never cut.
+    fn think_until(
+        &self,
+        fen: &Fen,
+        variant: &'static Variant,
+        ranked: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Thought>, EngineError> {
+        let _ = stop;
+        let thought = match ranked {
+            true => self.think_ranked(fen, variant)?,
+            false => self.think_with(fen, variant)?,
+        };
+        Ok(Some(thought))
     }
 
     /// Every legal move of `fen` with the position after it, for `go perft`. Engines

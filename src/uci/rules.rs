@@ -7,7 +7,7 @@ use crate::chess::fen::Fen;
 use crate::chess::runner::{self, MovePicker, RunError};
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
-use crate::exec::{Executor, ExecutorKind};
+use crate::exec::{self, Executor, ExecutorKind};
 
 /// The name of the program that lists each legal move with the position after it: input
 /// state `<FEN>\n`, output one line `<uci> <FEN after>\n` per legal move.
@@ -167,15 +167,20 @@ impl RulesEngine {
             .map_err(Clone::clone)
     }
 
-    /// Runs `variant`'s program (or its ranking program) on `fen`.
+    /// Runs `variant`'s program (or its ranking program) on `fen`, asking `stop` after
+    /// every rule: `Ok(None)` when it cut the run.
     fn search(
         &self,
         fen: &Fen,
         variant: &'static Variant,
         ranked: bool,
-    ) -> Result<Thought, EngineError> {
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Thought>, EngineError> {
         let picker = self.picker_of(variant, ranked)?;
-        let state = picker.executor().run(&runner::input_state(fen));
+        let input = runner::input_state(fen);
+        let Some(state) = exec::run_unless(picker.executor(), &input, stop) else {
+            return Ok(None);
+        };
         let bug = |problem: String| {
             EngineError::from(RunError::Output {
                 program: if ranked {
@@ -189,7 +194,18 @@ impl RulesEngine {
         };
         let reply = runner::parse_move_output(&state).map_err(bug)?;
         let report = SearchReport::of(&reply);
-        Ok(Thought { reply, report })
+        Ok(Some(Thought { reply, report }))
+    }
+
+    /// [`RulesEngine::search`] never cut.
+    fn search_whole(
+        &self,
+        fen: &Fen,
+        variant: &'static Variant,
+        ranked: bool,
+    ) -> Result<Thought, EngineError> {
+        let thought = self.search(fen, variant, ranked, &|| false)?;
+        Ok(thought.expect("a run nothing stops ends"))
     }
 }
 
@@ -213,11 +229,21 @@ impl Engine for RulesEngine {
     }
 
     fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-        self.search(fen, variant, false)
+        self.search_whole(fen, variant, false)
     }
 
     fn think_ranked(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-        self.search(fen, variant, true)
+        self.search_whole(fen, variant, true)
+    }
+
+    fn think_until(
+        &self,
+        fen: &Fen,
+        variant: &'static Variant,
+        ranked: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Thought>, EngineError> {
+        self.search(fen, variant, ranked, stop)
     }
 
     fn children(&self, fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {

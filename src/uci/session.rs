@@ -13,17 +13,19 @@
 //!
 //! # `go`
 //!
-//! A rules run cannot be stopped, so the search is chosen before it starts
-//! ([`super::clock`]): `depth N` takes the deepest variant within N plies; `movetime` or
+//! The search is chosen before it starts ([`super::clock`]): `depth N` takes the deepest variant within N plies; `movetime` or
 //! the clocks take the strongest variant whose measured cost fits the budget; with
 //! neither (`go`, `go infinite`, `go nodes N`, `go mate N`) the default variant plays.
 //! `nodes`, `mate` and `searchmoves` are read and said unsupported in an `info string`.
+//! A held search (`go infinite`, `go ponder`) first runs the cheapest variant to the end,
+//! then the chosen one, which [`Session::handle_until`]'s question may cut short: the
+//! cheapest variant's answer is then the `bestmove`. Other searches are never cut.
 
 use std::time::Instant;
 
 use super::clock::{self, Clock, CostBook};
 use super::perft;
-use super::{Engine, Score, Thought};
+use super::{Engine, EngineError, Score, Thought};
 use crate::chess::fen::Fen;
 use crate::chess::runner::{Reply, Status};
 use crate::chess::search::MULTIPV_MAX;
@@ -47,6 +49,20 @@ pub const BENCH_FENS: [&str; 4] = [
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 ];
+
+/// The commands that end a held search (`go infinite`, `go ponder`) before printing its
+/// `bestmove`; all but `ponderhit` also cut its rules' run short.
+const ENDS_HELD: [&str; 6] = ["stop", "ponderhit", "go", "ucinewgame", "quit", "bench"];
+
+/// Whether the GUI line `input` cuts a running held search short ([`Session::handle_until`]):
+/// `stop`, `go`, `ucinewgame`, `quit` or `bench`, not `ponderhit` (the search goes on
+/// when the expected move was played).
+pub fn cuts_a_search(input: &str) -> bool {
+    input
+        .split_whitespace()
+        .next()
+        .is_some_and(|command| command != "ponderhit" && ENDS_HELD.contains(&command))
+}
 
 /// Builds the engine for an executor kind (called again when the option changes).
 type MakeEngine = Box<dyn Fn(ExecutorKind) -> Box<dyn Engine>>;
@@ -151,13 +167,21 @@ impl Session {
 
     /// Handles one line from the GUI and returns the lines to print, in order.
     pub fn handle(&mut self, input: &str) -> Vec<String> {
+        self.handle_until(input, &|| false)
+    }
+
+    /// [`Session::handle`], for a GUI that may cut a search short: the search of a `go
+    /// infinite` or `go ponder` asks `stop` between rules, and when it answers true
+    /// (the GUI has sent a line after this one that [`cuts_a_search`]), the search ends
+    /// with the answer of the cheapest variant, run to the end first.
+    pub fn handle_until(&mut self, input: &str, stop: &dyn Fn() -> bool) -> Vec<String> {
         let mut out = Vec::new();
         let words: Vec<&str> = input.split_whitespace().collect();
         let Some((&command, args)) = words.split_first() else {
             return out;
         };
         // A held `bestmove` answers the `go` that held it: these end that search first.
-        if ["stop", "ponderhit", "go", "ucinewgame", "quit", "bench"].contains(&command) {
+        if ENDS_HELD.contains(&command) {
             out.extend(self.held.take());
         }
         match command {
@@ -188,7 +212,7 @@ impl Session {
             }
             "setoption" => self.set_option(args, &mut out),
             "position" => self.position_command(args, &mut out),
-            "go" => self.go(args, &mut out),
+            "go" => self.go(args, stop, &mut out),
             "bench" => self.bench(&mut out),
             "stop" | "ponderhit" => {}
             "quit" => self.quit = true,
@@ -398,7 +422,7 @@ impl Session {
         }
     }
 
-    fn go(&mut self, args: &[&str], out: &mut Vec<String>) {
+    fn go(&mut self, args: &[&str], stop: &dyn Fn() -> bool, out: &mut Vec<String>) {
         let go = Session::parse_go(args, out);
         if let Some(why) = &self.refused {
             out.push(format!(
@@ -434,24 +458,67 @@ impl Session {
         let (variant, why) = self.choose(&go, &fen);
         out.push(why);
         let lines = self.spin("MultiPV").unwrap_or(1) as usize;
-        let started = Instant::now();
-        let answer = match lines {
-            1 => self.engine.think_with(&fen, variant),
-            _ => self.engine.think_ranked(&fen, variant),
-        };
-        let elapsed = started.elapsed();
-        self.costs.record(variant, elapsed.as_secs_f64() * 1000.0);
-        let best = match answer {
-            Ok(thought) => {
-                let millis = elapsed.as_millis() as u64;
-                search_output(&thought, variant, millis, lines, out)
-            }
+        let stop = go.hold.then_some(stop);
+        let best = match self.search(&fen, variant, lines > 1, stop, out) {
+            Ok((thought, millis, variant)) => search_output(&thought, variant, millis, lines, out),
             Err(e) => {
                 out.push(format!("info string error: {e}"));
                 "bestmove (none)".to_string()
             }
         };
         self.finish_go(&go, best, out);
+    }
+
+    /// The answer of a search with `variant`, its time in milliseconds and the variant
+    /// that gave it. With `stop`, the cheapest variant runs to the end first, then
+    /// `variant`'s search asks `stop` between rules, and when cut the cheapest variant's
+    /// answer is given (an `info string` says so).
+    fn search(
+        &mut self,
+        fen: &Fen,
+        variant: &'static Variant,
+        ranked: bool,
+        stop: Option<&dyn Fn() -> bool>,
+        out: &mut Vec<String>,
+    ) -> Result<(Thought, u64, &'static Variant), EngineError> {
+        let cheapest = clock::strength_order()[0];
+        let never = || false;
+        let (stop, first): (&dyn Fn() -> bool, _) = match stop {
+            Some(stop) if variant.name != cheapest.name => {
+                let first = self.think(fen, cheapest, ranked, &never)?;
+                (stop, Some(first.expect("a run nothing stops ends")))
+            }
+            _ => (&never, None),
+        };
+        match self.think(fen, variant, ranked, stop)? {
+            Some((thought, ms)) => Ok((thought, ms, variant)),
+            None => {
+                let (thought, ms) = first.expect("only a search with a first answer is cut");
+                out.push(format!(
+                    "info string search stopped: variant {} answers, {} was cut",
+                    cheapest.name, variant.name
+                ));
+                Ok((thought, ms, cheapest))
+            }
+        }
+    }
+
+    /// The engine's search with `variant`, cut when `stop` says so, and its time in
+    /// milliseconds; a search that ends has its cost recorded.
+    fn think(
+        &mut self,
+        fen: &Fen,
+        variant: &'static Variant,
+        ranked: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<(Thought, u64)>, EngineError> {
+        let started = Instant::now();
+        let thought = self.engine.think_until(fen, variant, ranked, stop)?;
+        let elapsed = started.elapsed();
+        if thought.is_some() {
+            self.costs.record(variant, elapsed.as_secs_f64() * 1000.0);
+        }
+        Ok(thought.map(|t| (t, elapsed.as_millis() as u64)))
     }
 
     /// Prints the `bestmove` line, or holds it until `stop` when the GUI asked so.
@@ -815,6 +882,75 @@ mod tests {
         assert_eq!(out.last().unwrap(), "bestmove (none)");
         let out = s.handle("go wtime -50 btime 100");
         assert!(out[0].starts_with("info string budget 0 ms"), "{out:?}");
+    }
+
+    /// An engine whose search is cut whenever asked: `a2a3` from the cheapest variant,
+    /// `h2h3` from the others.
+    struct Cuttable;
+
+    impl Engine for Cuttable {
+        fn apply(&self, _: &Fen, _: UciMove) -> Result<Option<Fen>, EngineError> {
+            Ok(None)
+        }
+        fn think_with(&self, _: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+            let mv = match variant.name == clock::strength_order()[0].name {
+                true => "a2a3",
+                false => "h2h3",
+            };
+            let reply = crate::chess::runner::MoveReply::new(
+                mv.parse().unwrap(),
+                Fen::start(),
+                Status::Ongoing,
+            );
+            Ok(Thought {
+                reply: Reply::Move(reply),
+                report: Default::default(),
+            })
+        }
+        fn think_until(
+            &self,
+            fen: &Fen,
+            variant: &'static Variant,
+            _: bool,
+            stop: &dyn Fn() -> bool,
+        ) -> Result<Option<Thought>, EngineError> {
+            match stop() {
+                true => Ok(None),
+                false => self.think_with(fen, variant).map(Some),
+            }
+        }
+    }
+
+    #[test]
+    fn a_cut_held_search_answers_with_the_cheapest_variant() {
+        let mut s = Session::new(|_| Box::new(Cuttable));
+        let cut = || true;
+        let out = s.handle_until("go infinite", &cut);
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string search stopped: variant 2ply answers")),
+            "{out:?}"
+        );
+        assert!(out.iter().all(|l| !l.starts_with("bestmove")), "{out:?}");
+        assert_eq!(s.handle("stop"), ["bestmove a2a3"]);
+        // Not cut: the chosen variant answers.
+        let out = s.handle_until("go infinite", &|| false);
+        assert!(out.iter().all(|l| !l.contains("stopped")), "{out:?}");
+        assert_eq!(s.handle("stop"), ["bestmove h2h3"]);
+        // A search that is not held is never cut.
+        let out = s.handle_until("go depth 2", &cut);
+        assert_eq!(out.last().unwrap(), "bestmove h2h3", "{out:?}");
+        assert!(out.iter().all(|l| !l.contains("stopped")), "{out:?}");
+    }
+
+    #[test]
+    fn the_lines_that_cut_a_search() {
+        for line in ["stop", "go infinite", "ucinewgame", "quit\n", "bench"] {
+            assert!(cuts_a_search(line), "{line}");
+        }
+        for line in ["ponderhit", "isready", "position startpos", "", "stopp"] {
+            assert!(!cuts_a_search(line), "{line}");
+        }
     }
 
     #[test]
