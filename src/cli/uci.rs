@@ -1,7 +1,8 @@
 //! `regex-chess uci`: the Universal Chess Interface on standard input and output.
 //!
-//! The protocol lives in [`crate::uci::Session`]; this reads lines, hands them over and
-//! prints the answers, flushing after each line; at the end of the input it prints a
+//! The protocol lives in [`crate::uci::Session`]; this reads lines (on a thread of its
+//! own, so that `stop` reaches a running `go infinite`), hands them over and prints the
+//! answers, flushing after each line; at the end of the input it prints a
 //! `bestmove` the session still holds (`go infinite` never stopped). The engine is
 //! [`crate::uci::RulesEngine`]: every move comes from the rules.
 

@@ -13,8 +13,9 @@
 //!
 //! # `go`
 //!
-//! The search is chosen before it starts ([`super::clock`]): `depth N` takes the deepest variant within N plies; `movetime` or
-//! the clocks take the strongest variant whose measured cost fits the budget; with
+//! The search is chosen before it starts ([`super::clock`]): `depth N` takes the deepest
+//! variant within N plies; `movetime` or the clocks take the strongest variant whose
+//! measured cost fits the budget; with
 //! neither (`go`, `go infinite`, `go nodes N`, `go mate N`) the default variant plays.
 //! `nodes`, `mate` and `searchmoves` are read and said unsupported in an `info string`.
 //! A held search (`go infinite`, `go ponder`) first runs the cheapest variant to the end,
