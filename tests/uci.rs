@@ -75,7 +75,10 @@ fn a_gui_style_session_through_the_binary() {
         "option name Executor type combo default fast var fast var reference"
     );
     assert_eq!(out[8], "uciok");
-    assert_eq!(out[6], "option name MultiPV type spin default 1 min 1 max 5");
+    assert_eq!(
+        out[6],
+        "option name MultiPV type spin default 1 min 1 max 5"
+    );
     assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2, "{text}");
     let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove ")).collect();
     // Two `go` before `quit`; the one after it is never read.
