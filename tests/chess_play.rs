@@ -541,3 +541,84 @@ fn quit_ends_the_game_at_once() {
     assert_eq!(text.matches("Your move: ").count(), 1, "{text}");
     assert!(!text.contains("Black plays"), "{text}");
 }
+
+/// Positions (the engine to move) whose moves tell the search variants apart: the
+/// oracles of `2ply` and `2ply-q` differ on the first and third, those of `2ply-q` and
+/// `2ply-qe` on the second (checked below, so the test cannot pass with one search
+/// behind every name).
+const VARIANT_FENS: [&str; 3] = [
+    "rnbqkb1r/ppp2ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R b KQkq - 2 4",
+    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    "rn1qkb1r/pppb1ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R w KQkq - 3 5",
+];
+
+/// The oracle's move for the variant `name` in `fen`.
+fn oracle_move(name: &str, fen: &str) -> String {
+    let spec = oracle::variants::Spec::of(name);
+    oracle::variants::search(spec, &position(fen))
+        .expect("a legal move")
+        .best
+}
+
+#[test]
+fn the_binary_plays_each_search_variant_as_its_oracle() {
+    let names: Vec<&str> = regex_chess::chess::variants::VARIANTS
+        .iter()
+        .map(|v| v.name)
+        .collect();
+    for (i, a) in names.iter().enumerate() {
+        for b in &names[i + 1..] {
+            assert!(
+                VARIANT_FENS
+                    .iter()
+                    .any(|f| oracle_move(a, f) != oracle_move(b, f)),
+                "no position tells {a} from {b}"
+            );
+        }
+    }
+    for name in &names {
+        for fen in VARIANT_FENS {
+            let pos = position(fen);
+            let side = if pos.turn() == Color::White {
+                "white"
+            } else {
+                "black"
+            };
+            let out = run_binary(
+                &[
+                    "play",
+                    "--search",
+                    name,
+                    "--fen",
+                    fen,
+                    "--engine-color",
+                    side,
+                ],
+                b"\n",
+            );
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{name} {fen}: {out:?}");
+            let said = text
+                .lines()
+                .find(|l| l.contains(" plays "))
+                .unwrap_or_else(|| panic!("{name} {fen}: no reply in {text}"));
+            assert_eq!(
+                engine_uci(&pos, said),
+                oracle_move(name, fen),
+                "play --search {name} in {fen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unknown_search_is_an_error_naming_the_known_ones() {
+    let out = run_binary(&["play", "--search", "9ply"], b"e4\n");
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty(), "no board: {out:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "regex-chess: error: unknown search `9ply`; known: 2ply, 2ply-q, 2ply-qe\n"
+    );
+}

@@ -14,6 +14,9 @@ pub struct Variant {
     pub name: &'static str,
     /// The registered program that runs it (see [`crate::programs`]).
     pub program: &'static str,
+    /// The registered `play` program (the terminal game and the page) whose engine
+    /// searches with it.
+    pub play: &'static str,
     /// The plies of full-width search.
     pub depth: u32,
     /// Whether a capture search runs below the full-width plies.
@@ -31,6 +34,7 @@ pub const VARIANTS: &[Variant] = &[
     Variant {
         name: "2ply",
         program: "move",
+        play: "play",
         depth: 2,
         quiescence: false,
         summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
@@ -38,6 +42,7 @@ pub const VARIANTS: &[Variant] = &[
     Variant {
         name: "2ply-q",
         program: "move-q",
+        play: "play-q",
         depth: 2,
         quiescence: true,
         summary: "2-ply minimax; below each leaf the side to move's best capture or promotion, \
@@ -46,6 +51,7 @@ pub const VARIANTS: &[Variant] = &[
     Variant {
         name: "2ply-qe",
         program: "move-qe",
+        play: "play-qe",
         depth: 2,
         quiescence: true,
         summary: "2ply-q, and against a lone king a term driving it to the edge and the own \
@@ -56,6 +62,11 @@ pub const VARIANTS: &[Variant] = &[
 /// The variant called `name`.
 pub fn find(name: &str) -> Option<&'static Variant> {
     VARIANTS.iter().find(|v| v.name == name)
+}
+
+/// The variant whose `play` program is called `program`.
+pub fn by_play(program: &str) -> Option<&'static Variant> {
+    VARIANTS.iter().find(|v| v.play == program)
 }
 
 /// The names, in registry order.
@@ -75,8 +86,13 @@ mod tests {
     #[test]
     fn every_variant_is_a_registered_program_with_a_unique_name() {
         assert_eq!(
-            (VARIANTS[0].name, VARIANTS[0].program, VARIANTS[0].depth),
-            ("2ply", "move", 2)
+            (
+                VARIANTS[0].name,
+                VARIANTS[0].program,
+                VARIANTS[0].play,
+                VARIANTS[0].depth
+            ),
+            ("2ply", "move", "play", 2)
         );
         assert!(!VARIANTS[0].quiescence);
         for (i, v) in VARIANTS.iter().enumerate() {
@@ -86,10 +102,18 @@ mod tests {
                 v.name,
                 v.program
             );
+            assert!(
+                crate::programs::find(v.play).is_some(),
+                "{}: no play program {}",
+                v.name,
+                v.play
+            );
             assert_eq!(find(v.name), Some(v));
+            assert_eq!(by_play(v.play), Some(v));
             assert!(VARIANTS[..i].iter().all(|w| w.name != v.name));
         }
         assert_eq!(find("nope"), None);
+        assert_eq!(by_play("move"), None);
         assert!(VARIANTS.contains(default_play()));
     }
 }

@@ -3,22 +3,32 @@
 //! The protocol lives in [`crate::uci::Session`]; this reads lines, hands them over and
 //! prints the answers, flushing after each line; at the end of the input it prints a
 //! `bestmove` the session still holds (`go infinite` never stopped). The engine is
-//! [`crate::uci::RulesEngine`]: every move comes from the rules.
+//! [`crate::uci::RulesEngine`]: every move comes from the rules. `--search NAME` fixes the
+//! search variant (the `Search` option's value at start); without it each `go` chooses
+//! by its limits ([`crate::uci::clock`]).
 
 use std::io::{BufRead, Write};
 
 use clap::Args;
 
 use super::CliError;
+use super::best_move::variant;
 use crate::uci::{RulesEngine, Session};
 
-/// Arguments of `uci` (none: options are set through the protocol).
+/// Arguments of `uci` (the other options are set through the protocol).
 #[derive(Args, Debug)]
-pub struct UciArgs {}
+pub struct UciArgs {
+    /// The search variant every `go` plays: 2ply, 2ply-q or 2ply-qe (contracts in
+    /// `src/chess/mod.rs`). Default: chosen per `go` from its depth or time limits (the
+    /// `Search` option, `auto`).
+    #[arg(long)]
+    search: Option<String>,
+}
 
 /// Runs the session until `quit` or the end of the input.
-pub fn run(_args: UciArgs) -> Result<(), CliError> {
-    let mut session = Session::new(|kind| Box::new(RulesEngine::new(kind)));
+pub fn run(args: UciArgs) -> Result<(), CliError> {
+    let fixed = args.search.as_deref().map(variant).transpose()?;
+    let mut session = Session::new(|kind| Box::new(RulesEngine::new(kind))).with_search(fixed);
     let mut input = std::io::stdin().lock();
     let stdout = std::io::stdout();
     let mut bytes = Vec::new();

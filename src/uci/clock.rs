@@ -219,6 +219,7 @@ mod tests {
         let strong = Variant {
             name: "test-4ply-q",
             program: "move",
+            play: "play",
             depth: 4,
             quiescence: true,
             summary: "",
