@@ -79,6 +79,13 @@ pub fn default_play() -> &'static Variant {
     find("2ply-qe").expect("registered")
 }
 
+/// The page's default (`regex-chess site`): the strongest variant whose `play` program
+/// answers within about 2 s a move in headless Chromium (measured with `e2e/run.sh`;
+/// the figures are in docs/exports.md): `2ply-qe`.
+pub fn default_page() -> &'static Variant {
+    find("2ply-qe").expect("registered")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +122,6 @@ mod tests {
         assert_eq!(find("nope"), None);
         assert_eq!(by_play("move"), None);
         assert!(VARIANTS.contains(default_play()));
+        assert!(VARIANTS.contains(default_page()));
     }
 }
