@@ -18,6 +18,11 @@
 //  - opened as file://, the page says how to serve it.
 // It saves a screenshot of the page to SCREENSHOT and the runs to OUT_DIR.
 //
+// With E2E_BENCH=N (a benchmark, not a check of speed): every variant's engine reply on
+// each position of data/positions/bench.txt (after its white move), run N times in a
+// worker of the page after one warm-up run, the median printed per position and variant
+// and written to OUT_DIR/bench-times.json; each browser answer must equal the native one.
+//
 // Usage: node browser.mjs URL OUT_DIR REGEX_CHESS_BINARY SITE_DIR SCREENSHOT
 
 import { chromium } from "playwright-core";
@@ -137,6 +142,68 @@ const over = (prompt) => /^Game over/.test(prompt);
 
 const fitsTheScreen = () =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** `regex-chess run PROGRAM` on `input`, natively. */
+const runNative = (program, input) => execFileSync(bin, ["run", program, "--state", "-"], {
+  input,
+  encoding: "utf8",
+  maxBuffer: 1 << 28,
+});
+
+/** The engine's reply on the bench positions, per variant, in a worker of the page. */
+async function benchVariants(runs) {
+  const suite = readFileSync(new URL("../data/positions/bench.txt", import.meta.url), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#"))
+    .map((l) => l.split(";").map((f) => f.trim()));
+  const board = join(outDir, "board.json");
+  execFileSync(bin, ["compile", "--program", "board", "-o", board]);
+  const table = {};
+  for (const v of offered.variants) {
+    const program = programJson.get(v.name);
+    // The engine to move: the board, then the white move played alone (`&`).
+    const inputs = suite.map(([fen, move]) =>
+      runNative(program, runNative(board, `engine: black\n${fen}\n`) + `${move}&\n`) + "\n");
+    const answers = await page.evaluate(async ({ file, inputs, runs }) => {
+      const worker = new Worker(new URL(`./worker.js?rules=${file}`, location.href), { type: "module" });
+      let id = 0;
+      const once = (state) => new Promise((resolve, reject) => {
+        const mine = ++id;
+        worker.onmessage = (event) => {
+          const d = event.data;
+          if (d.id !== mine) return;
+          if (d.type === "done") resolve(d);
+          if (d.type === "error") reject(new Error(d.message));
+        };
+        worker.postMessage({ id: mine, state });
+      });
+      await once(inputs[0]);
+      const out = [];
+      for (const input of inputs) {
+        const ms = [];
+        let state = "";
+        for (let i = 0; i < runs; i++) {
+          const d = await once(input);
+          ms.push(d.ms);
+          state = d.state;
+        }
+        out.push({ ms, state });
+      }
+      worker.terminate();
+      return out;
+    }, { file: v.file, inputs, runs });
+    table[v.name] = {};
+    suite.forEach(([fen, , label], i) => {
+      const { ms, state } = answers[i];
+      check(state === runNative(program, inputs[i]), `bench ${v.name} ${label}: the browser's answer is the native one`);
+      const sorted = [...ms].sort((a, b) => a - b);
+      const median = sorted[Math.floor((sorted.length - 1) / 2)];
+      table[v.name][label] = Number((median / 1000).toFixed(3));
+      console.log(`bench ${v.name.padEnd(8)} ${(median / 1000).toFixed(2).padStart(6)} s  ${label} (${fen})`);
+    });
+  }
+  writeFileSync(join(outDir, "bench-times.json"), JSON.stringify(table, null, 1));
+}
 
 let outcome;
 try {
@@ -263,6 +330,8 @@ try {
 
   outcome = await page.evaluate(() => window.regexChessLog);
 
+  if (process.env.E2E_BENCH) await benchVariants(Number(process.env.E2E_BENCH) || 1);
+
   // Opened as a file, the page says how to serve it.
   const filePage = await context.newPage();
   await filePage.goto("file://" + resolve(siteDir, "index.html"));
@@ -292,11 +361,7 @@ for (const [name, list] of Object.entries(times)) {
 
 // Every browser run against the native executor, with the program of its variant.
 outcome.forEach((run, i) => {
-  const native = execFileSync(bin, ["run", programJson.get(run.search), "--state", "-"], {
-    input: run.input,
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
+  const native = runNative(programJson.get(run.search), run.input);
   check(native === run.output,
     `run ${i} (${run.search}, ${(run.ms / 1000).toFixed(2)} s in the browser) equals the native executor's`);
 });

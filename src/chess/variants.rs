@@ -79,9 +79,10 @@ pub fn default_play() -> &'static Variant {
     find("2ply-qe").expect("registered")
 }
 
-/// The page's default (`regex-chess site`): the strongest variant whose `play` program
-/// answers within about 2 s a move in headless Chromium (measured with `e2e/run.sh`;
-/// the figures are in docs/exports.md): `2ply-qe`.
+/// The page's default (`regex-chess site`): the strongest variant whose `play` program's
+/// median reply over the bench positions is within about 2 s in headless Chromium
+/// (`E2E_BENCH=3 e2e/run.sh`; PERF.md): `2ply-qe`, 1.8 s (its slowest, kiwipete, 3.8 s;
+/// `2ply` at most 1.2 s).
 pub fn default_page() -> &'static Variant {
     find("2ply-qe").expect("registered")
 }
