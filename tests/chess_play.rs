@@ -48,13 +48,21 @@ const GLYPH_LETTERS: [(char, char); 13] = [
 struct Rules {
     board: Box<dyn Executor>,
     play: Box<dyn Executor>,
+    /// The search variant whose `play` program answers.
+    search: &'static str,
 }
 
 impl Rules {
     fn new() -> Rules {
+        Rules::with_search("2ply")
+    }
+    /// The `play` program of the search variant `name`.
+    fn with_search(name: &str) -> Rules {
+        let variant = regex_chess::chess::variants::find(name).expect("a variant");
         Rules {
             board: ExecutorKind::Fast.build(runner::load("board").unwrap()),
-            play: ExecutorKind::Fast.build(runner::load("play").unwrap()),
+            play: ExecutorKind::Fast.build(runner::load(variant.play).unwrap()),
+            search: variant.name,
         }
     }
     fn first(&self, fen: &str, engine: Color) -> String {
@@ -288,8 +296,20 @@ fn play_game(rules: &Rules, fen: &str, engine: Color, seed: u64, plies: usize) -
         // The engine's reply: the move the search contract defines.
         let said = message(&text).to_string();
         let reply = engine_uci(&judge.pos, &said);
-        let (best, _) = oracle::search::best_move(&judge.pos).expect("the engine had a move");
-        assert_eq!(reply, best, "the engine's move in {}", fen_of(&judge.pos));
+        let best = if rules.search == "2ply" {
+            oracle::search::best_move(&judge.pos)
+                .expect("the engine had a move")
+                .0
+        } else {
+            oracle_move(rules.search, &fen_of(&judge.pos))
+        };
+        assert_eq!(
+            reply,
+            best,
+            "the {} engine's move in {}",
+            rules.search,
+            fen_of(&judge.pos)
+        );
         let end = judge.play(&reply);
         assert_eq!(
             shown_fen(&text),
@@ -432,17 +452,32 @@ fn repetition_counts_a_position_after_a_double_push_under_fides_rule() {
     );
 }
 
+/// The starts of the CI games.
+const CI_STARTS: [(&str, Color); 4] = [
+    (START, Color::Black),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", Color::White),
+    ("8/8/4k3/8/2K5/8/3P4/8 w - - 0 1", Color::Black),
+    ("8/P7/8/8/8/5k2/8/4K3 w - - 0 1", Color::Black),
+];
+
 #[test]
 fn random_games_ci_share() {
     let rules = Rules::new();
-    let starts = [
-        (START, Color::Black),
-        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", Color::White),
-        ("8/8/4k3/8/2K5/8/3P4/8 w - - 0 1", Color::Black),
-        ("8/P7/8/8/8/5k2/8/4K3 w - - 0 1", Color::Black),
-    ];
-    for (i, (fen, engine)) in starts.iter().enumerate() {
+    for (i, (fen, engine)) in CI_STARTS.iter().enumerate() {
         play_game(&rules, fen, *engine, 7 + i as u64, 3);
+    }
+}
+
+/// The same games with the other variants' `play` programs, judged by their oracles.
+#[test]
+fn random_games_of_every_search_variant_ci_share() {
+    for variant in &regex_chess::chess::variants::VARIANTS[1..] {
+        let rules = Rules::with_search(variant.name);
+        for (i, (fen, engine)) in CI_STARTS.iter().enumerate() {
+            play_game(&rules, fen, *engine, 17 + i as u64, 3);
+        }
+        // A lone-king ending, where `2ply-qe`'s endgame term decides.
+        play_game(&rules, "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Color::White, 5, 4);
     }
 }
 
