@@ -74,7 +74,8 @@ fn a_gui_style_session_through_the_binary() {
         out[2],
         "option name Executor type combo default fast var fast var reference"
     );
-    assert_eq!(out[7], "uciok");
+    assert!(out[7].starts_with("option name Search type combo default auto "));
+    assert_eq!(out[8], "uciok");
     assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2, "{text}");
     let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove ")).collect();
     // Two `go` before `quit`; the one after it is never read.
