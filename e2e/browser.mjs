@@ -9,24 +9,43 @@
 //  - "Watch the machine" replays the last answer rule by rule, stepping and playing, and
 //    shows the rule, its origin, the threads alive and the change;
 //  - "New game" as black makes the engine (white) move by itself;
+//  - the "Engine search" select offers every variant of variants.json, the default
+//    chosen; choosing each in turn loads its rules (the rule count is its program's) and
+//    a short game with it (e4, Nf3, Nc3 against its replies) is judged by chess.js; the
+//    engine's reply times per variant go to OUT_DIR/times.json and the log;
 //  - every run in the browser produced exactly the state the native executor produces
-//    from the same input (`regex-chess run`);
+//    from the same input with the program of the variant it ran (`regex-chess run`);
 //  - opened as file://, the page says how to serve it.
 // It saves a screenshot of the page to SCREENSHOT and the runs to OUT_DIR.
 //
-// Usage: node browser.mjs URL OUT_DIR REGEX_CHESS_BINARY PROGRAM_JSON SITE_DIR SCREENSHOT
+// With E2E_BENCH=N (a benchmark, not a check of speed): every variant's engine reply on
+// each position of data/positions/bench.txt (after its white move), run N times in a
+// worker of the page after one warm-up run, the median printed per position and variant
+// and written to OUT_DIR/bench-times.json; each browser answer must equal the native one.
+//
+// Usage: node browser.mjs URL OUT_DIR REGEX_CHESS_BINARY SITE_DIR SCREENSHOT
 
 import { chromium } from "playwright-core";
 import { Chess } from "chess.js";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-const [url, outDir, bin, programJson, siteDir, screenshot] = process.argv.slice(2);
+const [url, outDir, bin, siteDir, screenshot] = process.argv.slice(2);
 if (!screenshot) {
-  console.error("usage: node browser.mjs URL OUT_DIR REGEX_CHESS_BINARY PROGRAM_JSON SITE_DIR SCREENSHOT");
+  console.error("usage: node browser.mjs URL OUT_DIR REGEX_CHESS_BINARY SITE_DIR SCREENSHOT");
   process.exit(2);
+}
+// The rules on the page, and each one's program compiled by the CLI for the comparison.
+const offered = JSON.parse(readFileSync(join(siteDir, "variants.json"), "utf8"));
+const programJson = new Map();
+const ruleCounts = new Map();
+for (const v of offered.variants) {
+  const path = join(outDir, `${v.program}.json`);
+  execFileSync(bin, ["compile", "--program", v.program, "-o", path]);
+  programJson.set(v.name, path);
+  ruleCounts.set(v.name, JSON.parse(readFileSync(path, "utf8")).rules.length);
 }
 const MOVE_TIMEOUT_MS = Number(process.env.E2E_MOVE_TIMEOUT_MS ?? 15 * 60 * 1000);
 const PHONE = { width: 390, height: 844 };
@@ -119,8 +138,72 @@ async function judgeMoveList(what) {
   return sans.length;
 }
 
+const over = (prompt) => /^Game over/.test(prompt);
+
 const fitsTheScreen = () =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** `regex-chess run PROGRAM` on `input`, natively. */
+const runNative = (program, input) => execFileSync(bin, ["run", program, "--state", "-"], {
+  input,
+  encoding: "utf8",
+  maxBuffer: 1 << 28,
+});
+
+/** The engine's reply on the bench positions, per variant, in a worker of the page. */
+async function benchVariants(runs) {
+  const suite = readFileSync(new URL("../data/positions/bench.txt", import.meta.url), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#"))
+    .map((l) => l.split(";").map((f) => f.trim()));
+  const board = join(outDir, "board.json");
+  execFileSync(bin, ["compile", "--program", "board", "-o", board]);
+  const table = {};
+  for (const v of offered.variants) {
+    const program = programJson.get(v.name);
+    // The engine to move: the board, then the white move played alone (`&`).
+    const inputs = suite.map(([fen, move]) =>
+      runNative(program, runNative(board, `engine: black\n${fen}\n`) + `${move}&\n`) + "\n");
+    const answers = await page.evaluate(async ({ file, inputs, runs }) => {
+      const worker = new Worker(new URL(`./worker.js?rules=${file}`, location.href), { type: "module" });
+      let id = 0;
+      const once = (state) => new Promise((resolve, reject) => {
+        const mine = ++id;
+        worker.onmessage = (event) => {
+          const d = event.data;
+          if (d.id !== mine) return;
+          if (d.type === "done") resolve(d);
+          if (d.type === "error") reject(new Error(d.message));
+        };
+        worker.postMessage({ id: mine, state });
+      });
+      await once(inputs[0]);
+      const out = [];
+      for (const input of inputs) {
+        const ms = [];
+        let state = "";
+        for (let i = 0; i < runs; i++) {
+          const d = await once(input);
+          ms.push(d.ms);
+          state = d.state;
+        }
+        out.push({ ms, state });
+      }
+      worker.terminate();
+      return out;
+    }, { file: v.file, inputs, runs });
+    table[v.name] = {};
+    suite.forEach(([fen, , label], i) => {
+      const { ms, state } = answers[i];
+      check(state === runNative(program, inputs[i]), `bench ${v.name} ${label}: the browser's answer is the native one`);
+      const sorted = [...ms].sort((a, b) => a - b);
+      const median = sorted[Math.floor((sorted.length - 1) / 2)];
+      table[v.name][label] = Number((median / 1000).toFixed(3));
+      console.log(`bench ${v.name.padEnd(8)} ${(median / 1000).toFixed(2).padStart(6)} s  ${label} (${fen})`);
+    });
+  }
+  writeFileSync(join(outDir, "bench-times.json"), JSON.stringify(table, null, 1));
+}
 
 let outcome;
 try {
@@ -215,7 +298,39 @@ try {
   check(await fitsTheScreen(), "the page fits with the board flipped");
   await page.screenshot({ path: join(outDir, "phone.png"), fullPage: true });
 
+  // The engine's search: every variant offered, the default chosen; each in turn plays.
+  const options = await page.$$eval("#search option", (els) => els.map((el) => el.value));
+  check(JSON.stringify(options) === JSON.stringify(offered.variants.map((v) => v.name)),
+    `the search select offers ${options.join(", ")}`);
+  check(await page.isVisible("#search"), "the search select is shown");
+  check((await page.inputValue("#search")) === offered.default,
+    `the search select starts on the default, ${offered.default}`);
+  check(Number((await page.textContent("#rule-count")).replace(/,/g, "")) === ruleCounts.get(offered.default),
+    `the page counts the rules of ${offered.default}`);
+  for (const v of offered.variants) {
+    await page.selectOption("#search", v.name);
+    await page.waitForFunction((name) => document.body.dataset.search === name &&
+      document.body.dataset.ready === "true", v.name, { timeout: 60_000 });
+    const count = Number((await page.textContent("#rule-count")).replace(/,/g, ""));
+    check(count === ruleCounts.get(v.name), `${v.name}: the page runs its ${count} rules`);
+    await page.selectOption("#side", "white");
+    await page.click("#restart");
+    for (const typed of ["e4", "Nf3", "Nc3"]) {
+      before = await logLength();
+      await page.fill("#move-input", typed);
+      await page.press("#move-input", "Enter");
+      await waitForPlayer(before);
+      const runs = (await page.evaluate(() => window.regexChessLog)).slice(before);
+      check(runs.length > 0 && runs.every((run) => run.search === v.name),
+        `${v.name}: ${typed} and the reply ran its rules`);
+      if (over(await page.textContent("#prompt"))) break;
+    }
+    await judgeMoveList(`a game with ${v.name}`);
+  }
+
   outcome = await page.evaluate(() => window.regexChessLog);
+
+  if (process.env.E2E_BENCH) await benchVariants(Number(process.env.E2E_BENCH) || 1);
 
   // Opened as a file, the page says how to serve it.
   const filePage = await context.newPage();
@@ -231,14 +346,24 @@ try {
 writeFileSync(join(outDir, "runs.json"), JSON.stringify(outcome, null, 1));
 check(pageErrors.length === 0, `no errors on the page${pageErrors.length ? ": " + pageErrors.join("; ") : ""}`);
 
-// Every browser run against the native executor.
+// The engine's replies (runs without the player's `&`) per variant, in seconds.
+const times = {};
+for (const run of outcome) {
+  if (/&\n$/.test(run.input)) continue;
+  (times[run.search] ??= []).push(Number((run.ms / 1000).toFixed(3)));
+}
+writeFileSync(join(outDir, "times.json"), JSON.stringify(times, null, 1));
+for (const [name, list] of Object.entries(times)) {
+  const sorted = [...list].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  console.log(`time  ${name}: engine replies ${list.join(", ")} s; median ${median} s, max ${sorted[sorted.length - 1]} s`);
+}
+
+// Every browser run against the native executor, with the program of its variant.
 outcome.forEach((run, i) => {
-  const native = execFileSync(bin, ["run", programJson, "--state", "-"], {
-    input: run.input,
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
-  check(native === run.output, `run ${i} (${(run.ms / 1000).toFixed(2)} s in the browser) equals the native executor's`);
+  const native = runNative(programJson.get(run.search), run.input);
+  check(native === run.output,
+    `run ${i} (${run.search}, ${(run.ms / 1000).toFixed(2)} s in the browser) equals the native executor's`);
 });
 
 if (failures.length) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end test of the browser page (callable from .ci/run): installs Chromium,
 # ChromeDriver, playwright-core and chess.js if missing (scripts/ci-deps.sh), writes the
-# site of the `play` program, serves it on localhost, plays in headless Chromium on a
+# site (every search variant's `play` program), serves it on localhost, plays in headless Chromium on a
 # phone-sized screen (e2e/browser.mjs; chess.js judges the moves) and saves a screenshot
-# of the page to target/e2e/page.png. It fails, rather than testing something else, when the
-# `play` program cannot be compiled or a tool is missing.
+# of the page to target/e2e/page.png and the engine's reply times per variant to
+# target/e2e/times.json. It fails, rather than testing something else, when a `play`
+# program cannot be compiled or a tool is missing.
 #
 # E2E_PROFILE=release builds the binary with --release; E2E_SCREENSHOT=PATH writes the
 # screenshot elsewhere: `E2E_SCREENSHOT=docs/page.png e2e/run.sh` refreshes the README's.
@@ -24,9 +25,8 @@ PROFILE=${E2E_PROFILE:-debug}
 if [ "$PROFILE" = release ]; then cargo build --release; else cargo build; fi
 BIN="$ROOT/target/$PROFILE/regex-chess"
 
-echo "== e2e: the site of the play program"
-"$BIN" compile --program play -o "$OUT/program.json"
-"$BIN" site --file "$OUT/program.json" -o "$OUT/site"
+echo "== e2e: the site of the play programs (one a search variant)"
+"$BIN" site -o "$OUT/site"
 
 echo "== e2e: serve and play"
 "$BIN" serve --port 0 --dir "$OUT/site" >"$OUT/serve.log" 2>&1 &
@@ -38,4 +38,4 @@ for _ in $(seq 100); do
 done
 URL=$(grep -o 'http://[^ ]*' "$OUT/serve.log")
 echo "serving on $URL"
-node e2e/browser.mjs "$URL" "$OUT" "$BIN" "$OUT/program.json" "$OUT/site" "$SCREENSHOT"
+node e2e/browser.mjs "$URL" "$OUT" "$BIN" "$OUT/site" "$SCREENSHOT"

@@ -246,3 +246,55 @@ fn site_refuses_a_bad_fen() {
         assert!(!site.exists(), "{fen}: files were written");
     }
 }
+
+/// The default site: every search variant's `play` program, the default's in `rules.js`,
+/// listed in `variants.json`; `--search` picks the default; a bad name is a one-line
+/// error naming the known ones, and writes nothing.
+#[test]
+fn site_offers_every_search_variant() {
+    use regex_chess::chess::variants::{VARIANTS, default_page};
+    let dir = tempfile::tempdir().unwrap();
+    let count = |text: &str| text.matches("\n  [/").count();
+    for (search, default) in [(None, default_page().name), (Some("2ply"), "2ply")] {
+        let site = dir.path().join(default);
+        let mut command = bin();
+        command.args(["site", "-o"]).arg(&site);
+        if let Some(name) = search {
+            command.args(["--search", name]);
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let listed: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(site.join("variants.json")).unwrap())
+                .unwrap();
+        assert_eq!(listed["default"], default);
+        let entries = listed["variants"].as_array().unwrap();
+        assert_eq!(entries.len(), VARIANTS.len());
+        for (entry, v) in entries.iter().zip(VARIANTS) {
+            assert_eq!(entry["name"], v.name);
+            assert_eq!(entry["program"], v.play);
+            let file = if v.name == default {
+                "rules.js".to_string()
+            } else {
+                format!("rules-{}.js", v.name)
+            };
+            assert_eq!(entry["file"], file.as_str());
+            // The module holds the variant's program: its rules, counted.
+            let text = std::fs::read_to_string(site.join(&file)).unwrap();
+            let rules = regex_chess::chess::runner::load(v.play).unwrap();
+            assert_eq!(count(&text), rules.rules().len(), "{file}");
+        }
+    }
+    let output = bin()
+        .args(["site", "--search", "3ply"])
+        .arg("-o")
+        .arg(dir.path().join("bad"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "regex-chess: error: unknown search `3ply`; known: 2ply, 2ply-q, 2ply-qe\n"
+    );
+    assert!(!dir.path().join("bad").exists());
+}

@@ -74,11 +74,12 @@ fn a_gui_style_session_through_the_binary() {
         out[2],
         "option name Executor type combo default fast var fast var reference"
     );
-    assert_eq!(out[8], "uciok");
     assert_eq!(
         out[6],
         "option name MultiPV type spin default 1 min 1 max 5"
     );
+    assert!(out[8].starts_with("option name Search type combo default auto "));
+    assert_eq!(out[9], "uciok");
     assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2, "{text}");
     let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove ")).collect();
     // Two `go` before `quit`; the one after it is never read.
@@ -154,6 +155,93 @@ fn go_picks_the_move_the_search_defines() {
             .map_or_else(|| "(none)".to_string(), |s| s.best);
         assert_eq!(got, &want, "bestmove of {name} for {}", sample.fen);
     }
+}
+
+/// Positions whose moves tell the search variants apart (as in `tests/chess_play.rs`).
+const VARIANT_FENS: [&str; 3] = [
+    "rnbqkb1r/ppp2ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R b KQkq - 2 4",
+    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    "rn1qkb1r/pppb1ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R w KQkq - 3 5",
+];
+
+/// `uci --search NAME` plays that variant's move whatever the limits (a depth, a move
+/// time, none), and the `Search` option switches it within a session.
+#[test]
+fn uci_search_fixes_the_variant_through_the_binary() {
+    let oracle_move = |name: &str, fen: &str| {
+        oracle::variants::search(
+            oracle::variants::Spec::of(name),
+            &oracle::judge::position(fen),
+        )
+        .map_or_else(|| "(none)".to_string(), |s| s.best)
+    };
+    let names: Vec<&str> = regex_chess::chess::variants::names();
+    for (i, a) in names.iter().enumerate() {
+        for b in &names[i + 1..] {
+            assert!(
+                VARIANT_FENS
+                    .iter()
+                    .any(|f| oracle_move(a, f) != oracle_move(b, f)),
+                "no position tells {a} from {b}"
+            );
+        }
+    }
+    let limits = ["go depth 1", "go movetime 1", "go"];
+    for name in &names {
+        let mut script = String::from("uci\nisready\n");
+        for (fen, go) in VARIANT_FENS.iter().zip(limits) {
+            script.push_str(&format!("position fen {fen}\n{go}\n"));
+        }
+        script.push_str("quit\n");
+        let out = binary::run(&["uci", "--search", name], |_| {}, script.as_bytes());
+        assert!(out.status.success(), "{out:?}");
+        let lines: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let option = format!("option name Search type combo default {name} var auto");
+        assert!(lines.iter().any(|l| l.starts_with(&option)), "{lines:?}");
+        let said = format!("info string option Search: variant {name}");
+        assert_eq!(lines.iter().filter(|l| **l == said).count(), 3, "{lines:?}");
+        let answers = bestmoves(&lines);
+        let want: Vec<String> = VARIANT_FENS.iter().map(|f| oracle_move(name, f)).collect();
+        assert_eq!(answers, want, "uci --search {name}");
+    }
+    // The option within a session: a variant, then `auto` again.
+    let (fen, other) = (VARIANT_FENS[1], "2ply-qe");
+    let script = format!(
+        "setoption name Search value {other}\nposition fen {fen}\ngo\n\
+         setoption name Search value auto\ngo depth 2\nquit\n"
+    );
+    let out = binary::run(&["uci", "--search", "2ply-q"], |_| {}, script.as_bytes());
+    let lines: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert!(
+        lines.contains(&format!("info string option Search: variant {other}")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string depth 2: variant ")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmoves(&lines)[0], oracle_move(other, fen));
+}
+
+#[test]
+fn uci_with_an_unknown_search_is_an_error_naming_the_known_ones() {
+    let out = binary::run(&["uci", "--search", "deep"], |_| {}, b"uci\n");
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "regex-chess: error: unknown search `deep`; known: 2ply, 2ply-q, 2ply-qe\n"
+    );
 }
 
 #[test]

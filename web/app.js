@@ -3,7 +3,9 @@
 // as the message, the `Moves:` line as the move list), appends what the player types, and
 // hands the text to the worker, which runs the rules. Nothing here decides anything about
 // chess: the player's move is sent with a trailing `&`, which asks the rules to play it
-// alone, so that it shows at once; the engine's reply is a second run.
+// alone, so that it shows at once; the engine's reply is a second run. The engine's
+// search is one of the rules modules variants.json lists (a select element switches
+// between them, mid-game too: every one reads and writes the same board text).
 
 const $ = (id) => document.getElementById(id);
 const BOARD_ROW = /^([1-8]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ])$/u;
@@ -33,11 +35,28 @@ let failure = null;
 let pendingInput = "";
 let lastInput = null;
 let watchTimer = null;
+// The rules modules on offer ({ name, program, file, summary }) and the one in use.
+let variants = [];
+let current = null;
+let worker = null;
 
-// Every run's input and output, for tests (e2e/browser.mjs compares them with the CLI).
+// Every run's input, output, time and rules, for tests (e2e/browser.mjs compares them
+// with the CLI).
 window.regexChessLog = [];
 
-const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+/** Starts a worker running the rules of `variant`, ending the previous one. */
+function startWorker(variant) {
+  if (worker !== null) worker.terminate();
+  current = variant;
+  ruleCount = 0;
+  const url = new URL("./worker.js", import.meta.url);
+  url.searchParams.set("rules", variant.file);
+  worker = new Worker(url, { type: "module" });
+  worker.onmessage = onWorkerMessage;
+  $("search-summary").textContent = variant.summary ?? "";
+  document.body.dataset.search = variant.name;
+  document.body.dataset.ready = "false";
+}
 
 /** Splits a state into board rows, other lines, message, prompt and moves. */
 function parse(text) {
@@ -129,6 +148,7 @@ function render() {
   $("move-input").disabled = busy || over;
   $("move-button").disabled = busy || over;
   $("restart").disabled = busy;
+  $("search").disabled = busy || variants.length < 2;
   $("watch-start").disabled = busy || lastInput === null;
   $("side").querySelector('option[value="black"]').disabled = starts.black === null;
   document.body.dataset.busy = String(busy);
@@ -173,11 +193,12 @@ function submit(typed) {
   render();
 }
 
-worker.onmessage = (event) => {
+function onWorkerMessage(event) {
   const data = event.data;
   if (data.type === "ready") {
     ruleCount = data.rules;
     $("rule-count").textContent = `${ruleCount.toLocaleString("en")}`;
+    document.body.dataset.ready = "true";
     return;
   }
   if (data.type === "replay-ready" || data.type === "replay-step") {
@@ -197,7 +218,9 @@ worker.onmessage = (event) => {
     previous = state;
     state = data.state;
     lastInput = pendingInput;
-    window.regexChessLog.push({ input: pendingInput, output: state, ms: data.ms });
+    window.regexChessLog.push({
+      input: pendingInput, output: state, ms: data.ms, search: current.name, program: current.program,
+    });
     $("progress").hidden = true;
     $("timing").textContent =
       `${ruleCount.toLocaleString("en")} rules in ${(data.ms / 1000).toFixed(2)} s`;
@@ -214,7 +237,7 @@ worker.onmessage = (event) => {
     failure = `The rules failed to run: ${data.message}`;
     render();
   }
-};
+}
 
 $("move-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -379,11 +402,53 @@ $("watch-speed").addEventListener("change", () => {
   }
 });
 
+// The engine's search: the next run uses the chosen rules, in the same game.
+$("search").addEventListener("change", () => {
+  const chosen = variants.find((v) => v.name === $("search").value);
+  if (busy || !chosen || chosen === current) return;
+  stopWatching();
+  lastInput = null;
+  $("watch-view").hidden = true;
+  $("watch-play").disabled = true;
+  $("watch-step").disabled = true;
+  $("timing").textContent = "";
+  startWorker(chosen);
+  render();
+});
+
 async function load(name) {
   const response = await fetch(name, { cache: "no-store" });
   return response.ok ? response.text() : null;
 }
 
+/** The rules on offer, from variants.json (a site without it has rules.js alone). */
+async function loadVariants() {
+  const text = await load("variants.json");
+  let listed = null;
+  try {
+    listed = text === null ? null : JSON.parse(text);
+  } catch {
+    listed = null;
+  }
+  const all = Array.isArray(listed?.variants) && listed.variants.length
+    ? listed.variants
+    : [{ name: "rules.js", program: "", file: "rules.js", summary: "" }];
+  const first = all.find((v) => v.name === listed?.default) ?? all[0];
+  return { all, first };
+}
+
+const offered = await loadVariants();
+variants = offered.all;
+for (const v of variants) {
+  const option = document.createElement("option");
+  option.value = v.name;
+  option.textContent = v.name;
+  option.title = v.summary ?? "";
+  $("search").append(option);
+}
+$("search").value = offered.first.name;
+$("search-choice").hidden = variants.length < 2;
+startWorker(offered.first);
 starts = { white: await load("start.txt"), black: await load("start-white.txt") };
 startState = starts.white;
 state = startState;

@@ -1,8 +1,16 @@
-// regex-chess: runs the exported rules (rules.js) in a Web Worker, so that the page
-// stays responsive. A run reports its progress at most every 50 ms. A replay applies the
-// rules of a run again one step at a time, on request, and describes each step: the
-// rule, its origin, the threads alive and the part of the state it changed.
-import { run, applyRule, RULES, ORIGINS } from "./rules.js";
+// regex-chess: runs the exported rules in a Web Worker, so that the page stays
+// responsive. The rules module is `rules.js`, or the one the worker's address names
+// (`worker.js?rules=rules-2ply.js`: a search variant's, listed in variants.json). A run
+// reports its progress at most every 50 ms. A replay applies the rules of a run again one
+// step at a time, on request, and describes each step: the rule, its origin, the threads
+// alive and the part of the state it changed.
+
+// Only a rules module of the site itself: `rules.js` or `rules-NAME.js`.
+const RULES_FILE = /^rules(-[A-Za-z0-9_.-]+)?\.js$/;
+const asked = new URL(self.location.href).searchParams.get("rules") ?? "rules.js";
+const file = RULES_FILE.test(asked) && !asked.includes("..") ? asked : "rules.js";
+// Messages that arrive while the module loads wait for it, in order.
+const loading = import(`./${file}`);
 
 const THROTTLE_MS = 50;
 const CONTEXT = 120;
@@ -63,7 +71,15 @@ function step(skip) {
   return { index: n - 1, total: n, done: true, change: null, threads: threads(replay.state) };
 }
 
-self.onmessage = (event) => {
+let run, applyRule, RULES, ORIGINS;
+
+self.onmessage = async (event) => {
+  try {
+    ({ run, applyRule, RULES, ORIGINS } = await loading);
+  } catch (error) {
+    self.postMessage({ type: "error", id: event.data.id, message: `cannot load ${file}: ${error}` });
+    return;
+  }
   const data = event.data;
   if (data.type === "replay") {
     replay = { state: data.state, index: 0 };
@@ -98,4 +114,7 @@ self.onmessage = (event) => {
   }
 };
 
-self.postMessage({ type: "ready", rules: RULES.length });
+loading.then(
+  (rules) => self.postMessage({ type: "ready", rules: rules.RULES.length, file }),
+  (error) => self.postMessage({ type: "error", id: 0, message: `cannot load ${file}: ${error}` }),
+);

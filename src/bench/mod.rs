@@ -171,7 +171,8 @@ impl Workload {
                 )
             })?;
             let program = compile_ir((entry.build)(), options, name)?;
-            let input = if name == "play" {
+            // Every variant's `play` program reads the board the `board` program draws.
+            let input = if crate::chess::variants::by_play(name).is_some() {
                 let board = crate::programs::find("board")
                     .ok_or("the `play` program needs the `board` program to draw its input")?;
                 Input::Play(compile_ir((board.build)(), options, "board")?)

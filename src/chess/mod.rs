@@ -14,7 +14,8 @@
 //! | `move-qe` | as `move` | as `move`, from the `2ply-qe` search |
 //! | `move-mpv`, `move-q-mpv`, `move-qe-mpv` | as `move` | the output of `move`, `move-q` or `move-qe`, then the ranking of the root moves (below) |
 //! | `board` | `engine: white` or `engine: black`, a newline, a FEN and `\n` | the first pretty board of a game (see [`pretty`]) |
-//! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply, or the same position with a message |
+//! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply (the `2ply` search's), or the same position with a message |
+//! | `play-q`, `play-qe` | as `play` | as `play`, the engine's reply from the `2ply-q` or `2ply-qe` search |
 //! | `next-positions` | a FEN with white to move, a final `\n` optional (the public "regex-chess" task's input) | the FENs after every legal move (queen promotions only), joined by `\n`, none at the end; empty when there is none or black is to move (see [`crate::programs::next`]) |
 //! | `next-positions-full` | a FEN, a final `\n` optional | the same for either side to move, every promotion |
 //!

@@ -56,7 +56,7 @@ use super::fen_rules::parse_fen;
 use super::game_end::{position_key, verdict};
 use super::movegen::beside_legal_moves;
 use super::san;
-use super::search::{MAX_MOVES, search};
+use super::search::{MAX_MOVES, SearchOptions, search_with};
 use super::stack_rules::on_stack;
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Best, Instruction, IrProgram, Type};
@@ -509,13 +509,51 @@ pub fn board_program() -> IrProgram {
 /// The `play` program: the pretty board and the typed line in, the next board out (the
 /// player's move read and played, the end of the game checked, the engine's reply
 /// searched and played, the end checked again). Moves are read and named in SAN by the
-/// rules of [`super::san`], and added to the `Moves:` line.
+/// rules of [`super::san`], and added to the `Moves:` line. The engine's reply is the
+/// 2-ply search's (the `2ply` variant, as the `move` program's).
 pub fn play_program() -> IrProgram {
-    let mut b = Builder::new(
+    play_program_with(
         "play",
         "The pretty board text of the `board`/`play` programs followed by the typed line; \
          the next pretty board.",
-    );
+        SearchOptions::default(),
+    )
+}
+
+/// The `play-q` program: [`play_program`] with the `2ply-q` search (the `move-q`
+/// program's) choosing the engine's reply.
+pub fn play_q_program() -> IrProgram {
+    play_program_with(
+        "play-q",
+        "The `play` program's contract; the engine's reply is the 2-ply minimax with a \
+         capture search below each leaf (the `2ply-q` variant).",
+        SearchOptions {
+            quiescence: true,
+            ..SearchOptions::default()
+        },
+    )
+}
+
+/// The `play-qe` program: [`play_program`] with the `2ply-qe` search (the `move-qe`
+/// program's) choosing the engine's reply.
+pub fn play_qe_program() -> IrProgram {
+    play_program_with(
+        "play-qe",
+        "The `play` program's contract; the engine's reply is the 2-ply minimax with a \
+         capture search below each leaf and the endgame term against a lone king (the \
+         `2ply-qe` variant).",
+        SearchOptions {
+            quiescence: true,
+            endgame: true,
+            ..SearchOptions::default()
+        },
+    )
+}
+
+/// A program with the `play` contract whose engine searches with `options` (without
+/// the report: the board text has no place for it).
+fn play_program_with(name: &str, description: &str, options: SearchOptions) -> IrProgram {
+    let mut b = Builder::new(name, description);
     let (pos, engine, typed) = parse_pretty(&mut b);
     // A typed line ending in `&` asks for the player's move alone: the answer stops at
     // the engine's prompt (the page shows the player's move at once this way).
@@ -573,7 +611,7 @@ pub fn play_program() -> IrProgram {
     let engine_plays = b.and(&engine_plays, &go_on);
     let (message, over) = b.if_else(
         &engine_plays,
-        |b| engine_move(b, &pos, &engine),
+        |b| engine_move(b, &pos, &engine, options),
         |_| (message.clone(), over.clone()),
     );
     let moves = pull_line(&mut b, "Moves", "");
@@ -678,13 +716,14 @@ fn engine_move(
     b: &mut Builder,
     pos: &Position,
     engine: &Value<kind::Str>,
+    options: SearchOptions,
 ) -> (Value<kind::Str>, Value<kind::Bool>) {
     let entries = san::legal_entries(b, pos);
     let listed = b.text_of(&entries);
     park(b, "entries", &listed);
     let number = copy(b, &pos.fullmove);
     park(b, "number", &number);
-    let chosen = search(b, pos);
+    let chosen = search_with(b, pos, options);
     let number: Value<kind::Str> = unpark(b, "number", Type::Str);
     let entries: Value<kind::List<kind::Str>> =
         unpark(b, "entries", Type::List(crate::compiler::ir::Scalar::Str));

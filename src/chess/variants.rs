@@ -17,6 +17,9 @@ pub struct Variant {
     /// The registered program that runs it and also ranks the best root moves (the
     /// `multipv` lines of `src/chess/mod.rs`).
     pub ranked: &'static str,
+    /// The registered `play` program (the terminal game and the page) whose engine
+    /// searches with it.
+    pub play: &'static str,
     /// The plies of full-width search.
     pub depth: u32,
     /// Whether a capture search runs below the full-width plies.
@@ -35,6 +38,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "2ply",
         program: "move",
         ranked: "move-mpv",
+        play: "play",
         depth: 2,
         quiescence: false,
         summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
@@ -43,6 +47,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "2ply-q",
         program: "move-q",
         ranked: "move-q-mpv",
+        play: "play-q",
         depth: 2,
         quiescence: true,
         summary: "2-ply minimax; below each leaf the side to move's best capture or promotion, \
@@ -52,6 +57,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "2ply-qe",
         program: "move-qe",
         ranked: "move-qe-mpv",
+        play: "play-qe",
         depth: 2,
         quiescence: true,
         summary: "2ply-q, and against a lone king a term driving it to the edge and the own \
@@ -64,6 +70,11 @@ pub fn find(name: &str) -> Option<&'static Variant> {
     VARIANTS.iter().find(|v| v.name == name)
 }
 
+/// The variant whose `play` program is called `program`.
+pub fn by_play(program: &str) -> Option<&'static Variant> {
+    VARIANTS.iter().find(|v| v.play == program)
+}
+
 /// The names, in registry order.
 pub fn names() -> Vec<&'static str> {
     VARIANTS.iter().map(|v| v.name).collect()
@@ -74,6 +85,14 @@ pub fn default_play() -> &'static Variant {
     find("2ply-qe").expect("registered")
 }
 
+/// The page's default (`regex-chess site`): the strongest variant whose `play` program's
+/// median reply over the bench positions is within about 2 s in headless Chromium
+/// (`E2E_BENCH=3 e2e/run.sh`; PERF.md): `2ply-qe`, 1.8 s (its slowest, kiwipete, 3.8 s;
+/// `2ply` at most 1.2 s).
+pub fn default_page() -> &'static Variant {
+    find("2ply-qe").expect("registered")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,12 +100,17 @@ mod tests {
     #[test]
     fn every_variant_is_a_registered_program_with_a_unique_name() {
         assert_eq!(
-            (VARIANTS[0].name, VARIANTS[0].program, VARIANTS[0].depth),
-            ("2ply", "move", 2)
+            (
+                VARIANTS[0].name,
+                VARIANTS[0].program,
+                VARIANTS[0].play,
+                VARIANTS[0].depth
+            ),
+            ("2ply", "move", "play", 2)
         );
         assert!(!VARIANTS[0].quiescence);
         for (i, v) in VARIANTS.iter().enumerate() {
-            for program in [v.program, v.ranked] {
+            for program in [v.program, v.ranked, v.play] {
                 assert!(
                     crate::programs::find(program).is_some(),
                     "{}: no program {program}",
@@ -95,9 +119,12 @@ mod tests {
             }
             assert_eq!(v.ranked, format!("{}-mpv", v.program));
             assert_eq!(find(v.name), Some(v));
+            assert_eq!(by_play(v.play), Some(v));
             assert!(VARIANTS[..i].iter().all(|w| w.name != v.name));
         }
         assert_eq!(find("nope"), None);
+        assert_eq!(by_play("move"), None);
         assert!(VARIANTS.contains(default_play()));
+        assert!(VARIANTS.contains(default_page()));
     }
 }

@@ -5,16 +5,19 @@
 //! `exit`, or when standard input ends. The player sees the board text without its
 //! `History:` line (the rules' list of positions for repetition, which stays in the
 //! text the rules read); a typed line that is not UTF-8 gets a message and the same
-//! board again.
+//! board again. `--search NAME` picks the search variant whose `play` program answers
+//! ([`crate::chess::variants`]); the default is [`variants::default_play`].
 
 use std::io::{BufRead, Write};
 
 use clap::Args;
 
+use super::best_move::variant;
 use super::{CliError, fail};
 use crate::chess::fen::Fen;
 use crate::chess::pretty::GAME_OVER;
 use crate::chess::runner;
+use crate::chess::variants;
 use crate::exec::ExecutorKind;
 
 /// The line above the first prompt (the rules' first message says how to type moves).
@@ -66,10 +69,15 @@ pub struct PlayArgs {
     /// Which executor runs the rules.
     #[arg(long, default_value = "fast")]
     executor: ExecutorKind,
+    /// The engine's search variant: 2ply, 2ply-q or 2ply-qe (contracts in
+    /// `src/chess/mod.rs`); the default is the strongest within the time budget.
+    #[arg(long, default_value = variants::default_play().name)]
+    search: String,
 }
 
 /// Runs `play`.
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
+    let variant = variant(&args.search)?;
     let fen_text = args.fen.as_deref().unwrap_or(START);
     let fen: Fen = fen_text.parse()?;
     // The `board` program is needed once: it is dropped before `play` is loaded, so the
@@ -80,7 +88,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     if !text.starts_with("8 ") {
         return fail(format!("the rules could not read the FEN {fen_text:?}"));
     }
-    let play = args.executor.build(runner::load("play")?);
+    let play = args.executor.build(runner::load(variant.play)?);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout();

@@ -73,7 +73,7 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
         None => args.program.clone(),
     };
     let workload = Workload::new(program.as_deref(), &options).map_err(CliError)?;
-    if workload.name == "play" && args.white_move.is_none() {
+    if crate::chess::variants::by_play(&workload.name).is_some() && args.white_move.is_none() {
         return fail(
             "the `play` program answers a typed move: give it with --move (for example \
              --move e2e4), or profile another program with --program move",

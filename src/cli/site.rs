@@ -1,20 +1,31 @@
 //! `regex-chess site`: write the static site that plays in the browser.
 //!
 //! The site is the page (`web/`: `index.html`, `app.js`, `worker.js`, `style.css`,
-//! built into the binary), the program's rules as an ES module (`rules.js`, the `js`
-//! export) and the starting state (`start.txt`; and `start-white.txt`, the same position
-//! with the engine as white, when the `board` program draws it). The page appends the typed line to the
-//! state and runs the rules in a Web Worker; see `docs/exports.md`.
+//! built into the binary), the rules as ES modules (the `js` export), the list of them
+//! (`variants.json`) and the starting state (`start.txt`; and `start-white.txt`, the same
+//! position with the engine as white, when the `board` program draws it). The page
+//! appends the typed line to the state and runs the rules in a Web Worker; see
+//! `docs/exports.md`.
+//!
+//! By default the rules are every search variant's `play` program
+//! ([`crate::chess::variants`]): `rules.js` the page's default (`--search NAME`, else
+//! [`variants::default_page`]), `rules-NAME.js` each other one, which the page offers in
+//! a select element. With `--program` or `--file`, `rules.js` is that program alone.
+//! `variants.json` is `{"default": NAME, "variants": [{"name", "program", "file",
+//! "summary"}, ...]}`, weakest first.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
+use super::best_move::variant;
 use super::export::{ProgramSource, registered, write_file};
 use super::{CliError, fail};
 use crate::chess::fen::Fen;
+use crate::chess::variants;
 use crate::exec::{Executor, fast::Fast};
 use crate::export::{self, Format};
+use crate::program::ValidProgram;
 
 /// The page's files, as built into the binary.
 pub const PAGE: [(&str, &str); 4] = [
@@ -47,10 +58,15 @@ pub struct SiteArgs {
     engine_color: String,
 }
 
-/// The program the page runs: `play` unless said otherwise.
+/// The rules the page runs: every search variant's `play` program unless said otherwise.
 #[derive(Args, Debug)]
 pub struct SiteProgram {
-    /// A registered program (default: play).
+    /// The page's default search variant: 2ply, 2ply-q or 2ply-qe (the others are
+    /// offered beside it). Default: the strongest that answers within about 2 s in the
+    /// browser.
+    #[arg(long, conflicts_with_all = ["program", "file"])]
+    search: Option<String>,
+    /// A registered program, run alone (instead of the search variants' `play` programs).
     #[arg(long, conflicts_with = "file")]
     program: Option<String>,
     /// A program file (native JSON or [pattern, replacement] pairs).
@@ -58,17 +74,94 @@ pub struct SiteProgram {
     file: Option<PathBuf>,
 }
 
+/// One set of rules on the page.
+struct PageRules {
+    /// The name the page's select shows (a variant's, or the program's).
+    name: String,
+    /// The program's name (empty for a file without one).
+    program: String,
+    /// The file the page imports (`rules.js` for the default).
+    file: String,
+    /// One line about it.
+    summary: String,
+    /// The `js` export.
+    text: String,
+    /// How many rules.
+    count: usize,
+}
+
+impl PageRules {
+    fn new(
+        name: &str,
+        program: &ValidProgram,
+        file: String,
+        summary: &str,
+    ) -> Result<PageRules, CliError> {
+        Ok(PageRules {
+            name: name.to_string(),
+            program: program.program().name.clone(),
+            file,
+            summary: summary.to_string(),
+            text: export::export(program, Format::Js)?,
+            count: program.rules().len(),
+        })
+    }
+}
+
+/// The page's rules: every variant's `play` program, or the one `--program`/`--file`
+/// names; and the default's name.
+fn page_rules(source: &SiteProgram) -> Result<(Vec<PageRules>, String), CliError> {
+    if source.program.is_some() || source.file.is_some() {
+        let program = ProgramSource {
+            program: source.program.clone(),
+            file: source.file.clone(),
+        }
+        .load()?;
+        let name = match program.program().name.as_str() {
+            "" => "the program".to_string(),
+            name => name.to_string(),
+        };
+        let rules = PageRules::new(&name, &program, "rules.js".to_string(), "")?;
+        return Ok((vec![rules], name));
+    }
+    let default = match &source.search {
+        Some(name) => variant(name)?,
+        None => variants::default_page(),
+    };
+    let mut all = Vec::new();
+    for v in variants::VARIANTS {
+        let file = if v == default {
+            "rules.js".to_string()
+        } else {
+            format!("rules-{}.js", v.name)
+        };
+        // From the program cache, as `play` reads them.
+        let program = crate::chess::runner::load(v.play)?;
+        all.push(PageRules::new(v.name, &program, file, v.summary)?);
+    }
+    Ok((all, default.name.to_string()))
+}
+
+/// The text of `variants.json`.
+fn variants_json(rules: &[PageRules], default: &str) -> String {
+    let list: Vec<serde_json::Value> = rules
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "name": r.name,
+                "program": r.program,
+                "file": r.file,
+                "summary": r.summary,
+            })
+        })
+        .collect();
+    let value = serde_json::json!({ "default": default, "variants": list });
+    format!("{value:#}\n")
+}
+
 /// Runs `site`.
 pub fn run(args: SiteArgs) -> Result<(), CliError> {
-    let source = ProgramSource {
-        program: match (&args.source.program, &args.source.file) {
-            (None, None) => Some("play".to_string()),
-            (program, _) => program.clone(),
-        },
-        file: args.source.file.clone(),
-    };
-    let program = source.load()?;
-    let rules = export::export(&program, Format::Js)?;
+    let (rules, default) = page_rules(&args.source)?;
     // With the `board` program: the start with the engine as white too, for the page's
     // "New game" as black.
     let mut start_white = None;
@@ -104,20 +197,32 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
     for (name, text) in PAGE {
         write_file(&args.output.join(name), text)?;
     }
-    write_file(&args.output.join("rules.js"), &rules)?;
+    for r in &rules {
+        write_file(&args.output.join(&r.file), &r.text)?;
+    }
+    write_file(
+        &args.output.join("variants.json"),
+        &variants_json(&rules, &default),
+    )?;
     write_file(&args.output.join("start.txt"), &start)?;
     if let Some(text) = &start_white {
         write_file(&args.output.join("start-white.txt"), text)?;
     }
+    let listed: Vec<String> = rules
+        .iter()
+        .map(|r| {
+            let program = if r.program.is_empty() || r.program == r.name {
+                String::new()
+            } else {
+                format!(" ({})", r.program)
+            };
+            format!("{}{program}: {} rules in {}", r.name, r.count, r.file)
+        })
+        .collect();
     println!(
-        "wrote the site for {} ({} rules) to {}",
-        if program.program().name.is_empty() {
-            "the program"
-        } else {
-            &program.program().name
-        },
-        program.rules().len(),
-        args.output.display()
+        "wrote the site to {} (default {default}; {})",
+        args.output.display(),
+        listed.join("; ")
     );
     Ok(())
 }

@@ -4,7 +4,9 @@
 //! own, so that `stop` reaches a running `go infinite`), hands them over and prints the
 //! answers, flushing after each line; at the end of the input it prints a
 //! `bestmove` the session still holds (`go infinite` never stopped). The engine is
-//! [`crate::uci::RulesEngine`]: every move comes from the rules.
+//! [`crate::uci::RulesEngine`]: every move comes from the rules. `--search NAME` fixes the
+//! search variant (the `Search` option's value at start); without it each `go` chooses
+//! by its limits ([`crate::uci::clock`]).
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -14,11 +16,18 @@ use std::sync::mpsc;
 use clap::Args;
 
 use super::CliError;
+use super::best_move::variant;
 use crate::uci::{RulesEngine, Session, cuts_a_search};
 
-/// Arguments of `uci` (none: options are set through the protocol).
+/// Arguments of `uci` (the other options are set through the protocol).
 #[derive(Args, Debug)]
-pub struct UciArgs {}
+pub struct UciArgs {
+    /// The search variant every `go` plays: 2ply, 2ply-q or 2ply-qe (contracts in
+    /// `src/chess/mod.rs`). Default: chosen per `go` from its depth or time limits (the
+    /// `Search` option, `auto`).
+    #[arg(long)]
+    search: Option<String>,
+}
 
 /// A line read from standard input (`None` at its end).
 type Read = std::io::Result<Option<Vec<u8>>>;
@@ -29,8 +38,9 @@ type Read = std::io::Result<Option<Vec<u8>>>;
 /// ([`cuts_a_search`]: `stop`, `quit`...) reaches the search running for an earlier
 /// line: it notes the number of the last such line (the end of the input counts as
 /// one), and the search for line `n` stops when that number passes `n`.
-pub fn run(_args: UciArgs) -> Result<(), CliError> {
-    let mut session = Session::new(|kind| Box::new(RulesEngine::new(kind)));
+pub fn run(args: UciArgs) -> Result<(), CliError> {
+    let fixed = args.search.as_deref().map(variant).transpose()?;
+    let mut session = Session::new(|kind| Box::new(RulesEngine::new(kind))).with_search(fixed);
     let cutting = Arc::new(AtomicU64::new(0));
     let lines = spawn_reader(cutting.clone());
     let stdout = std::io::stdout();

@@ -69,7 +69,7 @@ pub fn probe() -> IrProgram {
 
 // ----- the search and the game (branch chess-search) -----
 
-pub use crate::chess::pretty::{board_program, play_program};
+pub use crate::chess::pretty::{board_program, play_program, play_q_program, play_qe_program};
 pub use crate::chess::search::{
     move_mpv_program, move_program, move_q_mpv_program, move_q_program, move_qe_mpv_program,
     move_qe_program,
@@ -93,3 +93,9 @@ pub const BOARD_SUMMARY: &str =
 /// One line about `play`.
 pub const PLAY_SUMMARY: &str =
     "the pretty board and the typed move in; the next board with the engine's reply out";
+/// One line about `play-q`.
+pub const PLAY_Q_SUMMARY: &str =
+    "`play` with the 2ply-q search (a capture search below each leaf) choosing the reply";
+/// One line about `play-qe`.
+pub const PLAY_QE_SUMMARY: &str =
+    "`play` with the 2ply-qe search (capture search, lone-king endgame term) choosing the reply";

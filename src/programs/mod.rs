@@ -96,6 +96,16 @@ pub const ALL: &[Entry] = &[
         build: chess::play_program,
     },
     Entry {
+        name: "play-q",
+        summary: chess::PLAY_Q_SUMMARY,
+        build: chess::play_q_program,
+    },
+    Entry {
+        name: "play-qe",
+        summary: chess::PLAY_QE_SUMMARY,
+        build: chess::play_qe_program,
+    },
+    Entry {
         name: "next-positions",
         summary: next::SUMMARY,
         build: next::next_positions,

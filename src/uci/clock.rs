@@ -220,6 +220,7 @@ mod tests {
             name: "test-4ply-q",
             program: "move",
             ranked: "move-mpv",
+            play: "play",
             depth: 4,
             quiescence: true,
             summary: "",

@@ -19,9 +19,9 @@
 //! | `uci` | `id name`, `id author`, the options, `uciok` |
 //! | `isready` | builds the rule programs if not yet built (errors as `info string`), then `readyok` |
 //! | `ucinewgame` | back to the starting position |
-//! | `setoption name <name> [value <value>]` | `Executor` (`fast`/`reference`), `Threads`, `Hash`, `Move Overhead`, `MultiPV`, `Ponder` (see [`session`]) |
+//! | `setoption name <name> [value <value>]` | `Executor` (`fast`/`reference`), `Threads`, `Hash`, `Move Overhead`, `MultiPV`, `Ponder`, `Search` (`auto` or a variant; see [`session`]) |
 //! | `position startpos\|fen <FEN> [moves ...]` | the position after the moves, each applied by the rules; at the first illegal or malformed move the legal prefix is kept and one `info string` says so; a refused FEN or setup leaves no position: the next `go` answers `bestmove (none)` with an `info string` saying why |
-//! | `go ...` | a compiled search chosen by [`clock`] from the limits; `info depth .. score .. nodes .. nps .. time .. pv ..` from the rules' [`report`], then `bestmove <uci> [ponder <uci>]`; `bestmove (none)` after `info depth 0 score mate 0` (mated) or `score cp 0` (stalemate), or after an `info string` error |
+//! | `go ...` | the `Search` option's variant, or with `auto` a compiled search chosen by [`clock`] from the limits; `info depth .. score .. nodes .. nps .. time .. pv ..` from the rules' [`report`], then `bestmove <uci> [ponder <uci>]`; `bestmove (none)` after `info depth 0 score mate 0` (mated) or `score cp 0` (stalemate), or after an `info string` error |
 //! | `go infinite` / `go ponder ...` | the cheapest variant's move first, then the chosen variant's search, which `stop`, `ucinewgame`, another `go`, `quit`, `bench` or the end of the input cut short ([`Session::handle_until`]); `bestmove` (the chosen variant's move, or the cheapest one's when cut) waits for one of those or `ponderhit`: exactly one `bestmove` a `go` |
 //! | `go perft <depth>` | the leaf count under each legal move and `Nodes searched`, from the rules' move generation ([`perft`]) |
 //! | `bench` | the default search on a fixed set of positions; `Nodes searched` and `Nodes/second` as Stockfish prints them |

@@ -10,12 +10,14 @@
 //! | `Hash` | spin, MB | accepted and unused: the search keeps no hash table |
 //! | `MultiPV` | spin, 1 to [`MULTIPV_MAX`] | above 1, `go` runs the variant's ranking program and prints one `info multipv` line per ranked move |
 //! | `Ponder` | check | accepted: `go ponder` works whatever its value |
+//! | `Search` | combo `auto` or a variant's name | `auto`: the search is chosen per `go` (below); a name: that variant always plays (`regex-chess uci --search NAME` sets it at start) |
 //!
 //! # `go`
 //!
-//! The search is chosen before it starts ([`super::clock`]): `depth N` takes the deepest
-//! variant within N plies; `movetime` or the clocks take the strongest variant whose
-//! measured cost fits the budget; with
+//! The search is chosen before it starts (only a held search is cut short). With
+//! `Search` set to a variant, that variant plays whatever the limits. With `auto`
+//! ([`super::clock`]): `depth N` takes the deepest variant within N plies; `movetime` or
+//! the clocks take the strongest variant whose measured cost fits the budget; with
 //! neither (`go`, `go infinite`, `go nodes N`, `go mate N`) the default variant plays.
 //! `nodes`, `mate` and `searchmoves` are read and said unsupported in an `info string`.
 //! A held search (`go infinite`, `go ponder`) first runs the cheapest variant to the end,
@@ -86,6 +88,9 @@ impl Line {
     }
 }
 
+/// The value of the `Search` option that lets the limits choose the variant.
+pub const AUTO_SEARCH: &str = "auto";
+
 /// The spin options: name, default, minimum, maximum.
 const SPINS: [(&str, u64, u64, u64); 4] = [
     ("Move Overhead", DEFAULT_OVERHEAD, 0, 5000),
@@ -119,6 +124,8 @@ pub struct Session {
     held: Option<String>,
     /// `Move Overhead`, `Threads`, `Hash` and `MultiPV`, in [`SPINS`] order.
     spins: [u64; 4],
+    /// The `Search` option: the variant every `go` plays, or `None` for `auto`.
+    search: Option<&'static Variant>,
     costs: CostBook,
     quit: bool,
 }
@@ -135,9 +142,22 @@ impl Session {
             refused: None,
             held: None,
             spins: SPINS.map(|(_, default, ..)| default),
+            search: None,
             costs: CostBook::new(),
             quit: false,
         }
+    }
+
+    /// The session with `variant` playing every `go` (the `Search` option's value and
+    /// default); `None` lets the limits choose.
+    pub fn with_search(mut self, variant: Option<&'static Variant>) -> Session {
+        self.search = variant;
+        self
+    }
+
+    /// The variant the `Search` option fixes, or `None` for `auto`.
+    pub fn search(&self) -> Option<&'static Variant> {
+        self.search
     }
 
     /// True once `quit` has been read.
@@ -199,6 +219,13 @@ impl Session {
                     ));
                 }
                 out.push("option name Ponder type check default false".to_string());
+                let default = self.search.map_or(AUTO_SEARCH, |v| v.name);
+                let mut search =
+                    format!("option name Search type combo default {default} var {AUTO_SEARCH}");
+                for name in variants::names() {
+                    search.push_str(&format!(" var {name}"));
+                }
+                out.push(search);
                 out.push("uciok".to_string());
             }
             "isready" => {
@@ -248,6 +275,17 @@ impl Session {
                 }
                 Some(Err(e)) => out.push(format!("info string option Executor unchanged: {e}")),
                 None => out.push("info string option Executor unchanged: no value".to_string()),
+            }
+            return;
+        }
+        if name.eq_ignore_ascii_case("search") {
+            match value.as_deref() {
+                Some(v) if v.eq_ignore_ascii_case(AUTO_SEARCH) => self.search = None,
+                Some(v) if variants::find(v).is_some() => self.search = variants::find(v),
+                _ => out.push(clip(&format!(
+                    "info string option Search unchanged: expected {AUTO_SEARCH} or one of {}",
+                    variants::names().join(", ")
+                ))),
             }
             return;
         }
@@ -390,6 +428,12 @@ impl Session {
 
     /// The variant to search with, and an `info string` saying why.
     fn choose(&self, go: &Go, fen: &Fen) -> (&'static Variant, String) {
+        if let Some(variant) = self.search {
+            return (
+                variant,
+                format!("info string option Search: variant {}", variant.name),
+            );
+        }
         let overhead = self.spins[0];
         if let Some(depth) = go.depth {
             let variant = clock::for_depth(depth.min(u32::MAX as u64) as u32);
@@ -549,9 +593,10 @@ impl Session {
         }
     }
 
-    /// Stockfish's `bench`: the default variant on [`BENCH_FENS`], then the totals.
+    /// Stockfish's `bench`: the `Search` option's variant (the default one with `auto`)
+    /// on [`BENCH_FENS`], then the totals.
     fn bench(&mut self, out: &mut Vec<String>) {
-        let variant = variants::default_play();
+        let variant = self.search.unwrap_or_else(variants::default_play);
         let (mut nodes, mut missing) = (0u64, 0);
         let started = Instant::now();
         for (i, text) in BENCH_FENS.iter().enumerate() {
@@ -701,8 +746,48 @@ mod tests {
                 "option name Hash type spin default 16 min 1 max 33554432",
                 "option name MultiPV type spin default 1 min 1 max 5",
                 "option name Ponder type check default false",
+                "option name Search type combo default auto var auto var 2ply var 2ply-q \
+                 var 2ply-qe",
                 "uciok"
             ]
+        );
+    }
+
+    #[test]
+    fn the_search_option_fixes_the_variant_or_lets_the_limits_choose() {
+        let mut s = session();
+        assert_eq!(s.search(), None);
+        assert!(s.handle("setoption name Search value 2ply-q").is_empty());
+        assert_eq!(s.search().map(|v| v.name), Some("2ply-q"));
+        let out = s.handle("go depth 1");
+        assert_eq!(out[0], "info string option Search: variant 2ply-q");
+        for bad in ["setoption name Search value 9ply", "setoption name Search"] {
+            let out = s.handle(bad);
+            assert_eq!(
+                out,
+                [
+                    "info string option Search unchanged: expected auto or one of 2ply, \
+                  2ply-q, 2ply-qe"
+                ]
+            );
+            assert_eq!(s.search().map(|v| v.name), Some("2ply-q"));
+        }
+        assert!(s.handle("setoption name search value AUTO").is_empty());
+        assert_eq!(s.search(), None);
+        let out = s.handle("go depth 1");
+        assert!(
+            out[0].starts_with("info string depth 1: variant "),
+            "{out:?}"
+        );
+        // Set at start (`uci --search`): the option's default says so.
+        let out = session().with_search(variants::find("2ply")).handle("uci");
+        assert!(
+            out.contains(
+                &"option name Search type combo default 2ply var auto var 2ply var 2ply-q \
+                  var 2ply-qe"
+                    .to_string()
+            ),
+            "{out:?}"
         );
     }
 
