@@ -22,11 +22,13 @@ use regex_chess::chess::variants::{VARIANTS, Variant};
 use regex_chess::exec::ExecutorKind;
 use shakmaty::Position;
 
-/// The score line the contract asks for, for an oracle score.
+/// The score line the contract asks for, for an oracle score: a mate on ply 1, 2 or 3
+/// (the 3-ply search scores them `MATE - 5 (ply - 1)`) is a mate in 1, 1 or 2 moves.
 fn expected_score(cp: i32) -> Score {
     match cp {
         eval::MATE => Score::Mate(1),
-        v if v == -eval::MATE => Score::Mate(-1),
+        v if v == -eval::MATE || v == -oracle_variants::mate_on_ply(2) => Score::Mate(-1),
+        v if v == oracle_variants::mate_on_ply(3) => Score::Mate(2),
         v => Score::Cp(v),
     }
 }
@@ -91,23 +93,38 @@ fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<Strin
     }
     let pv: Vec<String> = reply.pv.iter().map(|m| m.to_string()).collect();
     let engine = pos.turn();
+    let find = |pos: &shakmaty::Chess, uci: &str| {
+        pos.legal_moves().into_iter().find(|m| judge::uci(m) == uci)
+    };
     match pv.as_slice() {
         [m] if *m == played && after.legal_moves().is_empty() => None,
-        [m, r] if *m == played => {
-            if !judge::legal_uci(&after).contains(r) {
+        [m, r, rest @ ..] if *m == played && rest.len() + 2 <= variant.depth as usize => {
+            let Some(reply) = find(&after, r) else {
                 return Some(format!("{name} {fen_text}: pv reply {r} is not legal"));
-            }
-            let reply = after
-                .legal_moves()
-                .into_iter()
-                .find(|m| judge::uci(m) == *r)?;
-            let (value, _) = oracle_variants::after_reply(spec, &after, &reply, engine);
-            (value != searched.score).then(|| {
-                format!(
+            };
+            let (value, _) = oracle_variants::reply_value(spec, &after, &reply, engine);
+            if value != searched.score {
+                return Some(format!(
                     "{name} {fen_text}: the pv reply {r} scores {value}, the move {}",
                     searched.score
-                )
-            })
+                ));
+            }
+            let next = judge::play_move(&after, &reply);
+            let stands = || oracle_variants::stand_pat(spec, &next, engine) == value;
+            match (variant.depth, rest) {
+                (2, []) => None,
+                (3, []) if next.legal_moves().is_empty() || stands() => None,
+                (3, [t]) => {
+                    let Some(third) = find(&next, t) else {
+                        return Some(format!("{name} {fen_text}: pv third move {t} is not legal"));
+                    };
+                    let (v3, _) = oracle_variants::after_third(spec, &next, &third, engine);
+                    (v3 != value).then(|| {
+                        format!("{name} {fen_text}: the pv third move {t} scores {v3}, the reply {value}")
+                    })
+                }
+                _ => Some(format!("{name} {fen_text}: pv {pv:?}")),
+            }
         }
         _ => Some(format!("{name} {fen_text}: pv {pv:?}")),
     }
@@ -130,6 +147,16 @@ const KNOWN: [&str; 8] = [
     "4k3/8/3p4/4n3/8/5N2/8/4K3 w - - 0 1",
 ];
 
+/// Positions for the third ply: mates in two (a rook lift, a back rank), a mate the
+/// opponent threatens, a piece the 2-ply searches take that a recapture loses.
+const THREE_PLY_KNOWN: [&str; 5] = [
+    "6k1/5ppp/8/8/8/8/1R6/1R4K1 w - - 0 1",
+    "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "4k3/8/2n5/3p4/8/8/3R4/3RK3 w - - 0 1",
+];
+
 /// King and queen, king and rook, king and two rooks against a lone king, either side to
 /// move and either side attacking: the endgame term of `2ply-qe` applies at the leaves.
 const ENDINGS: [&str; 9] = [
@@ -144,14 +171,26 @@ const ENDINGS: [&str; 9] = [
     "1k6/8/2K5/8/8/8/8/3R4 w - - 0 1",
 ];
 
-/// Checks `fens` with every variant, on two threads.
+/// Checks `fens` with `variant` on `executor`, on two threads.
+fn check_variant(variant: &Variant, executor: ExecutorKind, what: &str, fens: &[String]) {
+    let picker = MovePicker::named(variant.program, executor)
+        .unwrap_or_else(|e| panic!("{}: {e}", variant.name));
+    let failures = parallel::failures(fens, |f| check(variant, &picker, f));
+    let what = format!("{} ({executor:?}) {what}", variant.name);
+    parallel::assert_none(&what, fens.len(), &failures);
+}
+
+/// Checks `fens` with every 2-ply variant on the fast executor (the 3-ply one, ~35
+/// times the work, has tests of its own below).
 fn check_all(what: &str, fens: &[String]) {
-    for variant in VARIANTS {
-        let picker = MovePicker::named(variant.program, ExecutorKind::Fast)
-            .unwrap_or_else(|e| panic!("{}: {e}", variant.name));
-        let failures = parallel::failures(fens, |f| check(variant, &picker, f));
-        parallel::assert_none(&format!("{} {what}", variant.name), fens.len(), &failures);
+    for variant in VARIANTS.iter().filter(|v| v.depth == 2) {
+        check_variant(variant, ExecutorKind::Fast, what, fens);
     }
+}
+
+/// The 3-ply variant.
+fn three_plies() -> &'static Variant {
+    regex_chess::chess::variants::find("3ply-qe").expect("registered")
 }
 
 #[test]
@@ -276,6 +315,77 @@ fn playout_positions_full() {
         .collect();
     assert!(fens.len() >= 500);
     check_all("500 playout positions", &fens);
+}
+
+#[test]
+fn three_plies_on_known_positions_and_endings() {
+    // Mates in one and two, a trap, no move, a recapture, lone kings: both executors.
+    let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
+    fens.extend(THREE_PLY_KNOWN.iter().map(|f| f.to_string()));
+    fens.extend(ENDINGS.iter().map(|f| f.to_string()));
+    for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
+        check_variant(
+            three_plies(),
+            executor,
+            "known positions and endings",
+            &fens,
+        );
+    }
+}
+
+/// How many of `fens` the oracle's `3ply-qe` plays a move other than its `2ply-qe` in.
+fn changed_by_the_third_ply(fens: &[String]) -> usize {
+    let best = |name: &str, fen: &str| {
+        oracle_variants::search(Spec::of(name), &judge::position(fen)).map(|s| s.best)
+    };
+    let changed: Vec<&String> = fens
+        .iter()
+        .filter(|f| best("2ply-qe", f) != best("3ply-qe", f))
+        .collect();
+    eprintln!("the third ply changes the move in {changed:?}");
+    changed.len()
+}
+
+#[test]
+fn three_plies_on_bench_and_playout_shares() {
+    let mut fens = bench_fens();
+    let samples = playouts::positions(playouts::SEED, 1000);
+    fens.extend(playouts::share(&samples, 6).into_iter().map(|s| s.fen));
+    fens.extend(lone_king_placements(6, 9));
+    check_variant(
+        three_plies(),
+        ExecutorKind::Fast,
+        "bench and playout share",
+        &fens,
+    );
+    // The third ply is not idle: it changes the move in some of them.
+    let changed = changed_by_the_third_ply(&fens);
+    assert!(changed >= 1, "the third ply changes {changed} moves");
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess_variants -- --ignored"]
+fn three_plies_playout_positions_full() {
+    let samples = playouts::positions(playouts::SEED + 2, 1000);
+    let fens: Vec<String> = playouts::share(&samples, 500)
+        .into_iter()
+        .map(|s| s.fen)
+        .collect();
+    assert!(fens.len() >= 500);
+    check_variant(
+        three_plies(),
+        ExecutorKind::Fast,
+        "500 playout positions",
+        &fens,
+    );
+    // The reference executor on a share (it is slower on the wide states).
+    let share: Vec<String> = fens.iter().step_by(10).cloned().collect();
+    check_variant(
+        three_plies(),
+        ExecutorKind::Reference,
+        "50 playout positions",
+        &share,
+    );
 }
 
 #[test]

@@ -14,7 +14,8 @@ pub struct Variant {
     pub name: &'static str,
     /// The registered program that runs it (see [`crate::programs`]).
     pub program: &'static str,
-    /// The plies of full-width search.
+    /// The plies searched before the capture search (`3ply-qe`'s third is selective:
+    /// captures and promotions).
     pub depth: u32,
     /// Whether a capture search runs below the full-width plies.
     pub quiescence: bool,
@@ -50,6 +51,15 @@ pub const VARIANTS: &[Variant] = &[
         quiescence: true,
         summary: "2ply-q, and against a lone king a term driving it to the edge and the own \
                   king close",
+    },
+    Variant {
+        name: "3ply-qe",
+        program: "move-3qe",
+        depth: 3,
+        quiescence: true,
+        summary: "2ply-qe's two plies, then the better of standing pat and the engine's \
+                  captures and promotions, each answered by the opponent's best capture or \
+                  standing pat; mates on every ply, the shorter scoring higher",
     },
 ];
 

@@ -70,7 +70,7 @@ pub fn probe() -> IrProgram {
 // ----- the search and the game (branch chess-search) -----
 
 pub use crate::chess::pretty::{board_program, play_program};
-pub use crate::chess::search::{move_program, move_q_program, move_qe_program};
+pub use crate::chess::search::{move_3qe_program, move_program, move_q_program, move_qe_program};
 
 /// One line about `move`.
 pub const MOVE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax), the FEN after it, its status and the \
@@ -81,6 +81,10 @@ pub const MOVE_Q_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a 
 /// One line about `move-qe`.
 pub const MOVE_QE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a capture search below each \
      leaf, against a lone king a term driving it to the edge), the FEN after it and its status out";
+/// One line about `move-3qe`.
+pub const MOVE_3QE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a third ply of the engine's \
+     captures and promotions answered by the opponent's, the endgame term), the FEN after it, \
+     its status and the search's score, depth, nodes and pv out";
 /// One line about `board`.
 pub const BOARD_SUMMARY: &str =
     "`engine: white|black` and a FEN in; the first pretty board of a game out";

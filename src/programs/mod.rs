@@ -71,6 +71,11 @@ pub const ALL: &[Entry] = &[
         build: chess::move_qe_program,
     },
     Entry {
+        name: "move-3qe",
+        summary: chess::MOVE_3QE_SUMMARY,
+        build: chess::move_3qe_program,
+    },
+    Entry {
         name: "board",
         summary: chess::BOARD_SUMMARY,
         build: chess::board_program,
