@@ -95,10 +95,11 @@
 //! - An engine move that leaves the opponent no legal reply: `MATE` in check, else 0.
 //! - Otherwise the minimum, over the opponent's legal replies, of the reply's score.
 //! - A reply that leaves the engine no legal move: `−(MATE − 5)` in check, else 0.
-//! - Otherwise the maximum of standing pat, the material-plus-table score plus `E` of the
-//!   position after the reply, and the score of each of the engine's legal captures (en
-//!   passant included) and promotions (quiet ones included) there (the third ply; no
-//!   quiet move, no castling).
+//! - Otherwise standing pat: the material-plus-table score plus `E` of the position
+//!   after the reply; and when the reply captured a piece standing on its target square
+//!   (en passant does not count), the maximum of standing pat and the score of each of
+//!   the engine's legal captures (en passant included) and promotions (quiet ones
+//!   included) there (the third ply; no quiet move, no castling).
 //! - A third-ply move that leaves the opponent no legal move: `MATE − 10` in check, else
 //!   0. Otherwise `E` of the position after it plus the minimum of its
 //!   material-plus-table score (standing pat) and the material-plus-table score after
@@ -106,10 +107,11 @@
 //!   No mate, stalemate or move is looked at below that capture.
 //!
 //! `nodes` counts every position after an engine move, a reply, a third-ply move and a
-//! move of the capture search below it. A full-width third ply (every legal move) was
-//! measured first: on the start position alone 10 s a move and a 54 MB state (the
-//! capture search below every third-ply position is most of it), 2 GB of peak RSS on
-//! the bench suite; the bench figures of this search are in PERF.md.
+//! move of the capture search below it. Two wider third plies were measured first (see
+//! PERF.md): every legal move (the start position alone 10 s a move, a 54 MB state, 2
+//! GB of peak RSS on the bench suite) and the captures and promotions after every reply
+//! (kiwipete 26 s and a 142 MB state); after a capturing reply only, the third ply is
+//! where the 2-ply searches erred most: the engine's recapture, now answered.
 
 pub mod board;
 pub mod endgame;

@@ -29,9 +29,10 @@
 //! `2ply-qe` variant), every leaf where the engine can move also adds the endgame term
 //! of [`endgame`] (the leaf's board, from the engine's view) to its score. With
 //! [`SearchOptions::third_ply`] (the `3ply-qe` variant), [`third_ply`] replaces the leaf
-//! below each reply: a copy of the leaf stands pat, another forks into the engine's
-//! captures and promotions, each with the opponent's `capture_search` below it, and a
-//! tournament per reply keeps the best. With [`SearchOptions::report`] every thread
+//! below each reply that captured on its target square: a copy of the leaf stands pat,
+//! another forks into the engine's captures and promotions, each with the opponent's
+//! `capture_search` below it, and a tournament per reply keeps the best; the other
+//! leaves ([`quiet_reply_leaf`]) stand pat. With [`SearchOptions::report`] every thread
 //! also carries the reply's UCI text and a count of positions, summed by
 //! [`report::keep_best_counting`] in place of each tournament; the program writes them
 //! with the score in decimal at the end.
@@ -243,9 +244,9 @@ pub struct SearchOptions {
     /// Keep the expected reply and count the positions visited ([`Chosen::reply`],
     /// [`Chosen::nodes`]).
     pub report: bool,
-    /// Search a third, selective ply after each reply ([`third_ply`]: standing pat or
-    /// the engine's captures and promotions); the capture search and the endgame term
-    /// then apply below it.
+    /// Search a third, selective ply after each reply that captured ([`third_ply`]:
+    /// standing pat or the engine's captures and promotions); the capture search and the
+    /// endgame term then apply below it.
     pub third_ply: bool,
 }
 
@@ -323,6 +324,50 @@ fn capture_search(
     let gains = b.gt(&best, &zero);
     let best = b.if_else(&gains, |_| best.clone(), |_| zero.clone());
     (best, count)
+}
+
+/// The leaf of the `3ply-qe` search after a reply that captured nothing on its target
+/// square, with gain `g2` for the opponent below the engine move scoring `child`: its
+/// key for the tournament over the replies (`child - key` is its score: the position's
+/// score plus the endgame term, or `-(MATE - 1 ply)` when the engine is mated, or 0
+/// when stalemated) and the positions counted (the reply's).
+#[track_caller]
+fn quiet_reply_leaf(
+    b: &mut Builder,
+    pos: &Position,
+    child: &Value<kind::Int>,
+    g2: &Value<kind::Int>,
+    options: SearchOptions,
+) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
+    let mate = mate_units();
+    let can_move = has_legal_move(b, pos);
+    let key = b.if_else(
+        &can_move,
+        |b| {
+            if options.endgame {
+                // The engine is to move: the term e scores child - (g2 - e).
+                let e_white = endgame::term_white(b, &pos.board);
+                let white = b.eq_text(&pos.turn, "w");
+                let e = evaluate::for_side(b, &e_white, &white);
+                b.sub(g2, &e)
+            } else {
+                g2.clone()
+            }
+        },
+        |b| {
+            // Mated: -(MATE - 1) = child - (child + MATE - 1); stalemate: 0.
+            let check = in_check(b, pos);
+            b.if_else(
+                &check,
+                |b| {
+                    let m = b.int(SCORE_BITS, mate - 1);
+                    b.add(child, &m)
+                },
+                |_| child.clone(),
+            )
+        },
+    );
+    (key, options.report.then(|| report::one(b)))
 }
 
 /// The third ply below a reply (the `3ply-qe` search of `src/chess/mod.rs`), run in each
@@ -525,12 +570,24 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                         |b| {
                             let g = evaluate::gain(b, &saved, &reply);
                             if three {
+                                let took = evaluate::captures_on_target(b, &saved, &reply);
                                 if !report {
                                     b.emit(Instruction::Delete(reply.var().clone()));
                                 }
                                 b.emit(Instruction::Delete(saved.var().clone()));
-                                let (key, third, count) = third_ply(b, pos, &child, &g, options);
-                                return (key, (third, count));
+                                return b.if_else(
+                                    &took,
+                                    |b| {
+                                        let (key, third, count) =
+                                            third_ply(b, pos, &child, &g, options);
+                                        (key, (third, count))
+                                    },
+                                    |b| {
+                                        let (key, count) =
+                                            quiet_reply_leaf(b, pos, &child, &g, options);
+                                        (key, (report.then(|| b.str("")), count))
+                                    },
+                                );
                             }
                             let took =
                                 quiescence.then(|| evaluate::captures_on_target(b, &saved, &reply));
@@ -752,9 +809,10 @@ pub fn move_qe_program() -> IrProgram {
 pub fn move_3qe_program() -> IrProgram {
     search_program(
         "move-3qe",
-        "The `move` program's contract; the 2-ply minimax, then a third ply of the engine's \
-         captures and promotions (or standing pat), each answered by the opponent's best \
-         capture (or standing pat), with the endgame term at the leaves.",
+        "The `move` program's contract; the 2-ply minimax, then, after a capturing reply, \
+         a third ply of the engine's captures and promotions (or standing pat), each \
+         answered by the opponent's best capture (or standing pat), with the endgame term \
+         at the leaves.",
         SearchOptions {
             quiescence: true,
             endgame: true,

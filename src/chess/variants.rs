@@ -15,7 +15,7 @@ pub struct Variant {
     /// The registered program that runs it (see [`crate::programs`]).
     pub program: &'static str,
     /// The plies searched before the capture search (`3ply-qe`'s third is selective:
-    /// captures and promotions).
+    /// captures and promotions after a capturing reply).
     pub depth: u32,
     /// Whether a capture search runs below the full-width plies.
     pub quiescence: bool,
@@ -57,9 +57,10 @@ pub const VARIANTS: &[Variant] = &[
         program: "move-3qe",
         depth: 3,
         quiescence: true,
-        summary: "2ply-qe's two plies, then the better of standing pat and the engine's \
-                  captures and promotions, each answered by the opponent's best capture or \
-                  standing pat; mates on every ply, the shorter scoring higher",
+        summary: "2ply-qe's two plies; after a capturing reply, a third: the better of \
+                  standing pat and the engine's captures and promotions, each answered by \
+                  the opponent's best capture or standing pat; mates on every ply, the \
+                  shorter scoring higher",
     },
 ];
 

@@ -82,8 +82,9 @@ pub const MOVE_Q_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a 
 pub const MOVE_QE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a capture search below each \
      leaf, against a lone king a term driving it to the edge), the FEN after it and its status out";
 /// One line about `move-3qe`.
-pub const MOVE_3QE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a third ply of the engine's \
-     captures and promotions answered by the opponent's, the endgame term), the FEN after it, \
+pub const MOVE_3QE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax; after a capturing reply, a \
+     third ply of the engine's captures and promotions answered by the opponent's; the \
+     endgame term), the FEN after it, \
      its status and the search's score, depth, nodes and pv out";
 /// One line about `board`.
 pub const BOARD_SUMMARY: &str =

@@ -11,8 +11,9 @@
 //!   or promotion of the engine.
 //! - `2ply-qe`: `2ply-q`, plus at every such leaf [`endgame_term`] of the position after
 //!   the reply, from the engine's view.
-//! - `3ply-qe`: two full-width plies, then ([`after_reply3`]) the larger of standing pat
-//!   (the position after the reply, with [`endgame_term`]) and the engine's legal
+//! - `3ply-qe`: two full-width plies, then ([`after_reply3`]) standing pat (the position
+//!   after the reply, with [`endgame_term`]) or, after a reply that captured on its
+//!   target square (not en passant), the larger of standing pat and the engine's legal
 //!   captures and promotions; a third-ply position where the opponent can move scores
 //!   the smaller of its own score and the score after each legal capture or promotion of
 //!   the opponent, plus [`endgame_term`] of the third-ply position; a mate given on ply
@@ -172,8 +173,9 @@ pub fn stand_pat(spec: Spec, next: &Chess, engine: Color) -> i32 {
 }
 
 /// The 3-ply score, from the engine's view, of the position after `reply` (played in
-/// `after`): the best of standing pat and the engine's third-ply captures and
-/// promotions, or a mate or stalemate; and the positions reached below it.
+/// `after`): a mate or stalemate; else standing pat, and, when the reply captured on its
+/// target square (not en passant), the best of it and the engine's third-ply captures
+/// and promotions; and the positions reached below it.
 pub fn after_reply3(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i32, u64) {
     let next = judge::play_move(after, reply);
     let moves = next.legal_moves();
@@ -182,6 +184,9 @@ pub fn after_reply3(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (
     }
     let mut nodes = 0;
     let mut best = stand_pat(spec, &next, engine);
+    if !reply.is_capture() || reply.is_en_passant() {
+        return (best, 0);
+    }
     for third in moves.iter().filter(|m| is_noisy(m)) {
         let (value, below) = after_third(spec, &next, third, engine);
         nodes += 1 + below;
