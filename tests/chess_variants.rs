@@ -162,6 +162,13 @@ const THREE_PLY_CHANGED: [&str; 4] = [
     "rnbqk2r/3pppbp/pp3np1/2p5/2P3P1/2N1PN2/PP1P1P1P/R1BQKBR1 b Qkq - 1 7",
 ];
 
+/// Mates in two the third ply finds: a queen check that only a capture answers, then the
+/// rook's capture mates (`score mate 2`), for either colour.
+const MATES_IN_TWO: [&str; 2] = [
+    "3r2k1/5ppp/8/8/8/8/4QPPP/4R1K1 w - - 0 1",
+    "4r1k1/4qppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+];
+
 /// King and queen, king and rook, king and two rooks against a lone king, either side to
 /// move and either side attacking: the endgame term of `2ply-qe` applies at the leaves.
 const ENDINGS: [&str; 9] = [
@@ -329,6 +336,7 @@ fn three_plies_on_known_positions_and_endings() {
     let changed: Vec<String> = THREE_PLY_CHANGED.iter().map(|f| f.to_string()).collect();
     let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
     fens.extend(changed.iter().cloned());
+    fens.extend(MATES_IN_TWO.iter().map(|f| f.to_string()));
     fens.extend(ENDINGS.iter().map(|f| f.to_string()));
     for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
         check_variant(
@@ -340,6 +348,11 @@ fn three_plies_on_known_positions_and_endings() {
     }
     // The third ply is not idle: the oracle's move differs from `2ply-qe`'s there.
     assert_eq!(changed_by_the_third_ply(&changed), changed.len());
+    for fen in MATES_IN_TWO {
+        let searched = oracle_variants::search(Spec::of("3ply-qe"), &judge::position(fen));
+        let score = searched.map(|s| s.score);
+        assert_eq!(score, Some(oracle_variants::mate_on_ply(3)), "{fen}");
+    }
 }
 
 /// How many of `fens` the oracle's `3ply-qe` plays a move other than its `2ply-qe` in.
