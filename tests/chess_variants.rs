@@ -9,6 +9,12 @@
 //! the volume (500 playout positions and 300 random lone-king placements per variant)
 //! runs with
 //! `cargo test --release --test chess_variants -- --ignored`.
+//!
+//! The 2-ply variants run on the fast executor. `3ply-qe`, several times their work, has
+//! tests of its own: the known positions, the endings and positions where its third ply
+//! changes the move on both executors, the bench positions and small playout and
+//! lone-king shares on the fast one (CI); 500 playout positions on the fast executor and
+//! 50 of them on the reference one (the volume).
 
 #[path = "common/oracle/mod.rs"]
 mod oracle;
@@ -22,11 +28,13 @@ use regex_chess::chess::variants::{VARIANTS, Variant};
 use regex_chess::exec::ExecutorKind;
 use shakmaty::Position;
 
-/// The score line the contract asks for, for an oracle score.
+/// The score line the contract asks for, for an oracle score: a mate on ply 1, 2 or 3
+/// (the 3-ply search scores them `MATE - 5 (ply - 1)`) is a mate in 1, 1 or 2 moves.
 fn expected_score(cp: i32) -> Score {
     match cp {
         eval::MATE => Score::Mate(1),
-        v if v == -eval::MATE => Score::Mate(-1),
+        v if v == -eval::MATE || v == -oracle_variants::mate_on_ply(2) => Score::Mate(-1),
+        v if v == oracle_variants::mate_on_ply(3) => Score::Mate(2),
         v => Score::Cp(v),
     }
 }
@@ -91,23 +99,38 @@ fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<Strin
     }
     let pv: Vec<String> = reply.pv.iter().map(|m| m.to_string()).collect();
     let engine = pos.turn();
+    let find = |pos: &shakmaty::Chess, uci: &str| {
+        pos.legal_moves().into_iter().find(|m| judge::uci(m) == uci)
+    };
     match pv.as_slice() {
         [m] if *m == played && after.legal_moves().is_empty() => None,
-        [m, r] if *m == played => {
-            if !judge::legal_uci(&after).contains(r) {
+        [m, r, rest @ ..] if *m == played && rest.len() + 2 <= variant.depth as usize => {
+            let Some(reply) = find(&after, r) else {
                 return Some(format!("{name} {fen_text}: pv reply {r} is not legal"));
-            }
-            let reply = after
-                .legal_moves()
-                .into_iter()
-                .find(|m| judge::uci(m) == *r)?;
-            let (value, _) = oracle_variants::after_reply(spec, &after, &reply, engine);
-            (value != searched.score).then(|| {
-                format!(
+            };
+            let (value, _) = oracle_variants::reply_value(spec, &after, &reply, engine);
+            if value != searched.score {
+                return Some(format!(
                     "{name} {fen_text}: the pv reply {r} scores {value}, the move {}",
                     searched.score
-                )
-            })
+                ));
+            }
+            let next = judge::play_move(&after, &reply);
+            let stands = || oracle_variants::stand_pat(spec, &next, engine) == value;
+            match (variant.depth, rest) {
+                (2, []) => None,
+                (3, []) if next.legal_moves().is_empty() || stands() => None,
+                (3, [t]) => {
+                    let Some(third) = find(&next, t) else {
+                        return Some(format!("{name} {fen_text}: pv third move {t} is not legal"));
+                    };
+                    let (v3, _) = oracle_variants::after_third(spec, &next, &third, engine);
+                    (v3 != value).then(|| {
+                        format!("{name} {fen_text}: the pv third move {t} scores {v3}, the reply {value}")
+                    })
+                }
+                _ => Some(format!("{name} {fen_text}: pv {pv:?}")),
+            }
         }
         _ => Some(format!("{name} {fen_text}: pv {pv:?}")),
     }
@@ -130,6 +153,22 @@ const KNOWN: [&str; 8] = [
     "4k3/8/3p4/4n3/8/5N2/8/4K3 w - - 0 1",
 ];
 
+/// Playout positions where the third ply changes the oracle's move (found among the CI
+/// seed's playouts, the cheapest kept).
+const THREE_PLY_CHANGED: [&str; 4] = [
+    "1n1k3r/4b1pp/p1p5/5pB1/6r1/P1P4P/3R3K/1N3r2 b - - 1 36",
+    "rnbqkbr1/p4ppp/4pn1B/1BPNP3/8/7P/PPP2PP1/R2QK1NR b KQ - 0 9",
+    "8/nb6/p5RP/3k4/KP5P/P3r1P1/2Pr4/6N1 w - - 1 46",
+    "rnbqk2r/3pppbp/pp3np1/2p5/2P3P1/2N1PN2/PP1P1P1P/R1BQKBR1 b Qkq - 1 7",
+];
+
+/// Mates in two the third ply finds: a queen check that only a capture answers, then the
+/// rook's capture mates (`score mate 2`), for either colour.
+const MATES_IN_TWO: [&str; 2] = [
+    "3r2k1/5ppp/8/8/8/8/4QPPP/4R1K1 w - - 0 1",
+    "4r1k1/4qppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+];
+
 /// King and queen, king and rook, king and two rooks against a lone king, either side to
 /// move and either side attacking: the endgame term of `2ply-qe` applies at the leaves.
 const ENDINGS: [&str; 9] = [
@@ -144,14 +183,26 @@ const ENDINGS: [&str; 9] = [
     "1k6/8/2K5/8/8/8/8/3R4 w - - 0 1",
 ];
 
-/// Checks `fens` with every variant, on two threads.
+/// Checks `fens` with `variant` on `executor`, on two threads.
+fn check_variant(variant: &Variant, executor: ExecutorKind, what: &str, fens: &[String]) {
+    let picker = MovePicker::named(variant.program, executor)
+        .unwrap_or_else(|e| panic!("{}: {e}", variant.name));
+    let failures = parallel::failures(fens, |f| check(variant, &picker, f));
+    let what = format!("{} ({executor:?}) {what}", variant.name);
+    parallel::assert_none(&what, fens.len(), &failures);
+}
+
+/// Checks `fens` with every 2-ply variant on the fast executor (the 3-ply one, ~35
+/// times the work, has tests of its own below).
 fn check_all(what: &str, fens: &[String]) {
-    for variant in VARIANTS {
-        let picker = MovePicker::named(variant.program, ExecutorKind::Fast)
-            .unwrap_or_else(|e| panic!("{}: {e}", variant.name));
-        let failures = parallel::failures(fens, |f| check(variant, &picker, f));
-        parallel::assert_none(&format!("{} {what}", variant.name), fens.len(), &failures);
+    for variant in VARIANTS.iter().filter(|v| v.depth == 2) {
+        check_variant(variant, ExecutorKind::Fast, what, fens);
     }
+}
+
+/// The 3-ply variant.
+fn three_plies() -> &'static Variant {
+    regex_chess::chess::variants::find("3ply-qe").expect("registered")
 }
 
 #[test]
@@ -276,6 +327,84 @@ fn playout_positions_full() {
         .collect();
     assert!(fens.len() >= 500);
     check_all("500 playout positions", &fens);
+}
+
+#[test]
+fn three_plies_on_known_positions_and_endings() {
+    // Mates in one, a trap, no move, a recapture, lone kings, and positions where the
+    // third ply changes the move: both executors.
+    let changed: Vec<String> = THREE_PLY_CHANGED.iter().map(|f| f.to_string()).collect();
+    let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
+    fens.extend(changed.iter().cloned());
+    fens.extend(MATES_IN_TWO.iter().map(|f| f.to_string()));
+    fens.extend(ENDINGS.iter().map(|f| f.to_string()));
+    for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
+        check_variant(
+            three_plies(),
+            executor,
+            "known positions and endings",
+            &fens,
+        );
+    }
+    // The third ply is not idle: the oracle's move differs from `2ply-qe`'s there.
+    assert_eq!(changed_by_the_third_ply(&changed), changed.len());
+    for fen in MATES_IN_TWO {
+        let searched = oracle_variants::search(Spec::of("3ply-qe"), &judge::position(fen));
+        let score = searched.map(|s| s.score);
+        assert_eq!(score, Some(oracle_variants::mate_on_ply(3)), "{fen}");
+    }
+}
+
+/// How many of `fens` the oracle's `3ply-qe` plays a move other than its `2ply-qe` in.
+fn changed_by_the_third_ply(fens: &[String]) -> usize {
+    let best = |name: &str, fen: &str| {
+        oracle_variants::search(Spec::of(name), &judge::position(fen)).map(|s| s.best)
+    };
+    let changed: Vec<&String> = fens
+        .iter()
+        .filter(|f| best("2ply-qe", f) != best("3ply-qe", f))
+        .collect();
+    eprintln!("the third ply changes the move in {changed:?}");
+    changed.len()
+}
+
+#[test]
+fn three_plies_on_bench_and_playout_shares() {
+    let mut fens = bench_fens();
+    let samples = playouts::positions(playouts::SEED, 1000);
+    fens.extend(playouts::share(&samples, 6).into_iter().map(|s| s.fen));
+    fens.extend(lone_king_placements(6, 9));
+    check_variant(
+        three_plies(),
+        ExecutorKind::Fast,
+        "bench and playout share",
+        &fens,
+    );
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess_variants -- --ignored"]
+fn three_plies_playout_positions_full() {
+    let samples = playouts::positions(playouts::SEED + 2, 1000);
+    let fens: Vec<String> = playouts::share(&samples, 500)
+        .into_iter()
+        .map(|s| s.fen)
+        .collect();
+    assert!(fens.len() >= 500);
+    check_variant(
+        three_plies(),
+        ExecutorKind::Fast,
+        "500 playout positions",
+        &fens,
+    );
+    // The reference executor on a share (it is slower on the wide states).
+    let share: Vec<String> = fens.iter().step_by(10).cloned().collect();
+    check_variant(
+        three_plies(),
+        ExecutorKind::Reference,
+        "50 playout positions",
+        &share,
+    );
 }
 
 #[test]

@@ -146,7 +146,10 @@ fn move_prints_the_move_the_fen_after_and_the_status() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).lines().count(), 7);
     let out = regex_chess(&["move", "--fen", START, "--search", "9ply"]);
-    assert_one_line_error(&out, "unknown search `9ply`; known: 2ply, 2ply-q, 2ply-qe");
+    assert_one_line_error(
+        &out,
+        "unknown search `9ply`; known: 2ply, 2ply-q, 2ply-qe, 3ply-qe",
+    );
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     let out = regex_chess(&["move", "--fen", mated]);
     assert!(out.status.success(), "{}", text(&out.stderr));

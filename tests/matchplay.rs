@@ -337,7 +337,7 @@ fn the_match_command_checks_its_arguments() {
         (vec!["--search", "9ply"], "unknown search `9ply`"),
         (
             vec!["--opponent", "search:nope"],
-            "unknown search `nope`; known: 2ply, 2ply-q, 2ply-qe",
+            "unknown search `nope`; known: 2ply, 2ply-q, 2ply-qe, 3ply-qe",
         ),
         (
             vec!["--opponent", "search:2ply", "--opponent-depth", "3"],

@@ -12,7 +12,8 @@
 //! | `move` | a FEN and `\n` | `move <uci>\nfen <FEN after the move>\nstatus <status>\n` and the search's report (below), or, when the side to move has no legal move, `status checkmate\n` / `status stalemate\n` alone |
 //! | `move-q` | as `move` | as `move`, from the `2ply-q` search |
 //! | `move-qe` | as `move` | as `move`, from the `2ply-qe` search |
-//! | `move-mpv`, `move-q-mpv`, `move-qe-mpv` | as `move` | the output of `move`, `move-q` or `move-qe`, then the ranking of the root moves (below) |
+//! | `move-3qe` | as `move` | as `move`, from the `3ply-qe` search |
+//! | `move-mpv`, `move-q-mpv`, `move-qe-mpv`, `move-3qe-mpv` | as `move` | the output of `move`, `move-q`, `move-qe` or `move-3qe`, then the ranking of the root moves (below) |
 //! | `board` | `engine: white` or `engine: black`, a newline, a FEN and `\n` | the first pretty board of a game (see [`pretty`]) |
 //! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply (the `2ply` search's), or the same position with a message |
 //! | `play-q`, `play-qe` | as `play` | as `play`, the engine's reply from the `2ply-q` or `2ply-qe` search |
@@ -31,13 +32,16 @@
 //! - `score cp <int>`: the chosen move's score below, in centipawns from the engine's
 //!   view; or `score mate <n>` when the score is a mate: `mate 1` for [`eval::MATE`] (the
 //!   move mates), `mate -1` for `-MATE` (every move allows a mate in one);
-//! - `depth <plies>`: the full-width plies (2);
+//! - `depth <plies>`: the plies searched before the capture search: 2, or 3 for the
+//!   `3ply-qe` search (whose third ply is selective);
 //! - `nodes <count>`: the positions the search reached by a move and evaluated: every
 //!   position after an engine move, after a reply, and after a move of the capture
 //!   search;
-//! - `pv <uci> [<uci>]`: the move, then the reply whose score is the move's score (the
-//!   first such reply in the rules' generation order), absent when the move leaves no
-//!   legal reply.
+//! - `pv <uci> [<uci> [<uci>]]`: the move, then the reply whose score is the move's
+//!   score (the first such reply in the rules' generation order), absent when the move
+//!   leaves no legal reply; in the `3ply-qe` search, then the third-ply move whose score
+//!   is the reply's score (the first such in generation order), absent when standing pat
+//!   scores it (standing pat comes first) or the reply leaves the engine no move.
 //!
 //! # The ranking of the root moves (`-mpv` programs)
 //!
@@ -94,6 +98,36 @@
 //!
 //! `E` is at most 290 cp, less than any piece but a pawn, so it drives the lone king to
 //! the edge and the attacking king towards it without ever buying material.
+//!
+//! # The `3ply-qe` search (`move-3qe`)
+//!
+//! Three plies, the third selective, scored by material and tables plus `E`, from the
+//! engine's view. A mate given on ply `p` (1, 2 or 3) scores `MATE − 5·(p − 1)` for the
+//! side giving it (`score mate 1` on ply 1, `mate -1` on ply 2, `mate 2` on ply 3), so a
+//! shorter mate scores higher and a longer loss less low; a stalemate on any ply scores
+//! 0. The engine plays the legal move with the best score; ties go to the move whose UCI
+//! text is smallest in byte order.
+//!
+//! - An engine move that leaves the opponent no legal reply: `MATE` in check, else 0.
+//! - Otherwise the minimum, over the opponent's legal replies, of the reply's score.
+//! - A reply that leaves the engine no legal move: `−(MATE − 5)` in check, else 0.
+//! - Otherwise standing pat: the material-plus-table score plus `E` of the position
+//!   after the reply; and when the reply captured a piece standing on its target square
+//!   (en passant does not count), the maximum of standing pat and the score of each of
+//!   the engine's legal captures (en passant included) and promotions (quiet ones
+//!   included) there (the third ply; no quiet move, no castling).
+//! - A third-ply move that leaves the opponent no legal move: `MATE − 10` in check, else
+//!   0. Otherwise `E` of the position after it plus the minimum of its
+//!   material-plus-table score (standing pat) and the material-plus-table score after
+//!   each of the opponent's legal captures (en passant included) and promotions there.
+//!   No mate, stalemate or move is looked at below that capture.
+//!
+//! `nodes` counts every position after an engine move, a reply, a third-ply move and a
+//! move of the capture search below it. Two wider third plies were measured first (see
+//! PERF.md): every legal move (the start position alone 10 s a move, a 54 MB state, 2
+//! GB of peak RSS on the bench suite) and the captures and promotions after every reply
+//! (kiwipete 26 s and a 142 MB state); after a capturing reply only, the third ply is
+//! where the 2-ply searches erred most: the engine's recapture, now answered.
 
 pub mod board;
 pub mod endgame;

@@ -550,6 +550,23 @@ pub fn play_qe_program() -> IrProgram {
     )
 }
 
+/// The `play-3qe` program: [`play_program`] with the `3ply-qe` search (the `move-3qe`
+/// program's) choosing the engine's reply.
+pub fn play_3qe_program() -> IrProgram {
+    play_program_with(
+        "play-3qe",
+        "The `play` program's contract; the engine's reply is the `3ply-qe` search: the \
+         2-ply minimax, a selective third ply after a capturing reply, the capture search \
+         and the endgame term.",
+        SearchOptions {
+            quiescence: true,
+            endgame: true,
+            third_ply: true,
+            ..SearchOptions::default()
+        },
+    )
+}
+
 /// A program with the `play` contract whose engine searches with `options` (without
 /// the report: the board text has no place for it).
 fn play_program_with(name: &str, description: &str, options: SearchOptions) -> IrProgram {

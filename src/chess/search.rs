@@ -27,7 +27,12 @@
 //! promotions ([`fork_legal_captures`]), their gains, a tournament, and the best gain or
 //! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::endgame`] (the
 //! `2ply-qe` variant), every leaf where the engine can move also adds the endgame term
-//! of [`endgame`] (the leaf's board, from the engine's view) to its score. With [`SearchOptions::report`] every thread
+//! of [`endgame`] (the leaf's board, from the engine's view) to its score. With
+//! [`SearchOptions::third_ply`] (the `3ply-qe` variant), [`third_ply`] replaces the leaf
+//! below each reply that captured on its target square: a copy of the leaf stands pat,
+//! another forks into the engine's captures and promotions, each with the opponent's
+//! `capture_search` below it, and a tournament per reply keeps the best; the other
+//! leaves ([`quiet_reply_leaf`]) stand pat. With [`SearchOptions::report`] every thread
 //! also carries the reply's UCI text and a count of positions, summed by
 //! [`report::keep_best_counting`] in place of each tournament; the program writes them
 //! with the score in decimal at the end.
@@ -242,6 +247,10 @@ pub struct SearchOptions {
     /// With `report`: the program also ranks the root moves and writes the best this many
     /// ([`Chosen::entries`], [`rank`]); 0 for none.
     pub multipv: usize,
+    /// Search a third, selective ply after each reply that captured ([`third_ply`]:
+    /// standing pat or the engine's captures and promotions); the capture search and the
+    /// endgame term then apply below it.
+    pub third_ply: bool,
 }
 
 /// What the search leaves in its single thread.
@@ -264,6 +273,9 @@ pub struct Chosen {
     /// the key the move's 29 binary digits of [`move_key`], the pv its UCI text then, when
     /// it has one, a space and the reply of [`Chosen::reply`] (see [`rank`]).
     pub entries: Option<Value<kind::Str>>,
+    /// With [`SearchOptions::report`] and [`SearchOptions::third_ply`]: the engine's
+    /// third-ply move the reply's score assumes (empty when there is none).
+    pub third: Option<Value<kind::Str>>,
 }
 
 /// The tournament of a run of threads on `key` (largest wins, ties the earliest), summing
@@ -321,6 +333,182 @@ fn capture_search(
     (best, count)
 }
 
+/// The leaf of the `3ply-qe` search after a reply that captured nothing on its target
+/// square, with gain `g2` for the opponent below the engine move scoring `child`: its
+/// key for the tournament over the replies (`child - key` is its score: the position's
+/// score plus the endgame term, or `-(MATE - 1 ply)` when the engine is mated, or 0
+/// when stalemated) and the positions counted (the reply's).
+#[track_caller]
+fn quiet_reply_leaf(
+    b: &mut Builder,
+    pos: &Position,
+    child: &Value<kind::Int>,
+    g2: &Value<kind::Int>,
+    options: SearchOptions,
+) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
+    let mate = mate_units();
+    let can_move = has_legal_move(b, pos);
+    let key = b.if_else(
+        &can_move,
+        |b| {
+            if options.endgame {
+                // The engine is to move: the term e scores child - (g2 - e).
+                let e_white = endgame::term_white(b, &pos.board);
+                let white = b.eq_text(&pos.turn, "w");
+                let e = evaluate::for_side(b, &e_white, &white);
+                b.sub(g2, &e)
+            } else {
+                g2.clone()
+            }
+        },
+        |b| {
+            // Mated: -(MATE - 1) = child - (child + MATE - 1); stalemate: 0.
+            let check = in_check(b, pos);
+            b.if_else(
+                &check,
+                |b| {
+                    let m = b.int(SCORE_BITS, mate - 1);
+                    b.add(child, &m)
+                },
+                |_| child.clone(),
+            )
+        },
+    );
+    (key, options.report.then(|| report::one(b)))
+}
+
+/// The third ply below a reply (the `3ply-qe` search of `src/chess/mod.rs`), run in each
+/// thread holding the position after a reply whose gain, for the opponent, is `g2` and
+/// whose engine move scored `child`. The thread forks into itself and a copy: itself
+/// stands pat (the reply's position, with the endgame term; or the engine mated or
+/// stalemated there), the copy forks into the engine's legal captures and promotions
+/// ([`fork_legal_captures`]), each scored by its gain plus the endgame term less the
+/// opponent's [`capture_search`], or a mate or stalemate; the best of them all wins a
+/// tournament. Returns the reply's key for the tournament over the replies (`child -
+/// key` is the reply's score), the third move (empty when standing pat wins; with
+/// [`SearchOptions::report`]) and the positions counted below the reply.
+///
+/// Each thread's key here is its score less the reply's `v2 = child - g2`, so that the
+/// common cases (`e`, `g3 + e - q`) need no `v2`; mates and stalemates, rare, compute it.
+#[track_caller]
+fn third_ply(
+    b: &mut Builder,
+    pos: &Position,
+    child: &Value<kind::Int>,
+    g2: &Value<kind::Int>,
+    options: SearchOptions,
+) -> (
+    Value<kind::Int>,
+    Option<Value<kind::Str>>,
+    Option<Value<kind::Str>>,
+) {
+    let SearchOptions {
+        quiescence,
+        endgame,
+        report,
+        ..
+    } = options;
+    let mate = mate_units();
+    // The score of a position from the reply's: `leaf - (child - g2)`.
+    let relative = |b: &mut Builder, leaf: i64| {
+        let v2 = b.sub(child, g2);
+        let leaf = b.int(SCORE_BITS, leaf);
+        b.sub(&leaf, &v2)
+    };
+    // The endgame term of the thread's position from the view of the side to move.
+    let term = |b: &mut Builder| {
+        let e_white = endgame::term_white(b, &pos.board);
+        let white = b.eq_text(&pos.turn, "w");
+        evaluate::for_side(b, &e_white, &white)
+    };
+    let saved = evaluate::compact(b, &pos.board);
+    let (best, third, count) = b.grouped(|b| {
+        let stands = b.fork_bool();
+        let (key, (third, count)) = b.if_else(
+            &stands,
+            |b| {
+                b.emit(Instruction::Delete(saved.var().clone()));
+                let can_move = has_legal_move(b, pos);
+                let key = b.if_else(
+                    &can_move,
+                    |b| {
+                        // Standing pat: the reply's score, and the term (engine to move).
+                        if endgame {
+                            term(b)
+                        } else {
+                            b.int(SCORE_BITS, 0)
+                        }
+                    },
+                    |b| {
+                        // The reply mates the engine (-MATE less 1 ply) or stalemates it.
+                        let check = in_check(b, pos);
+                        b.if_else(&check, |b| relative(b, 1 - mate), |b| relative(b, 0))
+                    },
+                );
+                (key, (b.str(""), report.then(|| b.str(""))))
+            },
+            |b| {
+                let moves = fork_legal_captures(
+                    b,
+                    pos,
+                    MoveGen {
+                        uci: true,
+                        keep_stuck: false,
+                    },
+                );
+                let third = moves.uci.expect("asked for uci");
+                let g = evaluate::gain(b, &saved, &third);
+                b.emit(Instruction::Delete(saved.var().clone()));
+                let can_reply = has_legal_move(b, pos);
+                let (key, count) = b.if_else(
+                    &can_reply,
+                    |b| {
+                        // The opponent is to move: its view's term is subtracted.
+                        let g = if endgame {
+                            let e = term(b);
+                            b.sub(&g, &e)
+                        } else {
+                            g.clone()
+                        };
+                        if quiescence {
+                            let (best, captures) = capture_search(b, pos, report);
+                            let key = b.sub(&g, &best);
+                            let count = captures.map(|c| {
+                                let one = report::one(b);
+                                b.concat(&one, &c)
+                            });
+                            (key, count)
+                        } else {
+                            (g, report.then(|| report::one(b)))
+                        }
+                    },
+                    |b| {
+                        // The engine mates on the third ply (MATE less 2 plies) or
+                        // stalemates.
+                        let check = in_check(b, pos);
+                        let key = b.if_else(&check, |b| relative(b, mate - 2), |b| relative(b, 0));
+                        (key, report.then(|| report::one(b)))
+                    },
+                );
+                (key, (third, count))
+            },
+        );
+        if !report {
+            b.emit(Instruction::Delete(third.var().clone()));
+        }
+        let count = keep_best_maybe_counting(b, &key, count);
+        (key, third, count)
+    });
+    // The reply scores v2 + best = child - (g2 - best).
+    let key = b.sub(g2, &best);
+    // The reply position counts too.
+    let count = count.map(|c| {
+        let one = report::one(b);
+        b.concat(&one, &c)
+    });
+    (key, report.then_some(third), count)
+}
+
 /// The 2-ply search on the position of the single active thread. Afterwards the thread
 /// holds the position after the chosen move (or the root position when there is none).
 #[track_caller]
@@ -338,6 +526,7 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
         endgame,
         report,
         multipv,
+        third_ply: three,
     } = options;
     assert!(
         multipv == 0 || report,
@@ -348,7 +537,7 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
     let root = evaluate::for_side(b, &root_white, &white);
     let root_board = evaluate::compact(b, &pos.board);
     let mate = mate_units();
-    let (moved, uci, no_reply, score, reply, count, entries) = b.grouped(|b| {
+    let (moved, uci, no_reply, score, (reply, third), count, entries) = b.grouped(|b| {
         let children = fork_legal_moves(
             b,
             pos,
@@ -360,7 +549,7 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
         );
         let uci = children.uci.expect("asked for uci");
         let moved = children.moved.expect("asked for keep_stuck");
-        let (moved, (no_reply, (score, (reply, count)))) = b.if_else(
+        let (moved, (no_reply, (score, ((reply, third), count)))) = b.if_else(
             &moved,
             |b| {
                 let g = evaluate::gain(b, &root_board, &uci);
@@ -372,7 +561,7 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                 // The child's board (compact), for the replies' gains and for the end;
                 // the rest of its position and its move wait in its group's boundary.
                 let saved = evaluate::compact(b, &pos.board);
-                let (no_reply, score, reply, count) = b.grouped(|b| {
+                let (no_reply, score, (reply, third), count) = b.grouped(|b| {
                     stash(b, pos, &saved, &uci);
                     let replies = fork_legal_moves(
                         b,
@@ -388,10 +577,30 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                     // Each leaf's score is `child - key`: the tournament keeps the
                     // largest key (the same thread the smallest score would keep), and
                     // the subtraction runs once per child instead of once per leaf.
-                    let (key, count) = b.if_else(
+                    let (key, (third, count)) = b.if_else(
                         &replied,
                         |b| {
                             let g = evaluate::gain(b, &saved, &reply);
+                            if three {
+                                let took = evaluate::captures_on_target(b, &saved, &reply);
+                                if !report {
+                                    b.emit(Instruction::Delete(reply.var().clone()));
+                                }
+                                b.emit(Instruction::Delete(saved.var().clone()));
+                                return b.if_else(
+                                    &took,
+                                    |b| {
+                                        let (key, third, count) =
+                                            third_ply(b, pos, &child, &g, options);
+                                        (key, (third, count))
+                                    },
+                                    |b| {
+                                        let (key, count) =
+                                            quiet_reply_leaf(b, pos, &child, &g, options);
+                                        (key, (report.then(|| b.str("")), count))
+                                    },
+                                );
+                            }
                             let took =
                                 quiescence.then(|| evaluate::captures_on_target(b, &saved, &reply));
                             // Dead: deleted here rather than after the whole `if`
@@ -401,7 +610,7 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                             }
                             b.emit(Instruction::Delete(saved.var().clone()));
                             let can_move = has_legal_move(b, pos);
-                            b.if_else(
+                            let (key, count) = b.if_else(
                                 &can_move,
                                 |b| {
                                     // The endgame term e scores child - (g - e).
@@ -447,7 +656,8 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                                     );
                                     (key, report.then(|| report::one(b)))
                                 },
-                            )
+                            );
+                            (key, (None, count))
                         },
                         |b| {
                             // No reply: MATE = child - (child - MATE) in check, else 0.
@@ -464,14 +674,17 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                                 },
                                 |_| child.clone(),
                             );
-                            (key, report.then(|| b.str("")))
+                            let count = report.then(|| b.str(""));
+                            let third = (three && report).then(|| b.str(""));
+                            (key, (third, count))
                         },
                     );
                     let count = keep_best_maybe_counting(b, &key, count);
                     let leaf = b.sub(&child, &key);
                     let no_reply = b.not(&replied);
                     unstash(b);
-                    (no_reply, leaf, report.then(|| reply.clone()), count)
+                    let reply = report.then(|| reply.clone());
+                    (no_reply, leaf, (reply, third), count)
                 });
                 restore(b, pos, &uci);
                 // The child itself counts too.
@@ -480,14 +693,15 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                     b.concat(&one, &c)
                 });
                 // `moved` is true here: set again, rather than carried through the wide part.
-                (b.bool(true), (no_reply, (score, (reply, count))))
+                (b.bool(true), (no_reply, (score, ((reply, third), count))))
             },
             |b| {
                 let f = b.bool(false);
                 let zero = b.int(SCORE_BITS, 0);
                 let reply = report.then(|| b.str(""));
                 let count = report.then(|| b.str(""));
-                (f.clone(), (f, (zero, (reply, count))))
+                let third = (three && report).then(|| b.str(""));
+                (f.clone(), (f, (zero, ((reply, third), count))))
             },
         );
         let key = move_key(b, &score, &uci);
@@ -500,7 +714,7 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
             }
             (count, _) => (keep_best_maybe_counting(b, &key, count), None),
         };
-        (moved, uci, no_reply, score, reply, count, entries)
+        (moved, uci, no_reply, score, (reply, third), count, entries)
     });
     Chosen {
         moved,
@@ -510,6 +724,7 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
         reply,
         nodes: count,
         entries,
+        third,
     }
 }
 
@@ -556,7 +771,12 @@ pub struct Ranked {
 /// the moves already ranked (no smaller than the last winner's) lowered below every
 /// other. The order is the search's: by score, ties to the smallest UCI text.
 #[track_caller]
-pub fn rank(b: &mut Builder, entries: &Value<kind::Str>, k: usize) -> Vec<Ranked> {
+pub fn rank(
+    b: &mut Builder,
+    entries: &Value<kind::Str>,
+    k: usize,
+    mate_plies: u32,
+) -> Vec<Ranked> {
     let head = HEAD;
     let list: Value<kind::List<kind::Str>> = on_stack(
         b,
@@ -614,7 +834,7 @@ pub fn rank(b: &mut Builder, entries: &Value<kind::Str>, k: usize) -> Vec<Ranked
             )],
             Type::Str,
         );
-        let score = report::score_text(b, &score, 1);
+        let score = report::score_text(b, &score, mate_plies);
         let mut line = b.str(&format!("multipv {i} score "));
         for part in [score, b.str(" pv "), pv] {
             line = b.concat(&line, &part);
@@ -688,6 +908,7 @@ pub fn move_program() -> IrProgram {
             endgame: false,
             report: true,
             multipv: 0,
+            third_ply: false,
         },
     )
 }
@@ -703,6 +924,7 @@ pub fn move_q_program() -> IrProgram {
             endgame: false,
             report: true,
             multipv: 0,
+            third_ply: false,
         },
     )
 }
@@ -719,6 +941,25 @@ pub fn move_qe_program() -> IrProgram {
             endgame: true,
             report: true,
             multipv: 0,
+            third_ply: false,
+        },
+    )
+}
+
+/// The `move-3qe` program: the `move` contract, the `3ply-qe` search.
+pub fn move_3qe_program() -> IrProgram {
+    search_program(
+        "move-3qe",
+        "The `move` program's contract; the 2-ply minimax, then, after a capturing reply, \
+         a third ply of the engine's captures and promotions (or standing pat), each \
+         answered by the opponent's best capture (or standing pat), with the endgame term \
+         at the leaves.",
+        SearchOptions {
+            quiescence: true,
+            endgame: true,
+            report: true,
+            multipv: 0,
+            third_ply: true,
         },
     )
 }
@@ -729,10 +970,11 @@ pub const MULTIPV_MAX: usize = 5;
 /// The `-mpv` program of a search: `base`'s contract (`move`, `move-q` or `move-qe`) and
 /// its root moves ranked, the best [`MULTIPV_MAX`] written as `multipv` lines.
 pub fn multipv_program(base: &str) -> IrProgram {
-    let (quiescence, endgame) = match base {
-        "move" => (false, false),
-        "move-q" => (true, false),
-        "move-qe" => (true, true),
+    let (quiescence, endgame, third_ply) = match base {
+        "move" => (false, false, false),
+        "move-q" => (true, false, false),
+        "move-qe" => (true, true, false),
+        "move-3qe" => (true, true, true),
         other => panic!("no search program `{other}`"),
     };
     search_program(
@@ -746,6 +988,7 @@ pub fn multipv_program(base: &str) -> IrProgram {
             endgame,
             report: true,
             multipv: MULTIPV_MAX,
+            third_ply,
         },
     )
 }
@@ -765,9 +1008,15 @@ pub fn move_qe_mpv_program() -> IrProgram {
     multipv_program("move-qe")
 }
 
+/// `move-3qe-mpv`: [`multipv_program`] of `move-3qe`.
+pub fn move_3qe_mpv_program() -> IrProgram {
+    multipv_program("move-3qe")
+}
+
 /// A program with the `move` contract running [`search_with`] with `options` (which
 /// must report).
 fn search_program(name: &str, description: &str, options: SearchOptions) -> IrProgram {
+    let depth = if options.third_ply { 3 } else { 2 };
     let mut b = Builder::new(name, description);
     let pos = parse_fen(&mut b);
     let chosen = search_with(&mut b, &pos, options);
@@ -778,21 +1027,23 @@ fn search_program(name: &str, description: &str, options: SearchOptions) -> IrPr
             let st = status(b, &pos, &chosen.no_reply);
             let nodes = chosen.nodes.as_ref().expect("a reporting search");
             let nodes = report::decimal(b, nodes);
+            // The 3-ply searches score a mate MATE less the plies before the mating one
+            // (see `report::score_text`); the 2-ply searches score every mate at MATE.
+            let mate_plies = if options.third_ply { 3 } else { 1 };
             let ranked = match &chosen.entries {
-                Some(entries) => rank(b, entries, options.multipv),
+                Some(entries) => rank(b, entries, options.multipv, mate_plies),
                 None => Vec::new(),
             };
-            let score = report::score_text(b, &chosen.score, 1);
+            let score = report::score_text(b, &chosen.score, mate_plies);
             let reply = chosen.reply.as_ref().expect("a reporting search");
-            let no_reply = b.eq_text(reply, "");
-            let pv_tail = b.if_else(
-                &no_reply,
-                |b| b.str(""),
-                |b| {
-                    let space = b.str(" ");
-                    b.concat(&space, reply)
-                },
-            );
+            let pv_tail = pv_word(b, reply);
+            let pv_tail = match &chosen.third {
+                Some(third) => {
+                    let tail = pv_word(b, third);
+                    b.concat(&pv_tail, &tail)
+                }
+                None => pv_tail,
+            };
             let mut text = b.str("move ");
             for part in [
                 chosen.uci.clone(),
@@ -802,7 +1053,7 @@ fn search_program(name: &str, description: &str, options: SearchOptions) -> IrPr
                 st,
                 b.str(";score "),
                 score,
-                b.str(";depth 2;nodes "),
+                b.str(&format!(";depth {depth};nodes ")),
                 nodes,
                 b.str(";pv "),
                 chosen.uci.clone(),
@@ -835,4 +1086,18 @@ fn search_program(name: &str, description: &str, options: SearchOptions) -> IrPr
     );
     emit_text(&mut b, &text);
     b.finish()
+}
+
+/// ` <uci>`, or nothing when `uci` is empty: a word of the `pv` line.
+#[track_caller]
+fn pv_word(b: &mut Builder, uci: &Value<kind::Str>) -> Value<kind::Str> {
+    let none = b.eq_text(uci, "");
+    b.if_else(
+        &none,
+        |b| b.str(""),
+        |b| {
+            let space = b.str(" ");
+            b.concat(&space, uci)
+        },
+    )
 }

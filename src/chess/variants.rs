@@ -20,7 +20,8 @@ pub struct Variant {
     /// The registered `play` program (the terminal game and the page) whose engine
     /// searches with it.
     pub play: &'static str,
-    /// The plies of full-width search.
+    /// The plies searched before the capture search (`3ply-qe`'s third is selective:
+    /// captures and promotions after a capturing reply).
     pub depth: u32,
     /// Whether a capture search runs below the full-width plies.
     pub quiescence: bool,
@@ -62,6 +63,18 @@ pub const VARIANTS: &[Variant] = &[
         quiescence: true,
         summary: "2ply-q, and against a lone king a term driving it to the edge and the own \
                   king close",
+    },
+    Variant {
+        name: "3ply-qe",
+        program: "move-3qe",
+        ranked: "move-3qe-mpv",
+        play: "play-3qe",
+        depth: 3,
+        quiescence: true,
+        summary: "2ply-qe's two plies; after a capturing reply, a third: the better of \
+                  standing pat and the engine's captures and promotions, each answered by \
+                  the opponent's best capture or standing pat; mates on every ply, the \
+                  shorter scoring higher",
     },
 ];
 

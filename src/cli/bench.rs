@@ -24,7 +24,7 @@ pub struct BenchArgs {
     #[arg(long)]
     program: Option<String>,
     /// The search variant to time (its program): 2ply,
-    /// 2ply-q or 2ply-qe. Not with `--program`.
+    /// 2ply-q, 2ply-qe or 3ply-qe. Not with `--program`.
     #[arg(long, conflicts_with = "program")]
     search: Option<String>,
     /// The positions file (`FEN;move;label` per line); default: the built-in bench suite

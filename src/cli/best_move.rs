@@ -27,7 +27,7 @@ pub struct MoveArgs {
     /// Which executor runs the rules.
     #[arg(long, default_value = "fast")]
     executor: ExecutorKind,
-    /// The search variant: 2ply, 2ply-q or 2ply-qe (contracts in `src/chess/mod.rs`).
+    /// The search variant: 2ply, 2ply-q, 2ply-qe or 3ply-qe (contracts in `src/chess/mod.rs`).
     #[arg(long, default_value = "2ply")]
     search: String,
 }

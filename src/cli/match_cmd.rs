@@ -61,7 +61,7 @@ pub struct MatchArgs {
     /// Which executor runs the engine's rules.
     #[arg(long, default_value = "fast")]
     executor: ExecutorKind,
-    /// The engine's search variant (2ply, 2ply-q, 2ply-qe), run by its program directly;
+    /// The engine's search variant (2ply, 2ply-q, 2ply-qe, 3ply-qe), run by its program directly;
     /// without it the engine is the UCI engine's (`move`).
     #[arg(long)]
     search: Option<String>,

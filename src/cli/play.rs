@@ -69,7 +69,7 @@ pub struct PlayArgs {
     /// Which executor runs the rules.
     #[arg(long, default_value = "fast")]
     executor: ExecutorKind,
-    /// The engine's search variant: 2ply, 2ply-q or 2ply-qe (contracts in
+    /// The engine's search variant: 2ply, 2ply-q, 2ply-qe or 3ply-qe (contracts in
     /// `src/chess/mod.rs`); the default is the strongest within the time budget.
     #[arg(long, default_value = variants::default_play().name)]
     search: String,

@@ -27,7 +27,7 @@ pub struct ProfileArgs {
     #[arg(long)]
     program: Option<String>,
     /// The search variant to profile (its program): 2ply,
-    /// 2ply-q or 2ply-qe. Not with `--program`.
+    /// 2ply-q, 2ply-qe or 3ply-qe. Not with `--program`.
     #[arg(long, conflicts_with = "program")]
     search: Option<String>,
     /// Which executor to profile.

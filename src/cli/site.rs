@@ -61,7 +61,7 @@ pub struct SiteArgs {
 /// The rules the page runs: every search variant's `play` program unless said otherwise.
 #[derive(Args, Debug)]
 pub struct SiteProgram {
-    /// The page's default search variant: 2ply, 2ply-q or 2ply-qe (the others are
+    /// The page's default search variant: 2ply, 2ply-q, 2ply-qe or 3ply-qe (the others are
     /// offered beside it). Default: the strongest that answers within about 2 s in the
     /// browser.
     #[arg(long, conflicts_with_all = ["program", "file"])]

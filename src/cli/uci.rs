@@ -22,7 +22,7 @@ use crate::uci::{RulesEngine, Session, cuts_a_search};
 /// Arguments of `uci` (the other options are set through the protocol).
 #[derive(Args, Debug)]
 pub struct UciArgs {
-    /// The search variant every `go` plays: 2ply, 2ply-q or 2ply-qe (contracts in
+    /// The search variant every `go` plays: 2ply, 2ply-q, 2ply-qe or 3ply-qe (contracts in
     /// `src/chess/mod.rs`). Default: chosen per `go` from its depth or time limits (the
     /// `Search` option, `auto`).
     #[arg(long)]

@@ -69,10 +69,12 @@ pub fn probe() -> IrProgram {
 
 // ----- the search and the game (branch chess-search) -----
 
-pub use crate::chess::pretty::{board_program, play_program, play_q_program, play_qe_program};
+pub use crate::chess::pretty::{
+    board_program, play_3qe_program, play_program, play_q_program, play_qe_program,
+};
 pub use crate::chess::search::{
-    move_mpv_program, move_program, move_q_mpv_program, move_q_program, move_qe_mpv_program,
-    move_qe_program,
+    move_3qe_mpv_program, move_3qe_program, move_mpv_program, move_program, move_q_mpv_program,
+    move_q_program, move_qe_mpv_program, move_qe_program,
 };
 
 /// One line about `move`.
@@ -87,6 +89,11 @@ pub const MOVE_QE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax, a
 /// One line about `move-mpv`, `move-q-mpv` and `move-qe-mpv`.
 pub const MOVE_MPV_SUMMARY: &str = "a FEN in; the search without `-mpv`'s output, then its best root moves \
      ranked as `multipv <rank> score <score> pv <moves>` lines";
+/// One line about `move-3qe`.
+pub const MOVE_3QE_SUMMARY: &str = "a FEN in; the engine's move (2-ply minimax; after a capturing reply, a \
+     third ply of the engine's captures and promotions answered by the opponent's; the \
+     endgame term), the FEN after it, \
+     its status and the search's score, depth, nodes and pv out";
 /// One line about `board`.
 pub const BOARD_SUMMARY: &str =
     "`engine: white|black` and a FEN in; the first pretty board of a game out";
@@ -99,3 +106,6 @@ pub const PLAY_Q_SUMMARY: &str =
 /// One line about `play-qe`.
 pub const PLAY_QE_SUMMARY: &str =
     "`play` with the 2ply-qe search (capture search, lone-king endgame term) choosing the reply";
+/// One line about `play-3qe`.
+pub const PLAY_3QE_SUMMARY: &str =
+    "`play` with the 3ply-qe search (a selective third ply after a capturing reply) choosing the reply";

@@ -86,6 +86,16 @@ pub const ALL: &[Entry] = &[
         build: chess::move_qe_mpv_program,
     },
     Entry {
+        name: "move-3qe",
+        summary: chess::MOVE_3QE_SUMMARY,
+        build: chess::move_3qe_program,
+    },
+    Entry {
+        name: "move-3qe-mpv",
+        summary: chess::MOVE_MPV_SUMMARY,
+        build: chess::move_3qe_mpv_program,
+    },
+    Entry {
         name: "board",
         summary: chess::BOARD_SUMMARY,
         build: chess::board_program,
@@ -104,6 +114,11 @@ pub const ALL: &[Entry] = &[
         name: "play-qe",
         summary: chess::PLAY_QE_SUMMARY,
         build: chess::play_qe_program,
+    },
+    Entry {
+        name: "play-3qe",
+        summary: chess::PLAY_3QE_SUMMARY,
+        build: chess::play_3qe_program,
     },
     Entry {
         name: "next-positions",

@@ -15,8 +15,10 @@ use crate::chess::variants::{self, Variant};
 pub const MOVES_TO_GO: u64 = 25;
 /// The share of what is left on the clock one move may take at most: a half.
 const MAX_SHARE: u64 = 2;
-/// How much more a variant one ply deeper is assumed to cost, before it is measured.
-const PLY_FACTOR: f64 = 8.0;
+/// How much more a variant one ply deeper is assumed to cost, before it is measured:
+/// `3ply-qe` (selective third ply) measured 2.1 times `2ply-qe` over the bench positions
+/// (geometric mean) and 7.3 times on the widest (PERF.md); 4, between them.
+const PLY_FACTOR: f64 = 4.0;
 /// How much more a capture search is assumed to cost, before it is measured.
 const QUIESCENCE_FACTOR: f64 = 4.0;
 /// How much more a variant's first move costs than the next ones (the executor's cold

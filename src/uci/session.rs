@@ -156,7 +156,7 @@ impl Session {
     }
 
     /// The variant the `Search` option fixes, or `None` for `auto`.
-    pub fn search(&self) -> Option<&'static Variant> {
+    pub fn fixed_search(&self) -> Option<&'static Variant> {
         self.search
     }
 
@@ -747,7 +747,7 @@ mod tests {
                 "option name MultiPV type spin default 1 min 1 max 5",
                 "option name Ponder type check default false",
                 "option name Search type combo default auto var auto var 2ply var 2ply-q \
-                 var 2ply-qe",
+                 var 2ply-qe var 3ply-qe",
                 "uciok"
             ]
         );
@@ -756,9 +756,9 @@ mod tests {
     #[test]
     fn the_search_option_fixes_the_variant_or_lets_the_limits_choose() {
         let mut s = session();
-        assert_eq!(s.search(), None);
+        assert_eq!(s.fixed_search(), None);
         assert!(s.handle("setoption name Search value 2ply-q").is_empty());
-        assert_eq!(s.search().map(|v| v.name), Some("2ply-q"));
+        assert_eq!(s.fixed_search().map(|v| v.name), Some("2ply-q"));
         let out = s.handle("go depth 1");
         assert_eq!(out[0], "info string option Search: variant 2ply-q");
         for bad in ["setoption name Search value 9ply", "setoption name Search"] {
@@ -770,10 +770,10 @@ mod tests {
                   2ply-q, 2ply-qe"
                 ]
             );
-            assert_eq!(s.search().map(|v| v.name), Some("2ply-q"));
+            assert_eq!(s.fixed_search().map(|v| v.name), Some("2ply-q"));
         }
         assert!(s.handle("setoption name search value AUTO").is_empty());
-        assert_eq!(s.search(), None);
+        assert_eq!(s.fixed_search(), None);
         let out = s.handle("go depth 1");
         assert!(
             out[0].starts_with("info string depth 1: variant "),
@@ -784,7 +784,7 @@ mod tests {
         assert!(
             out.contains(
                 &"option name Search type combo default 2ply var auto var 2ply var 2ply-q \
-                  var 2ply-qe"
+                  var 2ply-qe var 3ply-qe"
                     .to_string()
             ),
             "{out:?}"

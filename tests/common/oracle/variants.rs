@@ -11,6 +11,13 @@
 //!   or promotion of the engine.
 //! - `2ply-qe`: `2ply-q`, plus at every such leaf [`endgame_term`] of the position after
 //!   the reply, from the engine's view.
+//! - `3ply-qe`: two full-width plies, then ([`after_reply3`]) standing pat (the position
+//!   after the reply, with [`endgame_term`]) or, after a reply that captured on its
+//!   target square (not en passant), the larger of standing pat and the engine's legal
+//!   captures and promotions; a third-ply position where the opponent can move scores
+//!   the smaller of its own score and the score after each legal capture or promotion of
+//!   the opponent, plus [`endgame_term`] of the third-ply position; a mate given on ply
+//!   `p` scores `MATE - 5 (p - 1)` (mated: its negation), a stalemate 0.
 //!
 //! Scores are centipawns from the engine's view; `MATE` and `-MATE` are mates.
 
@@ -20,13 +27,15 @@ use shakmaty::{Chess, Color, Move, Position, Role, Square};
 use super::judge;
 use super::search::score;
 
-/// Which variant: the full-width plies are 2 in every variant so far.
+/// Which variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
     /// A capture search below the leaves.
     pub quiescence: bool,
     /// The endgame term at the leaves.
     pub endgame: bool,
+    /// The full-width plies: 2 or 3.
+    pub depth: u32,
 }
 
 impl Spec {
@@ -36,14 +45,22 @@ impl Spec {
             "2ply" => Spec {
                 quiescence: false,
                 endgame: false,
+                depth: 2,
             },
             "2ply-q" => Spec {
                 quiescence: true,
                 endgame: false,
+                depth: 2,
             },
             "2ply-qe" => Spec {
                 quiescence: true,
                 endgame: true,
+                depth: 2,
+            },
+            "3ply-qe" => Spec {
+                quiescence: true,
+                endgame: true,
+                depth: 3,
             },
             other => panic!("the oracle has no search `{other}`"),
         }
@@ -115,6 +132,78 @@ pub fn after_reply(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i
     leaf(spec, &next, engine)
 }
 
+/// The score of a mate given on ply `ply` (1-based) of a 3-ply search.
+pub fn mate_on_ply(ply: i32) -> i32 {
+    tables::MATE - 5 * (ply - 1)
+}
+
+/// The score, from the engine's view, of the engine's third-ply move `third` played in
+/// `next` (the position after a reply), and the positions reached below it.
+pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i32, u64) {
+    let last = judge::play_move(next, third);
+    let replies = last.legal_moves();
+    if replies.is_empty() {
+        return (if last.is_check() { mate_on_ply(3) } else { 0 }, 0);
+    }
+    let extra = if spec.endgame {
+        endgame_term(&last, engine)
+    } else {
+        0
+    };
+    let stand = score(&last, engine);
+    if !spec.quiescence {
+        return (stand + extra, 0);
+    }
+    let noisy: Vec<&Move> = replies.iter().filter(|m| is_noisy(m)).collect();
+    let worst = noisy
+        .iter()
+        .map(|m| score(&judge::play_move(&last, m), engine))
+        .fold(stand, i32::min);
+    (worst + extra, noisy.len() as u64)
+}
+
+/// The score of standing pat after a reply: the position `next`'s own score and term.
+pub fn stand_pat(spec: Spec, next: &Chess, engine: Color) -> i32 {
+    let extra = if spec.endgame {
+        endgame_term(next, engine)
+    } else {
+        0
+    };
+    score(next, engine) + extra
+}
+
+/// The 3-ply score, from the engine's view, of the position after `reply` (played in
+/// `after`): a mate or stalemate; else standing pat, and, when the reply captured on its
+/// target square (not en passant), the best of it and the engine's third-ply captures
+/// and promotions; and the positions reached below it.
+pub fn after_reply3(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i32, u64) {
+    let next = judge::play_move(after, reply);
+    let moves = next.legal_moves();
+    if moves.is_empty() {
+        return (if next.is_check() { -mate_on_ply(2) } else { 0 }, 0);
+    }
+    let mut nodes = 0;
+    let mut best = stand_pat(spec, &next, engine);
+    if !reply.is_capture() || reply.is_en_passant() {
+        return (best, 0);
+    }
+    for third in moves.iter().filter(|m| is_noisy(m)) {
+        let (value, below) = after_third(spec, &next, third, engine);
+        nodes += 1 + below;
+        best = best.max(value);
+    }
+    (best, nodes)
+}
+
+/// [`after_reply`] or [`after_reply3`], as `spec`'s depth says.
+pub fn reply_value(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i32, u64) {
+    if spec.depth == 3 {
+        after_reply3(spec, after, reply, engine)
+    } else {
+        after_reply(spec, after, reply, engine)
+    }
+}
+
 /// The score of the position `after` an engine move and the positions reached below it.
 pub fn after_move(spec: Spec, after: &Chess, engine: Color) -> (i32, u64) {
     let replies = after.legal_moves();
@@ -124,7 +213,7 @@ pub fn after_move(spec: Spec, after: &Chess, engine: Color) -> (i32, u64) {
     let mut nodes = 0;
     let mut best = i32::MAX;
     for reply in &replies {
-        let (value, below) = after_reply(spec, after, reply, engine);
+        let (value, below) = reply_value(spec, after, reply, engine);
         nodes += 1 + below;
         best = best.min(value);
     }
