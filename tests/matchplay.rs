@@ -550,6 +550,7 @@ fn start_turn<T>(choose: impl FnOnce(&Turn<'_>) -> T) -> T {
         start_fen: &fen,
         moves: &[],
         pos: &pos,
+        earlier: &[],
     })
 }
 

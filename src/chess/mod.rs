@@ -86,6 +86,7 @@ pub mod evaluate;
 pub mod fen;
 pub mod fen_rules;
 pub mod game_end;
+pub mod history;
 pub mod movegen;
 pub mod pretty;
 pub mod report;

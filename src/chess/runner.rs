@@ -237,6 +237,39 @@ pub fn input_state(fen: &Fen) -> String {
     format!("{fen}\n")
 }
 
+/// What the search programs read after the FEN (see "Rules input" in
+/// `src/chess/mod.rs`): the game's earlier positions and a root-move restriction.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RulesInput {
+    /// The positions before the one searched, oldest first (as the rules computed them).
+    pub history: Vec<Fen>,
+    /// The moves the search may choose among; empty: every legal move.
+    pub searchmoves: Vec<UciMove>,
+}
+
+/// The most `history` lines a search program's input holds (the fifty-move rule's
+/// window).
+pub const MAX_HISTORY: usize = 100;
+
+/// The input state of a search program: the FEN, a `history` line (the first four FEN
+/// fields) for each of the last `fen`'s half-move clock positions of `input.history`
+/// (at most [`MAX_HISTORY`]), most recent first, and a `searchmoves` line when
+/// `input.searchmoves` is not empty.
+pub fn search_input_state(fen: &Fen, input: &RulesInput) -> String {
+    let mut state = input_state(fen);
+    let keep = (fen.halfmoves() as usize).min(MAX_HISTORY);
+    for earlier in input.history.iter().rev().take(keep) {
+        let text = earlier.to_string();
+        let fields: Vec<&str> = text.split(' ').take(4).collect();
+        state.push_str(&format!("history {}\n", fields.join(" ")));
+    }
+    if !input.searchmoves.is_empty() {
+        let moves: Vec<String> = input.searchmoves.iter().map(|m| m.to_string()).collect();
+        state.push_str(&format!("searchmoves {}\n", moves.join(" ")));
+    }
+    state
+}
+
 /// Splits a state into its lines, which must each end in `\n`.
 fn lines(state: &str) -> Result<Vec<&str>, String> {
     let body = state
@@ -414,7 +447,13 @@ impl MovePicker {
 
     /// The engine's reply to `fen`.
     pub fn run(&self, fen: &Fen) -> Result<Reply, RunError> {
-        let state = self.exec.run(&input_state(fen));
+        self.run_with(fen, &RulesInput::default())
+    }
+
+    /// The engine's reply to `fen` in a game whose earlier positions and root-move
+    /// restriction `input` gives.
+    pub fn run_with(&self, fen: &Fen, input: &RulesInput) -> Result<Reply, RunError> {
+        let state = self.exec.run(&search_input_state(fen, input));
         parse_move_output(&state).map_err(|problem| RunError::Output {
             program: self.program,
             problem,

@@ -41,7 +41,7 @@ pub use rules::{APPLY_MOVE, ApplyMove, CHILDREN, RulesEngine, parse_apply_output
 pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Session};
 
 use crate::chess::fen::Fen;
-use crate::chess::runner::{Reply, RunError};
+use crate::chess::runner::{Reply, RulesInput, RunError};
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
 
@@ -84,6 +84,19 @@ pub trait Engine: Send + Sync {
 
     /// The engine's move in `fen`, found by `variant`.
     fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError>;
+
+    /// The engine's move in `fen`, found by `variant`, in a game whose earlier positions
+    /// and root-move restriction `input` gives (see "Rules input" in `src/chess/mod.rs`).
+    /// Engines that cannot use them answer as [`Engine::think_with`].
+    fn think_given(
+        &self,
+        fen: &Fen,
+        input: &RulesInput,
+        variant: &'static Variant,
+    ) -> Result<Thought, EngineError> {
+        let _ = input;
+        self.think_with(fen, variant)
+    }
 
     /// Every legal move of `fen` with the position after it, for `go perft`. Engines
     /// without a move generator say so.

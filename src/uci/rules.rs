@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use super::{Engine, EngineError, SearchReport, Thought};
 use crate::chess::fen::Fen;
-use crate::chess::runner::{self, MovePicker, RunError};
+use crate::chess::runner::{self, MovePicker, RulesInput, RunError};
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
 use crate::exec::{Executor, ExecutorKind};
@@ -172,8 +172,19 @@ impl Engine for RulesEngine {
     }
 
     fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+        self.think_given(fen, &RulesInput::default(), variant)
+    }
+
+    fn think_given(
+        &self,
+        fen: &Fen,
+        input: &RulesInput,
+        variant: &'static Variant,
+    ) -> Result<Thought, EngineError> {
         let picker = self.picker(variant)?;
-        let state = picker.executor().run(&runner::input_state(fen));
+        let state = picker
+            .executor()
+            .run(&runner::search_input_state(fen, input));
         let bug = |problem: String| {
             EngineError::from(RunError::Output {
                 program: variant.program,

@@ -16,7 +16,10 @@
 //! ([`super::clock`]): `depth N` takes the deepest variant within N plies; `movetime` or
 //! the clocks take the strongest variant whose measured cost fits the budget; with
 //! neither (`go`, `go infinite`, `go nodes N`, `go mate N`) the default variant plays.
-//! `nodes`, `mate` and `searchmoves` are read and said unsupported in an `info string`.
+//! `nodes` and `mate` are read and said unsupported in an `info string`. `searchmoves`
+//! and the positions of the `position ... moves ...` line go to the rules (see "Rules
+//! input" in `src/chess/mod.rs`): the search sees repetitions and searches only the
+//! listed moves (all of them when none of the listed moves is legal).
 
 use std::time::Instant;
 
@@ -24,7 +27,7 @@ use super::clock::{self, Clock, CostBook};
 use super::perft;
 use super::{Engine, Score, Thought};
 use crate::chess::fen::Fen;
-use crate::chess::runner::{Reply, Status};
+use crate::chess::runner::{Reply, RulesInput, Status};
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
 use crate::exec::ExecutorKind;
@@ -54,6 +57,8 @@ type MakeEngine = Box<dyn Fn(ExecutorKind) -> Box<dyn Engine>>;
 struct Line {
     start: Fen,
     moves: Vec<UciMove>,
+    /// The positions before `current`, oldest first: the search's history.
+    earlier: Vec<Fen>,
     current: Fen,
 }
 
@@ -63,6 +68,7 @@ impl Line {
             current: start.clone(),
             start,
             moves: Vec::new(),
+            earlier: Vec::new(),
         }
     }
 }
@@ -298,7 +304,8 @@ impl Session {
                 Err(e) => e.to_string(),
                 Ok(mv) => match self.engine.apply(&line.current, mv) {
                     Ok(Some(next)) => {
-                        line.current = next;
+                        line.earlier
+                            .push(std::mem::replace(&mut line.current, next));
                         line.moves.push(mv);
                         continue;
                     }
@@ -419,19 +426,26 @@ impl Session {
         if let Some(mate) = go.mate {
             unsupported.push(format!("mate {mate}"));
         }
-        if !go.searchmoves.is_empty() {
-            unsupported.push(format!("searchmoves {}", go.searchmoves.join(" ")));
-        }
         if !unsupported.is_empty() {
             out.push(clip(&format!(
                 "info string not supported, ignored (the search is chosen by depth or time only): {}",
                 unsupported.join(" ")
             )));
         }
+        let mut input = RulesInput {
+            history: self.line.earlier.clone(),
+            searchmoves: Vec::new(),
+        };
+        for text in &go.searchmoves {
+            match text.parse::<UciMove>() {
+                Ok(mv) => input.searchmoves.push(mv),
+                Err(e) => out.push(clip(&format!("info string searchmoves: {e}; ignored"))),
+            }
+        }
         let (variant, why) = self.choose(&go, &fen);
         out.push(why);
         let started = Instant::now();
-        let answer = self.engine.think_with(&fen, variant);
+        let answer = self.engine.think_given(&fen, &input, variant);
         let elapsed = started.elapsed();
         self.costs.record(variant, elapsed.as_secs_f64() * 1000.0);
         let best = match answer {
@@ -766,14 +780,16 @@ mod tests {
     fn go_reads_every_parameter_and_notes_the_bad_ones() {
         let mut s = session();
         let out = s.handle(
-            "go wtime 300000 btime 300000 winc 0 binc 0 movestogo 40 depth 5 nodes 9 mate 2 movetime 100 searchmoves e2e4 d2d4",
+            "go wtime 300000 btime 300000 winc 0 binc 0 movestogo 40 depth 5 nodes 9 mate 2 movetime 100 searchmoves e2e4 d2d4 e2e9",
         );
         assert_eq!(
             out[0],
-            "info string not supported, ignored (the search is chosen by depth or time only): nodes 9 mate 2 searchmoves e2e4 d2d4"
+            "info string not supported, ignored (the search is chosen by depth or time only): nodes 9 mate 2"
         );
+        assert!(out[1].starts_with("info string searchmoves: "), "{out:?}");
+        assert!(out[1].ends_with("; ignored"), "{out:?}");
         assert!(
-            out[1].starts_with("info string depth 5: variant "),
+            out[2].starts_with("info string depth 5: variant "),
             "{out:?}"
         );
         assert_eq!(out.last().unwrap(), "bestmove (none)");
