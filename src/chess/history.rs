@@ -47,8 +47,11 @@ fn castlings() -> Vec<String> {
 
 /// The two handles [`parse`] defines on the root thread.
 pub struct Extras {
-    /// `;<entry>` for each history entry kept, most recent first (empty: none).
+    /// `;<entry>` for the 1st, 3rd, 5th ... history entries, most recent first: the
+    /// positions with the root's opponent to move, in a game (empty: none).
     pub history: Value<kind::Str>,
+    /// The same for the 2nd, 4th ... entries: the positions with the root's side to move.
+    pub engine_side: Value<kind::Str>,
     /// The `searchmoves` line's moves, separated by spaces (empty: no restriction).
     pub searchmoves: Value<kind::Str>,
 }
@@ -81,6 +84,7 @@ const EP_RANK: [(char, usize, char); 2] = [('w', 3, 'P'), ('b', 4, 'p')];
 #[track_caller]
 pub fn parse(b: &mut Builder) -> Extras {
     let history: Value<kind::Str> = b.named("hist", Type::Str);
+    let engine_side: Value<kind::Str> = b.named("heng", Type::Str);
     let searchmoves: Value<kind::Str> = b.named("sm", Type::Str);
     let mut rules = vec![("([a-h])_([1-8])".to_string(), "${1}${2}".to_string())];
     // An entry whose en-passant capture is possible (a pawn of the side to move beside
@@ -108,7 +112,7 @@ pub fn parse(b: &mut Builder) -> Extras {
                     "history \\|(?:[^/\n]{{8}}/){{{row}}}(?:{})[^\n]* {side} [^ \n]+ {letter}[36]\n",
                     beside.join("|")
                 ),
-                String::new(),
+                format!(";{}{side}-", ".".repeat(64)),
             ));
         }
     }
@@ -120,82 +124,130 @@ pub fn parse(b: &mut Builder) -> Extras {
     ));
     rules.push((
         format!("(#n: [^\n]*\n)((?:;{ENTRY_CHAR}+)*)(?:searchmoves ([^\n]*)\n)?"),
-        "${1}#hist: ${2}\n#sm: ${3}\n".to_string(),
+        "${1}#hist: ${2}\n#heng: ;-${2}\n#sm: ${3}\n".to_string(),
     ));
-    // The root thread is the only one: this rule sees no other `;`.
+    // The root thread is the only one: these rules see no other `;`. Pairs of entries
+    // keep their first: `#hist` keeps the 1st, 3rd, ... entries, `#heng` (behind its
+    // placeholder `;-`) the 2nd, 4th, ...
     rules.push((
         format!("(;{ENTRY_CHAR}+);{ENTRY_CHAR}+"),
         "${1}".to_string(),
     ));
+    rules.push(("#heng: ;-".to_string(), "#heng: ".to_string()));
     b.rules(
         "parse_extras",
         rules,
         &[],
-        &[history.var(), searchmoves.var()],
+        &[history.var(), engine_side.var(), searchmoves.var()],
     );
     Extras {
         history,
+        engine_side,
         searchmoves,
     }
 }
 
-/// Whether the position `key` (its 64 squares, side and castling rights, as the entries)
-/// is one of the first [`MAX_COMPARED`] entries of `history`.
+/// What [`compare`] looks for besides an equal entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Near {
+    /// Nothing else.
+    No,
+    /// Entries one reply away from `key`: the other side to move, the same castling
+    /// rights, and boards equal but on two squares, where one piece stands on one square
+    /// in `key` and on the other in the entry (a reply that moves it without capturing).
+    OneReply,
+}
+
+/// The most entries one reply away that [`compare`] keeps.
+pub const MAX_NEAR: usize = 4;
+
+/// Compares the position `key` (its 64 squares, side and castling rights, as the
+/// entries) with each of the first `steps` entries of `entries`: `R` when one is equal;
+/// otherwise, with [`Near::OneReply`], the first [`MAX_NEAR`] entries one reply away
+/// (`;<entry>` each; empty when none).
 #[track_caller]
-pub fn repeated(
+pub fn compare(
     b: &mut Builder,
-    history: &Value<kind::Str>,
+    entries: &Value<kind::Str>,
     key: &Value<kind::Str>,
-) -> Value<kind::Bool> {
-    // The stack: key, history.
+    steps: usize,
+    near: Near,
+) -> Value<kind::Str> {
+    // The stack: key, the entries found one reply away, the entries left.
     let square = "([.pnbrqkPNBRQK])";
     let step_pattern = format!(
-        "({HEAD}){}([^\n]*)\n;{}({ENTRY_CHAR}*)",
+        "({HEAD}){}([^\n]*)\n([^\n]*)\n;{}({ENTRY_CHAR}*)",
         square.repeat(64),
         square.repeat(64)
     );
-    let mut pairs = String::new();
-    for i in 0..64 {
-        pairs.push_str(&format!("${{{}}}${{{}}}", i + 2, i + 67));
-    }
-    let step_replacement = format!("${{1}}{}${{66}}\n!{pairs}|${{66}}|${{131}}\n", {
-        let key: String = (2..66).map(|g| format!("${{{g}}}")).collect();
-        key
-    });
-    let same_square = "(?:\\.\\.|PP|NN|BB|RR|QQ|KK|pp|nn|bb|rr|qq|kk)";
-    let same_tail: Vec<String> = ["w", "b"]
-        .iter()
-        .flat_map(|s| {
-            castlings()
-                .into_iter()
-                .map(move |c| format!("{s}{c}\\|{s}{c}"))
-        })
+    let key_text: String = (2..66).map(|g| format!("${{{g}}}")).collect();
+    let entry_text: String = (68..132).map(|g| format!("${{{g}}}")).collect();
+    let pairs: String = (0..64)
+        .map(|i| format!("${{{}}}${{{}}}", i + 2, i + 68))
         .collect();
-    let mut rules = Vec::new();
-    for _ in 0..MAX_COMPARED {
+    let step_replacement = format!(
+        "${{1}}{key_text}${{66}}\n${{67}}\n!{pairs}|${{66}}|${{132}}\n;{entry_text}${{132}}\n"
+    );
+    let pieces = "PNBRQKpnbrqk";
+    let same = format!(
+        "(?:\\.\\.|{})",
+        pieces
+            .chars()
+            .map(|c| format!("{c}{c}"))
+            .collect::<Vec<_>>()
+            .join("|")
+    );
+    let tails = |other_side: bool| -> String {
+        ["w", "b"]
+            .iter()
+            .flat_map(|s| {
+                let t = match (other_side, *s) {
+                    (false, s) => s,
+                    (true, "w") => "b",
+                    (true, _) => "w",
+                };
+                castlings()
+                    .into_iter()
+                    .map(move |c| format!("{s}{c}\\|{t}{c}"))
+            })
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    let moved: Vec<String> = pieces
+        .chars()
+        .map(|c| format!("{c}\\.{same}*\\.{c}|\\.{c}{same}*{c}\\."))
+        .collect();
+    let mut rules = vec![(format!("({HEAD}[^\n]*\n)"), "${1}\n".to_string())];
+    for _ in 0..steps {
         rules.push((step_pattern.clone(), step_replacement.clone()));
         rules.push((
             format!(
-                "({HEAD}[^\n]*\n)!{same_square}{{64}}\\|(?:{})\n[^\n]*\n",
-                same_tail.join("|")
+                "({HEAD}[^\n]*\n)[^\n]*\n!{same}{{64}}\\|(?:{})\n[^\n]*\n[^\n]*\n",
+                tails(false)
             ),
-            "${1}=\n".to_string(),
+            "${1}R\n\n".to_string(),
         ));
-        rules.push((format!("({HEAD}[^\n]*\n)![^\n]*\n"), "${1}".to_string()));
+        if near == Near::OneReply {
+            rules.push((
+                format!(
+                    "({HEAD}[^\n]*\n)((?:;{ENTRY_CHAR}+){{0,{}}})\n!{same}*(?:{}){same}*\\|(?:{})\n([^\n]*)\n",
+                    MAX_NEAR - 1,
+                    moved.join("|"),
+                    tails(true)
+                ),
+                "${1}${2}${3}\n".to_string(),
+            ));
+        }
+        rules.push((
+            format!("({HEAD}[^\n]*\n[^\n]*\n)![^\n]*\n[^\n]*\n"),
+            "${1}".to_string(),
+        ));
     }
-    rules.push((format!("({HEAD})[^\n]*\n=\n"), "${1}!T\n".to_string()));
     rules.push((
-        format!("({HEAD})[^!\n][^\n]*\n[^\n]*\n"),
-        "${1}F\n".to_string(),
+        format!("({HEAD})[^\n]*\n([^\n]*)\n[^\n]*\n"),
+        "${1}${2}\n".to_string(),
     ));
-    rules.push((format!("({HEAD})!T\n"), "${1}T\n".to_string()));
-    on_stack(
-        b,
-        "repeated",
-        &[history.var(), key.var()],
-        rules,
-        Type::Bool,
-    )
+    on_stack(b, "history", &[entries.var(), key.var()], rules, Type::Str)
 }
 
 /// Every UCI text a move could have, by origin square: the queen's lines and the

@@ -119,9 +119,24 @@ fn move_key(
     on_stack(b, "as_int", &[joined.var()], Vec::new(), Type::Int { bits })
 }
 
-/// The rules input of a child (see [`history`]): whether it repeats a history entry
-/// (only a child whose half-move clock is not 0 can), and whether `searchmoves` lets
-/// the search play its move. Both variables are deleted.
+/// What a child learns from the rules input (see [`history`]).
+struct ChildInput {
+    /// It repeats a history entry (only a child whose half-move clock is not 0 can).
+    repeated: Value<kind::Bool>,
+    /// `searchmoves` lets the search play its move.
+    allowed: Value<kind::Bool>,
+    /// The history entries one reply away from it (see [`history::compare`]).
+    near: Value<kind::Str>,
+}
+
+/// The position's key as the history entries write it: compact board, side, castling.
+#[track_caller]
+fn position_key(b: &mut Builder, pos: &Position, compact: &Value<kind::Str>) -> Value<kind::Str> {
+    let side = b.concat(compact, &pos.turn);
+    b.concat(&side, &pos.castling)
+}
+
+/// The rules input of a child; the variables of [`Extras`] are deleted.
 #[track_caller]
 fn root_input(
     b: &mut Builder,
@@ -129,21 +144,62 @@ fn root_input(
     extras: &Extras,
     saved: &Value<kind::Str>,
     uci: &Value<kind::Str>,
-) -> (Value<kind::Bool>, Value<kind::Bool>) {
+) -> ChildInput {
     let allowed = history::listed(b, &extras.searchmoves, uci);
     b.emit(Instruction::Delete(extras.searchmoves.var().clone()));
     let reset = b.eq_text(&pos.halfmove, "0");
-    let repeated = b.if_else(
+    let (repeated, near) = b.if_else(
         &reset,
-        |b| b.bool(false),
+        |b| (b.bool(false), b.str("")),
         |b| {
-            let side = b.concat(saved, &pos.turn);
-            let key = b.concat(&side, &pos.castling);
-            history::repeated(b, &extras.history, &key)
+            let key = position_key(b, pos, saved);
+            let found = history::compare(
+                b,
+                &extras.history,
+                &key,
+                history::MAX_COMPARED,
+                history::Near::No,
+            );
+            let repeated = b.eq_text(&found, "R");
+            let near = history::compare(
+                b,
+                &extras.engine_side,
+                &key,
+                history::MAX_COMPARED,
+                history::Near::OneReply,
+            );
+            (repeated, near)
         },
     );
-    b.emit(Instruction::Delete(extras.history.var().clone()));
-    (repeated, allowed)
+    for v in [&extras.history, &extras.engine_side] {
+        b.emit(Instruction::Delete(v.var().clone()));
+    }
+    ChildInput {
+        repeated,
+        allowed,
+        near,
+    }
+}
+
+/// Whether the position after a reply repeats one of `near` (the child's entries one
+/// reply away); `near` is deleted.
+#[track_caller]
+fn leaf_repeats(b: &mut Builder, pos: &Position, near: &Value<kind::Str>) -> Value<kind::Bool> {
+    let none = b.eq_text(near, "");
+    let reset = b.eq_text(&pos.halfmove, "0");
+    let skip = b.or(&none, &reset);
+    let repeats = b.if_else(
+        &skip,
+        |b| b.bool(false),
+        |b| {
+            let board = evaluate::compact(b, &pos.board);
+            let key = position_key(b, pos, &board);
+            let found = history::compare(b, near, &key, history::MAX_NEAR, history::Near::No);
+            b.eq_text(&found, "R")
+        },
+    );
+    b.emit(Instruction::Delete(near.var().clone()));
+    repeats
 }
 
 /// The score of a child that repeats a history entry: [`eval::MATE`] when it leaves
@@ -437,13 +493,10 @@ pub fn search_with(
                 // The child's board (compact), for the replies' gains and for the end;
                 // the rest of its position and its move wait in its group's boundary.
                 let saved = evaluate::compact(b, &pos.board);
-                let (repeated, allowed) = match extras {
-                    Some(extras) => {
-                        let (repeated, allowed) = root_input(b, pos, extras, &saved, &uci);
-                        (Some(repeated), Some(allowed))
-                    }
-                    None => (None, None),
-                };
+                let input = extras.map(|extras| root_input(b, pos, extras, &saved, &uci));
+                let repeated = input.as_ref().map(|i| i.repeated.clone());
+                let allowed = input.as_ref().map(|i| i.allowed.clone());
+                let near = input.as_ref().map(|i| i.near.clone());
                 let searched = |b: &mut Builder| {
                     let (no_reply, score, reply, count) = b.grouped(|b| {
                         stash(b, pos, &saved, &uci);
@@ -473,39 +526,49 @@ pub fn search_with(
                                     b.emit(Instruction::Delete(reply.var().clone()));
                                 }
                                 b.emit(Instruction::Delete(saved.var().clone()));
+                                let repeats = near.as_ref().map(|n| leaf_repeats(b, pos, n));
                                 let can_move = has_legal_move(b, pos);
+                                let scored = |b: &mut Builder| {
+                                    // The endgame term e scores child - (g - e).
+                                    let g = if endgame {
+                                        let e_white = endgame::term_white(b, &pos.board);
+                                        let white = b.eq_text(&pos.turn, "w");
+                                        let e = evaluate::for_side(b, &e_white, &white);
+                                        b.sub(&g, &e)
+                                    } else {
+                                        g.clone()
+                                    };
+                                    if let Some(took) = &took {
+                                        // After a capture, the leaf scores child - g +
+                                        // the best capture.
+                                        b.if_else(
+                                            took,
+                                            |b| {
+                                                let (best, captures) =
+                                                    capture_search(b, pos, report);
+                                                let key = b.sub(&g, &best);
+                                                let count = captures.map(|c| {
+                                                    let one = report::one(b);
+                                                    b.concat(&one, &c)
+                                                });
+                                                (key, count)
+                                            },
+                                            |b| (g.clone(), report.then(|| report::one(b))),
+                                        )
+                                    } else {
+                                        (g.clone(), report.then(|| report::one(b)))
+                                    }
+                                };
                                 b.if_else(
                                     &can_move,
-                                    |b| {
-                                        // The endgame term e scores child - (g - e).
-                                        let g = if endgame {
-                                            let e_white = endgame::term_white(b, &pos.board);
-                                            let white = b.eq_text(&pos.turn, "w");
-                                            let e = evaluate::for_side(b, &e_white, &white);
-                                            b.sub(&g, &e)
-                                        } else {
-                                            g.clone()
-                                        };
-                                        if let Some(took) = &took {
-                                            // After a capture, the leaf scores child - g +
-                                            // the best capture.
-                                            b.if_else(
-                                                took,
-                                                |b| {
-                                                    let (best, captures) =
-                                                        capture_search(b, pos, report);
-                                                    let key = b.sub(&g, &best);
-                                                    let count = captures.map(|c| {
-                                                        let one = report::one(b);
-                                                        b.concat(&one, &c)
-                                                    });
-                                                    (key, count)
-                                                },
-                                                |b| (g.clone(), report.then(|| report::one(b))),
-                                            )
-                                        } else {
-                                            (g.clone(), report.then(|| report::one(b)))
-                                        }
+                                    |b| match &repeats {
+                                        // A repetition scores 0 = child - child.
+                                        Some(repeats) => b.if_else(
+                                            repeats,
+                                            |b| (child.clone(), report.then(|| report::one(b))),
+                                            scored,
+                                        ),
+                                        None => scored(b),
                                     },
                                     |b| {
                                         // Mated: -MATE = child - (child + MATE); stalemate: 0.
@@ -528,6 +591,9 @@ pub fn search_with(
                                     b.emit(Instruction::Delete(reply.var().clone()));
                                 }
                                 b.emit(Instruction::Delete(saved.var().clone()));
+                                if let Some(near) = &near {
+                                    b.emit(Instruction::Delete(near.var().clone()));
+                                }
                                 let check = in_check(b, pos);
                                 let key = b.if_else(
                                     &check,
@@ -554,6 +620,9 @@ pub fn search_with(
                         repeated,
                         |b| {
                             b.emit(Instruction::Delete(saved.var().clone()));
+                            if let Some(near) = &near {
+                                b.emit(Instruction::Delete(near.var().clone()));
+                            }
                             repetition_score(b, pos, report)
                         },
                         searched,
