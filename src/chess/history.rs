@@ -7,16 +7,24 @@
 //!   each history board (so that the FEN parser's digit rules expand it as they expand the
 //!   root's) and a `_` inside every square of the extra lines (so that they do not
 //!   expand `b3`);
-//! - [`parse`] runs after it: one rule drops the history entries whose en-passant capture
-//!   is possible, one turns each remaining line into `;<64 squares><side><castling>`
-//!   (consecutive lines join into one list), one moves the list and the `searchmoves`
-//!   text into the root's variables `#hist` and `#sm`, and one keeps every other entry
-//!   (the ones with the root's opponent to move, in a game);
-//! - [`repeated`] compares a child's key with each entry in turn ([`MAX_COMPARED`]
-//!   steps of 3 rules: the two 64-square boards interleaved, then one pattern tests that
-//!   every pair is equal, since a regex has no back-reference);
+//! - [`parse`] runs after it: one rule per side and file turns a history entry whose
+//!   en-passant capture is possible into a placeholder (an empty board, equal to no
+//!   position), one turns each other line into `;<64 squares><side><castling>`
+//!   (consecutive lines join into one list), one moves the list (twice) and the
+//!   `searchmoves` text into the root's variables `#hist`, `#heng` and `#sm`, and one
+//!   keeps every other entry of each list (`#hist` the 1st, 3rd ..., `#heng` the 2nd, 4th
+//!   ...);
+//! - [`compare`] compares a position's key with each entry in turn ([`MAX_COMPARED`]
+//!   steps of 3 or 4 rules: the two 64-square boards interleaved, then one pattern tests
+//!   that every pair is equal, since a regex has no back-reference, and another that
+//!   they differ by one piece moved);
 //! - [`listed`] tests a move against the `searchmoves` text with one pattern listing
 //!   every move text a position could have.
+//!
+//! The search ([`super::search`]) compares each child with `#hist` and keeps the
+//! entries of `#heng` one reply away from it; only the leaves under a child that kept
+//! some compare themselves with those (at most [`MAX_NEAR`] steps): the history itself
+//! never reaches the ~1,000 leaves.
 
 use super::rx::HEAD;
 use super::stack_rules::on_stack;
@@ -27,7 +35,7 @@ use crate::compiler::ir::Type;
 /// (the fifty-move rule's window).
 pub const MAX_COMPARED: usize = 50;
 
-/// The characters of an entry in `#hist`: squares, side, castling rights.
+/// The characters of an entry in `#hist` or `#heng`: squares, side, castling rights.
 const ENTRY_CHAR: &str = "[.pnbrqkPNBRQKw-]";
 
 /// The castling fields a FEN can hold.
