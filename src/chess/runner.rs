@@ -478,6 +478,35 @@ mod tests {
     }
 
     #[test]
+    fn the_search_input_holds_the_clock_s_window_most_recent_first() {
+        let fens: Vec<Fen> = [
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1",
+            "3k4/8/8/8/4P3/8/8/4K3 w - - 1 2",
+        ]
+        .iter()
+        .map(|f| f.parse().unwrap())
+        .collect();
+        let root: Fen = "3k4/8/8/8/4P3/8/8/3K4 b - - 2 2".parse().unwrap();
+        let input = RulesInput {
+            history: fens,
+            searchmoves: vec!["d8e8".parse().unwrap(), "d8c7".parse().unwrap()],
+        };
+        // The clock is 2: the position before the pawn move is left out.
+        assert_eq!(
+            search_input_state(&root, &input),
+            "3k4/8/8/8/4P3/8/8/3K4 b - - 2 2\n\
+             history 3k4/8/8/8/4P3/8/8/4K3 w - -\n\
+             history 4k3/8/8/8/4P3/8/8/4K3 b - e3\n\
+             searchmoves d8e8 d8c7\n"
+        );
+        assert_eq!(
+            search_input_state(&root, &RulesInput::default()),
+            input_state(&root)
+        );
+    }
+
+    #[test]
     fn reads_legal_moves() {
         assert_eq!(parse_legal_output(""), Ok(vec![]));
         let moves = parse_legal_output("e2e4\na7a8q\nb1c3\n").unwrap();
