@@ -697,7 +697,7 @@ fn the_engine_player_passes_the_game_s_earlier_positions() {
     let mut pos = start.clone();
     let mut fens = vec![oracle::judge::fen(&pos)];
     for m in &record.moves {
-        pos.play_unchecked(m.clone());
+        pos.play_unchecked(*m);
         fens.push(oracle::judge::fen(&pos));
     }
     for (k, (fen, history)) in histories.iter().enumerate() {
