@@ -200,6 +200,54 @@ fn repetitions_agree_with_the_oracle_and_decide_when_ahead_or_behind() {
     assert!(behind >= 3 && ahead >= 3, "behind {behind}, ahead {ahead}");
 }
 
+/// Games of two plies from `start` (a move `m`, a reply `r`) where `m` and `r` can be
+/// undone: the root after them, the history `[start, start + m]`, and `m` undone, after
+/// which the reply undoing `r` brings back `start` (a repetition one reply away).
+fn returns(start: &str, picks: usize) -> Vec<(Chess, Vec<Chess>, String)> {
+    cycles(start, picks)
+        .into_iter()
+        .map(|(_, history)| {
+            let [p0, p1, p2, p3] = <[Chess; 4]>::try_from(history).expect("four positions");
+            let undo = p2
+                .legal_moves()
+                .into_iter()
+                .find(|m| judge::play_move(&p2, m) == p3)
+                .expect("the move undone");
+            (p2, vec![p0, p1], judge::uci(&undo))
+        })
+        .collect()
+}
+
+#[test]
+fn a_reply_back_to_an_earlier_position_scores_a_draw() {
+    let mut failures = Vec::new();
+    let mut drawn = 0;
+    for start in STARTS {
+        for (root, history, undo) in returns(start, 2) {
+            // Only the move that allows the return: its score is the one reported.
+            let input = Input {
+                history,
+                searchmoves: vec![undo],
+            };
+            failures.extend(check_all(&root, &input));
+            let spec = Spec::of("2ply-qe");
+            let with = oracle_history::search(spec, &root, &input).expect("a move");
+            let plain = Input {
+                history: Vec::new(),
+                ..input.clone()
+            };
+            let without = oracle_history::search(spec, &root, &plain).expect("a move");
+            // Ahead, the opponent's return caps the move at a draw.
+            if balance(&root) > 0 {
+                assert!(with.score <= 0, "{}", judge::fen(&root));
+                drawn += usize::from(without.score > 0);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(drawn >= 3, "the return changes {drawn} scores only");
+}
+
 #[test]
 fn en_passant_entries_repeat_only_without_a_capture() {
     // After e2e4 a black pawn beside it (d4) could take en passant: that position never
