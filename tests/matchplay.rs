@@ -550,6 +550,7 @@ fn start_turn<T>(choose: impl FnOnce(&Turn<'_>) -> T) -> T {
         start_fen: &fen,
         moves: &[],
         pos: &pos,
+        earlier: &[],
     })
 }
 
@@ -622,4 +623,85 @@ fn a_uci_opponent_that_never_says_uciok_is_an_error() {
         panic!("a mute engine started");
     };
     assert!(error.contains("no `uciok` within 0.5s"), "{error}");
+}
+
+/// An engine that plays the first legal move and records the history each search got.
+struct Recorder {
+    histories: std::sync::Mutex<Vec<(String, Vec<String>)>>,
+}
+
+impl regex_chess::uci::Engine for Recorder {
+    fn apply(
+        &self,
+        _: &regex_chess::chess::fen::Fen,
+        _: regex_chess::chess::uci::UciMove,
+    ) -> Result<Option<regex_chess::chess::fen::Fen>, regex_chess::uci::EngineError> {
+        Err(regex_chess::uci::EngineError("not asked".to_string()))
+    }
+    fn think_with(
+        &self,
+        _: &regex_chess::chess::fen::Fen,
+        _: &'static regex_chess::chess::variants::Variant,
+    ) -> Result<regex_chess::uci::Thought, regex_chess::uci::EngineError> {
+        Err(regex_chess::uci::EngineError(
+            "the game is not passed".to_string(),
+        ))
+    }
+    fn think_given(
+        &self,
+        fen: &regex_chess::chess::fen::Fen,
+        input: &regex_chess::chess::runner::RulesInput,
+        _: &'static regex_chess::chess::variants::Variant,
+    ) -> Result<regex_chess::uci::Thought, regex_chess::uci::EngineError> {
+        let pos = oracle::judge::position(&fen.to_string());
+        let mv = oracle::judge::legal_uci(&pos).remove(0);
+        let after = oracle::judge::fen(&oracle::judge::play(&pos, &mv));
+        let history = input.history.iter().map(|f| f.to_string()).collect();
+        self.histories
+            .lock()
+            .unwrap()
+            .push((fen.to_string(), history));
+        let reply = regex_chess::chess::runner::MoveReply::new(
+            mv.parse().unwrap(),
+            after.parse().unwrap(),
+            regex_chess::chess::runner::Status::Ongoing,
+        );
+        Ok(regex_chess::uci::Thought {
+            reply: regex_chess::chess::runner::Reply::Move(reply),
+            report: regex_chess::uci::SearchReport::default(),
+        })
+    }
+}
+
+#[test]
+fn the_engine_player_passes_the_game_s_earlier_positions() {
+    let recorder = Arc::new(Recorder {
+        histories: std::sync::Mutex::new(Vec::new()),
+    });
+    let mut engine = EnginePlayer::new("recorder", recorder.clone());
+    let mut other = RandomPlayer::new(7);
+    let start = parse_position(oracle::judge::fen(&shakmaty::Chess::default()).as_str()).unwrap();
+    let record = play_game(
+        1,
+        0,
+        &start,
+        &mut engine,
+        &mut other,
+        Some(Color::White),
+        12,
+    );
+    let histories = recorder.histories.lock().unwrap();
+    assert_eq!(histories.len(), 6, "{record:?}");
+    // Before the engine's k-th move (k from 0) the game has 2k earlier positions, the
+    // start first, each the FEN of the game's position after that many plies.
+    let mut pos = start.clone();
+    let mut fens = vec![oracle::judge::fen(&pos)];
+    for m in &record.moves {
+        pos.play_unchecked(*m);
+        fens.push(oracle::judge::fen(&pos));
+    }
+    for (k, (fen, history)) in histories.iter().enumerate() {
+        assert_eq!(*fen, fens[2 * k]);
+        assert_eq!(*history, fens[..2 * k].to_vec(), "move {k}");
+    }
 }

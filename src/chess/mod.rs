@@ -9,7 +9,7 @@
 //! | program | input state | output state |
 //! | --- | --- | --- |
 //! | `legal-moves` | a FEN and `\n` | the legal moves in UCI notation, one per line, each ending in `\n`, in any order; empty when there are none |
-//! | `move` | a FEN and `\n` | `move <uci>\nfen <FEN after the move>\nstatus <status>\n` and the search's report (below), or, when the side to move has no legal move, `status checkmate\n` / `status stalemate\n` alone |
+//! | `move` | a FEN and `\n`, then optionally the rules input below | `move <uci>\nfen <FEN after the move>\nstatus <status>\n` and the search's report (below), or, when the side to move has no legal move, `status checkmate\n` / `status stalemate\n` alone |
 //! | `move-q` | as `move` | as `move`, from the `2ply-q` search |
 //! | `move-qe` | as `move` | as `move`, from the `2ply-qe` search |
 //! | `move-3qe` | as `move` | as `move`, from the `3ply-qe` search |
@@ -23,6 +23,43 @@
 //! `<status>` is the position after the engine's move as the rules judge it: `ongoing`,
 //! `checkmate`, `stalemate`, `fifty-move` or `insufficient-material`. FEN is the standard
 //! six-field form; promotions in UCI carry a lower-case letter (`e7e8q`).
+//!
+//! # Rules input (`move`, `move-q`, `move-qe`)
+//!
+//! After the FEN line the search programs read, optionally, the game and a root-move
+//! restriction ([`history`]), in this order:
+//!
+//! - `history <board> <side> <castling> <ep>\n` lines: the first four FEN fields of the
+//!   earlier positions of the game, most recent first, those since the last capture or pawn
+//!   move only (native code writes the last `min(halfmove clock, 100)`; an en-passant field
+//!   as FEN writes it after every two-square push);
+//! - one `searchmoves <uci> ...\n` line (moves separated by one space).
+//!
+//! Positions are equal when their boards, sides to move and castling rights are and neither
+//! has an en-passant capture (FIDE; an entry whose en-passant capture is possible, that is a
+//! pawn of the side to move stands beside the pawn that moved two squares, equals no
+//! position; the rules do not look at pins for this). The 1st, 3rd, 5th ... history lines
+//! (at most 50 of them) are the *compared* entries; the 2nd, 4th ... (at most 50) the
+//! *engine-side* entries (in a game, the positions with the opponent, respectively the
+//! engine, to move).
+//!
+//! - A child (the position after an engine move) whose half-move clock is not 0 and that
+//!   equals a compared entry scores [`eval::MATE`] when it leaves the opponent checkmated,
+//!   else 0 (a draw by repetition); its replies are not searched and it counts as one node.
+//! - Otherwise, when the child's half-move clock is not 0, its *entries one reply away* are
+//!   the first 4 engine-side entries with the other side to move, the same castling rights
+//!   and a board equal to the child's but on two squares, one piece standing on one of them
+//!   in the child and on the other (empty in the child) in the entry. A position after a
+//!   reply where the engine has a legal move, whose half-move clock is not 0 and that equals
+//!   one of them scores 0 (one node, no capture search), in place of its score of the
+//!   variant.
+//! - With a `searchmoves` line, the chosen move is the best legal move it lists (scores and
+//!   ties as above); when it lists no legal move, every legal move may be chosen. The report
+//!   counts the nodes of every legal move.
+//!
+//! So the engine does not walk into a repetition (or a reply back to an earlier position)
+//! when ahead, and takes one when behind. A search program whose input has no such line
+//! searches as the contracts below say.
 //!
 //! # The search's report
 //!
@@ -136,6 +173,7 @@ pub mod evaluate;
 pub mod fen;
 pub mod fen_rules;
 pub mod game_end;
+pub mod history;
 pub mod movegen;
 pub mod pretty;
 pub mod report;

@@ -740,7 +740,7 @@ fn engine_move(
     park(b, "entries", &listed);
     let number = copy(b, &pos.fullmove);
     park(b, "number", &number);
-    let chosen = search_with(b, pos, options);
+    let chosen = search_with(b, pos, options, None);
     let number: Value<kind::Str> = unpark(b, "number", Type::Str);
     let entries: Value<kind::List<kind::Str>> =
         unpark(b, "entries", Type::List(crate::compiler::ir::Scalar::Str));

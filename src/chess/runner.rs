@@ -251,6 +251,39 @@ pub fn input_state(fen: &Fen) -> String {
     format!("{fen}\n")
 }
 
+/// What the search programs read after the FEN (see "Rules input" in
+/// `src/chess/mod.rs`): the game's earlier positions and a root-move restriction.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RulesInput {
+    /// The positions before the one searched, oldest first (as the rules computed them).
+    pub history: Vec<Fen>,
+    /// The moves the search may choose among; empty: every legal move.
+    pub searchmoves: Vec<UciMove>,
+}
+
+/// The most `history` lines a search program's input holds (the fifty-move rule's
+/// window).
+pub const MAX_HISTORY: usize = 100;
+
+/// The input state of a search program: the FEN, a `history` line (the first four FEN
+/// fields) for each of the last `fen`'s half-move clock positions of `input.history`
+/// (at most [`MAX_HISTORY`]), most recent first, and a `searchmoves` line when
+/// `input.searchmoves` is not empty.
+pub fn search_input_state(fen: &Fen, input: &RulesInput) -> String {
+    let mut state = input_state(fen);
+    let keep = (fen.halfmoves() as usize).min(MAX_HISTORY);
+    for earlier in input.history.iter().rev().take(keep) {
+        let text = earlier.to_string();
+        let fields: Vec<&str> = text.split(' ').take(4).collect();
+        state.push_str(&format!("history {}\n", fields.join(" ")));
+    }
+    if !input.searchmoves.is_empty() {
+        let moves: Vec<String> = input.searchmoves.iter().map(|m| m.to_string()).collect();
+        state.push_str(&format!("searchmoves {}\n", moves.join(" ")));
+    }
+    state
+}
+
 /// Splits a state into its lines, which must each end in `\n`.
 fn lines(state: &str) -> Result<Vec<&str>, String> {
     let body = state
@@ -460,7 +493,13 @@ impl MovePicker {
 
     /// The engine's reply to `fen`.
     pub fn run(&self, fen: &Fen) -> Result<Reply, RunError> {
-        let state = self.exec.run(&input_state(fen));
+        self.run_with(fen, &RulesInput::default())
+    }
+
+    /// The engine's reply to `fen` in a game whose earlier positions and root-move
+    /// restriction `input` gives.
+    pub fn run_with(&self, fen: &Fen, input: &RulesInput) -> Result<Reply, RunError> {
+        let state = self.exec.run(&search_input_state(fen, input));
         parse_move_output(&state).map_err(|problem| RunError::Output {
             program: self.program,
             problem,
@@ -482,6 +521,35 @@ mod tests {
     fn input_state_is_the_normalised_fen_and_a_newline() {
         let fen: Fen = "4k3/8/8/8/8/8/8/4K3 w - -".parse().unwrap();
         assert_eq!(input_state(&fen), "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
+    }
+
+    #[test]
+    fn the_search_input_holds_the_clock_s_window_most_recent_first() {
+        let fens: Vec<Fen> = [
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1",
+            "3k4/8/8/8/4P3/8/8/4K3 w - - 1 2",
+        ]
+        .iter()
+        .map(|f| f.parse().unwrap())
+        .collect();
+        let root: Fen = "3k4/8/8/8/4P3/8/8/3K4 b - - 2 2".parse().unwrap();
+        let input = RulesInput {
+            history: fens,
+            searchmoves: vec!["d8e8".parse().unwrap(), "d8c7".parse().unwrap()],
+        };
+        // The clock is 2: the position before the pawn move is left out.
+        assert_eq!(
+            search_input_state(&root, &input),
+            "3k4/8/8/8/4P3/8/8/3K4 b - - 2 2\n\
+             history 3k4/8/8/8/4P3/8/8/4K3 w - -\n\
+             history 4k3/8/8/8/4P3/8/8/4K3 b - e3\n\
+             searchmoves d8e8 d8c7\n"
+        );
+        assert_eq!(
+            search_input_state(&root, &RulesInput::default()),
+            input_state(&root)
+        );
     }
 
     #[test]

@@ -49,6 +49,7 @@ use super::endgame;
 use super::eval;
 use super::evaluate::{self, BOARD_CHAR, SCORE_BITS};
 use super::fen_rules::{parse_fen, to_fen};
+use super::history::{self, Extras};
 use super::movegen::{fork_legal_captures, fork_legal_moves, has_legal_move, in_check};
 use super::report;
 use super::stack_rules::{self, on_stack};
@@ -93,21 +94,145 @@ fn uci_key_rules() -> Vec<(String, String)> {
     rules
 }
 
-/// The comparison key of a move: its score's digits, then the UCI key.
+/// The comparison key of a move: with `allowed`, a digit 1 when it holds (the move is
+/// one `searchmoves` lets the search play), else 0; then its score's digits, then the
+/// UCI key.
 #[track_caller]
-fn move_key(b: &mut Builder, score: &Value<kind::Int>, uci: &Value<kind::Str>) -> Value<kind::Int> {
+fn move_key(
+    b: &mut Builder,
+    score: &Value<kind::Int>,
+    uci: &Value<kind::Str>,
+    allowed: Option<&Value<kind::Bool>>,
+) -> Value<kind::Int> {
     let key: Value<kind::Str> = on_stack(b, "uci_key", &[uci.var()], uci_key_rules(), Type::Str);
     let text = b.text_of(score);
-    let joined = b.concat(&text, &key);
-    on_stack(
-        b,
-        "as_int",
-        &[joined.var()],
-        Vec::new(),
-        Type::Int {
-            bits: SCORE_BITS + UCI_KEY_BITS,
+    let mut joined = b.concat(&text, &key);
+    if let Some(allowed) = allowed {
+        let digit: Value<kind::Str> = on_stack(
+            b,
+            "allowed_digit",
+            &[allowed.var()],
+            vec![
+                (format!("{HEAD}T\n"), "${1}1\n".to_string()),
+                (format!("{HEAD}F\n"), "${1}0\n".to_string()),
+            ],
+            Type::Str,
+        );
+        joined = b.concat(&digit, &joined);
+    }
+    let bits = SCORE_BITS + UCI_KEY_BITS + u8::from(allowed.is_some());
+    on_stack(b, "as_int", &[joined.var()], Vec::new(), Type::Int { bits })
+}
+
+/// What a child learns from the rules input (see [`history`]).
+struct ChildInput {
+    /// It repeats a history entry (only a child whose half-move clock is not 0 can).
+    repeated: Value<kind::Bool>,
+    /// `searchmoves` lets the search play its move.
+    allowed: Value<kind::Bool>,
+    /// The history entries one reply away from it (see [`history::compare`]).
+    near: Value<kind::Str>,
+}
+
+/// The position's key as the history entries write it: compact board, side, castling.
+#[track_caller]
+fn position_key(b: &mut Builder, pos: &Position, compact: &Value<kind::Str>) -> Value<kind::Str> {
+    let side = b.concat(compact, &pos.turn);
+    b.concat(&side, &pos.castling)
+}
+
+/// The rules input of a child; the variables of [`Extras`] are deleted.
+#[track_caller]
+fn root_input(
+    b: &mut Builder,
+    pos: &Position,
+    extras: &Extras,
+    saved: &Value<kind::Str>,
+    uci: &Value<kind::Str>,
+) -> ChildInput {
+    let allowed = history::listed(b, &extras.searchmoves, uci);
+    b.emit(Instruction::Delete(extras.searchmoves.var().clone()));
+    let reset = b.eq_text(&pos.halfmove, "0");
+    let (repeated, near) = b.if_else(
+        &reset,
+        |b| (b.bool(false), b.str("")),
+        |b| {
+            let key = position_key(b, pos, saved);
+            let found = history::compare(
+                b,
+                &extras.history,
+                &key,
+                history::MAX_COMPARED,
+                history::Near::No,
+            );
+            let repeated = b.eq_text(&found, "R");
+            let near = history::compare(
+                b,
+                &extras.engine_side,
+                &key,
+                history::MAX_COMPARED,
+                history::Near::OneReply,
+            );
+            (repeated, near)
         },
-    )
+    );
+    for v in [&extras.history, &extras.engine_side] {
+        b.emit(Instruction::Delete(v.var().clone()));
+    }
+    ChildInput {
+        repeated,
+        allowed,
+        near,
+    }
+}
+
+/// Whether the position after a reply repeats one of `near` (the child's entries one
+/// reply away); `near` is deleted.
+#[track_caller]
+fn leaf_repeats(b: &mut Builder, pos: &Position, near: &Value<kind::Str>) -> Value<kind::Bool> {
+    let none = b.eq_text(near, "");
+    let reset = b.eq_text(&pos.halfmove, "0");
+    let skip = b.or(&none, &reset);
+    let repeats = b.if_else(
+        &skip,
+        |b| b.bool(false),
+        |b| {
+            let board = evaluate::compact(b, &pos.board);
+            let key = position_key(b, pos, &board);
+            let found = history::compare(b, near, &key, history::MAX_NEAR, history::Near::No);
+            b.eq_text(&found, "R")
+        },
+    );
+    b.emit(Instruction::Delete(near.var().clone()));
+    repeats
+}
+
+/// The score of a child that repeats a history entry: [`eval::MATE`] when it leaves
+/// the opponent checkmated, else 0 (stalemate or a repetition); no reply is searched.
+#[track_caller]
+#[allow(clippy::type_complexity)]
+fn repetition_score(
+    b: &mut Builder,
+    pos: &Position,
+    report: bool,
+) -> (
+    Value<kind::Bool>,
+    (
+        Value<kind::Int>,
+        (Option<Value<kind::Str>>, Option<Value<kind::Str>>),
+    ),
+) {
+    let can_move = has_legal_move(b, pos);
+    let no_reply = b.not(&can_move);
+    let mated = b.if_else(&no_reply, |b| in_check(b, pos), |b| b.bool(false));
+    let score = b.if_else(
+        &mated,
+        |b| b.int(SCORE_BITS, mate_units()),
+        |b| b.int(SCORE_BITS, 0),
+    );
+    let reply = report.then(|| b.str(""));
+    let count = report.then(|| b.str(""));
+    (no_reply, (score, (reply, count)))
 }
 
 /// Whether a decimal clock is at least 100.
@@ -513,14 +638,22 @@ fn third_ply(
 /// holds the position after the chosen move (or the root position when there is none).
 #[track_caller]
 pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
-    search_with(b, pos, SearchOptions::default())
+    search_with(b, pos, SearchOptions::default(), None)
 }
 
 /// The 2-ply search, with the capture search below its leaves when
 /// [`SearchOptions::quiescence`] is set (see `src/chess/mod.rs`). Afterwards the thread
 /// holds the position after the chosen move (or the root position when there is none).
+/// With `extras` (see [`history`]), a child that repeats a history entry scores 0
+/// unless it mates or stalemates, and the moves `searchmoves` lists win over the others;
+/// both variables are gone afterwards.
 #[track_caller]
-pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> Chosen {
+pub fn search_with(
+    b: &mut Builder,
+    pos: &Position,
+    options: SearchOptions,
+    extras: Option<&Extras>,
+) -> Chosen {
     let SearchOptions {
         quiescence,
         endgame,
@@ -549,7 +682,7 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
         );
         let uci = children.uci.expect("asked for uci");
         let moved = children.moved.expect("asked for keep_stuck");
-        let (moved, (no_reply, (score, ((reply, third), count)))) = b.if_else(
+        let (moved, (no_reply, (score, (((reply, third), count), allowed)))) = b.if_else(
             &moved,
             |b| {
                 let g = evaluate::gain(b, &root_board, &uci);
@@ -561,139 +694,193 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                 // The child's board (compact), for the replies' gains and for the end;
                 // the rest of its position and its move wait in its group's boundary.
                 let saved = evaluate::compact(b, &pos.board);
-                let (no_reply, score, (reply, third), count) = b.grouped(|b| {
-                    stash(b, pos, &saved, &uci);
-                    let replies = fork_legal_moves(
-                        b,
-                        pos,
-                        MAX_MOVES,
-                        MoveGen {
-                            uci: true,
-                            keep_stuck: true,
-                        },
-                    );
-                    let reply = replies.uci.expect("asked for uci");
-                    let replied = replies.moved.expect("asked for keep_stuck");
-                    // Each leaf's score is `child - key`: the tournament keeps the
-                    // largest key (the same thread the smallest score would keep), and
-                    // the subtraction runs once per child instead of once per leaf.
-                    let (key, (third, count)) = b.if_else(
-                        &replied,
-                        |b| {
-                            let g = evaluate::gain(b, &saved, &reply);
-                            if three {
-                                let took = evaluate::captures_on_target(b, &saved, &reply);
+                let input = extras.map(|extras| root_input(b, pos, extras, &saved, &uci));
+                let repeated = input.as_ref().map(|i| i.repeated.clone());
+                let allowed = input.as_ref().map(|i| i.allowed.clone());
+                let near = input.as_ref().map(|i| i.near.clone());
+                let searched = |b: &mut Builder| {
+                    let (no_reply, score, (reply, third), count) = b.grouped(|b| {
+                        stash(b, pos, &saved, &uci);
+                        let replies = fork_legal_moves(
+                            b,
+                            pos,
+                            MAX_MOVES,
+                            MoveGen {
+                                uci: true,
+                                keep_stuck: true,
+                            },
+                        );
+                        let reply = replies.uci.expect("asked for uci");
+                        let replied = replies.moved.expect("asked for keep_stuck");
+                        // Each leaf's score is `child - key`: the tournament keeps the
+                        // largest key (the same thread the smallest score would keep), and
+                        // the subtraction runs once per child instead of once per leaf.
+                        let (key, (third, count)) = b.if_else(
+                            &replied,
+                            |b| {
+                                let g = evaluate::gain(b, &saved, &reply);
+                                if three {
+                                    let took = evaluate::captures_on_target(b, &saved, &reply);
+                                    if !report {
+                                        b.emit(Instruction::Delete(reply.var().clone()));
+                                    }
+                                    b.emit(Instruction::Delete(saved.var().clone()));
+                                    let repeats = near.as_ref().map(|n| leaf_repeats(b, pos, n));
+                                    return b.if_else(
+                                        &took,
+                                        |b| {
+                                            let (key, third, count) =
+                                                third_ply(b, pos, &child, &g, options);
+                                            (key, (third, count))
+                                        },
+                                        |b| {
+                                            let quiet = |b: &mut Builder| {
+                                                let (key, count) =
+                                                    quiet_reply_leaf(b, pos, &child, &g, options);
+                                                (key, (report.then(|| b.str("")), count))
+                                            };
+                                            match &repeats {
+                                                // A repetition scores 0 = child - child.
+                                                Some(repeats) => b.if_else(
+                                                    repeats,
+                                                    |b| {
+                                                        let third = report.then(|| b.str(""));
+                                                        (
+                                                            child.clone(),
+                                                            (third, report.then(|| report::one(b))),
+                                                        )
+                                                    },
+                                                    quiet,
+                                                ),
+                                                None => quiet(b),
+                                            }
+                                        },
+                                    );
+                                }
+                                let took =
+                                    quiescence.then(|| evaluate::captures_on_target(b, &saved, &reply));
+                                // Dead: deleted here rather than after the whole `if`
+                                // (the boundary keeps a copy of `saved` for the end).
                                 if !report {
                                     b.emit(Instruction::Delete(reply.var().clone()));
                                 }
                                 b.emit(Instruction::Delete(saved.var().clone()));
-                                return b.if_else(
-                                    &took,
-                                    |b| {
-                                        let (key, third, count) =
-                                            third_ply(b, pos, &child, &g, options);
-                                        (key, (third, count))
+                                let repeats = near.as_ref().map(|n| leaf_repeats(b, pos, n));
+                                let can_move = has_legal_move(b, pos);
+                                let scored = |b: &mut Builder| {
+                                        // The endgame term e scores child - (g - e).
+                                        let g = if endgame {
+                                            let e_white = endgame::term_white(b, &pos.board);
+                                            let white = b.eq_text(&pos.turn, "w");
+                                            let e = evaluate::for_side(b, &e_white, &white);
+                                            b.sub(&g, &e)
+                                        } else {
+                                            g.clone()
+                                        };
+                                        if let Some(took) = &took {
+                                            // After a capture, the leaf scores child - g +
+                                            // the best capture.
+                                            b.if_else(
+                                                took,
+                                                |b| {
+                                                    let (best, captures) =
+                                                        capture_search(b, pos, report);
+                                                    let key = b.sub(&g, &best);
+                                                    let count = captures.map(|c| {
+                                                        let one = report::one(b);
+                                                        b.concat(&one, &c)
+                                                    });
+                                                    (key, count)
+                                                },
+                                                |b| (g.clone(), report.then(|| report::one(b))),
+                                            )
+                                        } else {
+                                            (g.clone(), report.then(|| report::one(b)))
+                                        }
+                                };
+                                let (key, count) = b.if_else(
+                                    &can_move,
+                                    |b| match &repeats {
+                                        // A repetition scores 0 = child - child.
+                                        Some(repeats) => b.if_else(
+                                            repeats,
+                                            |b| (child.clone(), report.then(|| report::one(b))),
+                                            scored,
+                                        ),
+                                        None => scored(b),
                                     },
                                     |b| {
-                                        let (key, count) =
-                                            quiet_reply_leaf(b, pos, &child, &g, options);
-                                        (key, (report.then(|| b.str("")), count))
+                                        // Mated: -MATE = child - (child + MATE); stalemate: 0.
+                                        let check = in_check(b, pos);
+                                        let key = b.if_else(
+                                            &check,
+                                            |b| {
+                                                let m = b.int(SCORE_BITS, mate);
+                                                b.add(&child, &m)
+                                            },
+                                            |_| child.clone(),
+                                        );
+                                        (key, report.then(|| report::one(b)))
                                     },
                                 );
-                            }
-                            let took =
-                                quiescence.then(|| evaluate::captures_on_target(b, &saved, &reply));
-                            // Dead: deleted here rather than after the whole `if`
-                            // (the boundary keeps a copy of `saved` for the end).
-                            if !report {
-                                b.emit(Instruction::Delete(reply.var().clone()));
-                            }
-                            b.emit(Instruction::Delete(saved.var().clone()));
-                            let can_move = has_legal_move(b, pos);
-                            let (key, count) = b.if_else(
-                                &can_move,
-                                |b| {
-                                    // The endgame term e scores child - (g - e).
-                                    let g = if endgame {
-                                        let e_white = endgame::term_white(b, &pos.board);
-                                        let white = b.eq_text(&pos.turn, "w");
-                                        let e = evaluate::for_side(b, &e_white, &white);
-                                        b.sub(&g, &e)
-                                    } else {
-                                        g.clone()
-                                    };
-                                    if let Some(took) = &took {
-                                        // After a capture, the leaf scores child - g +
-                                        // the best capture.
-                                        b.if_else(
-                                            took,
-                                            |b| {
-                                                let (best, captures) =
-                                                    capture_search(b, pos, report);
-                                                let key = b.sub(&g, &best);
-                                                let count = captures.map(|c| {
-                                                    let one = report::one(b);
-                                                    b.concat(&one, &c)
-                                                });
-                                                (key, count)
-                                            },
-                                            |b| (g.clone(), report.then(|| report::one(b))),
-                                        )
-                                    } else {
-                                        (g.clone(), report.then(|| report::one(b)))
-                                    }
-                                },
-                                |b| {
-                                    // Mated: -MATE = child - (child + MATE); stalemate: 0.
-                                    let check = in_check(b, pos);
-                                    let key = b.if_else(
-                                        &check,
-                                        |b| {
-                                            let m = b.int(SCORE_BITS, mate);
-                                            b.add(&child, &m)
-                                        },
-                                        |_| child.clone(),
-                                    );
-                                    (key, report.then(|| report::one(b)))
-                                },
-                            );
-                            (key, (None, count))
-                        },
+                                (key, (None, count))
+                            },
+                            |b| {
+                                // No reply: MATE = child - (child - MATE) in check, else 0.
+                                if !report {
+                                    b.emit(Instruction::Delete(reply.var().clone()));
+                                }
+                                b.emit(Instruction::Delete(saved.var().clone()));
+                                if let Some(near) = &near {
+                                    b.emit(Instruction::Delete(near.var().clone()));
+                                }
+                                let check = in_check(b, pos);
+                                let key = b.if_else(
+                                    &check,
+                                    |b| {
+                                        let m = b.int(SCORE_BITS, mate);
+                                        b.sub(&child, &m)
+                                    },
+                                    |_| child.clone(),
+                                );
+                                let count = report.then(|| b.str(""));
+                                let third = (three && report).then(|| b.str(""));
+                                (key, (third, count))
+                            },
+                        );
+                        let count = keep_best_maybe_counting(b, &key, count);
+                        let leaf = b.sub(&child, &key);
+                        let no_reply = b.not(&replied);
+                        unstash(b);
+                        let reply = report.then(|| reply.clone());
+                        (no_reply, leaf, (reply, third), count)
+                    });
+                    restore(b, pos, &uci);
+                    (no_reply, (score, ((reply, third), count)))
+                };
+                let (no_reply, (score, ((reply, third), count))) = match &repeated {
+                    Some(repeated) => b.if_else(
+                        repeated,
                         |b| {
-                            // No reply: MATE = child - (child - MATE) in check, else 0.
-                            if !report {
-                                b.emit(Instruction::Delete(reply.var().clone()));
+                            if let Some(near) = &near {
+                                b.emit(Instruction::Delete(near.var().clone()));
                             }
-                            b.emit(Instruction::Delete(saved.var().clone()));
-                            let check = in_check(b, pos);
-                            let key = b.if_else(
-                                &check,
-                                |b| {
-                                    let m = b.int(SCORE_BITS, mate);
-                                    b.sub(&child, &m)
-                                },
-                                |_| child.clone(),
-                            );
-                            let count = report.then(|| b.str(""));
+                            let (no_reply, (score, (reply, count))) =
+                                repetition_score(b, pos, report);
                             let third = (three && report).then(|| b.str(""));
-                            (key, (third, count))
+                            (no_reply, (score, ((reply, third), count)))
                         },
-                    );
-                    let count = keep_best_maybe_counting(b, &key, count);
-                    let leaf = b.sub(&child, &key);
-                    let no_reply = b.not(&replied);
-                    unstash(b);
-                    let reply = report.then(|| reply.clone());
-                    (no_reply, leaf, (reply, third), count)
-                });
-                restore(b, pos, &uci);
+                        searched,
+                    ),
+                    None => searched(b),
+                };
                 // The child itself counts too.
                 let count = count.map(|c| {
                     let one = report::one(b);
                     b.concat(&one, &c)
                 });
                 // `moved` is true here: set again, rather than carried through the wide part.
-                (b.bool(true), (no_reply, (score, ((reply, third), count))))
+                (b.bool(true), (no_reply, (score, (((reply, third), count), allowed))))
             },
             |b| {
                 let f = b.bool(false);
@@ -701,10 +888,15 @@ pub fn search_with(b: &mut Builder, pos: &Position, options: SearchOptions) -> C
                 let reply = report.then(|| b.str(""));
                 let count = report.then(|| b.str(""));
                 let third = (three && report).then(|| b.str(""));
-                (f.clone(), (f, (zero, ((reply, third), count))))
+                if let Some(extras) = extras {
+                    b.emit(Instruction::Delete(extras.history.var().clone()));
+                    b.emit(Instruction::Delete(extras.searchmoves.var().clone()));
+                }
+                let allowed = extras.map(|_| b.bool(true));
+                (f.clone(), (f, (zero, (((reply, third), count), allowed))))
             },
         );
-        let key = move_key(b, &score, &uci);
+        let key = move_key(b, &score, &uci, allowed.as_ref());
         let (count, entries) = match (count, &reply) {
             (Some(count), Some(reply)) if multipv > 0 => {
                 let entry = root_entry(b, &key, &uci, reply);
@@ -1018,8 +1210,10 @@ pub fn move_3qe_mpv_program() -> IrProgram {
 fn search_program(name: &str, description: &str, options: SearchOptions) -> IrProgram {
     let depth = if options.third_ply { 3 } else { 2 };
     let mut b = Builder::new(name, description);
+    history::protect(&mut b);
     let pos = parse_fen(&mut b);
-    let chosen = search_with(&mut b, &pos, options);
+    let extras = history::parse(&mut b);
+    let chosen = search_with(&mut b, &pos, options, Some(&extras));
     let text = b.if_else(
         &chosen.moved,
         |b| {

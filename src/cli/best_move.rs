@@ -7,6 +7,9 @@
 //! the search's report follows as the rules wrote it: `score cp|mate <int>`, `depth
 //! <plies>`, `nodes <count>` and `pv <uci> ...`, one a line. `--search NAME` picks the
 //! variant ([`crate::chess::variants`]); the default is the 2-ply `move` program.
+//! `--history FEN` (repeated, oldest first) gives the game's earlier positions and
+//! `--searchmoves UCI ...` the moves the search may choose among: the rules read both
+//! (see "Rules input" in `src/chess/mod.rs`).
 
 use std::io::Write;
 
@@ -14,7 +17,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::chess::fen::Fen;
-use crate::chess::runner::{MovePicker, Reply};
+use crate::chess::runner::{MovePicker, Reply, RulesInput};
 use crate::chess::variants::{self, Variant};
 use crate::exec::ExecutorKind;
 
@@ -30,6 +33,13 @@ pub struct MoveArgs {
     /// The search variant: 2ply, 2ply-q, 2ply-qe or 3ply-qe (contracts in `src/chess/mod.rs`).
     #[arg(long, default_value = "2ply")]
     search: String,
+    /// An earlier position of the game (repeat the option, oldest first): the search
+    /// scores a move back to one of them as a draw.
+    #[arg(long, value_name = "FEN", allow_hyphen_values = true)]
+    history: Vec<String>,
+    /// The moves the search may choose among (UCI); ignored when none of them is legal.
+    #[arg(long, value_name = "UCI", num_args = 1..)]
+    searchmoves: Vec<String>,
 }
 
 /// The variant called `name`, or an error naming the known ones.
@@ -46,7 +56,17 @@ pub fn variant(name: &str) -> Result<&'static Variant, CliError> {
 pub fn run(args: MoveArgs) -> Result<(), CliError> {
     let fen: Fen = args.fen.parse()?;
     let variant = variant(&args.search)?;
-    let reply = MovePicker::named(variant.program, args.executor)?.run(&fen)?;
+    let mut input = RulesInput::default();
+    for text in &args.history {
+        input.history.push(text.parse()?);
+    }
+    for text in &args.searchmoves {
+        input.searchmoves.push(
+            text.parse()
+                .map_err(|e| CliError(format!("--searchmoves {text}: {e}")))?,
+        );
+    }
+    let reply = MovePicker::named(variant.program, args.executor)?.run_with(&fen, &input)?;
     let mut stdout = std::io::stdout().lock();
     match reply {
         Reply::Move(reply) => {

@@ -209,6 +209,7 @@ pub fn play_game(
     let mut seen: HashMap<u64, u32> = HashMap::new();
     *seen.entry(repetition_key(&pos)).or_default() += 1;
     let mut history: Vec<String> = Vec::new();
+    let mut earlier: Vec<String> = Vec::new();
     loop {
         if let Some((outcome, termination)) = adjudicate(&pos, &seen, history.len(), max_plies) {
             if outcome == Outcome::Draw
@@ -236,6 +237,7 @@ pub fn play_game(
             start_fen: &start_fen,
             moves: &history,
             pos: &pos,
+            earlier: &earlier,
         };
         let choice = match player.choose(&turn) {
             Ok(choice) => choice,
@@ -278,6 +280,7 @@ pub fn play_game(
                 ));
             }
         }
+        earlier.push(fen_of(&pos));
         pos = next;
         *seen.entry(repetition_key(&pos)).or_default() += 1;
         history.push(choice.uci);

@@ -15,7 +15,7 @@ use shakmaty::fen::Fen as SFen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
 use crate::chess::fen::Fen;
-use crate::chess::runner::{MovePicker, Reply};
+use crate::chess::runner::{MovePicker, Reply, RulesInput};
 use crate::uci::Engine;
 
 /// What a player sees when it is to move.
@@ -26,6 +26,23 @@ pub struct Turn<'a> {
     pub moves: &'a [String],
     /// The position now.
     pub pos: &'a Chess,
+    /// The FENs of the positions before it, oldest first (the referee's, as
+    /// [`fen_of`] writes them): what the engine's search reads as the game's history.
+    pub earlier: &'a [String],
+}
+
+/// The rules input of the engine's search on `turn`: the earlier positions (see
+/// "Rules input" in `src/chess/mod.rs`).
+fn rules_input(turn: &Turn<'_>) -> Result<RulesInput, String> {
+    let history = turn
+        .earlier
+        .iter()
+        .map(|f| f.parse::<Fen>().map_err(|e| format!("{e}")))
+        .collect::<Result<Vec<Fen>, String>>()?;
+    Ok(RulesInput {
+        history,
+        searchmoves: Vec::new(),
+    })
 }
 
 /// A player's move, in UCI, and the FEN it says the move leads to, if it says.
@@ -226,7 +243,11 @@ impl Player for EnginePlayer {
 
     fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, String> {
         let fen: Fen = fen_of(turn.pos).parse().map_err(|e| format!("{e}"))?;
-        let thought = self.engine.think(&fen).map_err(|e| e.to_string())?;
+        let input = rules_input(turn)?;
+        let thought = self
+            .engine
+            .think_given(&fen, &input, crate::chess::variants::default_play())
+            .map_err(|e| e.to_string())?;
         match thought.reply {
             Reply::Move(reply) => Ok(Choice {
                 uci: reply.mv.to_string(),
@@ -262,7 +283,12 @@ impl Player for VariantPlayer {
 
     fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, String> {
         let fen: Fen = fen_of(turn.pos).parse().map_err(|e| format!("{e}"))?;
-        match self.picker.run(&fen).map_err(|e| e.to_string())? {
+        let input = rules_input(turn)?;
+        match self
+            .picker
+            .run_with(&fen, &input)
+            .map_err(|e| e.to_string())?
+        {
             Reply::Move(reply) => Ok(Choice {
                 uci: reply.mv.to_string(),
                 fen_after: Some(reply.fen_after.to_string()),

@@ -41,7 +41,7 @@ pub use rules::{APPLY_MOVE, ApplyMove, CHILDREN, RulesEngine, parse_apply_output
 pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Session, cuts_a_search};
 
 use crate::chess::fen::Fen;
-use crate::chess::runner::{Reply, RunError};
+use crate::chess::runner::{Reply, RulesInput, RunError};
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
 
@@ -85,18 +85,32 @@ pub trait Engine: Send + Sync {
     /// The engine's move in `fen`, found by `variant`.
     fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError>;
 
+    /// The engine's move in `fen`, found by `variant`, in a game whose earlier positions
+    /// and root-move restriction `input` gives (see "Rules input" in `src/chess/mod.rs`).
+    /// Engines that cannot use them answer as [`Engine::think_with`].
+    fn think_given(
+        &self,
+        fen: &Fen,
+        input: &RulesInput,
+        variant: &'static Variant,
+    ) -> Result<Thought, EngineError> {
+        let _ = input;
+        self.think_with(fen, variant)
+    }
+
     /// [`Engine::think_with`], with the root moves ranked in the report
     /// ([`SearchReport::multipv`]) when the engine can rank them; by default it cannot.
     fn think_ranked(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
         self.think_with(fen, variant)
     }
 
-    /// [`Engine::think_with`], or [`Engine::think_ranked`] when `ranked`, asking `stop`
+    /// [`Engine::think_given`], or [`Engine::think_ranked`] when `ranked`, asking `stop`
     /// while it searches: `Ok(None)` when `stop` answered true before the search ended
     /// (the rules' run was cut). By default the search is never cut.
     fn think_until(
         &self,
         fen: &Fen,
+        input: &RulesInput,
         variant: &'static Variant,
         ranked: bool,
         stop: &dyn Fn() -> bool,
@@ -104,7 +118,7 @@ pub trait Engine: Send + Sync {
         let _ = stop;
         let thought = match ranked {
             true => self.think_ranked(fen, variant)?,
-            false => self.think_with(fen, variant)?,
+            false => self.think_given(fen, input, variant)?,
         };
         Ok(Some(thought))
     }

@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use super::{Engine, EngineError, SearchReport, Thought};
 use crate::chess::fen::Fen;
-use crate::chess::runner::{self, MovePicker, RunError};
+use crate::chess::runner::{self, MovePicker, RulesInput, RunError};
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
 use crate::exec::{self, Executor, ExecutorKind};
@@ -167,18 +167,19 @@ impl RulesEngine {
             .map_err(Clone::clone)
     }
 
-    /// Runs `variant`'s program (or its ranking program) on `fen`, asking `stop` after
-    /// every rule: `Ok(None)` when it cut the run.
+    /// Runs `variant`'s program (or its ranking program) on `fen` and the game's `input`,
+    /// asking `stop` after every rule: `Ok(None)` when it cut the run.
     fn search(
         &self,
         fen: &Fen,
+        input: &RulesInput,
         variant: &'static Variant,
         ranked: bool,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Thought>, EngineError> {
         let picker = self.picker_of(variant, ranked)?;
-        let input = runner::input_state(fen);
-        let Some(state) = exec::run_unless(picker.executor(), &input, stop) else {
+        let state = runner::search_input_state(fen, input);
+        let Some(state) = exec::run_unless(picker.executor(), &state, stop) else {
             return Ok(None);
         };
         let bug = |problem: String| {
@@ -201,10 +202,11 @@ impl RulesEngine {
     fn search_whole(
         &self,
         fen: &Fen,
+        input: &RulesInput,
         variant: &'static Variant,
         ranked: bool,
     ) -> Result<Thought, EngineError> {
-        let thought = self.search(fen, variant, ranked, &|| false)?;
+        let thought = self.search(fen, input, variant, ranked, &|| false)?;
         Ok(thought.expect("a run nothing stops ends"))
     }
 }
@@ -229,21 +231,31 @@ impl Engine for RulesEngine {
     }
 
     fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-        self.search_whole(fen, variant, false)
+        self.search_whole(fen, &RulesInput::default(), variant, false)
+    }
+
+    fn think_given(
+        &self,
+        fen: &Fen,
+        input: &RulesInput,
+        variant: &'static Variant,
+    ) -> Result<Thought, EngineError> {
+        self.search_whole(fen, input, variant, false)
     }
 
     fn think_ranked(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-        self.search_whole(fen, variant, true)
+        self.search_whole(fen, &RulesInput::default(), variant, true)
     }
 
     fn think_until(
         &self,
         fen: &Fen,
+        input: &RulesInput,
         variant: &'static Variant,
         ranked: bool,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Thought>, EngineError> {
-        self.search(fen, variant, ranked, stop)
+        self.search(fen, input, variant, ranked, stop)
     }
 
     fn children(&self, fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {

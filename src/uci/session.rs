@@ -19,7 +19,10 @@
 //! ([`super::clock`]): `depth N` takes the deepest variant within N plies; `movetime` or
 //! the clocks take the strongest variant whose measured cost fits the budget; with
 //! neither (`go`, `go infinite`, `go nodes N`, `go mate N`) the default variant plays.
-//! `nodes`, `mate` and `searchmoves` are read and said unsupported in an `info string`.
+//! `nodes` and `mate` are read and said unsupported in an `info string`. `searchmoves`
+//! and the positions of the `position ... moves ...` line go to the rules (see "Rules
+//! input" in `src/chess/mod.rs`): the search sees repetitions and searches only the
+//! listed moves (all of them when none of the listed moves is legal).
 //! A held search (`go infinite`, `go ponder`) first runs the cheapest variant to the end,
 //! then the chosen one, which [`Session::handle_until`]'s question may cut short: the
 //! cheapest variant's answer is then the `bestmove`. Other searches are never cut.
@@ -30,7 +33,7 @@ use super::clock::{self, Clock, CostBook};
 use super::perft;
 use super::{Engine, EngineError, Score, Thought};
 use crate::chess::fen::Fen;
-use crate::chess::runner::{Reply, Status};
+use crate::chess::runner::{Reply, RulesInput, Status};
 use crate::chess::search::MULTIPV_MAX;
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
@@ -75,6 +78,8 @@ type MakeEngine = Box<dyn Fn(ExecutorKind) -> Box<dyn Engine>>;
 struct Line {
     start: Fen,
     moves: Vec<UciMove>,
+    /// The positions before `current`, oldest first: the search's history.
+    earlier: Vec<Fen>,
     current: Fen,
 }
 
@@ -84,6 +89,7 @@ impl Line {
             current: start.clone(),
             start,
             moves: Vec::new(),
+            earlier: Vec::new(),
         }
     }
 }
@@ -364,7 +370,8 @@ impl Session {
                 Err(e) => e.to_string(),
                 Ok(mv) => match self.engine.apply(&line.current, mv) {
                     Ok(Some(next)) => {
-                        line.current = next;
+                        line.earlier
+                            .push(std::mem::replace(&mut line.current, next));
                         line.moves.push(mv);
                         continue;
                     }
@@ -491,20 +498,27 @@ impl Session {
         if let Some(mate) = go.mate {
             unsupported.push(format!("mate {mate}"));
         }
-        if !go.searchmoves.is_empty() {
-            unsupported.push(format!("searchmoves {}", go.searchmoves.join(" ")));
-        }
         if !unsupported.is_empty() {
             out.push(clip(&format!(
                 "info string not supported, ignored (the search is chosen by depth or time only): {}",
                 unsupported.join(" ")
             )));
         }
+        let mut input = RulesInput {
+            history: self.line.earlier.clone(),
+            searchmoves: Vec::new(),
+        };
+        for text in &go.searchmoves {
+            match text.parse::<UciMove>() {
+                Ok(mv) => input.searchmoves.push(mv),
+                Err(e) => out.push(clip(&format!("info string searchmoves: {e}; ignored"))),
+            }
+        }
         let (variant, why) = self.choose(&go, &fen);
         out.push(why);
         let lines = self.spin("MultiPV").unwrap_or(1) as usize;
         let stop = go.hold.then_some(stop);
-        let best = match self.search(&fen, variant, lines > 1, stop, out) {
+        let best = match self.search(&fen, &input, variant, lines > 1, stop, out) {
             Ok((thought, millis, variant)) => search_output(&thought, variant, millis, lines, out),
             Err(e) => {
                 out.push(format!("info string error: {e}"));
@@ -521,6 +535,7 @@ impl Session {
     fn search(
         &mut self,
         fen: &Fen,
+        input: &RulesInput,
         variant: &'static Variant,
         ranked: bool,
         stop: Option<&dyn Fn() -> bool>,
@@ -530,12 +545,12 @@ impl Session {
         let never = || false;
         let (stop, first): (&dyn Fn() -> bool, _) = match stop {
             Some(stop) if variant.name != cheapest.name => {
-                let first = self.think(fen, cheapest, ranked, &never)?;
+                let first = self.think(fen, input, cheapest, ranked, &never)?;
                 (stop, Some(first.expect("a run nothing stops ends")))
             }
             _ => (&never, None),
         };
-        match self.think(fen, variant, ranked, stop)? {
+        match self.think(fen, input, variant, ranked, stop)? {
             Some((thought, ms)) => Ok((thought, ms, variant)),
             None => {
                 let (thought, ms) = first.expect("only a search with a first answer is cut");
@@ -553,12 +568,13 @@ impl Session {
     fn think(
         &mut self,
         fen: &Fen,
+        input: &RulesInput,
         variant: &'static Variant,
         ranked: bool,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<(Thought, u64)>, EngineError> {
         let started = Instant::now();
-        let thought = self.engine.think_until(fen, variant, ranked, stop)?;
+        let thought = self.engine.think_until(fen, input, variant, ranked, stop)?;
         let elapsed = started.elapsed();
         if thought.is_some() {
             self.costs.record(variant, elapsed.as_secs_f64() * 1000.0);
@@ -951,14 +967,16 @@ mod tests {
     fn go_reads_every_parameter_and_notes_the_bad_ones() {
         let mut s = session();
         let out = s.handle(
-            "go wtime 300000 btime 300000 winc 0 binc 0 movestogo 40 depth 5 nodes 9 mate 2 movetime 100 searchmoves e2e4 d2d4",
+            "go wtime 300000 btime 300000 winc 0 binc 0 movestogo 40 depth 5 nodes 9 mate 2 movetime 100 searchmoves e2e4 d2d4 e2e9",
         );
         assert_eq!(
             out[0],
-            "info string not supported, ignored (the search is chosen by depth or time only): nodes 9 mate 2 searchmoves e2e4 d2d4"
+            "info string not supported, ignored (the search is chosen by depth or time only): nodes 9 mate 2"
         );
+        assert!(out[1].starts_with("info string searchmoves: "), "{out:?}");
+        assert!(out[1].ends_with("; ignored"), "{out:?}");
         assert!(
-            out[1].starts_with("info string depth 5: variant "),
+            out[2].starts_with("info string depth 5: variant "),
             "{out:?}"
         );
         assert_eq!(out.last().unwrap(), "bestmove (none)");
@@ -996,6 +1014,7 @@ mod tests {
         fn think_until(
             &self,
             fen: &Fen,
+            _: &RulesInput,
             variant: &'static Variant,
             _: bool,
             stop: &dyn Fn() -> bool,

@@ -19,6 +19,8 @@
 //! - [`tables`]: the evaluation tables, written out again from their documented values.
 //! - [`variants`]: plain-Rust implementations of every search variant (2-ply, 2-ply
 //!   with the capture search), with scores, node counts and reply scores.
+//! - [`history`]: the search variants with the rules input (the game's earlier
+//!   positions, `searchmoves`).
 //! - [`parallel`]: checking many positions on two threads and reporting failures.
 //! - [`engine`]: the compiled chess programs, built once per test binary, or a clear skip
 //!   when they are not registered yet.
@@ -27,6 +29,7 @@
 #![allow(dead_code)]
 
 pub mod engine;
+pub mod history;
 pub mod judge;
 pub mod parallel;
 pub mod perft;

@@ -1,0 +1,327 @@
+//! The search programs' optional input lines after the FEN, in rules: the game's earlier
+//! positions (`history` lines) and a root-move restriction (`searchmoves`).
+//!
+//! The contract is in `src/chess/mod.rs` ("Rules input"). Here:
+//!
+//! - [`protect`] runs before [`super::fen_rules::parse_fen`]: it puts a `|` in front of
+//!   each history board (so that the FEN parser's digit rules expand it as they expand the
+//!   root's) and a `_` inside every square of the extra lines (so that they do not
+//!   expand `b3`);
+//! - [`parse`] runs after it: one rule per side and file turns a history entry whose
+//!   en-passant capture is possible into a placeholder (an empty board, equal to no
+//!   position), one turns each other line into `;<64 squares><side><castling>`
+//!   (consecutive lines join into one list), one moves the list (twice) and the
+//!   `searchmoves` text into the root's variables `#hist`, `#heng` and `#sm`, and one
+//!   keeps every other entry of each list (`#hist` the 1st, 3rd ..., `#heng` the 2nd, 4th
+//!   ...);
+//! - [`compare`] compares a position's key with each entry in turn ([`MAX_COMPARED`]
+//!   steps of 3 or 4 rules: the two 64-square boards interleaved, then one pattern tests
+//!   that every pair is equal, since a regex has no back-reference, and another that
+//!   they differ by one piece moved);
+//! - [`listed`] tests a move against the `searchmoves` text with one pattern listing
+//!   every move text a position could have.
+//!
+//! The search ([`super::search`]) compares each child with `#hist` and keeps the
+//! entries of `#heng` one reply away from it; only the leaves under a child that kept
+//! some compare themselves with those (at most [`MAX_NEAR`] steps): the history itself
+//! never reaches the ~1,000 leaves.
+
+use super::rx::HEAD;
+use super::stack_rules::on_stack;
+use crate::compiler::dsl::{Builder, Value, kind};
+use crate::compiler::ir::Type;
+
+/// The history entries each child is compared with: every other entry of at most 100
+/// (the fifty-move rule's window).
+pub const MAX_COMPARED: usize = 50;
+
+/// The characters of an entry in `#hist` or `#heng`: squares, side, castling rights.
+const ENTRY_CHAR: &str = "[.pnbrqkPNBRQKw-]";
+
+/// The castling fields a FEN can hold.
+fn castlings() -> Vec<String> {
+    let mut all = vec!["-".to_string()];
+    for mask in 1..16u8 {
+        let text: String = "KQkq"
+            .chars()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, c)| c)
+            .collect();
+        all.push(text);
+    }
+    all
+}
+
+/// The two handles [`parse`] defines on the root thread.
+pub struct Extras {
+    /// `;<entry>` for the 1st, 3rd, 5th ... history entries, most recent first: the
+    /// positions with the root's opponent to move, in a game (empty: none).
+    pub history: Value<kind::Str>,
+    /// The same for the 2nd, 4th ... entries: the positions with the root's side to move.
+    pub engine_side: Value<kind::Str>,
+    /// The `searchmoves` line's moves, separated by spaces (empty: no restriction).
+    pub searchmoves: Value<kind::Str>,
+}
+
+/// Rules before `parse_fen`: see the module documentation.
+#[track_caller]
+pub fn protect(b: &mut Builder) {
+    b.rules(
+        "protect_extras",
+        vec![
+            (
+                "history ([1-8pnbrqkPNBRQK/]+) ([wb]) (-|[KQkq]+) (-|[a-h])([1-8]?)\n".to_string(),
+                "history |${1} ${2} ${3} ${4}_${5}\n".to_string(),
+            ),
+            (
+                " ([a-h])([1-8])([a-h])([1-8])".to_string(),
+                " ${1}_${2}${3}_${4}".to_string(),
+            ),
+        ],
+        &[],
+        &[],
+    );
+}
+
+/// The history boards' rank holding the pawn that has just moved two squares (0 = rank
+/// 8) and the capturing pawn, by side to move.
+const EP_RANK: [(char, usize, char); 2] = [('w', 3, 'P'), ('b', 4, 'p')];
+
+/// Rules after `parse_fen` (on the single root thread): see the module documentation.
+#[track_caller]
+pub fn parse(b: &mut Builder) -> Extras {
+    let history: Value<kind::Str> = b.named("hist", Type::Str);
+    let engine_side: Value<kind::Str> = b.named("heng", Type::Str);
+    let searchmoves: Value<kind::Str> = b.named("sm", Type::Str);
+    let mut rules = vec![("([a-h])_([1-8])".to_string(), "${1}${2}".to_string())];
+    // An entry whose en-passant capture is possible (a pawn of the side to move beside
+    // the pawn that moved two squares) is never a child's position: drop it.
+    for (side, row, pawn) in EP_RANK {
+        for file in 0..8usize {
+            let mut beside = Vec::new();
+            if file > 0 {
+                beside.push(format!(
+                    "[^/\n]{{{}}}{pawn}[^/\n]{{{}}}",
+                    file - 1,
+                    8 - file
+                ));
+            }
+            if file < 7 {
+                beside.push(format!(
+                    "[^/\n]{{{}}}{pawn}[^/\n]{{{}}}",
+                    file + 1,
+                    6 - file
+                ));
+            }
+            let letter = (b'a' + file as u8) as char;
+            rules.push((
+                format!(
+                    "history \\|(?:[^/\n]{{8}}/){{{row}}}(?:{})[^\n]* {side} [^ \n]+ {letter}[36]\n",
+                    beside.join("|")
+                ),
+                format!(";{}{side}-", ".".repeat(64)),
+            ));
+        }
+    }
+    let ranks = ["([^/\n]{8})"; 8].join("/");
+    let board: String = (1..=8).map(|g| format!("${{{g}}}")).collect();
+    rules.push((
+        format!("history \\|{ranks} ([wb]) ([^ \n]+) [^ \n]+\n"),
+        format!(";{board}${{9}}${{10}}"),
+    ));
+    rules.push((
+        format!("(#n: [^\n]*\n)((?:;{ENTRY_CHAR}+)*)(?:searchmoves ([^\n]*)\n)?"),
+        "${1}#hist: ${2}\n#heng: ;-${2}\n#sm: ${3}\n".to_string(),
+    ));
+    // The root thread is the only one: these rules see no other `;`. Pairs of entries
+    // keep their first: `#hist` keeps the 1st, 3rd, ... entries, `#heng` (behind its
+    // placeholder `;-`) the 2nd, 4th, ...
+    rules.push((
+        format!("(;{ENTRY_CHAR}+);{ENTRY_CHAR}+"),
+        "${1}".to_string(),
+    ));
+    rules.push(("#heng: ;-".to_string(), "#heng: ".to_string()));
+    b.rules(
+        "parse_extras",
+        rules,
+        &[],
+        &[history.var(), engine_side.var(), searchmoves.var()],
+    );
+    Extras {
+        history,
+        engine_side,
+        searchmoves,
+    }
+}
+
+/// What [`compare`] looks for besides an equal entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Near {
+    /// Nothing else.
+    No,
+    /// Entries one reply away from `key`: the other side to move, the same castling
+    /// rights, and boards equal but on two squares, where one piece stands on one square
+    /// in `key` and on the other in the entry (a reply that moves it without capturing).
+    OneReply,
+}
+
+/// The most entries one reply away that [`compare`] keeps.
+pub const MAX_NEAR: usize = 4;
+
+/// Compares the position `key` (its 64 squares, side and castling rights, as the
+/// entries) with each of the first `steps` entries of `entries`: `R` when one is equal;
+/// otherwise, with [`Near::OneReply`], the first [`MAX_NEAR`] entries one reply away
+/// (`;<entry>` each; empty when none).
+#[track_caller]
+pub fn compare(
+    b: &mut Builder,
+    entries: &Value<kind::Str>,
+    key: &Value<kind::Str>,
+    steps: usize,
+    near: Near,
+) -> Value<kind::Str> {
+    // The stack: key, the entries found one reply away, the entries left.
+    let square = "([.pnbrqkPNBRQK])";
+    let step_pattern = format!(
+        "({HEAD}){}([^\n]*)\n([^\n]*)\n;{}({ENTRY_CHAR}*)",
+        square.repeat(64),
+        square.repeat(64)
+    );
+    let key_text: String = (2..66).map(|g| format!("${{{g}}}")).collect();
+    let entry_text: String = (68..132).map(|g| format!("${{{g}}}")).collect();
+    let pairs: String = (0..64)
+        .map(|i| format!("${{{}}}${{{}}}", i + 2, i + 68))
+        .collect();
+    let step_replacement = format!(
+        "${{1}}{key_text}${{66}}\n${{67}}\n!{pairs}|${{66}}|${{132}}\n;{entry_text}${{132}}\n"
+    );
+    let pieces = "PNBRQKpnbrqk";
+    let same = format!(
+        "(?:\\.\\.|{})",
+        pieces
+            .chars()
+            .map(|c| format!("{c}{c}"))
+            .collect::<Vec<_>>()
+            .join("|")
+    );
+    let tails = |other_side: bool| -> String {
+        ["w", "b"]
+            .iter()
+            .flat_map(|s| {
+                let t = match (other_side, *s) {
+                    (false, s) => s,
+                    (true, "w") => "b",
+                    (true, _) => "w",
+                };
+                castlings()
+                    .into_iter()
+                    .map(move |c| format!("{s}{c}\\|{t}{c}"))
+            })
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    let moved: Vec<String> = pieces
+        .chars()
+        .map(|c| format!("{c}\\.{same}*\\.{c}|\\.{c}{same}*{c}\\."))
+        .collect();
+    let mut rules = vec![(format!("({HEAD}[^\n]*\n)"), "${1}\n".to_string())];
+    for _ in 0..steps {
+        rules.push((step_pattern.clone(), step_replacement.clone()));
+        rules.push((
+            format!(
+                "({HEAD}[^\n]*\n)[^\n]*\n!{same}{{64}}\\|(?:{})\n[^\n]*\n[^\n]*\n",
+                tails(false)
+            ),
+            "${1}R\n\n".to_string(),
+        ));
+        if near == Near::OneReply {
+            rules.push((
+                format!(
+                    "({HEAD}[^\n]*\n)((?:;{ENTRY_CHAR}+){{0,{}}})\n!{same}*(?:{}){same}*\\|(?:{})\n([^\n]*)\n",
+                    MAX_NEAR - 1,
+                    moved.join("|"),
+                    tails(true)
+                ),
+                "${1}${2}${3}\n".to_string(),
+            ));
+        }
+        rules.push((
+            format!("({HEAD}[^\n]*\n[^\n]*\n)![^\n]*\n[^\n]*\n"),
+            "${1}".to_string(),
+        ));
+    }
+    rules.push((
+        format!("({HEAD})[^\n]*\n([^\n]*)\n[^\n]*\n"),
+        "${1}${2}\n".to_string(),
+    ));
+    on_stack(b, "history", &[entries.var(), key.var()], rules, Type::Str)
+}
+
+/// Every UCI text a move could have, by origin square: the queen's lines and the
+/// knight's jumps, and the four promotions of a pawn's step to the last rank.
+fn move_texts() -> Vec<(String, Vec<String>)> {
+    let name = |f: i32, r: i32| format!("{}{}", (b'a' + f as u8) as char, r + 1);
+    let mut all = Vec::new();
+    for f in 0..8 {
+        for r in 0..8 {
+            let mut targets = Vec::new();
+            for tf in 0..8 {
+                for tr in 0..8 {
+                    let (df, dr): (i32, i32) = (tf - f, tr - r);
+                    let line = (df == 0 || dr == 0 || df.abs() == dr.abs()) && (df, dr) != (0, 0);
+                    let jump = df.abs() * dr.abs() == 2;
+                    if line || jump {
+                        targets.push(name(tf, tr));
+                    }
+                    let promotes = df.abs() <= 1 && ((r == 6 && tr == 7) || (r == 1 && tr == 0));
+                    if promotes {
+                        for p in ["q", "r", "b", "n"] {
+                            targets.push(format!("{}{p}", name(tf, tr)));
+                        }
+                    }
+                }
+            }
+            all.push((name(f, r), targets));
+        }
+    }
+    all
+}
+
+/// Whether `uci` (a legal move's text) is one of the moves of `searchmoves`, or
+/// `searchmoves` is empty.
+#[track_caller]
+pub fn listed(
+    b: &mut Builder,
+    searchmoves: &Value<kind::Str>,
+    uci: &Value<kind::Str>,
+) -> Value<kind::Bool> {
+    // The stack: uci, searchmoves.
+    let mut branches = Vec::new();
+    for (from, targets) in move_texts() {
+        let inner: Vec<String> = targets
+            .iter()
+            .map(|to| format!("{to}\n(?:[^\n]* )?{from}{to}"))
+            .collect();
+        branches.push(format!("{from}(?:{})", inner.join("|")));
+    }
+    let rules = vec![
+        (format!("({HEAD})[^\n]*\n\n"), "${1}!T\n".to_string()),
+        (
+            format!("({HEAD})(?:{})(?: [^\n]*)?\n", branches.join("|")),
+            "${1}!T\n".to_string(),
+        ),
+        (
+            format!("({HEAD})[a-h][^\n]*\n[^\n]*\n"),
+            "${1}F\n".to_string(),
+        ),
+        (format!("({HEAD})!T\n"), "${1}T\n".to_string()),
+    ];
+    on_stack(
+        b,
+        "listed",
+        &[searchmoves.var(), uci.var()],
+        rules,
+        Type::Bool,
+    )
+}

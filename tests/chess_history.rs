@@ -1,0 +1,420 @@
+//! The rules input of the search programs ("Rules input" in `src/chess/mod.rs`): the
+//! game's earlier positions and `searchmoves`, against the oracle's
+//! `tests/common/oracle/history.rs`, on both executors; and through the binary, UCI's
+//! `position ... moves ...` and `go searchmoves`, and `move --history/--searchmoves`.
+
+#[path = "common/oracle/mod.rs"]
+mod oracle;
+
+#[path = "common/binary.rs"]
+mod binary;
+
+use oracle::history::{self as oracle_history, Input};
+use oracle::judge;
+use oracle::variants::Spec;
+use regex_chess::chess::eval;
+use regex_chess::chess::fen::Fen;
+use regex_chess::chess::runner::{MovePicker, Reply, RulesInput, Score};
+use regex_chess::chess::variants::VARIANTS;
+use regex_chess::exec::ExecutorKind;
+use shakmaty::{Chess, Move, Position, Role};
+use std::sync::OnceLock;
+
+/// Lone-king endings and quiet middlegames, either side to move.
+const STARTS: [&str; 10] = [
+    "8/8/3k4/8/8/8/8/4K2Q w - - 0 1",
+    "8/8/8/8/3K4/8/1k6/7q b - - 0 1",
+    "7k/8/8/8/8/8/8/Q3K3 b - - 0 1",
+    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    "8/8/8/8/2k5/8/7r/4K3 b - - 0 1",
+    "7K/8/8/8/4k3/8/8/6r1 w - - 0 1",
+    "8/8/8/3k4/8/8/8/R3K2R w - - 0 1",
+    "r6r/8/8/8/8/5K2/8/3k4 b - - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4",
+];
+
+/// A move that keeps the half-move clock running (no capture, no pawn, no castling).
+fn reversible(m: &Move) -> bool {
+    !m.is_capture() && m.role() != Role::Pawn && !m.is_castle()
+}
+
+/// The move from `m`'s target back to its origin, when it is legal in `pos`.
+fn back(pos: &Chess, m: &Move) -> Option<Move> {
+    let (from, to) = (m.from()?, m.to());
+    pos.legal_moves()
+        .into_iter()
+        .find(|b| b.from() == Some(to) && b.to() == from && reversible(b))
+}
+
+/// Games that return to their start: `start`, a move `m`, a reply `r`, `m` undone, `r`
+/// undone. The history is the four positions before the last (oldest first) and the
+/// root the start again, so the move `m` repeats a position and so does the reply `r`
+/// after it. `pick` chooses among the cycles (by the UCI texts' order).
+fn cycles(start: &str, picks: usize) -> Vec<(Chess, Vec<Chess>)> {
+    let p0 = judge::position(start);
+    let mut found = Vec::new();
+    let mut moves: Vec<Move> = p0.legal_moves().into_iter().filter(reversible).collect();
+    moves.sort_by_key(judge::uci);
+    for m in &moves {
+        let p1 = judge::play_move(&p0, m);
+        let mut replies: Vec<Move> = p1.legal_moves().into_iter().filter(reversible).collect();
+        replies.sort_by_key(judge::uci);
+        for r in &replies {
+            let p2 = judge::play_move(&p1, r);
+            let Some(mb) = back(&p2, m) else { continue };
+            let p3 = judge::play_move(&p2, &mb);
+            let Some(rb) = back(&p3, r) else { continue };
+            let root = judge::play_move(&p3, &rb);
+            found.push((root, vec![p0.clone(), p1, p2, p3]));
+            break;
+        }
+        if found.len() == picks {
+            break;
+        }
+    }
+    found
+}
+
+/// The variants checked, each on both executors, built once.
+fn pickers() -> &'static [(&'static str, ExecutorKind, MovePicker)] {
+    static PICKERS: OnceLock<Vec<(&'static str, ExecutorKind, MovePicker)>> = OnceLock::new();
+    PICKERS.get_or_init(|| {
+        let mut all = Vec::new();
+        for name in ["2ply", "2ply-qe", "3ply-qe"] {
+            let v = VARIANTS.iter().find(|v| v.name == name).expect("a variant");
+            for kind in [ExecutorKind::Fast, ExecutorKind::Reference] {
+                let picker = MovePicker::named(v.program, kind).expect("the program builds");
+                all.push((name, kind, picker));
+            }
+        }
+        all
+    })
+}
+
+/// Every picker's answer with `input` compared with the oracle's: what differs.
+fn check_all(root: &Chess, input: &Input) -> Vec<String> {
+    pickers()
+        .iter()
+        .filter_map(|(name, kind, picker)| check(name, *kind, picker, root, input))
+        .collect()
+}
+
+/// The engine's answer with `input`, on `kind`, compared with the oracle's; `None` when
+/// they agree (move, score, nodes), else what differs.
+fn check(
+    variant: &str,
+    kind: ExecutorKind,
+    picker: &MovePicker,
+    root: &Chess,
+    input: &Input,
+) -> Option<String> {
+    let fen: Fen = judge::fen(root).parse().expect("a FEN");
+    let rules_input = RulesInput {
+        history: input
+            .history
+            .iter()
+            .map(|p| judge::fen(p).parse().expect("a FEN"))
+            .collect(),
+        searchmoves: input
+            .searchmoves
+            .iter()
+            .map(|m| m.parse().expect("a UCI move"))
+            .collect(),
+    };
+    let reply = picker
+        .run_with(&fen, &rules_input)
+        .expect("the rules answer");
+    let want = oracle_history::search(Spec::of(variant), root, input);
+    let what = format!("{variant} {kind:?} {fen} ({} earlier)", input.history.len());
+    match (want, reply) {
+        (None, Reply::NoMove(_)) => None,
+        (Some(w), Reply::Move(r)) => {
+            let score = match w.score {
+                eval::MATE => Score::Mate(1),
+                s if s == -eval::MATE => Score::Mate(-1),
+                s => Score::Cp(s),
+            };
+            let got = (r.mv.to_string(), r.score, r.nodes);
+            let want = (w.best.clone(), Some(score), Some(w.nodes));
+            (got != want).then(|| format!("{what}: rules {got:?}, oracle {want:?}"))
+        }
+        (w, r) => Some(format!("{what}: rules {r:?}, oracle {w:?}")),
+    }
+}
+
+/// Material of the side to move minus the other's, in pawns (for "ahead"/"behind").
+fn balance(pos: &Chess) -> i32 {
+    let value = |r: Role| match r {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    };
+    let board = pos.board();
+    let side = |c| -> i32 {
+        board
+            .by_color(c)
+            .into_iter()
+            .filter_map(|sq| board.role_at(sq))
+            .map(value)
+            .sum()
+    };
+    side(pos.turn()) - side(!pos.turn())
+}
+
+#[test]
+fn repetitions_agree_with_the_oracle_and_decide_when_ahead_or_behind() {
+    let mut failures = Vec::new();
+    let mut changed = 0;
+    let (mut behind, mut ahead) = (0, 0);
+    for start in STARTS {
+        for (root, history) in cycles(start, 2) {
+            let input = Input {
+                history,
+                searchmoves: Vec::new(),
+            };
+            failures.extend(check_all(&root, &input));
+            let spec = Spec::of("2ply-qe");
+            let with = oracle_history::search(spec, &root, &input).expect("a move");
+            let without = oracle_history::search(spec, &root, &Input::default()).expect("a move");
+            changed += usize::from(with.best != without.best || with.score != without.score);
+            // Behind, the engine takes a repetition (every other move loses material);
+            // ahead, it plays on.
+            match balance(&root) {
+                b if b < 0 => {
+                    behind += 1;
+                    assert_eq!(with.score, 0, "behind in {}", judge::fen(&root));
+                }
+                b if b > 0 => {
+                    ahead += 1;
+                    assert!(with.score > 0, "ahead in {}", judge::fen(&root));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(changed >= 3, "the history changes {changed} answers only");
+    assert!(behind >= 3 && ahead >= 3, "behind {behind}, ahead {ahead}");
+}
+
+/// Games of two plies from `start` (a move `m`, a reply `r`) where `m` and `r` can be
+/// undone: the root after them, the history `[start, start + m]`, and `m` undone, after
+/// which the reply undoing `r` brings back `start` (a repetition one reply away).
+fn returns(start: &str, picks: usize) -> Vec<(Chess, Vec<Chess>, String)> {
+    cycles(start, picks)
+        .into_iter()
+        .map(|(_, history)| {
+            let [p0, p1, p2, p3] = <[Chess; 4]>::try_from(history).expect("four positions");
+            let undo = p2
+                .legal_moves()
+                .into_iter()
+                .find(|m| judge::play_move(&p2, m) == p3)
+                .expect("the move undone");
+            (p2, vec![p0, p1], judge::uci(&undo))
+        })
+        .collect()
+}
+
+#[test]
+fn a_reply_back_to_an_earlier_position_scores_a_draw() {
+    let mut failures = Vec::new();
+    let mut drawn = 0;
+    for start in STARTS {
+        for (root, history, undo) in returns(start, 2) {
+            // Only the move that allows the return: its score is the one reported.
+            let input = Input {
+                history,
+                searchmoves: vec![undo],
+            };
+            failures.extend(check_all(&root, &input));
+            let spec = Spec::of("2ply-qe");
+            let with = oracle_history::search(spec, &root, &input).expect("a move");
+            let plain = Input {
+                history: Vec::new(),
+                ..input.clone()
+            };
+            let without = oracle_history::search(spec, &root, &plain).expect("a move");
+            // Ahead, the opponent's return caps the move at a draw.
+            if balance(&root) > 0 {
+                assert!(with.score <= 0, "{}", judge::fen(&root));
+                drawn += usize::from(without.score > 0);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(drawn >= 3, "the return changes {drawn} scores only");
+}
+
+#[test]
+fn en_passant_entries_repeat_only_without_a_capture() {
+    // After e2e4 a black pawn beside it (d4) could take en passant: that position never
+    // comes back; with the pawn on c4 instead, it does (FIDE: the en-passant square
+    // counts only when the capture is possible).
+    for (start, repeats) in [
+        ("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", false),
+        ("4k3/8/8/8/2p5/8/4P3/4K3 w - - 0 1", true),
+    ] {
+        let mut pos = judge::position(start);
+        let mut history = Vec::new();
+        for mv in ["e2e4", "e8d8", "e1f1", "d8e8"] {
+            let next = judge::play(&pos, mv);
+            if mv != "e2e4" {
+                history.push(pos.clone());
+            }
+            pos = next;
+        }
+        // The root: white to move; f1e1 brings back the position after e2e4.
+        let input = Input {
+            history,
+            searchmoves: vec!["f1e1".to_string()],
+        };
+        let spec = Spec::of("2ply");
+        let want = oracle_history::search(spec, &pos, &input).expect("a move");
+        let plain = Input {
+            history: Vec::new(),
+            ..input.clone()
+        };
+        let without = oracle_history::search(spec, &pos, &plain).expect("a move");
+        assert_eq!(want.best, "f1e1");
+        // A repeated child searches no reply: fewer positions.
+        assert_eq!(want.nodes < without.nodes, repeats, "{start}");
+        let failures = check_all(&pos, &input);
+        assert!(failures.is_empty(), "{failures:?}");
+    }
+}
+
+#[test]
+fn searchmoves_restrict_the_root_moves() {
+    let cases: [(&str, &[&str]); 6] = [
+        (STARTS[9], &["a2a3"]),
+        (STARTS[9], &["h2h3", "f3e5", "e1e2"]),
+        (STARTS[9], &["e2e4", "a1a8"]),
+        (STARTS[9], &[]),
+        (STARTS[0], &["h1h8", "e1d2", "b7b8q"]),
+        ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", &["b7b8n", "b7b8r"]),
+    ];
+    for (fen, moves) in cases {
+        let root = judge::position(fen);
+        let input = Input {
+            history: Vec::new(),
+            searchmoves: moves.iter().map(|m| m.to_string()).collect(),
+        };
+        let want = oracle_history::search(Spec::of("2ply-qe"), &root, &input).expect("a move");
+        let legal = judge::legal_uci(&root);
+        let listed: Vec<&&str> = moves
+            .iter()
+            .filter(|m| legal.contains(&m.to_string()))
+            .collect();
+        // Listed legal moves win; none listed legal: no restriction.
+        assert!(
+            listed.is_empty() || listed.iter().any(|m| **m == want.best),
+            "{fen} {moves:?}: {}",
+            want.best
+        );
+        let failures = check_all(&root, &input);
+        assert!(failures.is_empty(), "searchmoves {moves:?}: {failures:?}");
+    }
+}
+
+/// Runs the binary's `uci` on `script`; the output lines.
+fn uci(script: &str) -> Vec<String> {
+    let out = binary::run(&["uci"], |_| {}, script.as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The score word pair and the bestmove of the last search in `out`.
+fn last_search(out: &[String]) -> (String, String) {
+    let info = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" score "))
+        .expect("an info line with a score");
+    let words: Vec<&str> = info.split(' ').collect();
+    let at = words.iter().position(|w| *w == "score").expect("score");
+    let best = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("bestmove"))
+        .expect("a bestmove");
+    (
+        format!("{} {}", words[at + 1], words[at + 2]),
+        best.to_string(),
+    )
+}
+
+#[test]
+fn uci_passes_the_game_and_searchmoves_to_the_rules() {
+    // Black, a lone king against a queen, scores every move below 0 but a repetition.
+    // After the cycle Kd6-e6, Qh1-g1, Ke6-d6, Qg1-h1 (the position of the FEN again),
+    // black's e6 repeats: score 0.
+    let fen = "8/8/3k4/8/8/8/8/4K2Q b - - 0 1";
+    let game = format!("position fen {fen} moves d6e6 h1g1 e6d6 g1h1\n");
+    let out = uci(&format!("{game}go depth 2 searchmoves d6e6\nquit\n"));
+    assert_eq!(
+        last_search(&out),
+        ("cp 0".to_string(), "bestmove d6e6".to_string()),
+        "{out:?}"
+    );
+    // Without the game (the same position, clocks as after the moves), e6 loses.
+    let out =
+        uci("position fen 8/8/3k4/8/8/8/8/4K2Q b - - 4 3\ngo depth 2 searchmoves d6e6\nquit\n");
+    let (score, best) = last_search(&out);
+    assert!(best.starts_with("bestmove d6e6"), "{out:?}");
+    assert_ne!(score, "cp 0", "{out:?}");
+    // searchmoves: a listed move is played, a bad word is said and skipped.
+    let out = uci("position startpos\ngo depth 2 searchmoves a2a3 x9\nquit\n");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string searchmoves: ")),
+        "{out:?}"
+    );
+    assert!(last_search(&out).1.starts_with("bestmove a2a3 "), "{out:?}");
+    // Only illegal moves listed: no restriction, the same move as a plain `go`.
+    let plain = uci("position startpos\ngo depth 2\nquit\n");
+    let none = uci("position startpos\ngo depth 2 searchmoves e2e5\nquit\n");
+    assert_eq!(last_search(&plain).1, last_search(&none).1);
+}
+
+#[test]
+fn the_move_command_reads_history_and_searchmoves() {
+    let run = |args: &[&str]| {
+        let out = binary::run(args, |_| {}, b"");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let fen = "8/8/3k4/8/8/8/8/4K2Q b - - 4 3";
+    let history = [
+        "8/8/3k4/8/8/8/8/4K2Q b - - 0 1",
+        "8/8/4k3/8/8/8/8/4K2Q w - - 1 2",
+        "8/8/4k3/8/8/8/8/4K1Q1 b - - 2 2",
+        "8/8/3k4/8/8/8/8/4K1Q1 w - - 3 3",
+    ];
+    let mut args = vec![
+        "move",
+        "--fen",
+        fen,
+        "--search",
+        "2ply-qe",
+        "--searchmoves",
+        "d6e6",
+    ];
+    let plain = run(&args);
+    for h in history {
+        args.extend(["--history", h]);
+    }
+    let with = run(&args);
+    assert!(plain.starts_with("d6e6\n") && with.starts_with("d6e6\n"));
+    assert!(with.contains("\nscore cp 0\n"), "{with}");
+    assert!(!plain.contains("\nscore cp 0\n"), "{plain}");
+    let bad = binary::run(&["move", "--fen", fen, "--history", "8/8 w"], |_| {}, b"");
+    assert!(!bad.status.success());
+    assert!(!String::from_utf8_lossy(&bad.stderr).contains("panicked"));
+}

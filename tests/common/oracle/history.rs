@@ -1,0 +1,175 @@
+//! The rules input of the search programs (the game's earlier positions and
+//! `searchmoves`), written out again from "Rules input" in `src/chess/mod.rs`, on top of
+//! [`super::variants`]:
+//!
+//! - the history lines are the last `min(halfmove clock, 100)` earlier positions, most
+//!   recent first; the 1st, 3rd, ... (at most 50) are compared with each child, the 2nd,
+//!   4th, ... (at most 50) give each child its entries one reply away (at most 4);
+//! - an entry whose en-passant capture is possible by a pawn beside the pawn that moved
+//!   two squares is never equal to a position (nor one reply away);
+//! - positions are equal when board, side to move and castling rights are;
+//! - a child whose half-move clock is not 0 and that equals a compared entry scores
+//!   `MATE` when it leaves the opponent checkmated, else 0, and its replies are not
+//!   searched (nodes: the child only);
+//! - a position after a reply, with the engine to move and a legal move, whose half-move
+//!   clock (and the child's) is not 0 and that equals one of the child's entries one reply
+//!   away scores 0 (nodes: 1, no capture search);
+//! - `searchmoves`: the best listed legal move, or, when no listed move is legal, the best
+//!   legal move.
+
+use shakmaty::{Chess, Color, Position};
+
+use super::judge;
+use super::tables;
+use super::variants::{self, Searched, Spec};
+
+/// What the search reads after the FEN.
+#[derive(Clone, Debug, Default)]
+pub struct Input {
+    /// The positions before the one searched, oldest first.
+    pub history: Vec<Chess>,
+    /// The moves listed by `searchmoves` (UCI).
+    pub searchmoves: Vec<String>,
+}
+
+/// A position as the history compares it: 64 squares (a8 first), side, castling field;
+/// `None` for an entry that can never be equal (a possible en-passant capture).
+type Key = Option<(Vec<char>, char, String)>;
+
+/// The key of `pos`, as an entry (`entry`: with the en-passant rule) or as a searched
+/// position.
+fn key(pos: &Chess, entry: bool) -> Key {
+    let fen = judge::fen(pos);
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let mut squares = Vec::new();
+    for c in fields[0].chars() {
+        match c.to_digit(10) {
+            Some(n) => squares.extend(std::iter::repeat_n('.', n as usize)),
+            None if c == '/' => {}
+            None => squares.push(c),
+        }
+    }
+    if entry && fields[3] != "-" {
+        // The pawn that moved two squares stands one rank towards the side that pushed it.
+        let file = i32::from(fields[3].as_bytes()[0] - b'a');
+        let (row, pawn) = if pos.turn() == Color::White {
+            (3, 'P')
+        } else {
+            (4, 'p')
+        };
+        let beside = [file - 1, file + 1]
+            .into_iter()
+            .filter(|f| (0..8).contains(f))
+            .any(|f| squares[(row * 8 + f) as usize] == pawn);
+        if beside {
+            return None;
+        }
+    }
+    let side = fields[1].chars().next().expect("a side");
+    Some((squares, side, fields[2].to_string()))
+}
+
+/// Whether `entry` is one reply away from `child`: the other side to move, the same
+/// castling field, the boards equal but on two squares where one piece left one square
+/// for the other (empty in the child).
+fn one_reply_away(child: &Key, entry: &Key) -> bool {
+    let (Some((c, cs, cc)), Some((e, es, ec))) = (child, entry) else {
+        return false;
+    };
+    if cs == es || cc != ec {
+        return false;
+    }
+    let diff: Vec<usize> = (0..64).filter(|&i| c[i] != e[i]).collect();
+    let [x, y] = diff[..] else {
+        return false;
+    };
+    let moved = |from: usize, to: usize| {
+        c[from] != '.' && e[from] == '.' && c[to] == '.' && e[to] == c[from]
+    };
+    moved(x, y) || moved(y, x)
+}
+
+/// The score and the nodes below a child `after` (the engine's move played), given the
+/// entries one reply away from it: [`variants::after_move`] with repetitions.
+fn after_move(spec: Spec, after: &Chess, engine: Color, near: &[Key]) -> (i32, u64) {
+    let replies = after.legal_moves();
+    if replies.is_empty() || near.is_empty() {
+        return variants::after_move(spec, after, engine);
+    }
+    let mut nodes = 0;
+    let mut best = i32::MAX;
+    for reply in &replies {
+        let next = judge::play_move(after, reply);
+        let repeats = next.halfmoves() != 0
+            && !next.legal_moves().is_empty()
+            && near.contains(&key(&next, false));
+        let (value, below) = if repeats {
+            (0, 0)
+        } else if spec.depth == 3 {
+            variants::after_reply3(spec, after, reply, engine)
+        } else {
+            variants::after_reply(spec, after, reply, engine)
+        };
+        nodes += 1 + below;
+        best = best.min(value);
+    }
+    (best, nodes)
+}
+
+/// The variant's answer on `pos` with `input`; `None` when the side to move has no
+/// legal move.
+pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
+    let engine = pos.turn();
+    let keep = (pos.halfmoves() as usize).min(100);
+    let entries: Vec<Key> = input
+        .history
+        .iter()
+        .rev()
+        .take(keep)
+        .map(|p| key(p, true))
+        .collect();
+    let compared: Vec<&Key> = entries.iter().step_by(2).take(50).collect();
+    let engine_side: Vec<&Key> = entries.iter().skip(1).step_by(2).take(50).collect();
+    let legal: Vec<String> = judge::legal_uci(pos);
+    let restricted = legal.iter().any(|m| input.searchmoves.contains(m));
+    let mut scored = Vec::new();
+    let mut nodes = 0;
+    for m in &pos.legal_moves() {
+        let child = judge::play_move(pos, m);
+        let child_key = key(&child, false);
+        let reversible = child.halfmoves() != 0;
+        let (value, below) = if reversible && compared.contains(&&child_key) {
+            let mated = child.legal_moves().is_empty() && child.is_check();
+            (if mated { tables::MATE } else { 0 }, 0)
+        } else {
+            let near: Vec<Key> = if reversible {
+                engine_side
+                    .iter()
+                    .filter(|e| one_reply_away(&child_key, e))
+                    .take(4)
+                    .map(|e| (*e).clone())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            after_move(spec, &child, engine, &near)
+        };
+        nodes += 1 + below;
+        scored.push((judge::uci(m), value));
+    }
+    scored.sort();
+    let allowed = |uci: &str| !restricted || input.searchmoves.iter().any(|m| m == uci);
+    let mut best: Option<(String, i32)> = None;
+    for (uci, value) in scored.iter().filter(|(u, _)| allowed(u)) {
+        if best.as_ref().is_none_or(|(_, b)| value > b) {
+            best = Some((uci.clone(), *value));
+        }
+    }
+    let (best, score) = best?;
+    Some(Searched {
+        best,
+        score,
+        nodes,
+        scored,
+    })
+}
