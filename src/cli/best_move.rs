@@ -16,7 +16,7 @@ use super::CliError;
 use crate::chess::fen::Fen;
 use crate::chess::runner::{MovePicker, Reply};
 use crate::chess::variants::{self, Variant};
-use crate::exec::ExecutorKind;
+use crate::exec::{Choice, ExecutorKind};
 
 /// Arguments of `move`.
 #[derive(Args, Debug)]
@@ -30,6 +30,10 @@ pub struct MoveArgs {
     /// The search variant: 2ply, 2ply-q or 2ply-qe (contracts in `src/chess/mod.rs`).
     #[arg(long, default_value = "2ply")]
     search: String,
+    /// Cores for the fast executor: local rules on large states run on pieces of the
+    /// state, one share per core (the result is the same).
+    #[arg(long, default_value_t = 1, value_parser = super::parse_cores)]
+    cores: usize,
 }
 
 /// The variant called `name`, or an error naming the known ones.
@@ -46,7 +50,8 @@ pub fn variant(name: &str) -> Result<&'static Variant, CliError> {
 pub fn run(args: MoveArgs) -> Result<(), CliError> {
     let fen: Fen = args.fen.parse()?;
     let variant = variant(&args.search)?;
-    let reply = MovePicker::named(variant.program, args.executor)?.run(&fen)?;
+    let reply =
+        MovePicker::named(variant.program, Choice::new(args.executor, args.cores))?.run(&fen)?;
     let mut stdout = std::io::stdout().lock();
     match reply {
         Reply::Move(reply) => {

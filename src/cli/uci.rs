@@ -18,7 +18,7 @@ pub struct UciArgs {}
 
 /// Runs the session until `quit` or the end of the input.
 pub fn run(_args: UciArgs) -> Result<(), CliError> {
-    let mut session = Session::new(|kind| Box::new(RulesEngine::new(kind)));
+    let mut session = Session::new(|choice| Box::new(RulesEngine::new(choice)));
     let mut input = std::io::stdin().lock();
     let stdout = std::io::stdout();
     let mut bytes = Vec::new();

@@ -163,6 +163,43 @@ impl ExecutorKind {
     }
 }
 
+/// Which executor to build, and on how many cores the fast one runs local rules on
+/// large states (see [`fast::Fast::parallel`]; the reference executor always uses one).
+/// Results are the same whatever the number of cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The executor.
+    pub kind: ExecutorKind,
+    /// The cores the fast executor may use, at least 1.
+    pub cores: usize,
+}
+
+impl Choice {
+    /// `kind` on `cores` cores (0 counts as 1).
+    pub fn new(kind: ExecutorKind, cores: usize) -> Choice {
+        Choice {
+            kind,
+            cores: cores.max(1),
+        }
+    }
+
+    /// Builds the executor for `program`.
+    pub fn build(self, program: ValidProgram) -> Box<dyn Executor> {
+        match self.kind {
+            ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
+            ExecutorKind::Fast => {
+                Box::new(fast::Fast::new(program).parallel(self.cores, fast::DEFAULT_SPLIT_MIN))
+            }
+        }
+    }
+}
+
+impl From<ExecutorKind> for Choice {
+    fn from(kind: ExecutorKind) -> Choice {
+        Choice::new(kind, 1)
+    }
+}
+
 impl std::str::FromStr for ExecutorKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
