@@ -49,6 +49,13 @@ pub trait Observer {
     fn wants_match_counts(&self) -> bool {
         true
     }
+
+    /// Whether this observer may call the `state` of [`Observer::after_rule`]. It is a
+    /// hint: an executor may keep what makes that call cheap when true (the default);
+    /// when false the call still gives the right state, at a higher cost.
+    fn reads_states(&self) -> bool {
+        true
+    }
 }
 
 /// Totals for one run.
@@ -90,6 +97,10 @@ impl Observer for StatsObserver {
     ) -> ControlFlow<()> {
         self.0.record(report);
         ControlFlow::Continue(())
+    }
+
+    fn reads_states(&self) -> bool {
+        false
     }
 }
 
@@ -139,6 +150,10 @@ impl Observer for NoObserver {
     }
 
     fn wants_match_counts(&self) -> bool {
+        false
+    }
+
+    fn reads_states(&self) -> bool {
         false
     }
 }
