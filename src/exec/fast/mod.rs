@@ -120,7 +120,7 @@ struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
     /// The scratch spaces of the multi-core mode's helper threads (empty on one core).
     helpers: Vec<Scratch>,
-    /// The multi-core mode's output buffer, reused between rules.
+    /// The buffer a rope run joins its pieces into, reused between runs.
     pieces_out: String,
 }
 
@@ -357,10 +357,11 @@ impl Fast {
         self
     }
 
-    /// Runs local rules (see `parallel.rs`) on states of at least `min_len` bytes on
-    /// `cores` cores, the state cut at thread boundaries. One core (the default) turns it
-    /// off; so does a failure to start the helper threads. Results, match counts and
-    /// reports are identical either way.
+    /// Runs runs of consecutive local rules (see `local.rs`) on states of at least
+    /// `min_len` bytes on `cores` cores: as a rope (see `rope.rs`, even a run of one
+    /// rule), its pieces shared between the cores (see `parallel.rs`). One core (the
+    /// default) turns it off; a failure to start the helper threads leaves every piece to
+    /// the caller. Results, match counts and reports are identical either way.
     pub fn parallel(mut self, cores: usize, min_len: usize) -> Fast {
         self.parallel = parallel::Parallel::new(cores, min_len);
         self
