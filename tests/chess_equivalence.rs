@@ -47,6 +47,9 @@ fn same_final_state(program: &ValidProgram, state: &str) -> String {
         Fast::new(program.clone()),
         Fast::new(program.clone()).segmented(0),
         Fast::new(program.clone()).parallel(2, 1),
+        // The rope on every state, in pieces of about 256 bytes, on one core and on two.
+        Fast::new(program.clone()).rope(1, 256),
+        Fast::new(program.clone()).rope(1, 256).parallel(2, 1),
         // The index of `%` bytes kept on every state, however small.
         Fast::new(program.clone()).index_starts(0),
     ] {
@@ -69,6 +72,9 @@ fn no_divergence(program: &ValidProgram, state: &str) {
         Fast::new(program.clone()),
         Fast::new(program.clone()).segmented(0),
         Fast::new(program.clone()).parallel(2, 1),
+        // The rope on every state, in pieces of about 256 bytes, on one core and on two.
+        Fast::new(program.clone()).rope(1, 256),
+        Fast::new(program.clone()).rope(1, 256).parallel(2, 1),
         // The index of `%` bytes kept on every state, however small.
         Fast::new(program.clone()).index_starts(0),
     ] {

@@ -155,3 +155,107 @@ fn move_prints_the_move_the_fen_after_and_the_status() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "none\ncheckmate\n");
 }
+
+/// Runs the binary with `input` on standard input.
+fn regex_chess_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The UCI lines that do not depend on time: `info` lines without their `time` and
+/// `nps` fields, and the rest as they are.
+fn timeless(uci: &str) -> Vec<String> {
+    uci.lines()
+        .map(|line| {
+            let mut words = line.split(' ').peekable();
+            let mut kept = Vec::new();
+            while let Some(word) = words.next() {
+                if line.starts_with("info ") && (word == "time" || word == "nps") {
+                    words.next();
+                } else {
+                    kept.push(word);
+                }
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+/// `--cores 2` (and UCI's `Threads`) change how the fast executor runs local rules on
+/// large states, never what the rules answer: `move` (on a position whose states are
+/// cut, for each search), `play`, `match` and `uci` print the same on one core and two.
+#[test]
+fn two_cores_answer_as_one() {
+    if !engine::registered(MOVE) {
+        return engine::skip("two_cores_answer_as_one", MOVE);
+    }
+    // Kiwipete after white castles: the widest states of the bench suite's middlegames.
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1";
+    let on = |cores: &str, args: &[&str], input: Option<&str>| {
+        let args: Vec<&str> = args.iter().copied().chain(["--cores", cores]).collect();
+        let out = match input {
+            Some(input) => regex_chess_with_input(&args, input),
+            None => regex_chess(&args),
+        };
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    for search in ["2ply", "2ply-q"] {
+        let args = ["move", "--fen", fen, "--search", search];
+        let one = on("1", &args, None);
+        assert_eq!(one.lines().count(), 7, "{one:?}");
+        assert_eq!(on("2", &args, None), one, "{search}");
+    }
+    let play = ["play", "--fen", fen, "--engine-color", "white"];
+    let one = on("1", &play, Some("Kd8\nO-O-O\nquit\n"));
+    assert!(one.contains("White plays"), "{one:?}");
+    assert_eq!(on("2", &play, Some("Kd8\nO-O-O\nquit\n")), one);
+    let dir = std::env::temp_dir().join(format!("regex-chess-cores-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = |cores: &str| {
+        let file = dir.join(format!("cores-{cores}.pgn"));
+        let file_arg = file.to_str().unwrap();
+        let args = [
+            "match",
+            "--opponent",
+            "random",
+            "--games",
+            "2",
+            "--max-plies",
+            "6",
+            "--pgn",
+            file_arg,
+        ];
+        on(cores, &args, None);
+        std::fs::read_to_string(&file).unwrap()
+    };
+    let one = pgn("1");
+    assert!(one.contains("[PlyCount \"6\"]"), "{one}");
+    assert_eq!(pgn("2"), one);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let uci = |threads: &str| {
+        let input = format!(
+            "setoption name Threads value {threads}\nposition fen {fen}\ngo depth 2\nquit\n"
+        );
+        let out = regex_chess_with_input(&["uci"], &input);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        timeless(&text(&out.stdout))
+    };
+    let one = uci("1");
+    assert!(one.iter().any(|l| l.starts_with("bestmove ")), "{one:?}");
+    assert_eq!(uci("2"), one);
+}

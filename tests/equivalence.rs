@@ -111,6 +111,14 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
         .parallel(3, 1)
         .compile_ahead(false);
     compare(&reference, &alone, state)?;
+    // The rope on every state, cut at every thread boundary (one piece each), on one
+    // core and on two.
+    compare(&reference, &Fast::new(program.clone()).rope(1, 1), state)?;
+    compare(
+        &reference,
+        &Fast::new(program.clone()).rope(1, 1).parallel(2, 1),
+        state,
+    )?;
     // The thread-segmented state on every state, alone and with two cores.
     compare(&reference, &Fast::new(program.clone()).segmented(1), state)?;
     compare(
@@ -839,6 +847,8 @@ proptest! {
         let program = prepare(rules, &states, 4 * 1024 * 1024)?;
         let reference = Reference::new(program.clone());
         compare(&reference, &Fast::new(program.clone()), &states[0])?;
+        compare(&reference, &Fast::new(program.clone()).rope(1, 1), &states[0])?;
+        compare(&reference, &Fast::new(program.clone()).rope(4096, 2048), &states[0])?;
         compare(&reference, &Fast::new(program).parallel(2, 4096), &states[0])?;
     }
 }
@@ -867,19 +877,22 @@ fn wide_stray_state() -> impl Strategy<Value = String> {
 
 proptest! {
     #![proptest_config(config(150))]
-    /// Several cores on wide states with stray `%`s, cut at several sizes, against the
-    /// reference and against one core.
+    /// Several cores and the rope on one core on wide states with stray `%`s, cut at
+    /// several sizes into pieces of several lengths, against the reference.
     #[test]
     fn several_cores_agree_on_wide_stray_states(
         rules in mixed_program(),
         state in wide_stray_state(),
         cores in 2usize..5,
         split_min in prop_oneof![Just(1usize), Just(1000), Just(1 << 16)],
+        piece in prop_oneof![Just(1usize), Just(100), Just(1 << 15)],
     ) {
         let states = [state];
         let program = prepare(rules, &states, 4 * 1024 * 1024)?;
         let reference = Reference::new(program.clone());
-        compare(&reference, &Fast::new(program).parallel(cores, split_min), &states[0])?;
+        let fast = Fast::new(program.clone()).rope(split_min, piece);
+        compare(&reference, &fast, &states[0])?;
+        compare(&reference, &fast.parallel(cores, split_min), &states[0])?;
     }
 }
 

@@ -659,6 +659,15 @@ fn check(mut rules: Vec<Rule>, state: &str) {
     if let Err(difference) = exec_compare::compare(&reference, &several, state) {
         panic!("fast on two cores and reference disagree: {difference}");
     }
+    // The rope on every state, cut at every thread boundary, on one core and on two.
+    let rope = Fast::new(program.clone()).rope(1, 1);
+    if let Err(difference) = exec_compare::compare(&reference, &rope, state) {
+        panic!("fast with the rope cut at every boundary and reference disagree: {difference}");
+    }
+    let rope_several = Fast::new(program.clone()).rope(1, 1).parallel(2, 1);
+    if let Err(difference) = exec_compare::compare(&reference, &rope_several, state) {
+        panic!("fast with the rope on two cores and reference disagree: {difference}");
+    }
     // The thread-segmented state on every state, alone and on two cores.
     let segmented = Fast::new(program.clone()).segmented(1);
     if let Err(difference) = exec_compare::compare(&reference, &segmented, state) {

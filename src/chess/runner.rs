@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 use super::fen::Fen;
 use super::uci::UciMove;
-use crate::exec::{Executor, ExecutorKind};
+use crate::exec::{Choice, Executor, ExecutorKind};
 use crate::program::{Program, ValidProgram};
 
 /// The name of the program that lists the legal moves of a FEN.
@@ -465,10 +465,10 @@ impl MovePicker {
     }
 
     /// Compiles the registered program `program`, which keeps the `move` contract, and
-    /// builds an executor of `kind` for it.
-    pub fn named(program: &'static str, kind: ExecutorKind) -> Result<MovePicker, RunError> {
+    /// builds the executor `choice` (a kind, or a kind and its cores) for it.
+    pub fn named(program: &'static str, choice: impl Into<Choice>) -> Result<MovePicker, RunError> {
         Ok(MovePicker {
-            exec: kind.build(load(program)?),
+            exec: choice.into().build(load(program)?),
             program,
         })
     }

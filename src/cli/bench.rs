@@ -9,8 +9,8 @@ use clap::Args;
 use super::{CliError, fail};
 use crate::bench::{self, Measure, Row, Workload, children};
 use crate::compiler::CompileOptions;
-use crate::exec::ExecutorKind;
 use crate::exec::fast::Fast;
+use crate::exec::{Executor, ExecutorKind};
 use crate::positions as suites;
 
 /// Arguments of `bench`.
@@ -45,6 +45,23 @@ pub struct BenchArgs {
     /// With `--cores`: states shorter than this many bytes are not cut.
     #[arg(long, default_value_t = crate::exec::fast::DEFAULT_SPLIT_MIN)]
     split_min: usize,
+    /// On one core, runs of local rules on states of at least this many bytes run piece
+    /// by piece (the rope; `off`, the default, never).
+    #[arg(long, default_value = "off", value_parser = parse_bytes_or_off)]
+    rope_min: usize,
+    /// The length of the rope's pieces, in bytes.
+    #[arg(long, default_value_t = crate::exec::fast::DEFAULT_ROPE_PIECE)]
+    rope_piece: usize,
+}
+
+/// A size in bytes, or `off` (no size is that large).
+fn parse_bytes_or_off(s: &str) -> Result<usize, String> {
+    match s {
+        "off" => Ok(usize::MAX),
+        _ => s
+            .parse()
+            .map_err(|e| format!("{e} (expected a size in bytes or `off`)")),
+    }
 }
 
 /// Runs `bench`.
@@ -73,7 +90,13 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let mut executors = Vec::new();
     for kind in &kinds {
         let start = Instant::now();
-        executors.push((*kind, kind.build(workload.program.clone())));
+        let exec: Box<dyn Executor> = match kind {
+            ExecutorKind::Fast => {
+                Box::new(Fast::new(workload.program.clone()).rope(args.rope_min, args.rope_piece))
+            }
+            ExecutorKind::Reference => kind.build(workload.program.clone()),
+        };
+        executors.push((*kind, exec));
         let built = start.elapsed().as_secs_f64() * 1e3;
         println!(
             "{}: {} rules, {} distinct patterns; compiled in {:.0} ms, {} executor built in {:.1} ms",
@@ -92,8 +115,11 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if args.cores == 0 {
         return fail("--cores must be at least 1");
     }
-    let several = (args.cores > 1)
-        .then(|| Fast::new(workload.program.clone()).parallel(args.cores, args.split_min));
+    let several = (args.cores > 1).then(|| {
+        Fast::new(workload.program.clone())
+            .rope(args.rope_min, args.rope_piece)
+            .parallel(args.cores, args.split_min)
+    });
     let mut rows = Vec::new();
     let mut multi = Vec::new();
     for position in &positions {

@@ -19,7 +19,7 @@ use super::CliError;
 use crate::chess::fen::Fen;
 use crate::chess::runner::{MovePicker, Reply, RulesInput};
 use crate::chess::variants::{self, Variant};
-use crate::exec::ExecutorKind;
+use crate::exec::{Choice, ExecutorKind};
 
 /// Arguments of `move`.
 #[derive(Args, Debug)]
@@ -40,6 +40,10 @@ pub struct MoveArgs {
     /// The moves the search may choose among (UCI); ignored when none of them is legal.
     #[arg(long, value_name = "UCI", num_args = 1..)]
     searchmoves: Vec<String>,
+    /// Cores for the fast executor: local rules on large states run on pieces of the
+    /// state, one share per core (the result is the same).
+    #[arg(long, default_value_t = 1, value_parser = super::parse_cores)]
+    cores: usize,
 }
 
 /// The variant called `name`, or an error naming the known ones.
@@ -66,7 +70,8 @@ pub fn run(args: MoveArgs) -> Result<(), CliError> {
                 .map_err(|e| CliError(format!("--searchmoves {text}: {e}")))?,
         );
     }
-    let reply = MovePicker::named(variant.program, args.executor)?.run_with(&fen, &input)?;
+    let reply = MovePicker::named(variant.program, Choice::new(args.executor, args.cores))?
+        .run_with(&fen, &input)?;
     let mut stdout = std::io::stdout().lock();
     match reply {
         Reply::Move(reply) => {

@@ -11,7 +11,7 @@ use super::best_move::variant;
 use super::{CliError, fail};
 use crate::chess::runner::MovePicker;
 use crate::chess::variants::Variant;
-use crate::exec::ExecutorKind;
+use crate::exec::{Choice, ExecutorKind};
 use crate::matchplay::players::{
     EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings, VariantPlayer,
 };
@@ -61,6 +61,10 @@ pub struct MatchArgs {
     /// Which executor runs the engine's rules.
     #[arg(long, default_value = "fast")]
     executor: ExecutorKind,
+    /// Cores for the fast executor: local rules on large states run on pieces of the
+    /// state, one share per core, in each game (the moves are the same).
+    #[arg(long, default_value_t = 1, value_parser = super::parse_cores)]
+    cores: usize,
     /// The engine's search variant (2ply, 2ply-q, 2ply-qe, 3ply-qe), run by its program directly;
     /// without it the engine is the UCI engine's (`move`).
     #[arg(long)]
@@ -135,6 +139,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         Some(name) => Some(variant(name)?),
         None => None,
     };
+    let choice = Choice::new(args.executor, args.cores);
     let version = format!(
         "regex-chess {} (rules{}, {:?} executor)",
         env!("CARGO_PKG_VERSION"),
@@ -144,11 +149,11 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
     .to_lowercase();
     let engine: Result<Arc<dyn Engine>, Arc<MovePicker>> = match searched {
         None => {
-            let engine = Arc::new(RulesEngine::new(args.executor));
+            let engine = Arc::new(RulesEngine::new(choice));
             engine.prepare_move()?;
             Ok(engine)
         }
-        Some(v) => Err(Arc::new(MovePicker::named(v.program, args.executor)?)),
+        Some(v) => Err(Arc::new(MovePicker::named(v.program, choice)?)),
     };
     let make_engine = || -> Result<Box<dyn Player>, String> {
         Ok(match &engine {
@@ -157,7 +162,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         })
     };
     let opponent_picker = match &opponent {
-        Opponent::Search(v) => Some(Arc::new(MovePicker::named(v.program, args.executor)?)),
+        Opponent::Search(v) => Some(Arc::new(MovePicker::named(v.program, choice)?)),
         _ => None,
     };
     let make_opponent = || -> Result<Box<dyn Player>, String> {

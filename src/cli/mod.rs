@@ -39,6 +39,15 @@ impl<E: std::error::Error> From<E> for CliError {
     }
 }
 
+/// Parses `--cores N`: a whole number of at least 1.
+pub fn parse_cores(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// Shorthand for a [`CliError`] from a message.
 pub fn fail<T>(message: impl Into<String>) -> Result<T, CliError> {
     Err(CliError(message.into()))

@@ -18,7 +18,7 @@ use crate::chess::fen::Fen;
 use crate::chess::pretty::GAME_OVER;
 use crate::chess::runner;
 use crate::chess::variants;
-use crate::exec::ExecutorKind;
+use crate::exec::{Choice, ExecutorKind};
 
 /// The line above the first prompt (the rules' first message says how to type moves).
 pub const INTRO: &str = "(help shows how to type moves again; quit leaves the game)";
@@ -73,6 +73,10 @@ pub struct PlayArgs {
     /// `src/chess/mod.rs`); the default is the strongest within the time budget.
     #[arg(long, default_value = variants::default_play().name)]
     search: String,
+    /// Cores for the fast executor: local rules on large states run on pieces of the
+    /// state, one share per core (the result is the same).
+    #[arg(long, default_value_t = 1, value_parser = super::parse_cores)]
+    cores: usize,
 }
 
 /// Runs `play`.
@@ -82,13 +86,14 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let fen: Fen = fen_text.parse()?;
     // The `board` program is needed once: it is dropped before `play` is loaded, so the
     // two programs' compiled patterns are never held at the same time.
-    let board = args.executor.build(runner::load("board")?);
+    let choice = Choice::new(args.executor, args.cores);
+    let board = choice.build(runner::load("board")?);
     let mut text = board.run(&format!("engine: {}\n{fen}\n", args.engine_color));
     drop(board);
     if !text.starts_with("8 ") {
         return fail(format!("the rules could not read the FEN {fen_text:?}"));
     }
-    let play = args.executor.build(runner::load(variant.play)?);
+    let play = choice.build(runner::load(variant.play)?);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout();

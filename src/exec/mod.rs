@@ -49,6 +49,13 @@ pub trait Observer {
     fn wants_match_counts(&self) -> bool {
         true
     }
+
+    /// Whether this observer may call the `state` of [`Observer::after_rule`]. It is a
+    /// hint: an executor may keep what makes that call cheap when true (the default);
+    /// when false the call still gives the right state, at a higher cost.
+    fn reads_states(&self) -> bool {
+        true
+    }
 }
 
 /// Totals for one run.
@@ -90,6 +97,10 @@ impl Observer for StatsObserver {
     ) -> ControlFlow<()> {
         self.0.record(report);
         ControlFlow::Continue(())
+    }
+
+    fn reads_states(&self) -> bool {
+        false
     }
 }
 
@@ -179,6 +190,10 @@ impl Observer for NoObserver {
     fn wants_match_counts(&self) -> bool {
         false
     }
+
+    fn reads_states(&self) -> bool {
+        false
+    }
 }
 
 /// Which executor to use, as named on the command line.
@@ -198,6 +213,43 @@ impl ExecutorKind {
             ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
             ExecutorKind::Fast => Box::new(fast::Fast::new(program)),
         }
+    }
+}
+
+/// Which executor to build, and on how many cores the fast one runs local rules on
+/// large states (see [`fast::Fast::parallel`]; the reference executor always uses one).
+/// Results are the same whatever the number of cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The executor.
+    pub kind: ExecutorKind,
+    /// The cores the fast executor may use, at least 1.
+    pub cores: usize,
+}
+
+impl Choice {
+    /// `kind` on `cores` cores (0 counts as 1).
+    pub fn new(kind: ExecutorKind, cores: usize) -> Choice {
+        Choice {
+            kind,
+            cores: cores.max(1),
+        }
+    }
+
+    /// Builds the executor for `program`.
+    pub fn build(self, program: ValidProgram) -> Box<dyn Executor> {
+        match self.kind {
+            ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
+            ExecutorKind::Fast => {
+                Box::new(fast::Fast::new(program).parallel(self.cores, fast::DEFAULT_SPLIT_MIN))
+            }
+        }
+    }
+}
+
+impl From<ExecutorKind> for Choice {
+    fn from(kind: ExecutorKind) -> Choice {
+        Choice::new(kind, 1)
     }
 }
 

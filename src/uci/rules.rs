@@ -7,7 +7,7 @@ use crate::chess::fen::Fen;
 use crate::chess::runner::{self, MovePicker, RulesInput, RunError};
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
-use crate::exec::{self, Executor, ExecutorKind};
+use crate::exec::{self, Choice, Executor, ExecutorKind};
 
 /// The name of the program that lists each legal move with the position after it: input
 /// state `<FEN>\n`, output one line `<uci> <FEN after>\n` per legal move.
@@ -95,7 +95,7 @@ type Lazy<T> = OnceLock<Result<T, EngineError>>;
 /// variant's and `apply-move` on [`Engine::prepare`]); a program that is not
 /// registered or does not validate is an [`EngineError`] on every call, never a panic.
 pub struct RulesEngine {
-    kind: ExecutorKind,
+    choice: Choice,
     /// Set in tests only: every program is loaded under this name instead (what a
     /// renamed or dropped program looks like).
     renamed: Option<&'static str>,
@@ -107,10 +107,11 @@ pub struct RulesEngine {
 }
 
 impl RulesEngine {
-    /// An engine whose programs run on executors of `kind`.
-    pub fn new(kind: ExecutorKind) -> RulesEngine {
+    /// An engine whose programs run on the executors `choice` (a kind, or a kind and its
+    /// cores) builds.
+    pub fn new(choice: impl Into<Choice>) -> RulesEngine {
         RulesEngine {
-            kind,
+            choice: choice.into(),
             renamed: None,
             apply: OnceLock::new(),
             pickers: variants::VARIANTS.iter().map(|_| OnceLock::new()).collect(),
@@ -121,7 +122,12 @@ impl RulesEngine {
 
     /// The executor kind.
     pub fn kind(&self) -> ExecutorKind {
-        self.kind
+        self.choice.kind
+    }
+
+    /// The cores the fast executor may use.
+    pub fn cores(&self) -> usize {
+        self.choice.cores
     }
 
     /// Builds the default variant's program only (all a match needs).
@@ -133,7 +139,7 @@ impl RulesEngine {
         self.apply
             .get_or_init(|| {
                 runner::load(self.renamed.unwrap_or(APPLY_MOVE))
-                    .map(|program| ApplyMove::with_executor(self.kind.build(program)))
+                    .map(|program| ApplyMove::with_executor(self.choice.build(program)))
                     .map_err(EngineError::from)
             })
             .as_ref()
@@ -161,7 +167,7 @@ impl RulesEngine {
         slots[index]
             .get_or_init(|| {
                 let program = runner::load(self.renamed.unwrap_or(name))?;
-                Ok(MovePicker::with_executor(self.kind.build(program)))
+                Ok(MovePicker::with_executor(self.choice.build(program)))
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -263,7 +269,7 @@ impl Engine for RulesEngine {
             .children
             .get_or_init(|| {
                 Ok(self
-                    .kind
+                    .choice
                     .build(runner::load(self.renamed.unwrap_or(CHILDREN))?))
             })
             .as_ref()

@@ -6,7 +6,7 @@
 //! | --- | --- | --- |
 //! | `Executor` | combo `fast`/`reference` | which executor runs the rules |
 //! | `Move Overhead` | spin, ms | taken off every time budget, for the GUI's and the pipes' delays |
-//! | `Threads` | spin | stored only: a rules run uses one core whatever the value |
+//! | `Threads` | spin | the cores the fast executor runs local rules on (the engine is rebuilt; moves are the same) |
 //! | `Hash` | spin, MB | accepted and unused: the search keeps no hash table |
 //! | `MultiPV` | spin, 1 to [`MULTIPV_MAX`] | above 1, `go` runs the variant's ranking program and prints one `info multipv` line per ranked move |
 //! | `Ponder` | check | accepted: `go ponder` works whatever its value |
@@ -37,7 +37,7 @@ use crate::chess::runner::{Reply, RulesInput, Status};
 use crate::chess::search::MULTIPV_MAX;
 use crate::chess::uci::UciMove;
 use crate::chess::variants::{self, Variant};
-use crate::exec::ExecutorKind;
+use crate::exec::{Choice, ExecutorKind};
 
 /// The name the engine gives on `uci`.
 pub const ENGINE_NAME: &str = "regex-chess";
@@ -70,8 +70,9 @@ pub fn cuts_a_search(input: &str) -> bool {
         .is_some_and(|command| command != "ponderhit" && ENDS_HELD.contains(&command))
 }
 
-/// Builds the engine for an executor kind (called again when the option changes).
-type MakeEngine = Box<dyn Fn(ExecutorKind) -> Box<dyn Engine>>;
+/// Builds the engine for an executor kind and its cores (called again when `Executor` or
+/// `Threads` changes).
+type MakeEngine = Box<dyn Fn(Choice) -> Box<dyn Engine>>;
 
 /// The position the GUI set: where it started, the moves from there and where they led.
 #[derive(Clone, Debug)]
@@ -96,11 +97,13 @@ impl Line {
 
 /// The value of the `Search` option that lets the limits choose the variant.
 pub const AUTO_SEARCH: &str = "auto";
+/// The name of the option that sets the executor's cores.
+const THREADS: &str = "Threads";
 
 /// The spin options: name, default, minimum, maximum.
 const SPINS: [(&str, u64, u64, u64); 4] = [
     ("Move Overhead", DEFAULT_OVERHEAD, 0, 5000),
-    ("Threads", 1, 1, 1024),
+    (THREADS, 1, 1, 1024),
     ("Hash", 16, 1, 33_554_432),
     ("MultiPV", 1, 1, MULTIPV_MAX as u64),
 ];
@@ -137,11 +140,12 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session whose engine `make` builds for the chosen executor (fast at first).
-    pub fn new(make: impl Fn(ExecutorKind) -> Box<dyn Engine> + 'static) -> Session {
+    /// A session whose engine `make` builds for the chosen executor and cores (fast on
+    /// one core at first).
+    pub fn new(make: impl Fn(Choice) -> Box<dyn Engine> + 'static) -> Session {
         let executor = ExecutorKind::Fast;
         Session {
-            engine: make(executor),
+            engine: make(Choice::new(executor, 1)),
             make: Box::new(make),
             executor,
             line: Line::at(Fen::start()),
@@ -276,7 +280,7 @@ impl Session {
                 Some(Ok(kind)) => {
                     if kind != self.executor {
                         self.executor = kind;
-                        self.engine = (self.make)(kind);
+                        self.rebuild();
                     }
                 }
                 Some(Err(e)) => out.push(format!("info string option Executor unchanged: {e}")),
@@ -310,11 +314,30 @@ impl Session {
         };
         let (name, _, min, max) = SPINS[index];
         match value.as_deref().map(str::parse::<u64>) {
-            Some(Ok(v)) if (min..=max).contains(&v) => self.spins[index] = v,
+            Some(Ok(v)) if (min..=max).contains(&v) => {
+                let old = std::mem::replace(&mut self.spins[index], v);
+                if name == THREADS && old != v {
+                    self.rebuild();
+                }
+            }
             _ => out.push(format!(
                 "info string option {name} unchanged: expected a number from {min} to {max}"
             )),
         }
+    }
+
+    /// Builds the engine again for the current `Executor` and `Threads`.
+    fn rebuild(&mut self) {
+        self.engine = (self.make)(self.choice());
+    }
+
+    /// The executor and cores the engine runs on (`Threads`, saturated to `usize`).
+    pub fn choice(&self) -> Choice {
+        let threads = self.spin(THREADS).unwrap_or(1);
+        Choice::new(
+            self.executor,
+            usize::try_from(threads).unwrap_or(usize::MAX),
+        )
     }
 
     fn position_command(&mut self, args: &[&str], out: &mut Vec<String>) {
@@ -911,8 +934,8 @@ mod tests {
         use std::sync::{Arc, Mutex};
         let built = Arc::new(Mutex::new(Vec::new()));
         let log = built.clone();
-        let mut s = Session::new(move |kind| {
-            log.lock().unwrap().push(kind);
+        let mut s = Session::new(move |choice| {
+            log.lock().unwrap().push(choice);
             Box::new(Missing)
         });
         assert!(
@@ -925,12 +948,18 @@ mod tests {
                 .is_empty()
         );
         assert!(s.handle("setoption name Executor value fast").is_empty());
+        // `Threads` rebuilds it on that many cores; the same value again does not.
+        assert!(s.handle("setoption name Threads value 2").is_empty());
+        assert!(s.handle("setoption name threads value 2").is_empty());
+        assert_eq!(s.choice(), Choice::new(ExecutorKind::Fast, 2));
+        assert!(s.handle("setoption name Threads value 0").len() == 1);
         assert_eq!(
             *built.lock().unwrap(),
             [
-                ExecutorKind::Fast,
-                ExecutorKind::Reference,
-                ExecutorKind::Fast
+                Choice::new(ExecutorKind::Fast, 1),
+                Choice::new(ExecutorKind::Reference, 1),
+                Choice::new(ExecutorKind::Fast, 1),
+                Choice::new(ExecutorKind::Fast, 2),
             ]
         );
     }

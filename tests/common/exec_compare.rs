@@ -106,11 +106,13 @@ struct Step {
 }
 
 /// Records every rule's report and the hash of the state after it, and stops the run
-/// after rule `stop_after` when set.
+/// after rule `stop_after` when set. With `hint_no_reads` it tells the executor it
+/// reads no states (and still reads them: the executor must then rebuild them).
 #[derive(Default)]
 struct Steps {
     steps: Vec<Step>,
     stop_after: Option<usize>,
+    hint_no_reads: bool,
 }
 
 impl Observer for Steps {
@@ -129,6 +131,10 @@ impl Observer for Steps {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
+    }
+
+    fn reads_states(&self) -> bool {
+        !self.hint_no_reads
     }
 }
 
@@ -191,8 +197,9 @@ fn compare_steps(
 /// - `run`, `run_with_stats` and `run_observed`: the final state; for every rule the
 ///   match count, the state length and the state itself (by hash); a rule reported
 ///   skipped must not change the state; the run's totals, skipped rules included;
-/// - an observer that stops the run after a rule: the same reports up to it and the
-///   state there;
+/// - the same through an observer that says it reads no states (and reads them);
+/// - an observer that stops the run after a rule (saying it reads states or not): the
+///   same reports up to it and the state there;
 /// - `run_range` over several ranges (empty, from the start, to the end, in the
 ///   middle, chained): the state each gives from `state`.
 ///
@@ -233,6 +240,15 @@ pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), St
         &expected.steps,
         "run_observed",
     )?;
+    let mut unhinted = Steps {
+        hint_no_reads: true,
+        ..Steps::default()
+    };
+    if fast.run_observed(state, &mut unhinted) != want {
+        return differ("run_observed by an observer that says it reads no states");
+    }
+    let what = "run_observed by an observer that says it reads no states";
+    compare_steps(fast, start, &unhinted.steps, &expected.steps, what)?;
 
     let mut want_stats = RunStats::default();
     for step in &expected.steps {
@@ -263,20 +279,23 @@ pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), St
     let mut stops = vec![0, n / 3, n.saturating_sub(1)];
     stops.dedup();
     for stop in stops.into_iter().filter(|&s| s < n) {
-        let mut ours = Steps {
-            stop_after: Some(stop),
-            ..Steps::default()
-        };
-        let mut theirs = Steps {
-            stop_after: Some(stop),
-            ..Steps::default()
-        };
-        let want = reference.run_observed(state, &mut ours);
-        let got = fast.run_observed(state, &mut theirs);
-        let what = format!("a run stopped after rule {stop}");
-        compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
-        if got != want {
-            return Err(format!("{what} returns another state"));
+        for hint_no_reads in [false, true] {
+            let mut ours = Steps {
+                stop_after: Some(stop),
+                ..Steps::default()
+            };
+            let mut theirs = Steps {
+                stop_after: Some(stop),
+                hint_no_reads,
+                ..Steps::default()
+            };
+            let want = reference.run_observed(state, &mut ours);
+            let got = fast.run_observed(state, &mut theirs);
+            let what = format!("a run stopped after rule {stop} (hint_no_reads {hint_no_reads})");
+            compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
+            if got != want {
+                return Err(format!("{what} returns another state"));
+            }
         }
     }
 

@@ -28,11 +28,12 @@
 //!    needs them.
 //! 4. The rewrite. `rewrite`: one output pass per rule with `replace_all`'s empty-match
 //!    rules.
-//! 5. The state and the cores. `state`: the state between rules, flat (with its `%`
-//!    index) or cut into thread segments. `parallel`: the opt-in multi-core mode
-//!    ([`Fast::parallel`]): local rules on large states run on pieces cut at thread
-//!    boundaries, one piece per core; its crew runs rules through this module's
-//!    [`Fast`], the one pair of files that use each other.
+//! 5. The state, the rope and the cores. `state`: the state between rules, flat (with its
+//!    `%` index) or cut into thread segments. `rope`: a run of consecutive local rules
+//!    taken through the pieces of the state cut at thread boundaries, piece after piece,
+//!    joined once after the run ([`Fast::rope`]). `parallel`: the opt-in multi-core mode
+//!    ([`Fast::parallel`]): the pieces of each rope run shared between the cores. Both
+//!    run rules through this module's [`Fast`], the one place where files use each other.
 //!
 //! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs,
 //! so a run that touches few patterns pays for few. A run that meets patterns not yet
@@ -47,6 +48,7 @@ mod lockstep;
 mod parallel;
 mod pattern;
 mod rewrite;
+mod rope;
 mod starts;
 mod state;
 mod syntax;
@@ -98,6 +100,16 @@ impl PatternSlot {
     }
 }
 
+/// The default size from which one core runs runs of local rules as a rope (see
+/// [`Fast::rope`]): never. On one core the rope measured no faster than the flat state
+/// (PERF.md, "The rope"): 3% more instructions on a warm move, since each piece looks for
+/// the rules' needed literals again, and a first move that also decides which patterns
+/// are local (an NFA per pattern). Several cores always use it.
+pub const DEFAULT_ROPE_MIN: usize = usize::MAX;
+
+/// The default length of a rope's pieces (see [`Fast::rope`]).
+pub const DEFAULT_ROPE_PIECE: usize = 1 << 15;
+
 /// The default size from which the state keeps an index of its `%` bytes for rules whose
 /// matches start with a `%`-literal (see `starts.rs`).
 pub const DEFAULT_INDEX_MIN: usize = 1 << 14;
@@ -108,7 +120,7 @@ struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
     /// The scratch spaces of the multi-core mode's helper threads (empty on one core).
     helpers: Vec<Scratch>,
-    /// The multi-core mode's output buffer, reused between rules.
+    /// The buffer a rope run joins its pieces into, reused between runs.
     pieces_out: String,
 }
 
@@ -219,6 +231,10 @@ pub struct Fast {
     segment_min_len: usize,
     /// The multi-core mode, when on.
     parallel: Option<parallel::Parallel>,
+    /// On one core, states at least this long run runs of local rules as a rope.
+    rope_min_len: usize,
+    /// The length of a rope's pieces.
+    rope_piece_len: usize,
     /// States at least this long keep an index of their `%` bytes once a rule whose
     /// prefix starts with `%` meets them.
     index_min_len: usize,
@@ -268,6 +284,8 @@ impl Fast {
             pool: Mutex::new(Vec::new()),
             segment_min_len: usize::MAX,
             parallel: None,
+            rope_min_len: DEFAULT_ROPE_MIN,
+            rope_piece_len: DEFAULT_ROPE_PIECE,
             index_min_len: DEFAULT_INDEX_MIN,
             literals: Literals::default(),
             compile_ahead: std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
@@ -339,12 +357,26 @@ impl Fast {
         self
     }
 
-    /// Runs local rules (see `parallel.rs`) on states of at least `min_len` bytes on
-    /// `cores` cores, the state cut at thread boundaries. One core (the default) turns it
-    /// off; so does a failure to start the helper threads. Results, match counts and
-    /// reports are identical either way.
+    /// Runs runs of consecutive local rules (see `local.rs`) on states of at least
+    /// `min_len` bytes on `cores` cores: as a rope (see `rope.rs`, even a run of one
+    /// rule), its pieces shared between the cores (see `parallel.rs`). One core (the
+    /// default) turns it off; a failure to start the helper threads leaves every piece to
+    /// the caller. Results, match counts and reports are identical either way.
     pub fn parallel(mut self, cores: usize, min_len: usize) -> Fast {
         self.parallel = parallel::Parallel::new(cores, min_len);
+        self
+    }
+
+    /// On one core, runs runs of at least two consecutive local rules (see `local.rs`)
+    /// on states of at least `min_len` bytes as a rope (see `rope.rs`): the state cut at
+    /// thread boundaries into pieces of about `piece_len` bytes, each taken through the
+    /// whole run in turn (off by default, see [`DEFAULT_ROPE_MIN`]; pieces of
+    /// [`DEFAULT_ROPE_PIECE`] bytes by default). With several cores ([`Fast::parallel`]) local rules on
+    /// states of the multi-core mode's size always run as a rope, its pieces shared between
+    /// the cores, and no shorter than `piece_len`. Results are identical either way.
+    pub fn rope(mut self, min_len: usize, piece_len: usize) -> Fast {
+        self.rope_min_len = min_len;
+        self.rope_piece_len = piece_len.max(1);
         self
     }
 
@@ -358,15 +390,13 @@ impl Fast {
         self.patterns.len()
     }
 
-    /// Applies rule `index` to `state`, cutting it into pieces for `crew` when there is
-    /// one and the rule allows. Returns the report's `matches` and `skipped` and whether
-    /// the state changed.
+    /// Applies rule `index` to the whole of `state`. Returns the report's `matches` and
+    /// `skipped` and whether the state changed.
     fn apply(
         &self,
         index: usize,
         state: &RwLock<State>,
         scratch: &mut Scratch,
-        crew: Option<&parallel::Crew<'_>>,
         absent: &mut Absent,
     ) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
@@ -404,21 +434,6 @@ impl Fast {
                 return (0, true, false);
             }
         };
-        if let Some(crew) = crew {
-            drop(guard);
-            let mut out = std::mem::take(&mut scratch.pieces_out);
-            out.clear();
-            let result = crew.apply(index, compiled, scratch, from, &mut out);
-            guard = write(state);
-            if let Some((count, changed)) = result {
-                if changed {
-                    guard.replace_text(&mut out);
-                }
-                scratch.pieces_out = out;
-                return (count, false, changed);
-            }
-            scratch.pieces_out = out;
-        }
         let cache = scratch.caches[id].get_or_insert_with(Box::default);
         let (text, out, index) = guard.buffers();
         match rewrite::rewrite(compiled, cache, template, need, text, from, out, index) {
@@ -454,13 +469,37 @@ impl Fast {
         // The state's length, read again only when a rule changes the state (locks cost
         // atomic operations, a noticeable share of a rule on a small state).
         let mut len = read(state).len();
-        for index in range {
+        // Rules before this one failed to run as a rope (see `rope.rs`): they run whole.
+        let mut whole_until = range.start;
+        let mut index = range.start;
+        while index < range.end {
             at.store(index, Ordering::Relaxed);
+            if index >= whole_until {
+                let rope = self.rope_run(
+                    index, range.end, len, state, scratch, crew, observer, &absent,
+                );
+                match rope {
+                    RopeRun::No => {}
+                    RopeRun::Fallback(until) => whole_until = until,
+                    RopeRun::Done(done) => {
+                        if done.changed {
+                            absent.state_changed();
+                            len = read(state).len();
+                        }
+                        fixpoint = !done.last_changed;
+                        last_matches = done.last_matches;
+                        if done.stopped {
+                            return;
+                        }
+                        index = done.next;
+                        continue;
+                    }
+                }
+            }
             let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
                 (last_matches, true)
             } else {
-                let (matches, skipped, changed) =
-                    self.apply(index, state, scratch, crew, &mut absent);
+                let (matches, skipped, changed) = self.apply(index, state, scratch, &mut absent);
                 if changed {
                     absent.state_changed();
                     len = read(state).len();
@@ -478,8 +517,162 @@ impl Fast {
             if let ControlFlow::Break(()) = flow {
                 break;
             }
+            index += 1;
         }
     }
+
+    /// Whether rule `index` is local (see `local.rs`), compiling its pattern if needed.
+    fn is_local(&self, index: usize) -> bool {
+        self.patterns[self.rule_pattern[index]].get().is_local()
+    }
+
+    /// Runs the rules from `index` on as a rope (see `rope.rs`) when the state (`len`
+    /// bytes) is large enough and they start a run of local rules long enough, sharing
+    /// the pieces with `crew` when there is one and the state is large enough for it;
+    /// reports every rule of the run to `observer`.
+    #[allow(clippy::too_many_arguments)]
+    fn rope_run(
+        &self,
+        index: usize,
+        end: usize,
+        len: usize,
+        state: &RwLock<State>,
+        scratch: &mut Scratch,
+        crew: Option<&parallel::Crew<'_>>,
+        observer: &mut dyn Observer,
+        absent: &Absent,
+    ) -> RopeRun {
+        let piece_len = self.rope_piece_len.max(1);
+        let (crew, pieces, shortest) = match crew {
+            Some(crew) if len >= crew.min_len() => {
+                let pieces = crew.pieces().max(len / piece_len);
+                (Some(crew), pieces.min(parallel::MAX_PIECES), 1)
+            }
+            _ if len >= self.rope_min_len => (None, len / piece_len, 2),
+            _ => return RopeRun::No,
+        };
+        if pieces < 2 || !self.is_local(index) {
+            return RopeRun::No;
+        }
+        let mut run_end = index + 1;
+        while run_end < end && self.is_local(run_end) {
+            run_end += 1;
+        }
+        if run_end - index < shortest {
+            return RopeRun::No;
+        }
+        let rules = index..run_end;
+        write(state).flat();
+        let guard = read(state);
+        let text = guard.flat_text();
+        let mut bounds = parallel::cuts(text.as_bytes(), pieces);
+        if bounds.is_empty() {
+            return RopeRun::No;
+        }
+        bounds.insert(0, 0);
+        bounds.push(text.len());
+        let history = observer.reads_states();
+        let missing: Vec<bool> = rules
+            .clone()
+            .map(|rule| {
+                let id = self.rule_pattern[rule];
+                let (_, ids) = self.patterns[id].get_with_ids(&self.literals);
+                ids.iter().any(|&l| absent.is_absent(l))
+            })
+            .collect();
+        let runs = match crew {
+            Some(crew) => crew.run(rules.clone(), &missing, history, text, &bounds, scratch),
+            None => bounds
+                .windows(2)
+                .map(|w| {
+                    let piece = &text[w[0]..w[1]];
+                    rope::run_piece(self, rules.clone(), &missing, scratch, piece, history)
+                })
+                .collect(),
+        };
+        if !rope::cuts_hold(&runs, rules.len()) {
+            return RopeRun::Fallback(run_end);
+        }
+        let rope = rope::Rope {
+            text,
+            bounds,
+            rules: rules.clone(),
+            absent: missing,
+            runs,
+        };
+        let counts = observer.wants_match_counts();
+        let mut done = RopeDone {
+            next: run_end,
+            ..RopeDone::default()
+        };
+        let mut stopped_at = None;
+        for (k, rule) in rules.clone().enumerate() {
+            let (matches, skipped, changed, state_len) = rope.totals(k);
+            done.last_matches = matches;
+            done.last_changed = changed;
+            let report = RuleReport {
+                matches: if counts { matches } else { 0 },
+                skipped,
+                state_len,
+            };
+            let render = || rope.state_after(self, &mut Scratch::default(), k, history);
+            if let ControlFlow::Break(()) = observer.after_rule(rule, &report, &render) {
+                stopped_at = Some(k);
+                break;
+            }
+        }
+        let mut out = std::mem::take(&mut scratch.pieces_out);
+        out.clear();
+        match stopped_at {
+            Some(k) => {
+                done.stopped = true;
+                done.changed = rope
+                    .runs
+                    .iter()
+                    .any(|r| r.steps[..=k].iter().any(|s| s.changed));
+                if done.changed {
+                    out = rope.state_after(self, scratch, k, history);
+                }
+            }
+            None => {
+                done.changed = rope.changed();
+                if done.changed {
+                    rope.join_into(&mut out);
+                }
+            }
+        }
+        drop(rope);
+        drop(guard);
+        if done.changed {
+            write(state).replace_text(&mut out);
+        }
+        scratch.pieces_out = out;
+        RopeRun::Done(done)
+    }
+}
+
+/// What [`Fast::rope_run`] did.
+enum RopeRun {
+    /// Nothing: the rule runs whole.
+    No,
+    /// Nothing, because the cuts did not hold: the rules before this one run whole.
+    Fallback(usize),
+    /// Ran the rules.
+    Done(RopeDone),
+}
+
+/// What a rope run did.
+#[derive(Debug, Default)]
+struct RopeDone {
+    /// The next rule to run.
+    next: usize,
+    /// Whether the observer stopped the run.
+    stopped: bool,
+    /// Whether the state changed.
+    changed: bool,
+    /// The last rule's matches and whether it changed the state.
+    last_matches: usize,
+    last_changed: bool,
 }
 
 /// The state, locked for reading.

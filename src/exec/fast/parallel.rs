@@ -1,10 +1,9 @@
-//! Opt-in multi-core mode of the fast executor: a *local* rule on a large state runs on
-//! pieces of the state cut at thread boundaries, a few pieces per core, and the outputs
-//! are concatenated.
+//! Opt-in multi-core mode of the fast executor: the pieces of a rope run (`rope.rs`: a
+//! run of consecutive local rules on a large state cut at thread boundaries) are shared
+//! between the cores, each piece taken through the whole run by one thread.
 //!
-//! Contract: for every pattern, state and template, [`Crew::apply`] produces exactly
-//! the text and match count of one `rewrite` over the whole state (that is, of
-//! `regex::Regex::replace_all`), or declines (`None`) having changed nothing.
+//! Contract: [`Crew::run`] returns exactly the [`PieceRun`]s that [`rope::run_piece`]
+//! gives for every piece, in order, whichever thread ran each.
 //!
 //! Why cutting is exact. A pattern is local (`local.rs`) when it has no look-around, cannot
 //! match the empty string, and no string it matches contains `\n%`. The state is cut only
@@ -21,24 +20,25 @@
 //! Nothing here depends on the text being a chess state: stray `%`s and lines without
 //! threads only change where cuts can go (a state without `\n%` is not cut).
 //!
-//! Work sharing ([`Crew`]): each run starts `cores - 1` helper threads (scoped to the
-//! run) that read the state through an `RwLock`. For a cut rule the caller publishes the
-//! piece bounds, runs the first piece, then claims, first to last, every piece no helper
-//! has claimed yet (one compare-and-swap per piece) while helpers claim from the last
-//! piece back; so on a busy machine a sleeping helper costs a wake-up call, not a wait,
-//! and the caller waits only for the few small pieces a helper took.
+//! Work sharing ([`Crew`]): each executor run starts `cores - 1` helper threads (scoped
+//! to it) that read the state through an `RwLock`. For a rope run the caller publishes
+//! the rules and piece bounds, runs the first piece, then claims, first to last, every
+//! piece no helper has claimed yet (one compare-and-swap per piece) while helpers claim
+//! from the last piece back; so on a busy machine a sleeping helper costs a wake-up call,
+//! not a wait, and the caller waits only for the pieces a helper took. One hand-off per
+//! run of rules, not per rule: the state is cut and joined once per run.
 //!
 //! Trade-offs: every helper has its own scratch (lazy DFA caches are per thread of
-//! execution), pooled with the caller's between runs. Cutting costs one `memmem` per cut
-//! and one extra copy of the helpers' outputs into the state; waking a helper costs a few
-//! microseconds, so only states of at least `min_len` bytes are cut (see PERF.md,
-//! "Several cores"). A helper descheduled while running its piece delays the rule.
+//! execution), pooled with the caller's between runs. Waking a helper costs a few
+//! microseconds, so only states of at least `min_len` bytes are shared (see PERF.md,
+//! "Several cores"). A helper descheduled while running its piece delays the run.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};
 
-use super::pattern::Compiled;
-use super::rewrite;
+use std::ops::Range;
+
+use super::rope::{self, PieceRun};
 use super::state::State;
 use super::{Fast, Scratch};
 
@@ -63,6 +63,9 @@ pub fn cuts(text: &[u8], pieces: usize) -> Vec<usize> {
 /// Pieces per core in a cut state: small pieces bound how long the caller can wait for a
 /// helper that was descheduled in the middle of one.
 const PIECES_PER_CORE: usize = 4;
+
+/// The most pieces the crew shares out in one run.
+pub const MAX_PIECES: usize = 256;
 
 /// The multi-core mode: how many cores and from which state size.
 #[derive(Debug)]
@@ -109,8 +112,8 @@ impl Parallel {
             parallel: self,
             job: Mutex::new(Job::default()),
             wake: Condvar::new(),
-            claims: (1..self.pieces).map(|_| AtomicU64::new(1)).collect(),
-            results: Mutex::new((0..self.pieces).map(|_| Done::default()).collect()),
+            claims: (1..MAX_PIECES).map(|_| AtomicU64::new(1)).collect(),
+            results: Mutex::new((0..MAX_PIECES).map(|_| Done::default()).collect()),
             done: Condvar::new(),
         };
         std::thread::scope(|scope| {
@@ -162,23 +165,23 @@ fn spawn_helper<'scope, 'env>(
         .spawn_scoped(scope, body)
 }
 
-/// The rule the crew works on: its number (0: none yet), rule, and the piece bounds.
+/// The run the crew works on: its number (0: none yet), rules, whether pieces record
+/// their history, and the piece bounds.
 #[derive(Clone, Debug, Default)]
 struct Job {
     generation: u64,
-    index: usize,
+    rules: Range<usize>,
+    absent: Vec<bool>,
+    history: bool,
     bounds: Vec<usize>,
     stop: bool,
 }
 
-/// A piece's result: the generation it belongs to, the match count, whether the piece
-/// changed and its new text.
+/// A piece's result: the generation it belongs to and the piece taken through the run.
 #[derive(Debug, Default)]
 struct Done {
     generation: u64,
-    count: usize,
-    changed: bool,
-    out: String,
+    run: PieceRun,
 }
 
 /// The helper threads of one run and what they share with the caller.
@@ -203,41 +206,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Runs rule `index` on `piece` (no match starts before `from`, when known) and appends
-/// the new text of the piece to `out`. Returns the match count and whether it changed.
-fn run_piece(
-    fast: &Fast,
-    index: usize,
-    scratch: &mut Scratch,
-    piece: &str,
-    from: Option<usize>,
-    out: &mut String,
-) -> (usize, bool) {
-    let id = fast.rule_pattern[index];
-    let compiled = fast.patterns[id].get();
-    let template = fast.program.template(index);
-    let need = *fast.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
-    if scratch.caches.len() <= id {
-        scratch.caches.resize_with(id + 1, || None);
-    }
-    let cache = scratch.caches[id].get_or_insert_with(Box::default);
-    let found = from.or_else(|| compiled.first_possible(piece, None).ok());
-    let rewritten =
-        found.and_then(|f| rewrite::rewrite(compiled, cache, template, need, piece, f, out, None));
-    match rewritten {
-        Some(done) => (done.count, done.changed),
-        None => {
-            out.push_str(piece);
-            (0, false)
-        }
-    }
-}
-
 impl Crew<'_> {
     /// A helper's loop: wait for a job, take the open pieces, publish their results.
     fn help(&self, scratch: &mut Scratch) {
         let mut seen = 0;
-        let mut buffer = String::new();
         loop {
             let job = {
                 let mut job = lock(&self.job);
@@ -250,8 +222,8 @@ impl Crew<'_> {
                 seen = job.generation;
                 job.clone()
             };
-            // From the last piece back, while the caller goes forward: the caller's
-            // pieces stay in order and a late helper takes few.
+            // From the last piece back, while the caller goes forward: a late helper
+            // takes few.
             for k in (1..job.bounds.len() - 1).rev() {
                 let open = 2 * job.generation;
                 if self.claims[k - 1]
@@ -260,49 +232,51 @@ impl Crew<'_> {
                 {
                     continue;
                 }
-                buffer.clear();
-                let (count, changed) = {
+                let run = {
                     let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
                     let piece = &state.flat_text()[job.bounds[k]..job.bounds[k + 1]];
-                    run_piece(self.fast, job.index, scratch, piece, None, &mut buffer)
+                    rope::run_piece(
+                        self.fast,
+                        job.rules.clone(),
+                        &job.absent,
+                        scratch,
+                        piece,
+                        job.history,
+                    )
                 };
                 let mut results = lock(&self.results);
-                let done = &mut results[k];
-                done.generation = job.generation;
-                done.count = count;
-                done.changed = changed;
-                std::mem::swap(&mut done.out, &mut buffer);
+                results[k] = Done {
+                    generation: job.generation,
+                    run,
+                };
                 self.done.notify_all();
             }
         }
     }
 
-    /// Applies rule `index` (pattern `compiled`; no match starts before `from`) to the
-    /// flat state in pieces, appending the new text to `out` (empty). Returns the match
-    /// count and whether the text changed, or `None` (nothing written) when the pattern
-    /// is not local, the state is short or has no cut point: the caller then runs the
-    /// rule whole.
-    pub fn apply(
+    /// How many pieces the crew cuts a state into.
+    pub fn pieces(&self) -> usize {
+        self.parallel.pieces
+    }
+
+    /// States shorter than this are not cut for the crew.
+    pub fn min_len(&self) -> usize {
+        self.parallel.min_len
+    }
+
+    /// Takes every piece of `text` (the flat state the crew reads, cut at `bounds`, which
+    /// start at 0, end at its length and hold at least one cut and at most
+    /// [`MAX_PIECES`] pieces) through the rules `rules`,
+    /// (`absent` as for [`rope::run_piece`]), sharing the pieces with the helpers; returns the pieces' runs in order.
+    pub fn run(
         &self,
-        index: usize,
-        compiled: &Compiled,
+        rules: Range<usize>,
+        absent: &[bool],
+        history: bool,
+        text: &str,
+        bounds: &[usize],
         scratch: &mut Scratch,
-        from: usize,
-        out: &mut String,
-    ) -> Option<(usize, bool)> {
-        let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
-        let text = state.flat_text();
-        if text.len() < self.parallel.min_len || !compiled.is_local() {
-            return None;
-        }
-        let cuts = cuts(&text.as_bytes()[from..], self.parallel.pieces);
-        if cuts.is_empty() {
-            return None;
-        }
-        let mut bounds = Vec::with_capacity(cuts.len() + 2);
-        bounds.push(0);
-        bounds.extend(cuts.iter().map(|c| c + from));
-        bounds.push(text.len());
+    ) -> Vec<PieceRun> {
         let generation = {
             let mut job = lock(&self.job);
             let generation = job.generation + 1;
@@ -312,77 +286,52 @@ impl Crew<'_> {
             }
             *job = Job {
                 generation,
-                index,
-                bounds: bounds.clone(),
+                rules: rules.clone(),
+                absent: absent.to_vec(),
+                history,
+                bounds: bounds.to_vec(),
                 stop: false,
             };
             generation
         };
         self.wake.notify_all();
-        let (mut count, mut changed) = run_piece(
+        let piece = |k: usize| &text[bounds[k]..bounds[k + 1]];
+        let mut runs: Vec<Option<PieceRun>> = Vec::with_capacity(bounds.len() - 1);
+        runs.push(Some(rope::run_piece(
             self.fast,
-            index,
+            rules.clone(),
+            absent,
             scratch,
-            &text[..bounds[1]],
-            Some(from),
-            out,
-        );
-        let mut takers = Vec::with_capacity(bounds.len() - 2);
-        let mut in_order = true;
+            piece(0),
+            history,
+        )));
         for k in 1..bounds.len() - 1 {
             let open = 2 * generation;
             let mine = self.claims[k - 1]
                 .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok();
-            let piece = &text[bounds[k]..bounds[k + 1]];
-            takers.push(if !mine {
-                in_order = false;
-                Taker::Helper
-            } else if in_order {
-                let (n, c) = run_piece(self.fast, index, scratch, piece, None, out);
-                count += n;
-                changed |= c;
-                Taker::Appended
-            } else {
-                let mut side = String::new();
-                let (n, c) = run_piece(self.fast, index, scratch, piece, None, &mut side);
-                Taker::Aside(n, c, side)
-            });
+            runs.push(mine.then(|| {
+                rope::run_piece(self.fast, rules.clone(), absent, scratch, piece(k), history)
+            }));
         }
         let mut results = lock(&self.results);
-        for (k, taker) in (1..).zip(takers) {
-            match taker {
-                Taker::Appended => {}
-                Taker::Aside(n, c, side) => {
-                    count += n;
-                    changed |= c;
-                    out.push_str(&side);
-                }
-                Taker::Helper => {
+        let mut out = Vec::with_capacity(runs.len());
+        for (k, run) in runs.into_iter().enumerate() {
+            out.push(match run {
+                Some(run) => run,
+                None => {
                     while results[k].generation != generation {
                         results = self
                             .done
                             .wait(results)
                             .unwrap_or_else(PoisonError::into_inner);
                     }
-                    count += results[k].count;
-                    changed |= results[k].changed;
-                    out.push_str(&results[k].out);
+                    std::mem::take(&mut results[k].run)
                 }
-            }
+            });
         }
-        Some((count, changed))
+        out
     }
-}
-
-/// Who ran a piece after the first, as the caller sees it.
-enum Taker {
-    /// The caller, straight into the output (every earlier piece was its own).
-    Appended,
-    /// The caller, into a side buffer: count, changed, text.
-    Aside(usize, bool, String),
-    /// A helper: its result arrives in `Crew::results`.
-    Helper,
 }
 
 #[cfg(test)]
