@@ -158,10 +158,12 @@ fn go_picks_the_move_the_search_defines() {
 }
 
 /// Positions whose moves tell the search variants apart (as in `tests/chess_play.rs`).
-const VARIANT_FENS: [&str; 3] = [
+const VARIANT_FENS: [&str; 4] = [
     "rnbqkb1r/ppp2ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R b KQkq - 2 4",
     "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
     "rn1qkb1r/pppb1ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R w KQkq - 3 5",
+    // A mate in two through a queen sacrifice: only `3ply-qe` sees it.
+    "3r2k1/5ppp/8/8/8/8/4QPPP/4R1K1 w - - 0 1",
 ];
 
 /// `uci --search NAME` plays that variant's move whatever the limits (a depth, a move
@@ -186,7 +188,12 @@ fn uci_search_fixes_the_variant_through_the_binary() {
             );
         }
     }
-    let limits = ["go depth 1", "go movetime 1", "go"];
+    let limits = [
+        "go depth 1",
+        "go movetime 1",
+        "go",
+        "go wtime 60000 btime 60000",
+    ];
     for name in &names {
         let mut script = String::from("uci\nisready\n");
         for (fen, go) in VARIANT_FENS.iter().zip(limits) {
@@ -203,7 +210,11 @@ fn uci_search_fixes_the_variant_through_the_binary() {
         let option = format!("option name Search type combo default {name} var auto");
         assert!(lines.iter().any(|l| l.starts_with(&option)), "{lines:?}");
         let said = format!("info string option Search: variant {name}");
-        assert_eq!(lines.iter().filter(|l| **l == said).count(), 3, "{lines:?}");
+        assert_eq!(
+            lines.iter().filter(|l| **l == said).count(),
+            limits.len(),
+            "{lines:?}"
+        );
         let answers = bestmoves(&lines);
         let want: Vec<String> = VARIANT_FENS.iter().map(|f| oracle_move(name, f)).collect();
         assert_eq!(answers, want, "uci --search {name}");

@@ -757,8 +757,8 @@ pub fn search_with(
                                         },
                                     );
                                 }
-                                let took =
-                                    quiescence.then(|| evaluate::captures_on_target(b, &saved, &reply));
+                                let took = quiescence
+                                    .then(|| evaluate::captures_on_target(b, &saved, &reply));
                                 // Dead: deleted here rather than after the whole `if`
                                 // (the boundary keeps a copy of `saved` for the end).
                                 if !report {
@@ -768,35 +768,35 @@ pub fn search_with(
                                 let repeats = near.as_ref().map(|n| leaf_repeats(b, pos, n));
                                 let can_move = has_legal_move(b, pos);
                                 let scored = |b: &mut Builder| {
-                                        // The endgame term e scores child - (g - e).
-                                        let g = if endgame {
-                                            let e_white = endgame::term_white(b, &pos.board);
-                                            let white = b.eq_text(&pos.turn, "w");
-                                            let e = evaluate::for_side(b, &e_white, &white);
-                                            b.sub(&g, &e)
-                                        } else {
-                                            g.clone()
-                                        };
-                                        if let Some(took) = &took {
-                                            // After a capture, the leaf scores child - g +
-                                            // the best capture.
-                                            b.if_else(
-                                                took,
-                                                |b| {
-                                                    let (best, captures) =
-                                                        capture_search(b, pos, report);
-                                                    let key = b.sub(&g, &best);
-                                                    let count = captures.map(|c| {
-                                                        let one = report::one(b);
-                                                        b.concat(&one, &c)
-                                                    });
-                                                    (key, count)
-                                                },
-                                                |b| (g.clone(), report.then(|| report::one(b))),
-                                            )
-                                        } else {
-                                            (g.clone(), report.then(|| report::one(b)))
-                                        }
+                                    // The endgame term e scores child - (g - e).
+                                    let g = if endgame {
+                                        let e_white = endgame::term_white(b, &pos.board);
+                                        let white = b.eq_text(&pos.turn, "w");
+                                        let e = evaluate::for_side(b, &e_white, &white);
+                                        b.sub(&g, &e)
+                                    } else {
+                                        g.clone()
+                                    };
+                                    if let Some(took) = &took {
+                                        // After a capture, the leaf scores child - g +
+                                        // the best capture.
+                                        b.if_else(
+                                            took,
+                                            |b| {
+                                                let (best, captures) =
+                                                    capture_search(b, pos, report);
+                                                let key = b.sub(&g, &best);
+                                                let count = captures.map(|c| {
+                                                    let one = report::one(b);
+                                                    b.concat(&one, &c)
+                                                });
+                                                (key, count)
+                                            },
+                                            |b| (g.clone(), report.then(|| report::one(b))),
+                                        )
+                                    } else {
+                                        (g.clone(), report.then(|| report::one(b)))
+                                    }
                                 };
                                 let (key, count) = b.if_else(
                                     &can_move,
@@ -880,7 +880,10 @@ pub fn search_with(
                     b.concat(&one, &c)
                 });
                 // `moved` is true here: set again, rather than carried through the wide part.
-                (b.bool(true), (no_reply, (score, (((reply, third), count), allowed))))
+                (
+                    b.bool(true),
+                    (no_reply, (score, (((reply, third), count), allowed))),
+                )
             },
             |b| {
                 let f = b.bool(false);
@@ -961,15 +964,21 @@ pub struct Ranked {
 /// search, with no [`report::TALLY`] in the state: after [`report::decimal`]): `k`
 /// rounds, each a fork over the entries and a tournament on their keys, the keys of
 /// the moves already ranked (no smaller than the last winner's) lowered below every
-/// other. The order is the search's: by score, ties to the smallest UCI text.
+/// other. The order is the search's: by score, ties to the smallest UCI text. With
+/// `flagged`, each key starts with [`move_key`]'s `searchmoves` digit: the moves it
+/// excludes rank below every other and are never found.
 #[track_caller]
 pub fn rank(
     b: &mut Builder,
     entries: &Value<kind::Str>,
     k: usize,
     mate_plies: u32,
+    flagged: bool,
 ) -> Vec<Ranked> {
     let head = HEAD;
+    let flag = usize::from(flagged);
+    let digits = KEY_DIGITS + flag;
+    let bits = SCORE_BITS + UCI_KEY_BITS + u8::from(flagged);
     let list: Value<kind::List<kind::Str>> = on_stack(
         b,
         "as_list",
@@ -977,7 +986,8 @@ pub fn rank(
         Vec::new(),
         Type::List(crate::compiler::ir::Scalar::Str),
     );
-    let lowest = b.int(SCORE_BITS + UCI_KEY_BITS, -(1 << (KEY_DIGITS - 1)));
+    let lowest = b.int(bits, -(1 << (digits - 1)));
+    let zero = b.int(bits, 0);
     let mut last: Option<Value<kind::Int>> = None;
     let mut ranked = Vec::new();
     for i in 1..=k {
@@ -988,12 +998,10 @@ pub fn rank(
                 "entry_key",
                 &[entry.var()],
                 vec![(
-                    format!("{head}([01]{{{KEY_DIGITS}}})[^\n]*\n"),
+                    format!("{head}([01]{{{digits}}})[^\n]*\n"),
                     "${1}${2}\n".to_string(),
                 )],
-                Type::Int {
-                    bits: SCORE_BITS + UCI_KEY_BITS,
-                },
+                Type::Int { bits },
             );
             let (key, found) = match &last {
                 None => (key, b.bool(true)),
@@ -1003,6 +1011,14 @@ pub fn rank(
                     (key, fresh)
                 }
             };
+            // An excluded move's flag digit is 0: its key is below zero.
+            let found = match flagged {
+                true => {
+                    let allowed = b.ge(&key, &zero);
+                    b.and(&found, &allowed)
+                }
+                false => found,
+            };
             b.keep_best(&key, MAX_MOVES, Best::Max);
             (entry, key, found)
         });
@@ -1011,7 +1027,7 @@ pub fn rank(
             "entry_score",
             &[entry.var()],
             vec![(
-                format!("{head}([01]{{{SCORE_BITS}}})[^\n]*\n"),
+                format!("{head}[01]{{{flag}}}([01]{{{SCORE_BITS}}})[^\n]*\n"),
                 "${1}${2}\n".to_string(),
             )],
             Type::Int { bits: SCORE_BITS },
@@ -1021,7 +1037,7 @@ pub fn rank(
             "entry_pv",
             &[entry.var()],
             vec![(
-                format!("{head}[01]{{{KEY_DIGITS}}}([^\n]*)\n"),
+                format!("{head}[01]{{{digits}}}([^\n]*)\n"),
                 "${1}${2}\n".to_string(),
             )],
             Type::Str,
@@ -1225,7 +1241,8 @@ fn search_program(name: &str, description: &str, options: SearchOptions) -> IrPr
             // (see `report::score_text`); the 2-ply searches score every mate at MATE.
             let mate_plies = if options.third_ply { 3 } else { 1 };
             let ranked = match &chosen.entries {
-                Some(entries) => rank(b, entries, options.multipv, mate_plies),
+                // The search programs read `searchmoves`: their keys carry its digit.
+                Some(entries) => rank(b, entries, options.multipv, mate_plies, true),
                 None => Vec::new(),
             };
             let score = report::score_text(b, &chosen.score, mate_plies);

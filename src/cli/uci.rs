@@ -40,8 +40,7 @@ type Read = std::io::Result<Option<Vec<u8>>>;
 /// one), and the search for line `n` stops when that number passes `n`.
 pub fn run(args: UciArgs) -> Result<(), CliError> {
     let fixed = args.search.as_deref().map(variant).transpose()?;
-    let mut session =
-        Session::new(|choice| Box::new(RulesEngine::new(choice))).with_search(fixed);
+    let mut session = Session::new(|choice| Box::new(RulesEngine::new(choice))).with_search(fixed);
     let cutting = Arc::new(AtomicU64::new(0));
     let lines = spawn_reader(cutting.clone());
     let stdout = std::io::stdout();

@@ -107,5 +107,4 @@ pub const PLAY_Q_SUMMARY: &str =
 pub const PLAY_QE_SUMMARY: &str =
     "`play` with the 2ply-qe search (capture search, lone-king endgame term) choosing the reply";
 /// One line about `play-3qe`.
-pub const PLAY_3QE_SUMMARY: &str =
-    "`play` with the 3ply-qe search (a selective third ply after a capturing reply) choosing the reply";
+pub const PLAY_3QE_SUMMARY: &str = "`play` with the 3ply-qe search (a selective third ply after a capturing reply) choosing the reply";

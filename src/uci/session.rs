@@ -806,7 +806,7 @@ mod tests {
                 out,
                 [
                     "info string option Search unchanged: expected auto or one of 2ply, \
-                  2ply-q, 2ply-qe"
+                  2ply-q, 2ply-qe, 3ply-qe"
                 ]
             );
             assert_eq!(s.fixed_search().map(|v| v.name), Some("2ply-q"));
