@@ -100,6 +100,11 @@ fn a_damaged_file_is_a_warning_and_is_replaced() {
             stderr.starts_with("regex-chess: warning: ") && stderr.contains(problem),
             "{problem}: {stderr}"
         );
+        assert!(
+            stderr.contains(&path.display().to_string()),
+            "{problem}: names the file: {stderr}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), good, "{problem}: rebuilt");
         let (answer, stderr) = legal(dir.path(), &[]);
         assert_eq!((answer.as_str(), stderr.as_str()), (expected.as_str(), ""));
     }

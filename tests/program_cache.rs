@@ -115,16 +115,35 @@ fn damaged_files_are_reported_and_replaced() {
     let expected = answer(load(&cache, &compiled).program.unwrap());
     let path = cache.path(PROGRAM, &CompileOptions::default());
     let good = std::fs::read(&path).unwrap();
-    let mut flipped = good.clone();
-    let middle = flipped.len() / 2;
-    flipped[middle] ^= 0x01;
+    let flip = |at: usize, bit: u8| {
+        let mut bytes = good.clone();
+        bytes[at] ^= bit;
+        bytes
+    };
+    // The header's lines: magic, key, length, checksum; then the payload.
+    let line_start = |n: usize| {
+        let mut at = 0;
+        for _ in 0..n {
+            at += good[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
+        }
+        at
+    };
     let foreign = ProgramCache::new(dir.path(), "f2");
     let foreign_path = foreign.path(PROGRAM, &CompileOptions::default());
     assert_eq!(load(&foreign, &compiled).source, Source::Compiled);
     let damaged: Vec<(&str, Vec<u8>)> = vec![
         ("truncated", good[..good.len() - 100].to_vec()),
         ("truncated", good[..good.len() / 3].to_vec()),
-        ("checksum", flipped),
+        ("truncated", good[..line_start(4)].to_vec()),
+        ("checksum", flip(good.len() / 2, 0x01)),
+        ("checksum", flip(good.len() - 1, 0x80)),
+        ("checksum", flip(line_start(4), 0x02)),
+        // A changed digit in the checksum line itself.
+        ("checksum", flip(line_start(4) - 2, 0x01)),
+        ("format", flip(3, 0x20)),
+        // A changed digit of the key, of the length.
+        ("another build", flip(line_start(2) - 2, 0x01)),
+        ("truncated", flip(line_start(3) - 2, 0x01)),
         ("format", b"not a cache file at all\n{}".to_vec()),
         ("header", Vec::new()),
         ("another build", std::fs::read(&foreign_path).unwrap()),
@@ -141,7 +160,12 @@ fn damaged_files_are_reported_and_replaced() {
             warning.contains(problem) && warning.contains("compiling it again"),
             "{problem}: {warning}"
         );
+        assert!(
+            warning.contains(&path.display().to_string()),
+            "{problem}: names the file: {warning}"
+        );
         assert_eq!(answer(loaded.program.unwrap()), expected, "{problem}");
+        assert_eq!(std::fs::read(&path).unwrap(), good, "{problem}: rebuilt");
         // The file was rewritten: the next load is a clean hit.
         let again = load(&cache, &compiled);
         assert_eq!(again.source, Source::Cache, "{problem}");
@@ -187,6 +211,10 @@ fn damaged_parses_are_reported_and_replaced() {
         assert!(
             warning.contains(problem) && warning.contains("parsing the patterns again"),
             "{problem}: {warning}"
+        );
+        assert!(
+            warning.contains(&path.display().to_string()),
+            "{problem}: names the file: {warning}"
         );
         assert_eq!(answer(loaded.program.unwrap()), expected, "{problem}");
         assert_eq!(std::fs::read(&path).unwrap(), good, "{problem}: rebuilt");

@@ -36,7 +36,8 @@
 //!
 //! Trade-offs: the checksum detects accidents, not forgery (a file crafted to carry this
 //! build's key and a matching checksum is trusted, as anything in the user's own cache
-//! directory is). Files of older builds are left in place: several builds (worktrees,
+//! directory is). It is what a hit checks instead of validating the program again: for
+//! `move`, 2.7 ms against 1.8 s (PERF.md, "Program-cache hits"). Files of older builds are left in place: several builds (worktrees,
 //! branches) may share one directory, and deleting each other's files would make them
 //! recompile at every start.
 
