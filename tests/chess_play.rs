@@ -14,6 +14,8 @@ mod binary;
 #[path = "common/oracle/mod.rs"]
 mod oracle;
 
+use oracle::variants::{VARIANT_FENS, best_move as oracle_move};
+
 use std::collections::HashMap;
 use std::process::{Command, Output};
 
@@ -577,42 +579,13 @@ fn quit_ends_the_game_at_once() {
     assert!(!text.contains("Black plays"), "{text}");
 }
 
-/// Positions (the engine to move) whose moves tell the search variants apart: the
-/// oracles of `2ply` and `2ply-q` differ on the first and third, those of `2ply-q` and
-/// `2ply-qe` on the second, those of `2ply-qe` and `3ply-qe` on the fourth (checked below, so the test cannot pass with one search
-/// behind every name).
-const VARIANT_FENS: [&str; 4] = [
-    "rnbqkb1r/ppp2ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R b KQkq - 2 4",
-    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
-    "rn1qkb1r/pppb1ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R w KQkq - 3 5",
-    // A mate in two through a queen sacrifice: only `3ply-qe` sees it.
-    "3r2k1/5ppp/8/8/8/8/4QPPP/4R1K1 w - - 0 1",
-];
-
-/// The oracle's move for the variant `name` in `fen`.
-fn oracle_move(name: &str, fen: &str) -> String {
-    let spec = oracle::variants::Spec::of(name);
-    oracle::variants::search(spec, &position(fen))
-        .expect("a legal move")
-        .best
-}
-
 #[test]
 fn the_binary_plays_each_search_variant_as_its_oracle() {
     let names: Vec<&str> = regex_chess::chess::variants::VARIANTS
         .iter()
         .map(|v| v.name)
         .collect();
-    for (i, a) in names.iter().enumerate() {
-        for b in &names[i + 1..] {
-            assert!(
-                VARIANT_FENS
-                    .iter()
-                    .any(|f| oracle_move(a, f) != oracle_move(b, f)),
-                "no position tells {a} from {b}"
-            );
-        }
-    }
+    oracle::variants::assert_they_tell_variants_apart(&names);
     for name in &names {
         for fen in VARIANT_FENS {
             let pos = position(fen);

@@ -11,6 +11,8 @@ mod fake_engine;
 #[path = "common/oracle/mod.rs"]
 mod oracle;
 
+use oracle::variants::{VARIANT_FENS, best_move as oracle_move};
+
 #[path = "common/binary.rs"]
 mod binary;
 use std::process::Command;
@@ -157,37 +159,12 @@ fn go_picks_the_move_the_search_defines() {
     }
 }
 
-/// Positions whose moves tell the search variants apart (as in `tests/chess_play.rs`).
-const VARIANT_FENS: [&str; 4] = [
-    "rnbqkb1r/ppp2ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R b KQkq - 2 4",
-    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
-    "rn1qkb1r/pppb1ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R w KQkq - 3 5",
-    // A mate in two through a queen sacrifice: only `3ply-qe` sees it.
-    "3r2k1/5ppp/8/8/8/8/4QPPP/4R1K1 w - - 0 1",
-];
-
 /// `uci --search NAME` plays that variant's move whatever the limits (a depth, a move
 /// time, none), and the `Search` option switches it within a session.
 #[test]
 fn uci_search_fixes_the_variant_through_the_binary() {
-    let oracle_move = |name: &str, fen: &str| {
-        oracle::variants::search(
-            oracle::variants::Spec::of(name),
-            &oracle::judge::position(fen),
-        )
-        .map_or_else(|| "(none)".to_string(), |s| s.best)
-    };
     let names: Vec<&str> = regex_chess::chess::variants::names();
-    for (i, a) in names.iter().enumerate() {
-        for b in &names[i + 1..] {
-            assert!(
-                VARIANT_FENS
-                    .iter()
-                    .any(|f| oracle_move(a, f) != oracle_move(b, f)),
-                "no position tells {a} from {b}"
-            );
-        }
-    }
+    oracle::variants::assert_they_tell_variants_apart(&names);
     let limits = [
         "go depth 1",
         "go movetime 1",

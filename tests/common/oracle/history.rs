@@ -157,19 +157,6 @@ pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
         nodes += 1 + below;
         scored.push((judge::uci(m), value));
     }
-    scored.sort();
     let allowed = |uci: &str| !restricted || input.searchmoves.iter().any(|m| m == uci);
-    let mut best: Option<(String, i32)> = None;
-    for (uci, value) in scored.iter().filter(|(u, _)| allowed(u)) {
-        if best.as_ref().is_none_or(|(_, b)| value > b) {
-            best = Some((uci.clone(), *value));
-        }
-    }
-    let (best, score) = best?;
-    Some(Searched {
-        best,
-        score,
-        nodes,
-        scored,
-    })
+    Searched::choose(scored, nodes, allowed)
 }

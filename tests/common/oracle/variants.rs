@@ -243,18 +243,63 @@ pub fn search(spec: Spec, pos: &Chess) -> Option<Searched> {
         nodes += 1 + below;
         scored.push((judge::uci(m), value));
     }
-    scored.sort();
-    let mut best: Option<(String, i32)> = None;
-    for (uci, value) in &scored {
-        if best.as_ref().is_none_or(|(_, b)| value > b) {
-            best = Some((uci.clone(), *value));
+    Searched::choose(scored, nodes, |_| true)
+}
+
+impl Searched {
+    /// The best of the `scored` moves that `allowed` lets through (ties: the smallest UCI
+    /// text), with every move kept in `scored`; `None` when none is allowed.
+    pub fn choose(
+        mut scored: Vec<(String, i32)>,
+        nodes: u64,
+        allowed: impl Fn(&str) -> bool,
+    ) -> Option<Searched> {
+        scored.sort();
+        let mut best: Option<(String, i32)> = None;
+        for (uci, value) in scored.iter().filter(|(u, _)| allowed(u)) {
+            if best.as_ref().is_none_or(|(_, b)| value > b) {
+                best = Some((uci.clone(), *value));
+            }
+        }
+        let (best, score) = best?;
+        Some(Searched {
+            best,
+            score,
+            nodes,
+            scored,
+        })
+    }
+}
+
+/// Positions (the side to move searching) whose moves tell the registered search
+/// variants apart: the oracles of `2ply` and `2ply-q` differ on the first and third,
+/// those of `2ply-q` and `2ply-qe` on the second, those of `2ply-qe` and `3ply-qe` on the
+/// fourth ([`assert_they_tell_variants_apart`] checks it, so that a test through them
+/// cannot pass with one search behind every name).
+pub const VARIANT_FENS: [&str; 4] = [
+    "rnbqkb1r/ppp2ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R b KQkq - 2 4",
+    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    "rn1qkb1r/pppb1ppp/4pn2/1B1p4/3P4/4PN2/PPP2PPP/RNBQK2R w KQkq - 3 5",
+    // A mate in two through a queen sacrifice: only `3ply-qe` sees it.
+    "3r2k1/5ppp/8/8/8/8/4QPPP/4R1K1 w - - 0 1",
+];
+
+/// The variant `name`'s move in `fen`, `(none)` when there is no legal move.
+pub fn best_move(name: &str, fen: &str) -> String {
+    search(Spec::of(name), &judge::position(fen)).map_or_else(|| "(none)".to_string(), |s| s.best)
+}
+
+/// Panics unless, for every two of `names`, some position of [`VARIANT_FENS`] has
+/// different oracle moves.
+pub fn assert_they_tell_variants_apart(names: &[&str]) {
+    for (i, a) in names.iter().enumerate() {
+        for b in &names[i + 1..] {
+            assert!(
+                VARIANT_FENS
+                    .iter()
+                    .any(|f| best_move(a, f) != best_move(b, f)),
+                "no position tells {a} from {b}"
+            );
         }
     }
-    let (best, score) = best?;
-    Some(Searched {
-        best,
-        score,
-        nodes,
-        scored,
-    })
 }
