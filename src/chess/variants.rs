@@ -25,6 +25,11 @@ pub struct Variant {
     pub depth: u32,
     /// Whether a capture search runs below the full-width plies.
     pub quiescence: bool,
+    /// Whether UCI's time management may choose it by its measured cost (`Search` set to
+    /// `auto`). `3ply-qe` may not: its cost varies sevenfold across the bench positions
+    /// and it scored no better than `2ply-qe` (docs/strength.md), so a clock is safer
+    /// without it; the `Search` option and `go depth 3` still reach it.
+    pub by_clock: bool,
     /// One line about it.
     pub summary: &'static str,
 }
@@ -42,6 +47,7 @@ pub const VARIANTS: &[Variant] = &[
         play: "play",
         depth: 2,
         quiescence: false,
+        by_clock: true,
         summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
     },
     Variant {
@@ -51,6 +57,7 @@ pub const VARIANTS: &[Variant] = &[
         play: "play-q",
         depth: 2,
         quiescence: true,
+        by_clock: true,
         summary: "2-ply minimax; below each leaf the side to move's best capture or promotion, \
                   or standing pat",
     },
@@ -61,6 +68,7 @@ pub const VARIANTS: &[Variant] = &[
         play: "play-qe",
         depth: 2,
         quiescence: true,
+        by_clock: true,
         summary: "2ply-q, and against a lone king a term driving it to the edge and the own \
                   king close",
     },
@@ -71,6 +79,7 @@ pub const VARIANTS: &[Variant] = &[
         play: "play-3qe",
         depth: 3,
         quiescence: true,
+        by_clock: false,
         summary: "2ply-qe's two plies; after a capturing reply, a third: the better of \
                   standing pat and the engine's captures and promotions, each answered by \
                   the opponent's best capture or standing pat; mates on every ply, the \

@@ -119,13 +119,14 @@ impl CostBook {
         Some(cost)
     }
 
-    /// The strongest variant expected to take at most `budget` ms; the cheapest when none
-    /// is, or when nothing is measured yet.
+    /// The strongest variant the clock may choose ([`Variant::by_clock`]) expected to take
+    /// at most `budget` ms; the cheapest when none is, or when nothing is measured yet.
     pub fn choose(&self, budget: u64) -> &'static Variant {
         let order = strength_order();
         order
             .iter()
             .rev()
+            .filter(|v| v.by_clock)
             .find(|v| self.expected(v).is_some_and(|cost| cost <= budget as f64))
             .copied()
             .unwrap_or(order[0])
@@ -225,6 +226,7 @@ mod tests {
             play: "play",
             depth: 4,
             quiescence: true,
+            by_clock: true,
             summary: "",
         };
         let mut book = CostBook::new();
@@ -241,6 +243,19 @@ mod tests {
             book.expected(&strong),
             Some(10.0 * COLD_FACTOR * PLY_FACTOR.powi(plies) * q)
         );
+    }
+
+    #[test]
+    fn the_clock_never_chooses_a_variant_kept_from_it() {
+        let mut book = CostBook::default();
+        for v in variants::VARIANTS {
+            book.record(v, 1.0);
+        }
+        let chosen = book.choose(1_000_000);
+        assert!(chosen.by_clock, "{}", chosen.name);
+        let strongest = strength_order().into_iter().rev().find(|v| v.by_clock);
+        assert_eq!(Some(chosen.name), strongest.map(|v| v.name));
+        assert!(variants::VARIANTS.iter().any(|v| !v.by_clock));
     }
 
     #[test]
