@@ -938,3 +938,39 @@ fn a_python_chess_driver_analyses_with_multipv() {
         .collect();
     assert_eq!(got, oracle_ranking(RANKED_FEN, 3), "{stdout}");
 }
+
+/// `go searchmoves` restricts the ranking as well as the move: with `MultiPV 3` and two
+/// listed moves, exactly those two are ranked, in the oracle's order of their scores.
+#[test]
+fn searchmoves_restrict_the_multipv_lines_through_the_binary() {
+    let out = uci_session(
+        "uci\nsetoption name MultiPV value 3\nposition startpos\n\
+         go depth 2 searchmoves e2e4 d2d4\nquit\n",
+    );
+    let text = out.join("\n");
+    let ranked: Vec<(String, String)> = out
+        .iter()
+        .filter(|l| l.starts_with("info multipv "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = |key: &str| words[words.iter().position(|w| *w == key).unwrap() + 1];
+            (at("multipv").to_string(), at("pv").to_string())
+        })
+        .collect();
+    let mut moves: Vec<&str> = ranked.iter().map(|(_, mv)| mv.as_str()).collect();
+    moves.sort();
+    assert_eq!(moves, ["d2d4", "e2e4"], "{text}");
+    let best = oracle::history::search(
+        oracle::variants::Spec::of(regex_chess::uci::clock::for_depth(2).name),
+        &shakmaty::Chess::default(),
+        &oracle::history::Input {
+            history: Vec::new(),
+            searchmoves: vec!["e2e4".to_string(), "d2d4".to_string()],
+        },
+    )
+    .expect("a move")
+    .best;
+    assert_eq!(ranked[0], ("1".to_string(), best.clone()), "{text}");
+    let answer = format!("bestmove {best}");
+    assert!(out.iter().any(|l| l.starts_with(&answer)), "{text}");
+}
