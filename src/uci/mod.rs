@@ -98,15 +98,10 @@ pub trait Engine: Send + Sync {
         self.think_with(fen, variant)
     }
 
-    /// [`Engine::think_with`], with the root moves ranked in the report
-    /// ([`SearchReport::multipv`]) when the engine can rank them; by default it cannot.
-    fn think_ranked(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-        self.think_with(fen, variant)
-    }
-
-    /// [`Engine::think_given`], or [`Engine::think_ranked`] when `ranked`, asking `stop`
+    /// [`Engine::think_given`], with the root moves ranked in the report
+    /// ([`SearchReport::multipv`]) when `ranked` and the engine can rank them, asking `stop`
     /// while it searches: `Ok(None)` when `stop` answered true before the search ended
-    /// (the rules' run was cut). By default the search is never cut.
+    /// (the rules' run was cut). By default nothing is ranked and the search is never cut.
     fn think_until(
         &self,
         fen: &Fen,
@@ -115,12 +110,8 @@ pub trait Engine: Send + Sync {
         ranked: bool,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Thought>, EngineError> {
-        let _ = stop;
-        let thought = match ranked {
-            true => self.think_ranked(fen, variant)?,
-            false => self.think_given(fen, input, variant)?,
-        };
-        Ok(Some(thought))
+        let _ = (ranked, stop);
+        self.think_given(fen, input, variant).map(Some)
     }
 
     /// Every legal move of `fen` with the position after it, for `go perft`. Engines

@@ -203,18 +203,6 @@ impl RulesEngine {
         let report = SearchReport::of(&reply);
         Ok(Some(Thought { reply, report }))
     }
-
-    /// [`RulesEngine::search`] never cut.
-    fn search_whole(
-        &self,
-        fen: &Fen,
-        input: &RulesInput,
-        variant: &'static Variant,
-        ranked: bool,
-    ) -> Result<Thought, EngineError> {
-        let thought = self.search(fen, input, variant, ranked, &|| false)?;
-        Ok(thought.expect("a run nothing stops ends"))
-    }
 }
 
 impl Engine for RulesEngine {
@@ -237,7 +225,7 @@ impl Engine for RulesEngine {
     }
 
     fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-        self.search_whole(fen, &RulesInput::default(), variant, false)
+        self.think_given(fen, &RulesInput::default(), variant)
     }
 
     fn think_given(
@@ -246,11 +234,8 @@ impl Engine for RulesEngine {
         input: &RulesInput,
         variant: &'static Variant,
     ) -> Result<Thought, EngineError> {
-        self.search_whole(fen, input, variant, false)
-    }
-
-    fn think_ranked(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-        self.search_whole(fen, &RulesInput::default(), variant, true)
+        let thought = self.search(fen, input, variant, false, &|| false)?;
+        Ok(thought.expect("a run nothing stops ends"))
     }
 
     fn think_until(
