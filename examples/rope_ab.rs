@@ -6,6 +6,7 @@
 
 use std::time::Instant;
 
+use regex_chess::bench::cpu::process_cpu_ms;
 use regex_chess::chess::runner;
 use regex_chess::exec::Executor;
 use regex_chess::exec::fast::{DEFAULT_ROPE_PIECE, DEFAULT_SPLIT_MIN, Fast};
@@ -42,25 +43,13 @@ fn main() {
         .parallel(cores, DEFAULT_SPLIT_MIN);
     let state = runner::input_state(&fen);
     for run in 1..=runs {
-        let (t, cpu) = (Instant::now(), cpu_ms());
+        let (t, cpu) = (Instant::now(), process_cpu_ms());
         let out = fast.run(&state);
         println!(
             "run {run}: {:.1} ms, cpu {:.1} ms ({} bytes out)",
             t.elapsed().as_secs_f64() * 1e3,
-            cpu_ms() - cpu,
+            process_cpu_ms() - cpu,
             out.len()
         );
     }
-}
-
-/// The CPU time of the process so far (every thread, user and system), in ms.
-fn cpu_ms() -> f64 {
-    // SAFETY: getrusage writes into the struct it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        usage
-    };
-    let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
-    ms(usage.ru_utime) + ms(usage.ru_stime)
 }

@@ -13,6 +13,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+use regex_chess::bench::cpu::process_cpu_ms;
 use regex_chess::bench::parse_positions;
 use regex_chess::chess::runner::{self, Reply};
 use regex_chess::exec::fast::{DEFAULT_SPLIT_MIN, Fast};
@@ -53,23 +54,11 @@ impl Observer for Size {
     }
 }
 
-/// The CPU time of the process so far (every thread, user and system), in ms.
-fn cpu_ms() -> f64 {
-    // SAFETY: getrusage writes into the struct it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        usage
-    };
-    let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
-    ms(usage.ru_utime) + ms(usage.ru_stime)
-}
-
 /// Wall and CPU milliseconds of one run.
 fn timed(exec: &Fast, input: &str) -> (f64, f64) {
-    let (t, cpu) = (Instant::now(), cpu_ms());
+    let (t, cpu) = (Instant::now(), process_cpu_ms());
     exec.run(input);
-    (t.elapsed().as_secs_f64() * 1e3, cpu_ms() - cpu)
+    (t.elapsed().as_secs_f64() * 1e3, process_cpu_ms() - cpu)
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {

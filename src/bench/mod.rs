@@ -20,6 +20,7 @@
 //! counting never inflates the times.
 
 pub mod children;
+pub mod cpu;
 
 use std::time::Instant;
 
