@@ -20,19 +20,16 @@ use regex_chess::exec::ExecutorKind;
 use shakmaty::{Chess, Move, Position, Role};
 use std::sync::OnceLock;
 
-/// Lone-king endings and quiet middlegames, either side to move.
-const STARTS: [&str; 10] = [
-    "8/8/3k4/8/8/8/8/4K2Q w - - 0 1",
-    "8/8/8/8/3K4/8/1k6/7q b - - 0 1",
-    "7k/8/8/8/8/8/8/Q3K3 b - - 0 1",
-    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
-    "8/8/8/8/2k5/8/7r/4K3 b - - 0 1",
-    "7K/8/8/8/4k3/8/8/6r1 w - - 0 1",
-    "8/8/8/3k4/8/8/8/R3K2R w - - 0 1",
-    "r6r/8/8/8/8/5K2/8/3k4 b - - 0 1",
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4",
-];
+/// Lone-king endings ([`oracle::variants::LONE_KING_FENS`]) and quiet middlegames, either
+/// side to move.
+fn starts() -> Vec<&'static str> {
+    let mut starts = oracle::variants::LONE_KING_FENS.to_vec();
+    starts.extend([
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4",
+    ]);
+    starts
+}
 
 /// A move that keeps the half-move clock running (no capture, no pawn, no castling).
 fn reversible(m: &Move) -> bool {
@@ -169,7 +166,7 @@ fn repetitions_agree_with_the_oracle_and_decide_when_ahead_or_behind() {
     let mut failures = Vec::new();
     let mut changed = 0;
     let (mut behind, mut ahead) = (0, 0);
-    for start in STARTS {
+    for start in starts() {
         for (root, history) in cycles(start, 2) {
             let input = Input {
                 history,
@@ -222,7 +219,7 @@ fn returns(start: &str, picks: usize) -> Vec<(Chess, Vec<Chess>, String)> {
 fn a_reply_back_to_an_earlier_position_scores_a_draw() {
     let mut failures = Vec::new();
     let mut drawn = 0;
-    for start in STARTS {
+    for start in starts() {
         for (root, history, undo) in returns(start, 2) {
             // Only the move that allows the return: its score is the one reported.
             let input = Input {
@@ -289,11 +286,11 @@ fn en_passant_entries_repeat_only_without_a_capture() {
 #[test]
 fn searchmoves_restrict_the_root_moves() {
     let cases: [(&str, &[&str]); 6] = [
-        (STARTS[9], &["a2a3"]),
-        (STARTS[9], &["h2h3", "f3e5", "e1e2"]),
-        (STARTS[9], &["e2e4", "a1a8"]),
-        (STARTS[9], &[]),
-        (STARTS[0], &["h1h8", "e1d2", "b7b8q"]),
+        (starts()[9], &["a2a3"]),
+        (starts()[9], &["h2h3", "f3e5", "e1e2"]),
+        (starts()[9], &["e2e4", "a1a8"]),
+        (starts()[9], &[]),
+        (starts()[0], &["h1h8", "e1d2", "b7b8q"]),
         ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", &["b7b8n", "b7b8r"]),
     ];
     for (fen, moves) in cases {

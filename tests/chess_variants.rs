@@ -169,19 +169,13 @@ const MATES_IN_TWO: [&str; 2] = [
     "4r1k1/4qppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
 ];
 
-/// King and queen, king and rook, king and two rooks against a lone king, either side to
-/// move and either side attacking: the endgame term of `2ply-qe` applies at the leaves.
-const ENDINGS: [&str; 9] = [
-    "8/8/3k4/8/8/8/8/4K2Q w - - 0 1",
-    "8/8/8/8/3K4/8/1k6/7q b - - 0 1",
-    "7k/8/8/8/8/8/8/Q3K3 b - - 0 1",
-    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
-    "8/8/8/8/2k5/8/7r/4K3 b - - 0 1",
-    "7K/8/8/8/4k3/8/8/6r1 w - - 0 1",
-    "8/8/8/3k4/8/8/8/R3K2R w - - 0 1",
-    "r6r/8/8/8/8/5K2/8/3k4 b - - 0 1",
-    "1k6/8/2K5/8/8/8/8/3R4 w - - 0 1",
-];
+/// The lone-king positions ([`oracle_variants::LONE_KING_FENS`]) and a rook ending with
+/// the kings in opposition: the endgame term of `2ply-qe` applies at the leaves.
+fn endings() -> Vec<&'static str> {
+    let mut endings = oracle_variants::LONE_KING_FENS.to_vec();
+    endings.push("1k6/8/2K5/8/8/8/8/3R4 w - - 0 1");
+    endings
+}
 
 /// Checks `fens` with `variant` on `executor`, on two threads.
 fn check_variant(variant: &Variant, executor: ExecutorKind, what: &str, fens: &[String]) {
@@ -214,13 +208,13 @@ fn known_and_bench_positions() {
 
 #[test]
 fn lone_king_endings() {
-    let fens: Vec<String> = ENDINGS.iter().map(|f| f.to_string()).collect();
+    let fens: Vec<String> = endings().iter().map(|f| f.to_string()).collect();
     check_all("lone-king endings", &fens);
     // The term is not idle: it changes the oracle's move in some of them.
     let best = |name: &str, fen: &str| {
         oracle_variants::search(Spec::of(name), &judge::position(fen)).map(|s| s.best)
     };
-    let changed = ENDINGS
+    let changed = endings()
         .iter()
         .filter(|f| best("2ply-q", f) != best("2ply-qe", f))
         .count();
@@ -337,7 +331,7 @@ fn three_plies_on_known_positions_and_endings() {
     let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
     fens.extend(changed.iter().cloned());
     fens.extend(MATES_IN_TWO.iter().map(|f| f.to_string()));
-    fens.extend(ENDINGS.iter().map(|f| f.to_string()));
+    fens.extend(endings().iter().map(|f| f.to_string()));
     for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
         check_variant(
             three_plies(),

@@ -303,3 +303,17 @@ pub fn assert_they_tell_variants_apart(names: &[&str]) {
         }
     }
 }
+
+/// King and queen, king and rook, king and two rooks against a lone king, either side to
+/// move and either side attacking: positions where `2ply-qe`'s endgame term applies at the
+/// leaves and where the game's history decides between a mate and a repetition.
+pub const LONE_KING_FENS: [&str; 8] = [
+    "8/8/3k4/8/8/8/8/4K2Q w - - 0 1",
+    "8/8/8/8/3K4/8/1k6/7q b - - 0 1",
+    "7k/8/8/8/8/8/8/Q3K3 b - - 0 1",
+    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    "8/8/8/8/2k5/8/7r/4K3 b - - 0 1",
+    "7K/8/8/8/4k3/8/8/6r1 w - - 0 1",
+    "8/8/8/3k4/8/8/8/R3K2R w - - 0 1",
+    "r6r/8/8/8/8/5K2/8/3k4 b - - 0 1",
+];
