@@ -26,9 +26,10 @@ pub struct Variant {
     /// Whether a capture search runs below the full-width plies.
     pub quiescence: bool,
     /// Whether UCI's time management may choose it by its measured cost (`Search` set to
-    /// `auto`). `3ply-qe` may not: its cost varies sevenfold across the bench positions
-    /// and it scored no better than `2ply-qe` (docs/strength.md), so a clock is safer
-    /// without it; the `Search` option and `go depth 3` still reach it.
+    /// `auto`). `3ply-qe` may not: its cost varies sevenfold across the bench positions,
+    /// so the clock runs it only after a variant it chose, cut at the end of the budget
+    /// (`crate::uci::clock::CostBook::deeper`); the `Search` option and `go depth 3`
+    /// choose it outright.
     pub by_clock: bool,
     /// One line about it.
     pub summary: &'static str,

@@ -4,7 +4,10 @@
 //! `movetime`, or from the clock, increment and moves to go, [`budget`] gives the time
 //! the move may take; [`CostBook`] keeps, per variant, what its moves have cost in this
 //! process and picks the strongest variant expected to fit ([`CostBook::choose`]). The
-//! cheapest variant is played when none fits: a move must be made.
+//! cheapest variant is played when none fits: a move must be made. When the budget is
+//! ample, [`CostBook::deeper`] names a stronger variant the clock does not choose by
+//! itself (its cost varies too much to be foreseen); the session runs it after the
+//! chosen one and cuts it at the end of the budget, keeping the chosen one's move.
 
 use std::collections::HashMap;
 
@@ -24,6 +27,10 @@ const QUIESCENCE_FACTOR: f64 = 4.0;
 /// How much more a variant's first move costs than the next ones (the executor's cold
 /// start), assumed before it is measured.
 const COLD_FACTOR: f64 = 3.0;
+/// How many times the expected cost of the clock's choice the budget must be for a deeper
+/// variant to be tried after it: `3ply-qe` costs 2.1 times `2ply-qe` over the bench
+/// positions (geometric mean), so after the `2ply-qe` move it usually ends within 4.
+const DEEPER_FACTOR: f64 = 4.0;
 /// How many recent moves the worst-case memory of a variant covers.
 const RECENT: usize = 4;
 
@@ -130,6 +137,21 @@ impl CostBook {
             .find(|v| self.expected(v).is_some_and(|cost| cost <= budget as f64))
             .copied()
             .unwrap_or(order[0])
+    }
+
+    /// The variant to run after `chosen` (the clock's choice) within `budget` ms, cut at
+    /// the end of the budget: the strongest variant stronger than `chosen` that the clock
+    /// does not choose by itself ([`Variant::by_clock`]), when `chosen` has been measured
+    /// and the budget is at least [`DEEPER_FACTOR`] times its expected cost.
+    pub fn deeper(&self, chosen: &Variant, budget: u64) -> Option<&'static Variant> {
+        let expected = self.expected(chosen)?;
+        if (budget as f64) < DEEPER_FACTOR * expected {
+            return None;
+        }
+        strength_order()
+            .into_iter()
+            .rev()
+            .find(|v| !v.by_clock && weaker(chosen, v))
     }
 }
 
@@ -243,6 +265,26 @@ mod tests {
             book.expected(&strong),
             Some(10.0 * COLD_FACTOR * PLY_FACTOR.powi(plies) * q)
         );
+    }
+
+    #[test]
+    fn a_deeper_variant_is_tried_only_with_an_ample_budget() {
+        let mut book = CostBook::new();
+        let chosen = variants::default_play();
+        // Not measured: nothing deeper.
+        assert!(book.deeper(chosen, 1_000_000).is_none());
+        book.record(chosen, 50.0);
+        let deeper = book.deeper(chosen, 200).expect("4 times the cost is ample");
+        assert!(
+            !deeper.by_clock && weaker(chosen, deeper),
+            "{}",
+            deeper.name
+        );
+        assert!(book.deeper(chosen, 199).is_none());
+        // Nothing is stronger than the strongest.
+        let strongest = *strength_order().last().unwrap();
+        book.record(strongest, 1.0);
+        assert!(book.deeper(strongest, 1_000_000).is_none());
     }
 
     #[test]

@@ -14,20 +14,22 @@
 //!
 //! # `go`
 //!
-//! The search is chosen before it starts (only a held search is cut short). With
-//! `Search` set to a variant, that variant plays whatever the limits. With `auto`
-//! ([`super::clock`]): `depth N` takes the deepest variant within N plies; `movetime` or
-//! the clocks take the strongest variant whose measured cost fits the budget; with
-//! neither (`go`, `go infinite`, `go nodes N`, `go mate N`) the default variant plays.
-//! `nodes` and `mate` are read and said unsupported in an `info string`. `searchmoves`
-//! and the positions of the `position ... moves ...` line go to the rules (see "Rules
-//! input" in `src/chess/mod.rs`): the search sees repetitions and searches only the
-//! listed moves (all of them when none of the listed moves is legal).
-//! A held search (`go infinite`, `go ponder`) first runs the cheapest variant to the end,
-//! then the chosen one, which [`Session::handle_until`]'s question may cut short: the
-//! cheapest variant's answer is then the `bestmove`. Other searches are never cut.
+//! The search is chosen before it starts. With `Search` set to a variant, that variant
+//! plays whatever the limits. With `auto` ([`super::clock`]): `depth N` takes the deepest
+//! variant within N plies; `movetime` or the clocks take the strongest variant the clock
+//! may choose whose measured cost fits the budget, and when the budget is ample
+//! ([`clock::CostBook::deeper`]) a deeper variant runs after it, cut at the end of the
+//! budget or by the GUI's `stop`; with neither limit (`go`, `go infinite`, `go nodes N`,
+//! `go mate N`) the default variant plays. `nodes` and `mate` are read and said
+//! unsupported in an `info string`. `searchmoves` and the positions of the `position ...
+//! moves ...` line go to the rules (see "Rules input" in `src/chess/mod.rs`): the search
+//! sees repetitions and searches only the listed moves (all of them when none of the
+//! listed moves is legal). A held search (`go infinite`, `go ponder`) first runs the
+//! cheapest variant to the end, then the chosen one, which [`Session::handle_until`]'s
+//! question may cut short. A cut search answers with the variant run first (an `info
+//! string` says so); the searches that run one variant only are never cut.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::clock::{self, Clock, CostBook};
 use super::perft;
@@ -120,6 +122,25 @@ struct Go {
     searchmoves: Vec<String>,
 }
 
+/// How a `go` searches: `variant` answers, unless a `first` variant runs to the end
+/// before it and `variant` is cut (by the GUI, or at the `deadline`), when `first` answers.
+struct Plan {
+    first: Option<&'static Variant>,
+    variant: &'static Variant,
+    deadline: Option<Instant>,
+}
+
+impl Plan {
+    /// `variant` alone (a held search still runs the cheapest variant first).
+    fn outright(variant: &'static Variant) -> Plan {
+        Plan {
+            first: None,
+            variant,
+            deadline: None,
+        }
+    }
+}
+
 /// One UCI conversation.
 pub struct Session {
     make: MakeEngine,
@@ -201,10 +222,11 @@ impl Session {
         self.handle_until(input, &|| false)
     }
 
-    /// [`Session::handle`], for a GUI that may cut a search short: the search of a `go
-    /// infinite` or `go ponder` asks `stop` between rules, and when it answers true
-    /// (the GUI has sent a line after this one that [`cuts_a_search`]), the search ends
-    /// with the answer of the cheapest variant, run to the end first.
+    /// [`Session::handle`], for a GUI that may cut a search short: the second variant of
+    /// a search that runs two (a `go infinite` or `go ponder`, or a deeper one tried
+    /// within a clock's budget) asks `stop` between rules, and when it answers true (the
+    /// GUI has sent a line after this one that [`cuts_a_search`]), the search ends with
+    /// the answer of the variant run to the end first.
     pub fn handle_until(&mut self, input: &str, stop: &dyn Fn() -> bool) -> Vec<String> {
         let mut out = Vec::new();
         let words: Vec<&str> = input.split_whitespace().collect();
@@ -456,11 +478,11 @@ impl Session {
         go
     }
 
-    /// The variant to search with, and an `info string` saying why.
-    fn choose(&self, go: &Go, fen: &Fen) -> (&'static Variant, String) {
+    /// How to search for `go`, and an `info string` saying why.
+    fn plan(&self, go: &Go, fen: &Fen) -> (Plan, String) {
         if let Some(variant) = self.search {
             return (
-                variant,
+                Plan::outright(variant),
                 format!("info string option Search: variant {}", variant.name),
             );
         }
@@ -468,32 +490,36 @@ impl Session {
         if let Some(depth) = go.depth {
             let variant = clock::for_depth(depth.min(u32::MAX as u64) as u32);
             return (
-                variant,
+                Plan::outright(variant),
                 format!("info string depth {depth}: variant {}", variant.name),
             );
         }
-        match clock::budget(&go.clock, fen.turn(), overhead) {
-            Some(budget) => {
-                let variant = self.costs.choose(budget);
-                let expected = self.costs.expected(variant).map_or_else(
-                    || "not yet measured".to_string(),
-                    |ms| format!("{ms:.0} ms"),
-                );
-                (
-                    variant,
-                    format!(
-                        "info string budget {budget} ms: variant {} (expected {expected})",
-                        variant.name
-                    ),
-                )
-            }
-            None => {
-                let variant = variants::default_play();
-                (
-                    variant,
-                    format!("info string no time limit: variant {}", variant.name),
-                )
-            }
+        let Some(budget) = clock::budget(&go.clock, fen.turn(), overhead) else {
+            let variant = variants::default_play();
+            return (
+                Plan::outright(variant),
+                format!("info string no time limit: variant {}", variant.name),
+            );
+        };
+        let variant = self.costs.choose(budget);
+        let expected = self.costs.expected(variant).map_or_else(
+            || "not yet measured".to_string(),
+            |ms| format!("{ms:.0} ms"),
+        );
+        let why = format!(
+            "info string budget {budget} ms: variant {} (expected {expected})",
+            variant.name
+        );
+        match self.costs.deeper(variant, budget) {
+            Some(deeper) => (
+                Plan {
+                    first: Some(variant),
+                    variant: deeper,
+                    deadline: Some(Instant::now() + Duration::from_millis(budget)),
+                },
+                format!("{why}, then {} until the budget ends", deeper.name),
+            ),
+            None => (Plan::outright(variant), why),
         }
     }
 
@@ -537,11 +563,15 @@ impl Session {
                 Err(e) => out.push(clip(&format!("info string searchmoves: {e}; ignored"))),
             }
         }
-        let (variant, why) = self.choose(&go, &fen);
+        let (mut plan, why) = self.plan(&go, &fen);
         out.push(why);
+        let cheapest = clock::strength_order()[0];
+        if go.hold && plan.first.is_none() && plan.variant.name != cheapest.name {
+            plan.first = Some(cheapest);
+        }
         let lines = self.spin("MultiPV").unwrap_or(1) as usize;
-        let stop = go.hold.then_some(stop);
-        let best = match self.search(&fen, &input, variant, lines > 1, stop, out) {
+        let cut = || stop() || plan.deadline.is_some_and(|end| Instant::now() >= end);
+        let best = match self.search(&fen, &input, &plan, lines > 1, &cut, out) {
             Ok((thought, millis, variant)) => search_output(&thought, variant, millis, lines, out),
             Err(e) => {
                 out.push(format!("info string error: {e}"));
@@ -551,37 +581,37 @@ impl Session {
         self.finish_go(&go, best, out);
     }
 
-    /// The answer of a search with `variant`, its time in milliseconds and the variant
-    /// that gave it. With `stop`, the cheapest variant runs to the end first, then
-    /// `variant`'s search asks `stop` between rules, and when cut the cheapest variant's
-    /// answer is given (an `info string` says so).
+    /// The answer of the search `plan`, its time in milliseconds and the variant that
+    /// gave it. With a first variant, that one runs to the end first, then the plan's
+    /// variant asks `stop` between rules, and when cut the first one's answer is given
+    /// (an `info string` says so); without, the plan's variant runs to the end.
     fn search(
         &mut self,
         fen: &Fen,
         input: &RulesInput,
-        variant: &'static Variant,
+        plan: &Plan,
         ranked: bool,
-        stop: Option<&dyn Fn() -> bool>,
+        stop: &dyn Fn() -> bool,
         out: &mut Vec<String>,
     ) -> Result<(Thought, u64, &'static Variant), EngineError> {
-        let cheapest = clock::strength_order()[0];
         let never = || false;
-        let (stop, first): (&dyn Fn() -> bool, _) = match stop {
-            Some(stop) if variant.name != cheapest.name => {
-                let first = self.think(fen, input, cheapest, ranked, &never)?;
-                (stop, Some(first.expect("a run nothing stops ends")))
-            }
-            _ => (&never, None),
+        let Some(first) = plan.first else {
+            let (thought, ms) = self
+                .think(fen, input, plan.variant, ranked, &never)?
+                .expect("a run nothing stops ends");
+            return Ok((thought, ms, plan.variant));
         };
-        match self.think(fen, input, variant, ranked, stop)? {
-            Some((thought, ms)) => Ok((thought, ms, variant)),
+        let (first_thought, first_ms) = self
+            .think(fen, input, first, ranked, &never)?
+            .expect("a run nothing stops ends");
+        match self.think(fen, input, plan.variant, ranked, stop)? {
+            Some((thought, ms)) => Ok((thought, first_ms + ms, plan.variant)),
             None => {
-                let (thought, ms) = first.expect("only a search with a first answer is cut");
                 out.push(format!(
                     "info string search stopped: variant {} answers, {} was cut",
-                    cheapest.name, variant.name
+                    first.name, plan.variant.name
                 ));
-                Ok((thought, ms, cheapest))
+                Ok((first_thought, first_ms, first))
             }
         }
     }
@@ -1018,7 +1048,7 @@ mod tests {
     }
 
     /// An engine whose search is cut whenever asked: `a2a3` from the cheapest variant,
-    /// `h2h3` from the others.
+    /// `g2g4` from the strongest, `h2h3` from the others.
     struct Cuttable;
 
     impl Engine for Cuttable {
@@ -1026,9 +1056,13 @@ mod tests {
             Ok(None)
         }
         fn think_with(&self, _: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
-            let mv = match variant.name == clock::strength_order()[0].name {
-                true => "a2a3",
-                false => "h2h3",
+            let order = clock::strength_order();
+            let mv = if variant.name == order[0].name {
+                "a2a3"
+            } else if variant.name == order[order.len() - 1].name {
+                "g2g4"
+            } else {
+                "h2h3"
             };
             let reply = crate::chess::runner::MoveReply::new(
                 mv.parse().unwrap(),
@@ -1075,6 +1109,36 @@ mod tests {
         let out = s.handle_until("go depth 2", &cut);
         assert_eq!(out.last().unwrap(), "bestmove h2h3", "{out:?}");
         assert!(out.iter().all(|l| !l.contains("stopped")), "{out:?}");
+    }
+
+    #[test]
+    fn an_ample_clock_tries_a_deeper_variant_and_cuts_it_at_need() {
+        let mut s = Session::new(|_| Box::new(Cuttable));
+        let cut = || true;
+        // Nothing measured yet: the cheapest variant alone, never cut.
+        let out = s.handle_until("go movetime 60000", &cut);
+        assert!(out.iter().all(|l| !l.contains("then")), "{out:?}");
+        assert_eq!(out.last().unwrap(), "bestmove a2a3", "{out:?}");
+        // Measured (the fake engine takes no time): the strongest variant the clock may
+        // choose, then the deeper one, cut here by the GUI.
+        let chosen = s.costs.choose(60_000 - DEFAULT_OVERHEAD);
+        let deeper = s.costs.deeper(chosen, 60_000 - DEFAULT_OVERHEAD).unwrap();
+        let out = s.handle_until("go movetime 60000", &cut);
+        let said = format!(", then {} until the budget ends", deeper.name);
+        assert!(out[0].ends_with(&said), "{out:?}");
+        let stopped = format!(
+            "info string search stopped: variant {} answers, {} was cut",
+            chosen.name, deeper.name
+        );
+        assert!(out.contains(&stopped), "{out:?}");
+        assert_eq!(out.last().unwrap(), "bestmove h2h3", "{out:?}");
+        // Not cut: the deeper variant answers.
+        let out = s.handle_until("go wtime 60000 btime 60000", &|| false);
+        assert!(out[0].ends_with(&said), "{out:?}");
+        assert_eq!(out.last().unwrap(), "bestmove g2g4", "{out:?}");
+        // A budget of nothing: no deeper variant.
+        let out = s.handle_until("go movetime 0", &cut);
+        assert!(out.iter().all(|l| !l.contains("then")), "{out:?}");
     }
 
     #[test]
