@@ -14,10 +14,11 @@ use oracle::judge;
 use oracle::variants::Spec;
 use regex_chess::chess::eval;
 use regex_chess::chess::fen::Fen;
-use regex_chess::chess::runner::{MovePicker, Reply, RulesInput, Score};
-use regex_chess::chess::variants::VARIANTS;
-use regex_chess::exec::ExecutorKind;
-use shakmaty::{Chess, Move, Position, Role};
+use regex_chess::chess::runner::{self, MovePicker, Reply, RulesInput, Score};
+use regex_chess::chess::variants::{self, VARIANTS};
+use regex_chess::exec::{Executor, ExecutorKind};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position, Role};
 use std::sync::OnceLock;
 
 /// Lone-king endings ([`oracle::variants::LONE_KING_FENS`]) and quiet middlegames, either
@@ -314,6 +315,170 @@ fn searchmoves_restrict_the_root_moves() {
         let failures = check_all(&root, &input);
         assert!(failures.is_empty(), "searchmoves {moves:?}: {failures:?}");
     }
+}
+
+/// The `board` and `play` programs of a variant on one executor.
+struct Board {
+    board: Box<dyn Executor>,
+    play: Box<dyn Executor>,
+}
+
+impl Board {
+    fn new(variant: &str, kind: ExecutorKind) -> Board {
+        let v = variants::find(variant).expect("a variant");
+        Board {
+            board: kind.build(runner::load("board").expect("the board program")),
+            play: kind.build(runner::load(v.play).expect("the play program")),
+        }
+    }
+
+    /// The board text after the player typed `typed`, the engine playing `engine`'s side
+    /// (the text's `Engine plays:` line set to it first).
+    fn answer(&self, text: &str, engine: Color, typed: &str) -> String {
+        let name = |c: Color| if c == Color::White { "white" } else { "black" };
+        let text = text.replace(
+            &format!("Engine plays: {}\n", name(!engine)),
+            &format!("Engine plays: {}\n", name(engine)),
+        );
+        self.play.run(&format!("{text}{typed}\n"))
+    }
+
+    /// The board text after `moves` (UCI, each typed by the side to move, the engine on
+    /// the other side: `&` keeps it from answering) from `start`, with the engine then on
+    /// the side to move.
+    fn game(&self, start: &Chess, moves: &[String]) -> String {
+        let engine = !start.turn();
+        let side = if engine == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        let mut text = self
+            .board
+            .run(&format!("engine: {side}\n{}\n", judge::fen(start)));
+        let mut pos = start.clone();
+        for m in moves {
+            text = self.answer(&text, !pos.turn(), &format!("{m}&"));
+            pos = judge::play(&pos, m);
+        }
+        text
+    }
+}
+
+/// The engine's move in a board text's message (`White plays Qh2`), in UCI.
+fn said_move(pos: &Chess, text: &str) -> String {
+    let message = text.lines().rev().nth(1).expect("a message line");
+    let san = message
+        .split(' ')
+        .nth(2)
+        .unwrap_or_else(|| panic!("no engine move in {text}"))
+        .trim_end_matches('.');
+    let m = san
+        .parse::<SanPlus>()
+        .unwrap_or_else(|e| panic!("{san}: {e}"))
+        .san
+        .to_move(pos)
+        .unwrap_or_else(|e| panic!("{san} in {}: {e}", judge::fen(pos)));
+    judge::uci(&m)
+}
+
+/// The move of the history's game from one position to the next.
+fn move_between(from: &Chess, to: &Chess) -> String {
+    from.legal_moves()
+        .into_iter()
+        .find(|m| judge::play_move(from, m) == *to)
+        .map(|m| judge::uci(&m))
+        .expect("a move between consecutive positions")
+}
+
+#[test]
+fn the_play_programs_search_with_the_board_history() {
+    // The cycles of the first test, played through the board text: the engine to move in
+    // the start position again, its earlier positions in the `History:` line. Those where
+    // the history changes the default search's move, and one in eight of the others.
+    let default = Spec::of(variants::default_play().name);
+    let mut cases = Vec::new();
+    let mut others = 0;
+    for start in starts() {
+        for (root, history) in cycles(start, 6) {
+            let input = Input {
+                history: history.clone(),
+                searchmoves: Vec::new(),
+            };
+            let with = oracle_history::search(default, &root, &input).expect("a move");
+            let without = oracle_history::search(default, &root, &Input::default());
+            let changes = with.best != without.expect("a move").best;
+            let mut line = history.clone();
+            line.push(root.clone());
+            let moves: Vec<String> = line
+                .windows(2)
+                .map(|w| move_between(&w[0], &w[1]))
+                .collect();
+            others += usize::from(!changes);
+            if changes || others % 8 == 1 {
+                cases.push((root, history, moves));
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    for (variant, kinds) in [
+        (
+            "2ply-qe",
+            &[ExecutorKind::Fast, ExecutorKind::Reference][..],
+        ),
+        ("2ply", &[ExecutorKind::Fast][..]),
+        ("3ply-qe", &[ExecutorKind::Fast][..]),
+    ] {
+        let spec = Spec::of(variant);
+        let wanted: Vec<(String, String)> = cases
+            .iter()
+            .map(|(root, history, _)| {
+                let input = Input {
+                    history: history.clone(),
+                    searchmoves: Vec::new(),
+                };
+                let want = oracle_history::search(spec, root, &input).expect("a move");
+                let without = oracle_history::search(spec, root, &Input::default());
+                // Where the history changes the move: ahead, the engine plays on (a
+                // positive score); behind, it takes the repetition (0).
+                let without = without.expect("a move").best;
+                if want.best != without {
+                    match balance(root) {
+                        b if b > 0 => assert!(want.score > 0, "{}", judge::fen(root)),
+                        b if b < 0 => assert_eq!(want.score, 0, "{}", judge::fen(root)),
+                        _ => {}
+                    }
+                }
+                (want.best, without)
+            })
+            .collect();
+        let changed: Vec<i32> = cases
+            .iter()
+            .zip(&wanted)
+            .filter(|(_, (w, o))| w != o)
+            .map(|((root, _, _), _)| balance(root))
+            .collect();
+        assert!(
+            changed.iter().any(|b| *b > 0) && changed.iter().any(|b| *b < 0),
+            "{variant}: the history changes the move ahead and behind: {changed:?}"
+        );
+        for &kind in kinds {
+            let board = Board::new(variant, kind);
+            for ((root, history, moves), (want, without)) in cases.iter().zip(&wanted) {
+                let text = board.game(&history[0], moves);
+                let text = board.answer(&text, root.turn(), "");
+                let got = said_move(root, &text);
+                if got != *want {
+                    failures.push(format!(
+                        "{variant} {kind:?} {}: play {got}, oracle {want} (without the \
+                         history {without})",
+                        judge::fen(root),
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Runs the binary's `uci` on `script`; the output lines.

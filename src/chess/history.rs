@@ -155,6 +155,98 @@ pub fn parse(b: &mut Builder) -> Extras {
     }
 }
 
+/// The earlier positions [`from_keys`] keeps: every compared and every engine-side entry.
+const MAX_KEPT: usize = 2 * MAX_COMPARED;
+
+/// The rules input of a game kept as position keys (the `play` programs' `History:`
+/// list, see [`super::pretty`]): `keys` is `;<key>` per position, oldest first, the
+/// position searched last ([`super::game_end::position_key`]: 64 squares, side, castling
+/// padded to 4 with `-`, the en-passant square or `--` when no en-passant capture is
+/// legal). Returns the [`Extras`] the `move` program's [`parse`] makes of the same game:
+/// the keys before the last, most recent first (at most [`MAX_KEPT`]), each written
+/// `;<64 squares><side><castling>`, one whose en-passant capture is legal as the
+/// placeholder that equals no position; the 1st, 3rd ... in `history`, the 2nd, 4th ...
+/// in `engine_side`; no `searchmoves`.
+///
+/// `keys` must be on a single thread whose other values hold no `~` (the rules mark
+/// the entries they convert with it: the board text around the thread holds none).
+#[track_caller]
+pub fn from_keys(b: &mut Builder, keys: &Value<kind::Str>) -> Extras {
+    let square = "[.PNBRQKpnbrqk]";
+    // The stack line: the entries done (reversed, each `~<key>`), `|`, the entries left.
+    let mut rules = vec![(
+        format!(
+            "({HEAD})(?:;[^;\n]*)*?((?:;[^;\n]*){{1,{}}})\n",
+            MAX_KEPT + 1
+        ),
+        "${1}|${2}\n".to_string(),
+    )];
+    // The oldest entry left moves to the front of the done ones, the last one stays.
+    for _ in 0..MAX_KEPT {
+        rules.push((
+            format!("({HEAD})([^\n|]*)\\|;([^;\n|]*)(;[^\n]*)\n"),
+            "${1}~${3}${2}|${4}\n".to_string(),
+        ));
+    }
+    rules.push((
+        format!("({HEAD})([^\n|]*)\\|[^\n]*\n"),
+        "${1}${2}\n".to_string(),
+    ));
+    // Not a list of keys: no entries.
+    rules.push((format!("({HEAD})[^~\n][^\n]*\n"), "${1}\n".to_string()));
+    // The entries as `parse` writes them (these rules see no other `~`).
+    rules.push((
+        format!("~({square}{{64}})([wb])[KQkq-]{{4}}[a-h][36]"),
+        format!("~{}${{2}}-", ".".repeat(64)),
+    ));
+    rules.push((
+        format!("~({square}{{64}})([wb])------"),
+        "~${1}${2}-".to_string(),
+    ));
+    rules.push((
+        format!("~({square}{{64}})([wb])([KQkq]{{1,4}})-{{0,3}}--"),
+        "~${1}${2}${3}".to_string(),
+    ));
+    // Both lists on one line, `|` between: pairs keep their first, the second list
+    // behind a placeholder `~-`.
+    rules.push((
+        format!("({HEAD})([^\n]*)\n"),
+        "${1}${2}|~-${2}\n".to_string(),
+    ));
+    rules.push((
+        format!("(~{ENTRY_CHAR}+)~{ENTRY_CHAR}+"),
+        "${1}".to_string(),
+    ));
+    rules.push(("\\|~-".to_string(), "|".to_string()));
+    rules.push((format!("~({square}{{64}}[wb])"), ";${1}".to_string()));
+    let both: Value<kind::Str> = on_stack(b, "history_keys", &[keys.var()], rules, Type::Str);
+    let history = on_stack(
+        b,
+        "history_compared",
+        &[both.var()],
+        vec![(
+            format!("({HEAD})([^\n|]*)\\|[^\n]*\n"),
+            "${1}${2}\n".to_string(),
+        )],
+        Type::Str,
+    );
+    let engine_side = on_stack(
+        b,
+        "history_engine_side",
+        &[both.var()],
+        vec![(
+            format!("({HEAD})[^\n|]*\\|([^\n]*)\n"),
+            "${1}${2}\n".to_string(),
+        )],
+        Type::Str,
+    );
+    Extras {
+        history,
+        engine_side,
+        searchmoves: b.str(""),
+    }
+}
+
 /// What [`compare`] looks for besides an equal entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Near {

@@ -54,6 +54,7 @@
 use super::board::Position;
 use super::fen_rules::parse_fen;
 use super::game_end::{position_key, verdict};
+use super::history;
 use super::movegen::beside_legal_moves;
 use super::san;
 use super::search::{MAX_MOVES, SearchOptions, search_with};
@@ -740,7 +741,10 @@ fn engine_move(
     park(b, "entries", &listed);
     let number = copy(b, &pos.fullmove);
     park(b, "number", &number);
-    let chosen = search_with(b, pos, options, None);
+    // The game's earlier positions reach the search as the `move` program's rules input.
+    let keys = pull_history(b);
+    let extras = history::from_keys(b, &keys);
+    let chosen = search_with(b, pos, options, Some(&extras));
     let number: Value<kind::Str> = unpark(b, "number", Type::Str);
     let entries: Value<kind::List<kind::Str>> =
         unpark(b, "entries", Type::List(crate::compiler::ir::Scalar::Str));
