@@ -1,7 +1,8 @@
 //! The rules input of the search programs ("Rules input" in `src/chess/mod.rs`): the
 //! game's earlier positions and `searchmoves`, against the oracle's
-//! `tests/common/oracle/history.rs`, on both executors; and through the binary, UCI's
-//! `position ... moves ...` and `go searchmoves`, and `move --history/--searchmoves`.
+//! `tests/common/oracle/history.rs`, on both executors; the `play` programs, whose search
+//! reads the board text's history; and through the binary, UCI's `position ... moves ...`
+//! and `go searchmoves`, and `move --history/--searchmoves`.
 
 #[path = "common/oracle/mod.rs"]
 mod oracle;
@@ -18,7 +19,7 @@ use regex_chess::chess::runner::{self, MovePicker, Reply, RulesInput, Score};
 use regex_chess::chess::variants::{self, VARIANTS};
 use regex_chess::exec::{Executor, ExecutorKind};
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position, Role};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 use std::sync::OnceLock;
 
 /// Lone-king endings ([`oracle::variants::LONE_KING_FENS`]) and quiet middlegames, either
@@ -247,23 +248,62 @@ fn a_reply_back_to_an_earlier_position_scores_a_draw() {
 }
 
 #[test]
-fn en_passant_entries_repeat_only_without_a_capture() {
-    // After e2e4 a black pawn beside it (d4) could take en passant: that position never
-    // comes back; with the pawn on c4 instead, it does (FIDE: the en-passant square
-    // counts only when the capture is possible).
-    for (start, repeats) in [
-        ("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", false),
-        ("4k3/8/8/8/2p5/8/4P3/4K3 w - - 0 1", true),
-    ] {
+fn en_passant_entries_repeat_only_without_a_legal_capture() {
+    // After e2e4 a black pawn on d4 stands beside the pushed pawn. The position repeats
+    // (FIDE) unless the en-passant capture is legal, as shakmaty's
+    // `EnPassantMode::Legal` says: (start, black's shuffle there and back, a pawn beside,
+    // repeats).
+    let cases = [
+        // d4 takes: never repeats.
+        (
+            "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",
+            ["e8d8", "d8e8"],
+            true,
+            false,
+        ),
+        // No pawn beside: repeats.
+        (
+            "4k3/8/8/8/2p5/8/4P3/4K3 w - - 0 1",
+            ["e8d8", "d8e8"],
+            false,
+            true,
+        ),
+        // d4 pinned on its file by the rook: the capture is illegal, it repeats.
+        (
+            "3k4/8/8/8/3p4/8/4P3/3RK3 w - - 0 1",
+            ["d8c8", "c8d8"],
+            true,
+            true,
+        ),
+        // Both pawns leave the fourth rank, the rook takes the king's rank: illegal.
+        (
+            "8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1",
+            ["a4a5", "a5a4"],
+            true,
+            true,
+        ),
+        // d4 pinned on the diagonal it captures along: legal, never repeats.
+        (
+            "8/8/1k6/8/3p4/8/4P3/4K1B1 w - - 0 1",
+            ["b6b7", "b7b6"],
+            true,
+            false,
+        ),
+    ];
+    for (start, [there, back], beside, repeats) in cases {
         let mut pos = judge::position(start);
         let mut history = Vec::new();
-        for mv in ["e2e4", "e8d8", "e1f1", "d8e8"] {
+        for mv in ["e2e4", there, "e1f1", back] {
             let next = judge::play(&pos, mv);
             if mv != "e2e4" {
                 history.push(pos.clone());
             }
             pos = next;
         }
+        let pushed = &history[0];
+        let placed = pushed.ep_square(EnPassantMode::PseudoLegal).is_some();
+        let legal = pushed.ep_square(EnPassantMode::Legal).is_some();
+        assert_eq!((placed, legal), (beside, !repeats), "shakmaty on {start}");
         // The root: white to move; f1e1 brings back the position after e2e4.
         let input = Input {
             history,
