@@ -521,6 +521,77 @@ fn the_play_programs_search_with_the_board_history() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A game of `plies` random reversible moves from `start` (seeded) that never reaches a
+/// position a third time nor a position without a legal move: the positions, oldest
+/// first, the last the root.
+fn wander(start: &str, plies: usize, seed: u64) -> Vec<Chess> {
+    let mut rng = oracle::playouts::SplitMix64::new(seed);
+    let mut line = vec![judge::position(start)];
+    for _ in 0..plies {
+        let pos = line.last().expect("a position").clone();
+        let key = |p: &Chess| {
+            judge::fen(p)
+                .split(' ')
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let seen = |p: &Chess| line.iter().filter(|q| key(q) == key(p)).count();
+        let moves: Vec<Chess> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(reversible)
+            .map(|m| judge::play_move(&pos, &m))
+            .filter(|p| seen(p) < 2 && !p.legal_moves().is_empty())
+            .collect();
+        if moves.is_empty() {
+            break;
+        }
+        line.push(moves[rng.below(moves.len())].clone());
+    }
+    line
+}
+
+#[test]
+fn the_play_programs_search_with_a_long_board_history() {
+    // Lone-king endings after 40 random plies: the board's history (up to 40 earlier
+    // positions) reversed and split in rules, against the oracle.
+    let variant = variants::default_play().name;
+    let board = Board::new(variant, ExecutorKind::Fast);
+    let (mut failures, mut changed) = (Vec::new(), 0);
+    for (i, start) in oracle::variants::LONE_KING_FENS.iter().enumerate() {
+        let mut line = wander(start, 40, 11 + i as u64);
+        let root = line.pop().expect("a root");
+        let moves: Vec<String> = line
+            .iter()
+            .chain([&root])
+            .collect::<Vec<_>>()
+            .windows(2)
+            .map(|w| move_between(w[0], w[1]))
+            .collect();
+        let input = Input {
+            history: line.clone(),
+            searchmoves: Vec::new(),
+        };
+        let spec = Spec::of(variant);
+        let want = oracle_history::search(spec, &root, &input).expect("a move");
+        let without = oracle_history::search(spec, &root, &Input::default()).expect("a move");
+        changed += usize::from(want.best != without.best);
+        let text = board.game(&line[0], &moves);
+        let text = board.answer(&text, root.turn(), "");
+        let got = said_move(&root, &text);
+        if got != want.best {
+            failures.push(format!(
+                "{start} after {} plies: play {got}, oracle {}",
+                moves.len(),
+                want.best
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(changed >= 1, "the long histories change no move");
+}
+
 /// Runs the binary's `uci` on `script`; the output lines.
 fn uci(script: &str) -> Vec<String> {
     let out = binary::run(&["uci"], |_| {}, script.as_bytes());
