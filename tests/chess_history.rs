@@ -1,7 +1,8 @@
 //! The rules input of the search programs ("Rules input" in `src/chess/mod.rs`): the
 //! game's earlier positions and `searchmoves`, against the oracle's
-//! `tests/common/oracle/history.rs`, on both executors; and through the binary, UCI's
-//! `position ... moves ...` and `go searchmoves`, and `move --history/--searchmoves`.
+//! `tests/common/oracle/history.rs`, on both executors; the `play` programs, whose search
+//! reads the board text's history; and through the binary, UCI's `position ... moves ...`
+//! and `go searchmoves`, and `move --history/--searchmoves`.
 
 #[path = "common/oracle/mod.rs"]
 mod oracle;
@@ -14,10 +15,11 @@ use oracle::judge;
 use oracle::variants::Spec;
 use regex_chess::chess::eval;
 use regex_chess::chess::fen::Fen;
-use regex_chess::chess::runner::{MovePicker, Reply, RulesInput, Score};
-use regex_chess::chess::variants::VARIANTS;
-use regex_chess::exec::ExecutorKind;
-use shakmaty::{Chess, Move, Position, Role};
+use regex_chess::chess::runner::{self, MovePicker, Reply, RulesInput, Score};
+use regex_chess::chess::variants::{self, VARIANTS};
+use regex_chess::exec::{Executor, ExecutorKind};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 use std::sync::OnceLock;
 
 /// Lone-king endings ([`oracle::variants::LONE_KING_FENS`]) and quiet middlegames, either
@@ -246,23 +248,62 @@ fn a_reply_back_to_an_earlier_position_scores_a_draw() {
 }
 
 #[test]
-fn en_passant_entries_repeat_only_without_a_capture() {
-    // After e2e4 a black pawn beside it (d4) could take en passant: that position never
-    // comes back; with the pawn on c4 instead, it does (FIDE: the en-passant square
-    // counts only when the capture is possible).
-    for (start, repeats) in [
-        ("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", false),
-        ("4k3/8/8/8/2p5/8/4P3/4K3 w - - 0 1", true),
-    ] {
+fn en_passant_entries_repeat_only_without_a_legal_capture() {
+    // After e2e4 a black pawn on d4 stands beside the pushed pawn. The position repeats
+    // (FIDE) unless the en-passant capture is legal, as shakmaty's
+    // `EnPassantMode::Legal` says: (start, black's shuffle there and back, a pawn beside,
+    // repeats).
+    let cases = [
+        // d4 takes: never repeats.
+        (
+            "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",
+            ["e8d8", "d8e8"],
+            true,
+            false,
+        ),
+        // No pawn beside: repeats.
+        (
+            "4k3/8/8/8/2p5/8/4P3/4K3 w - - 0 1",
+            ["e8d8", "d8e8"],
+            false,
+            true,
+        ),
+        // d4 pinned on its file by the rook: the capture is illegal, it repeats.
+        (
+            "3k4/8/8/8/3p4/8/4P3/3RK3 w - - 0 1",
+            ["d8c8", "c8d8"],
+            true,
+            true,
+        ),
+        // Both pawns leave the fourth rank, the rook takes the king's rank: illegal.
+        (
+            "8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1",
+            ["a4a5", "a5a4"],
+            true,
+            true,
+        ),
+        // d4 pinned on the diagonal it captures along: legal, never repeats.
+        (
+            "8/8/1k6/8/3p4/8/4P3/4K1B1 w - - 0 1",
+            ["b6b7", "b7b6"],
+            true,
+            false,
+        ),
+    ];
+    for (start, [there, back], beside, repeats) in cases {
         let mut pos = judge::position(start);
         let mut history = Vec::new();
-        for mv in ["e2e4", "e8d8", "e1f1", "d8e8"] {
+        for mv in ["e2e4", there, "e1f1", back] {
             let next = judge::play(&pos, mv);
             if mv != "e2e4" {
                 history.push(pos.clone());
             }
             pos = next;
         }
+        let pushed = &history[0];
+        let placed = pushed.ep_square(EnPassantMode::PseudoLegal).is_some();
+        let legal = pushed.ep_square(EnPassantMode::Legal).is_some();
+        assert_eq!((placed, legal), (beside, !repeats), "shakmaty on {start}");
         // The root: white to move; f1e1 brings back the position after e2e4.
         let input = Input {
             history,
@@ -314,6 +355,241 @@ fn searchmoves_restrict_the_root_moves() {
         let failures = check_all(&root, &input);
         assert!(failures.is_empty(), "searchmoves {moves:?}: {failures:?}");
     }
+}
+
+/// The `board` and `play` programs of a variant on one executor.
+struct Board {
+    board: Box<dyn Executor>,
+    play: Box<dyn Executor>,
+}
+
+impl Board {
+    fn new(variant: &str, kind: ExecutorKind) -> Board {
+        let v = variants::find(variant).expect("a variant");
+        Board {
+            board: kind.build(runner::load("board").expect("the board program")),
+            play: kind.build(runner::load(v.play).expect("the play program")),
+        }
+    }
+
+    /// The board text after the player typed `typed`, the engine playing `engine`'s side
+    /// (the text's `Engine plays:` line set to it first).
+    fn answer(&self, text: &str, engine: Color, typed: &str) -> String {
+        let name = |c: Color| if c == Color::White { "white" } else { "black" };
+        let text = text.replace(
+            &format!("Engine plays: {}\n", name(!engine)),
+            &format!("Engine plays: {}\n", name(engine)),
+        );
+        self.play.run(&format!("{text}{typed}\n"))
+    }
+
+    /// The board text after `moves` (UCI, each typed by the side to move, the engine on
+    /// the other side: `&` keeps it from answering) from `start`, with the engine then on
+    /// the side to move.
+    fn game(&self, start: &Chess, moves: &[String]) -> String {
+        let engine = !start.turn();
+        let side = if engine == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        let mut text = self
+            .board
+            .run(&format!("engine: {side}\n{}\n", judge::fen(start)));
+        let mut pos = start.clone();
+        for m in moves {
+            text = self.answer(&text, !pos.turn(), &format!("{m}&"));
+            pos = judge::play(&pos, m);
+        }
+        text
+    }
+}
+
+/// The engine's move in a board text's message (`White plays Qh2`), in UCI.
+fn said_move(pos: &Chess, text: &str) -> String {
+    let message = text.lines().rev().nth(1).expect("a message line");
+    let san = message
+        .split(' ')
+        .nth(2)
+        .unwrap_or_else(|| panic!("no engine move in {text}"))
+        .trim_end_matches('.');
+    let m = san
+        .parse::<SanPlus>()
+        .unwrap_or_else(|e| panic!("{san}: {e}"))
+        .san
+        .to_move(pos)
+        .unwrap_or_else(|e| panic!("{san} in {}: {e}", judge::fen(pos)));
+    judge::uci(&m)
+}
+
+/// The move of the history's game from one position to the next.
+fn move_between(from: &Chess, to: &Chess) -> String {
+    from.legal_moves()
+        .into_iter()
+        .find(|m| judge::play_move(from, m) == *to)
+        .map(|m| judge::uci(&m))
+        .expect("a move between consecutive positions")
+}
+
+#[test]
+fn the_play_programs_search_with_the_board_history() {
+    // The cycles of the first test, played through the board text: the engine to move in
+    // the start position again, its earlier positions in the `History:` line. Those where
+    // the history changes the default search's move, and one in eight of the others.
+    let default = Spec::of(variants::default_play().name);
+    let mut cases = Vec::new();
+    let mut others = 0;
+    for start in starts() {
+        for (root, history) in cycles(start, 6) {
+            let input = Input {
+                history: history.clone(),
+                searchmoves: Vec::new(),
+            };
+            let with = oracle_history::search(default, &root, &input).expect("a move");
+            let without = oracle_history::search(default, &root, &Input::default());
+            let changes = with.best != without.expect("a move").best;
+            let mut line = history.clone();
+            line.push(root.clone());
+            let moves: Vec<String> = line
+                .windows(2)
+                .map(|w| move_between(&w[0], &w[1]))
+                .collect();
+            others += usize::from(!changes);
+            if changes || others % 8 == 1 {
+                cases.push((root, history, moves));
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    for (variant, kinds) in [
+        (
+            "2ply-qe",
+            &[ExecutorKind::Fast, ExecutorKind::Reference][..],
+        ),
+        ("2ply", &[ExecutorKind::Fast][..]),
+        ("3ply-qe", &[ExecutorKind::Fast][..]),
+    ] {
+        let spec = Spec::of(variant);
+        let wanted: Vec<(String, String)> = cases
+            .iter()
+            .map(|(root, history, _)| {
+                let input = Input {
+                    history: history.clone(),
+                    searchmoves: Vec::new(),
+                };
+                let want = oracle_history::search(spec, root, &input).expect("a move");
+                let without = oracle_history::search(spec, root, &Input::default());
+                // Where the history changes the move: ahead, the engine plays on (a
+                // positive score); behind, it takes the repetition (0).
+                let without = without.expect("a move").best;
+                if want.best != without {
+                    match balance(root) {
+                        b if b > 0 => assert!(want.score > 0, "{}", judge::fen(root)),
+                        b if b < 0 => assert_eq!(want.score, 0, "{}", judge::fen(root)),
+                        _ => {}
+                    }
+                }
+                (want.best, without)
+            })
+            .collect();
+        let changed: Vec<i32> = cases
+            .iter()
+            .zip(&wanted)
+            .filter(|(_, (w, o))| w != o)
+            .map(|((root, _, _), _)| balance(root))
+            .collect();
+        assert!(
+            changed.iter().any(|b| *b > 0) && changed.iter().any(|b| *b < 0),
+            "{variant}: the history changes the move ahead and behind: {changed:?}"
+        );
+        for &kind in kinds {
+            let board = Board::new(variant, kind);
+            for ((root, history, moves), (want, without)) in cases.iter().zip(&wanted) {
+                let text = board.game(&history[0], moves);
+                let text = board.answer(&text, root.turn(), "");
+                let got = said_move(root, &text);
+                if got != *want {
+                    failures.push(format!(
+                        "{variant} {kind:?} {}: play {got}, oracle {want} (without the \
+                         history {without})",
+                        judge::fen(root),
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A game of `plies` random reversible moves from `start` (seeded) that never reaches a
+/// position a third time nor a position without a legal move: the positions, oldest
+/// first, the last the root.
+fn wander(start: &str, plies: usize, seed: u64) -> Vec<Chess> {
+    let mut rng = oracle::playouts::SplitMix64::new(seed);
+    let mut line = vec![judge::position(start)];
+    for _ in 0..plies {
+        let pos = line.last().expect("a position").clone();
+        let key = |p: &Chess| {
+            judge::fen(p)
+                .split(' ')
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let seen = |p: &Chess| line.iter().filter(|q| key(q) == key(p)).count();
+        let moves: Vec<Chess> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(reversible)
+            .map(|m| judge::play_move(&pos, &m))
+            .filter(|p| seen(p) < 2 && !p.legal_moves().is_empty())
+            .collect();
+        if moves.is_empty() {
+            break;
+        }
+        line.push(moves[rng.below(moves.len())].clone());
+    }
+    line
+}
+
+#[test]
+fn the_play_programs_search_with_a_long_board_history() {
+    // Lone-king endings after 40 random plies: the board's history (up to 40 earlier
+    // positions) reversed and split in rules, against the oracle.
+    let variant = variants::default_play().name;
+    let board = Board::new(variant, ExecutorKind::Fast);
+    let (mut failures, mut changed) = (Vec::new(), 0);
+    for (i, start) in oracle::variants::LONE_KING_FENS.iter().enumerate() {
+        let mut line = wander(start, 40, 11 + i as u64);
+        let root = line.pop().expect("a root");
+        let moves: Vec<String> = line
+            .iter()
+            .chain([&root])
+            .collect::<Vec<_>>()
+            .windows(2)
+            .map(|w| move_between(w[0], w[1]))
+            .collect();
+        let input = Input {
+            history: line.clone(),
+            searchmoves: Vec::new(),
+        };
+        let spec = Spec::of(variant);
+        let want = oracle_history::search(spec, &root, &input).expect("a move");
+        let without = oracle_history::search(spec, &root, &Input::default()).expect("a move");
+        changed += usize::from(want.best != without.best);
+        let text = board.game(&line[0], &moves);
+        let text = board.answer(&text, root.turn(), "");
+        let got = said_move(&root, &text);
+        if got != want.best {
+            failures.push(format!(
+                "{start} after {} plies: play {got}, oracle {}",
+                moves.len(),
+                want.best
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(changed >= 1, "the long histories change no move");
 }
 
 /// Runs the binary's `uci` on `script`; the output lines.

@@ -14,7 +14,8 @@ mod binary;
 #[path = "common/oracle/mod.rs"]
 mod oracle;
 
-use oracle::variants::{VARIANT_FENS, best_move as oracle_move};
+use oracle::history::{self as oracle_history, Input};
+use oracle::variants::{Spec, VARIANT_FENS, best_move as oracle_move};
 
 use std::collections::HashMap;
 use std::process::{Command, Output};
@@ -144,6 +145,9 @@ struct Judge {
     pos: Chess,
     /// Repetition keys since the last irreversible move, this position included.
     keys: Vec<Zobrist128>,
+    /// The positions before this one since the last irreversible move, oldest first (the
+    /// board text's `History:` line but its last entry).
+    earlier: Vec<Chess>,
 }
 
 /// shakmaty's key of a position for repetition, under FIDE's rule: the en-passant
@@ -156,7 +160,11 @@ impl Judge {
     fn new(fen: &str) -> Judge {
         let pos = position(fen);
         let keys = vec![key(&pos)];
-        Judge { pos, keys }
+        Judge {
+            pos,
+            keys,
+            earlier: Vec::new(),
+        }
     }
 
     /// Plays `uci`, which must be legal, and returns the verdict message ("" if the game
@@ -167,10 +175,14 @@ impl Judge {
             .unwrap()
             .to_move(&self.pos)
             .unwrap_or_else(|e| panic!("{uci} is not legal in {}: {e}", fen_of(&self.pos)));
-        self.pos = self.pos.clone().play(m).unwrap();
+        let after = self.pos.clone().play(m).unwrap();
+        let before = std::mem::replace(&mut self.pos, after);
         let k = key(&self.pos);
         if self.pos.halfmoves() == 0 {
             self.keys.clear();
+            self.earlier.clear();
+        } else {
+            self.earlier.push(before);
         }
         let seen = self.keys.iter().filter(|x| **x == k).count();
         self.keys.push(k);
@@ -295,16 +307,17 @@ fn play_game(rules: &Rules, fen: &str, engine: Color, seed: u64, plies: usize) -
                 return end;
             }
         }
-        // The engine's reply: the move the search contract defines.
+        // The engine's reply: the move the search contract defines, with the game's
+        // earlier positions as its rules input.
         let said = message(&text).to_string();
         let reply = engine_uci(&judge.pos, &said);
-        let best = if rules.search == "2ply" {
-            oracle::search::best_move(&judge.pos)
-                .expect("the engine had a move")
-                .0
-        } else {
-            oracle_move(rules.search, &fen_of(&judge.pos))
+        let input = Input {
+            history: judge.earlier.clone(),
+            searchmoves: Vec::new(),
         };
+        let best = oracle_history::search(Spec::of(rules.search), &judge.pos, &input)
+            .expect("the engine had a move")
+            .best;
         assert_eq!(
             reply,
             best,

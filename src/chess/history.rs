@@ -7,13 +7,21 @@
 //!   each history board (so that the FEN parser's digit rules expand it as they expand the
 //!   root's) and a `_` inside every square of the extra lines (so that they do not
 //!   expand `b3`);
-//! - [`parse`] runs after it: one rule per side and file turns a history entry whose
-//!   en-passant capture is possible into a placeholder (an empty board, equal to no
-//!   position), one turns each other line into `;<64 squares><side><castling>`
+//! - [`parse`] runs after it: one rule per side, file and capturing pawn writes, after a
+//!   history entry where a pawn of the side to move stands beside the pawn that moved
+//!   two squares, the board after the en-passant capture; 10 rules (the attack patterns
+//!   of [`super::movegen::king_attacked`]) delete the boards where the capturing side's
+//!   king is attacked (an illegal capture); one turns an entry with a board left (a
+//!   legal capture) into a placeholder (an empty board, equal to no position), one turns
+//!   each other line into `;<64 squares><side><castling>`
 //!   (consecutive lines join into one list), one moves the list (twice) and the
 //!   `searchmoves` text into the root's variables `#hist`, `#heng` and `#sm`, and one
 //!   keeps every other entry of each list (`#hist` the 1st, 3rd ..., `#heng` the 2nd, 4th
 //!   ...);
+//! - [`from_keys`] makes the same lists of the `play` programs' `History:` line (the
+//!   keys of [`super::game_end::position_key`], oldest first, whose en-passant square is
+//!   already there only when the capture is legal): 100 anchored rules reverse it, a few
+//!   write each key as an entry and split the list;
 //! - [`compare`] compares a position's key with each entry in turn ([`MAX_COMPARED`]
 //!   steps of 3 or 4 rules: the two 64-square boards interleaved, then one pattern tests
 //!   that every pair is equal, since a regex has no back-reference, and another that
@@ -26,6 +34,7 @@
 //! some compare themselves with those (at most [`MAX_NEAR`] steps): the history itself
 //! never reaches the ~1,000 leaves.
 
+use super::movegen::king_attacked;
 use super::rx::HEAD;
 use super::stack_rules::on_stack;
 use crate::compiler::dsl::{Builder, Value, kind};
@@ -84,9 +93,76 @@ pub fn protect(b: &mut Builder) {
     );
 }
 
-/// The history boards' rank holding the pawn that has just moved two squares (0 = rank
-/// 8) and the capturing pawn, by side to move.
-const EP_RANK: [(char, usize, char); 2] = [('w', 3, 'P'), ('b', 4, 'p')];
+/// The history boards' row holding the pawn that has just moved two squares and the
+/// capturing pawn (0 = rank 8), the row the capture lands on, by side to move.
+const EP_ROWS: [(char, usize, usize, char); 2] = [('w', 3, 2, 'P'), ('b', 4, 5, 'p')];
+
+/// The first characters of a line holding a history board after a possible en-passant
+/// capture (then the side to move and `:`): no piece letter, so that the attack patterns
+/// read the board alone.
+const CAPTURED: &str = "!";
+
+/// The rules that find which history entries have a legal en-passant capture: for each
+/// pawn of the side to move beside the pawn that moved two squares, a line after the
+/// entry's holding the board after the capture (as [`super::board`] writes boards); the
+/// lines whose king is attacked go; an entry with a line left becomes the placeholder
+/// (an empty board, equal to no position).
+fn en_passant_rules() -> Vec<(String, String)> {
+    let mut rules = Vec::new();
+    for (side, row, to_row, pawn) in EP_ROWS {
+        for file in 0..8usize {
+            for by in [file.wrapping_sub(1), file + 1] {
+                if by > 7 {
+                    continue;
+                }
+                let mut board = String::new();
+                let mut after = String::new();
+                for r in 0..8 {
+                    for f in 0..8 {
+                        let square = if (r, f) == (row, by) {
+                            format!("({pawn})")
+                        } else {
+                            "([^/\n])".to_string()
+                        };
+                        board.push_str(&square);
+                        // The capturing pawn leaves, the captured one goes, the
+                        // capturing one arrives behind it.
+                        let now = if (r, f) == (row, by) || (r, f) == (row, file) {
+                            ".".to_string()
+                        } else if (r, f) == (to_row, file) {
+                            pawn.to_string()
+                        } else {
+                            format!("${{{}}}", 2 + r * 8 + f)
+                        };
+                        after.push_str(&now);
+                    }
+                    if r < 7 {
+                        board.push('/');
+                    }
+                    after.push_str("//");
+                }
+                let letter = (b'a' + file as u8) as char;
+                rules.push((
+                    format!("(history \\|{board} {side} [^ \n]+ {letter}[36]\n)"),
+                    format!("${{1}}{CAPTURED}{side}:{after}\n"),
+                ));
+            }
+        }
+    }
+    for (side, white) in [('w', true), ('b', false)] {
+        for family in king_attacked(white) {
+            rules.push((
+                format!("{CAPTURED}{side}:[^\n]*?(?:{family})[^\n]*\n"),
+                String::new(),
+            ));
+        }
+    }
+    rules.push((
+        format!("history \\|[^\n]* ([wb]) [^ \n]+ [a-h][36]\n(?:{CAPTURED}[wb]:[^\n]*\n)+"),
+        format!(";{}${{1}}-", ".".repeat(64)),
+    ));
+    rules
+}
 
 /// Rules after `parse_fen` (on the single root thread): see the module documentation.
 #[track_caller]
@@ -95,35 +171,8 @@ pub fn parse(b: &mut Builder) -> Extras {
     let engine_side: Value<kind::Str> = b.named("heng", Type::Str);
     let searchmoves: Value<kind::Str> = b.named("sm", Type::Str);
     let mut rules = vec![("([a-h])_([1-8])".to_string(), "${1}${2}".to_string())];
-    // An entry whose en-passant capture is possible (a pawn of the side to move beside
-    // the pawn that moved two squares) is never a child's position: drop it.
-    for (side, row, pawn) in EP_RANK {
-        for file in 0..8usize {
-            let mut beside = Vec::new();
-            if file > 0 {
-                beside.push(format!(
-                    "[^/\n]{{{}}}{pawn}[^/\n]{{{}}}",
-                    file - 1,
-                    8 - file
-                ));
-            }
-            if file < 7 {
-                beside.push(format!(
-                    "[^/\n]{{{}}}{pawn}[^/\n]{{{}}}",
-                    file + 1,
-                    6 - file
-                ));
-            }
-            let letter = (b'a' + file as u8) as char;
-            rules.push((
-                format!(
-                    "history \\|(?:[^/\n]{{8}}/){{{row}}}(?:{})[^\n]* {side} [^ \n]+ {letter}[36]\n",
-                    beside.join("|")
-                ),
-                format!(";{}{side}-", ".".repeat(64)),
-            ));
-        }
-    }
+    // An entry whose en-passant capture is legal is never a child's position.
+    rules.extend(en_passant_rules());
     let ranks = ["([^/\n]{8})"; 8].join("/");
     let board: String = (1..=8).map(|g| format!("${{{g}}}")).collect();
     rules.push((
@@ -152,6 +201,98 @@ pub fn parse(b: &mut Builder) -> Extras {
         history,
         engine_side,
         searchmoves,
+    }
+}
+
+/// The earlier positions [`from_keys`] keeps: every compared and every engine-side entry.
+const MAX_KEPT: usize = 2 * MAX_COMPARED;
+
+/// The rules input of a game kept as position keys (the `play` programs' `History:`
+/// list, see [`super::pretty`]): `keys` is `;<key>` per position, oldest first, the
+/// position searched last ([`super::game_end::position_key`]: 64 squares, side, castling
+/// padded to 4 with `-`, the en-passant square or `--` when no en-passant capture is
+/// legal). Returns the [`Extras`] the `move` program's [`parse`] makes of the same game:
+/// the keys before the last, most recent first (at most [`MAX_KEPT`]), each written
+/// `;<64 squares><side><castling>`, one whose en-passant capture is legal as the
+/// placeholder that equals no position; the 1st, 3rd ... in `history`, the 2nd, 4th ...
+/// in `engine_side`; no `searchmoves`.
+///
+/// `keys` must be on a single thread whose other values hold no `~` (the rules mark
+/// the entries they convert with it: the board text around the thread holds none).
+#[track_caller]
+pub fn from_keys(b: &mut Builder, keys: &Value<kind::Str>) -> Extras {
+    let square = "[.PNBRQKpnbrqk]";
+    // The stack line: the entries done (reversed, each `~<key>`), `|`, the entries left.
+    let mut rules = vec![(
+        format!(
+            "({HEAD})(?:;[^;\n]*)*?((?:;[^;\n]*){{1,{}}})\n",
+            MAX_KEPT + 1
+        ),
+        "${1}|${2}\n".to_string(),
+    )];
+    // The oldest entry left moves to the front of the done ones, the last one stays.
+    for _ in 0..MAX_KEPT {
+        rules.push((
+            format!("({HEAD})([^\n|]*)\\|;([^;\n|]*)(;[^\n]*)\n"),
+            "${1}~${3}${2}|${4}\n".to_string(),
+        ));
+    }
+    rules.push((
+        format!("({HEAD})([^\n|]*)\\|[^\n]*\n"),
+        "${1}${2}\n".to_string(),
+    ));
+    // Not a list of keys: no entries.
+    rules.push((format!("({HEAD})[^~\n][^\n]*\n"), "${1}\n".to_string()));
+    // The entries as `parse` writes them (these rules see no other `~`).
+    rules.push((
+        format!("~({square}{{64}})([wb])[KQkq-]{{4}}[a-h][36]"),
+        format!("~{}${{2}}-", ".".repeat(64)),
+    ));
+    rules.push((
+        format!("~({square}{{64}})([wb])------"),
+        "~${1}${2}-".to_string(),
+    ));
+    rules.push((
+        format!("~({square}{{64}})([wb])([KQkq]{{1,4}})-{{0,3}}--"),
+        "~${1}${2}${3}".to_string(),
+    ));
+    // Both lists on one line, `|` between: pairs keep their first, the second list
+    // behind a placeholder `~-`.
+    rules.push((
+        format!("({HEAD})([^\n]*)\n"),
+        "${1}${2}|~-${2}\n".to_string(),
+    ));
+    rules.push((
+        format!("(~{ENTRY_CHAR}+)~{ENTRY_CHAR}+"),
+        "${1}".to_string(),
+    ));
+    rules.push(("\\|~-".to_string(), "|".to_string()));
+    rules.push((format!("~({square}{{64}}[wb])"), ";${1}".to_string()));
+    let both: Value<kind::Str> = on_stack(b, "history_keys", &[keys.var()], rules, Type::Str);
+    let history = on_stack(
+        b,
+        "history_compared",
+        &[both.var()],
+        vec![(
+            format!("({HEAD})([^\n|]*)\\|[^\n]*\n"),
+            "${1}${2}\n".to_string(),
+        )],
+        Type::Str,
+    );
+    let engine_side = on_stack(
+        b,
+        "history_engine_side",
+        &[both.var()],
+        vec![(
+            format!("({HEAD})[^\n|]*\\|([^\n]*)\n"),
+            "${1}${2}\n".to_string(),
+        )],
+        Type::Str,
+    );
+    Extras {
+        history,
+        engine_side,
+        searchmoves: b.str(""),
     }
 }
 

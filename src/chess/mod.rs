@@ -15,8 +15,8 @@
 //! | `move-3qe` | as `move` | as `move`, from the `3ply-qe` search |
 //! | `move-mpv`, `move-q-mpv`, `move-qe-mpv`, `move-3qe-mpv` | as `move` | the output of `move`, `move-q`, `move-qe` or `move-3qe`, then the ranking of the root moves (below) |
 //! | `board` | `engine: white` or `engine: black`, a newline, a FEN and `\n` | the first pretty board of a game (see [`pretty`]) |
-//! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply (the `2ply` search's), or the same position with a message |
-//! | `play-q`, `play-qe` | as `play` | as `play`, the engine's reply from the `2ply-q` or `2ply-qe` search |
+//! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply (the `2ply` search's, with the game's earlier positions as its rules input, below), or the same position with a message |
+//! | `play-q`, `play-qe`, `play-3qe` | as `play` | as `play`, the engine's reply from the `2ply-q`, `2ply-qe` or `3ply-qe` search |
 //! | `next-positions` | a FEN with white to move, a final `\n` optional (the public "regex-chess" task's input) | the FENs after every legal move (queen promotions only), joined by `\n`, none at the end; empty when there is none or black is to move (see [`crate::programs::next`]) |
 //! | `next-positions-full` | a FEN, a final `\n` optional | the same for either side to move, every promotion |
 //!
@@ -24,7 +24,7 @@
 //! `checkmate`, `stalemate`, `fifty-move` or `insufficient-material`. FEN is the standard
 //! six-field form; promotions in UCI carry a lower-case letter (`e7e8q`).
 //!
-//! # Rules input (`move`, `move-q`, `move-qe`)
+//! # Rules input (the search programs, and the `play` programs from their board)
 //!
 //! After the FEN line the search programs read, optionally, the game and a root-move
 //! restriction ([`history`]), in this order:
@@ -36,9 +36,13 @@
 //! - one `searchmoves <uci> ...\n` line (moves separated by one space).
 //!
 //! Positions are equal when their boards, sides to move and castling rights are and neither
-//! has an en-passant capture (FIDE; an entry whose en-passant capture is possible, that is a
-//! pawn of the side to move stands beside the pawn that moved two squares, equals no
-//! position; the rules do not look at pins for this). The 1st, 3rd, 5th ... history lines
+//! has a legal en-passant capture (FIDE article 9.2.3; shakmaty's `EnPassantMode::Legal`):
+//! an entry where a pawn of the side to move stands beside the pawn that moved two squares
+//! (as its en-passant field says) and can take it without leaving its own king attacked
+//! equals no position; a capture that is possible by placement but illegal (the pawn
+//! pinned, or both pawns leaving the rank where a rook or queen then attacks the king)
+//! does not count. The searched positions are compared only when their half-move clock is
+//! not 0, so they have no en-passant capture. The 1st, 3rd, 5th ... history lines
 //! (at most 50 of them) are the *compared* entries; the 2nd, 4th ... (at most 50) the
 //! *engine-side* entries (in a game, the positions with the opponent, respectively the
 //! engine, to move).
@@ -60,6 +64,14 @@
 //! So the engine does not walk into a repetition (or a reply back to an earlier position)
 //! when ahead, and takes one when behind. A search program whose input has no such line
 //! searches as the contracts below say.
+//!
+//! The `play` programs' search gets the same input, made by the rules from the board
+//! text's `History:` line ([`history::from_keys`]; the line lists the keys of the positions
+//! since the last capture or pawn move, oldest first, the shown one last, see [`pretty`]):
+//! every key but the last, most recent first (at most 100), as the history lines above,
+//! an entry's en-passant capture being the key's (which is there only when the capture is
+//! legal); no `searchmoves`. So the terminal game's engine and the page's see the game
+//! since the last capture or pawn move.
 //!
 //! # The search's report
 //!

@@ -654,6 +654,17 @@ fn attack_families(king: &str, by: Side, empty: &str) -> Vec<Vec<String>> {
     families
 }
 
+/// One pattern per family of attackers, each matching within a line that holds a board
+/// (the representation of [`super::board`]) where the king of `white`'s side (else
+/// black's) is attacked by a piece of the other side.
+pub fn king_attacked(white: bool) -> Vec<String> {
+    let side = if white { Side::White } else { Side::Black };
+    attack_families(&side.letter(5).to_string(), side.other(), "\\.")
+        .into_iter()
+        .map(|family| family.join("|"))
+        .collect()
+}
+
 /// The start of a child in generation, up to its board's first square: its `#_x` line
 /// (which only children in generation have) and the board line's name. Child rules start
 /// here rather than at the thread's head, so that each one reads the few lines it needs.

@@ -35,7 +35,9 @@
 //! engine is to move, nothing or `go`. A move followed by `&` is played alone: the answer
 //! stops at the engine's prompt instead of searching its reply. The `History:` line is for the rules only (the
 //! terminal game does not show it). The history lists the keys ([`super::game_end::position_key`]) of the positions since the
-//! last capture or pawn move, the shown one included, for threefold repetition.
+//! last capture or pawn move, the shown one included, for threefold repetition and for the
+//! engine's search, which compares its moves with them ([`super::history::from_keys`];
+//! "Rules input" in `src/chess/mod.rs`).
 //!
 //! # How the rules use it
 //!
@@ -54,6 +56,7 @@
 use super::board::Position;
 use super::fen_rules::parse_fen;
 use super::game_end::{position_key, verdict};
+use super::history;
 use super::movegen::beside_legal_moves;
 use super::san;
 use super::search::{MAX_MOVES, SearchOptions, search_with};
@@ -510,7 +513,8 @@ pub fn board_program() -> IrProgram {
 /// player's move read and played, the end of the game checked, the engine's reply
 /// searched and played, the end checked again). Moves are read and named in SAN by the
 /// rules of [`super::san`], and added to the `Moves:` line. The engine's reply is the
-/// 2-ply search's (the `2ply` variant, as the `move` program's).
+/// 2-ply search's (the `2ply` variant, as the `move` program's), with the `History:`
+/// line's earlier positions as its rules input.
 pub fn play_program() -> IrProgram {
     play_program_with(
         "play",
@@ -725,7 +729,8 @@ fn play_uci(b: &mut Builder, pos: &Position, uci: &Value<kind::Str>) {
     });
 }
 
-/// The engine's move: searched, played, named in SAN (`Black plays Nc6`) and added to
+/// The engine's move: searched (the game's earlier positions, from the `History:` line,
+/// are the search's rules input), played, named in SAN (`Black plays Nc6`) and added to
 /// the move list; then the end of the game is checked. The legal moves' entries, needed
 /// for the name, wait in the text prefix during the search.
 #[track_caller]
@@ -740,7 +745,10 @@ fn engine_move(
     park(b, "entries", &listed);
     let number = copy(b, &pos.fullmove);
     park(b, "number", &number);
-    let chosen = search_with(b, pos, options, None);
+    // The game's earlier positions reach the search as the `move` program's rules input.
+    let keys = pull_history(b);
+    let extras = history::from_keys(b, &keys);
+    let chosen = search_with(b, pos, options, Some(&extras));
     let number: Value<kind::Str> = unpark(b, "number", Type::Str);
     let entries: Value<kind::List<kind::Str>> =
         unpark(b, "entries", Type::List(crate::compiler::ir::Scalar::Str));

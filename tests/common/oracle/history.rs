@@ -5,8 +5,8 @@
 //! - the history lines are the last `min(halfmove clock, 100)` earlier positions, most
 //!   recent first; the 1st, 3rd, ... (at most 50) are compared with each child, the 2nd,
 //!   4th, ... (at most 50) give each child its entries one reply away (at most 4);
-//! - an entry whose en-passant capture is possible by a pawn beside the pawn that moved
-//!   two squares is never equal to a position (nor one reply away);
+//! - an entry where an en-passant capture is legal (shakmaty's
+//!   `EnPassantMode::Legal`) is never equal to a position (nor one reply away);
 //! - positions are equal when board, side to move and castling rights are;
 //! - a child whose half-move clock is not 0 and that equals a compared entry scores
 //!   `MATE` when it leaves the opponent checkmated, else 0, and its replies are not
@@ -17,7 +17,7 @@
 //! - `searchmoves`: the best listed legal move, or, when no listed move is legal, the best
 //!   legal move.
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Position};
 
 use super::judge;
 use super::tables;
@@ -33,7 +33,7 @@ pub struct Input {
 }
 
 /// A position as the history compares it: 64 squares (a8 first), side, castling field;
-/// `None` for an entry that can never be equal (a possible en-passant capture).
+/// `None` for an entry that can never be equal (a legal en-passant capture).
 type Key = Option<(Vec<char>, char, String)>;
 
 /// The key of `pos`, as an entry (`entry`: with the en-passant rule) or as a searched
@@ -49,21 +49,8 @@ fn key(pos: &Chess, entry: bool) -> Key {
             None => squares.push(c),
         }
     }
-    if entry && fields[3] != "-" {
-        // The pawn that moved two squares stands one rank towards the side that pushed it.
-        let file = i32::from(fields[3].as_bytes()[0] - b'a');
-        let (row, pawn) = if pos.turn() == Color::White {
-            (3, 'P')
-        } else {
-            (4, 'p')
-        };
-        let beside = [file - 1, file + 1]
-            .into_iter()
-            .filter(|f| (0..8).contains(f))
-            .any(|f| squares[(row * 8 + f) as usize] == pawn);
-        if beside {
-            return None;
-        }
+    if entry && pos.ep_square(EnPassantMode::Legal).is_some() {
+        return None;
     }
     let side = fields[1].chars().next().expect("a side");
     Some((squares, side, fields[2].to_string()))
