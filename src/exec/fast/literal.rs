@@ -82,8 +82,53 @@ impl Edge {
     }
 }
 
+impl Literals {
+    /// The literals every match needs: the prefix when it is one literal, then the
+    /// required literal. When one of them is absent from the text, nothing matches.
+    pub fn needed(&self) -> impl Iterator<Item = &[u8]> {
+        let prefix = match &self.prefix {
+            Prefix::One(finder) => Some(finder.needle()),
+            _ => None,
+        };
+        let required = self.required.as_ref().map(|f| f.needle());
+        prefix.into_iter().chain(required)
+    }
+}
+
+/// The literals [`Literals::needed`] gives for `hir`, without the rest of [`analyze`]'s
+/// work.
+pub fn needed(hir: &Hir) -> Vec<Vec<u8>> {
+    let (prefix, required) = prefix_and_required(hir);
+    let literals = Literals {
+        prefix,
+        required,
+        fixed_groups: Vec::new(),
+    };
+    literals.needed().map(<[u8]>::to_vec).collect()
+}
+
 /// Reads the literal facts of `hir`, a pattern with `group_len` groups (counting group 0).
 pub fn analyze(hir: &Hir, group_len: usize) -> Literals {
+    let (prefix, required) = prefix_and_required(hir);
+    let mut starts = vec![None; group_len];
+    let mut ends = vec![None; group_len];
+    fixed_edges(hir, &mut 0, false, &mut starts, &mut ends);
+    fixed_edges(hir, &mut 0, true, &mut starts, &mut ends);
+    let fixed_groups = starts
+        .into_iter()
+        .zip(ends)
+        .enumerate()
+        .map(|(i, (s, e))| if i == 0 { None } else { s.zip(e) })
+        .collect();
+    Literals {
+        prefix,
+        required,
+        fixed_groups,
+    }
+}
+
+/// The prefix of `hir` and the literal every match needs besides it.
+fn prefix_and_required(hir: &Hir) -> (Prefix, Option<memmem::Finder<'static>>) {
     let prefix = prefix_of(hir);
     let prefix_bytes: Option<Vec<u8>> = match &prefix {
         Prefix::One(f) => Some(f.needle().to_vec()),
@@ -101,21 +146,7 @@ pub fn analyze(hir: &Hir, group_len: usize) -> Literals {
         })
         .max_by_key(|l| l.len())
         .map(|l| memmem::Finder::new(&l).into_owned());
-    let mut starts = vec![None; group_len];
-    let mut ends = vec![None; group_len];
-    fixed_edges(hir, &mut 0, false, &mut starts, &mut ends);
-    fixed_edges(hir, &mut 0, true, &mut starts, &mut ends);
-    let fixed_groups = starts
-        .into_iter()
-        .zip(ends)
-        .enumerate()
-        .map(|(i, (s, e))| if i == 0 { None } else { s.zip(e) })
-        .collect();
-    Literals {
-        prefix,
-        required,
-        fixed_groups,
-    }
+    (prefix, required)
 }
 
 fn prefix_of(hir: &Hir) -> Prefix {
