@@ -94,7 +94,8 @@ struct PatternSlot {
 impl PatternSlot {
     fn get(&self) -> &Compiled {
         self.compiled.get_or_init(|| {
-            let compiled = Compiled::from_hir(&remembered::parse(&self.source));
+            let (hir, prefix) = remembered::parse(&self.source);
+            let compiled = Compiled::from_hir_known(&hir, prefix.as_ref());
             debug_assert!(
                 self.needed.as_ref().is_none_or(|needed| needed
                     .iter()

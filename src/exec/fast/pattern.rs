@@ -61,7 +61,7 @@ use regex_syntax::hir::{Hir, HirKind};
 
 use super::linear::Linear;
 use super::lines::{self, Lines};
-use super::literal::{self, Literals, Prefix};
+use super::literal::{self, KnownPrefix, Literals, Prefix};
 use super::lockstep::{self, Ahead, Outcome};
 use super::starts::{Needle, Starts};
 use super::syntax::{self, Direction, ascii_config};
@@ -228,12 +228,19 @@ impl Compiled {
     }
 
     /// Compiles the pattern whose parse is `hir`.
+    #[cfg(test)]
     pub fn from_hir(hir: &Hir) -> Compiled {
+        Compiled::from_hir_known(hir, None)
+    }
+
+    /// Compiles the pattern whose parse is `hir` and whose prefix is `known` when given
+    /// (as [`literal::analyze`] would find it).
+    pub fn from_hir_known(hir: &Hir, known: Option<&KnownPrefix>) -> Compiled {
         let mut parsed = Vec::new();
         syntax::encode(hir, &mut parsed);
         let linear = Linear::new(hir);
         let group_len = group_len(hir);
-        let literals = literal::analyze(hir, group_len);
+        let literals = literal::analyze_known(hir, group_len, known);
         let anchored = matches!(literals.prefix, Prefix::One(_) | Prefix::Many(_));
         let segment_prefix = match &literals.prefix {
             Prefix::One(f)

@@ -1,13 +1,15 @@
 //! What the program cache keeps of each pattern, so that a fresh process neither parses
 //! its patterns nor builds a matcher for a rule it can skip: the parse in the binary
-//! form of `syntax.rs`, and the literals every match needs (`literal.rs`).
+//! form of `syntax.rs`, the literals every match needs and the prefix when it is plain
+//! data (`literal.rs`: the prefix extraction is the costly part of its analysis).
 //!
 //! Contract:
 //! - [`table`] writes, for each distinct pattern, its parse's binary form and its needed
 //!   literals ([`super::literal::needed`]); [`remember`] takes a table back for the rest of
 //!   the process, all of it or (when it is cut short or otherwise broken) none of it.
-//! - [`parse`] gives the remembered parse read back, or parses the pattern when there is
-//!   none or it does not read back. Debug builds check it equals a fresh parse.
+//! - [`parse`] gives the remembered parse read back and the remembered prefix, or parses
+//!   the pattern (and knows no prefix) when there is no entry or its parse does not read
+//!   back. Debug builds check both against a fresh parse and analysis.
 //! - [`needed`] gives the remembered needed literals, or `None`: the caller then learns
 //!   them by compiling the pattern. The executor checks them against the compiled
 //!   pattern's own in debug builds; they come from outside the process, so the program
@@ -21,7 +23,7 @@ use std::sync::{Mutex, PoisonError};
 
 use regex_syntax::hir::Hir;
 
-use super::literal;
+use super::literal::{self, KnownPrefix};
 use super::syntax::{self, DecodeError, Reader, put};
 
 /// What is remembered of one pattern.
@@ -31,6 +33,16 @@ struct Entry {
     form: Box<[u8]>,
     /// The literals every match needs, in [`literal::Literals::needed`] order.
     needed: Box<[Box<[u8]>]>,
+    /// The prefix, when it is plain data.
+    prefix: Option<KnownPrefix>,
+}
+
+/// How the table writes an entry's prefix: `0` not kept, `1` [`KnownPrefix::None`], `2`
+/// [`KnownPrefix::One`] (its literal is then the first needed literal).
+mod prefix_tag {
+    pub const NOT_KEPT: u8 = 0;
+    pub const NONE: u8 = 1;
+    pub const ONE: u8 = 2;
 }
 
 /// The entries this process was given ([`remember`]), by pattern.
@@ -51,7 +63,12 @@ pub fn table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
         out.extend_from_slice(pattern.as_bytes());
         put(&mut out, form.len());
         out.extend_from_slice(&form);
-        let needed = literal::needed(&hir);
+        let (needed, prefix) = literal::needed(&hir);
+        out.push(match prefix {
+            None => prefix_tag::NOT_KEPT,
+            Some(KnownPrefix::None) => prefix_tag::NONE,
+            Some(KnownPrefix::One(_)) => prefix_tag::ONE,
+        });
         put(&mut out, needed.len());
         for literal in needed {
             put(&mut out, literal.len());
@@ -74,6 +91,7 @@ pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
             std::str::from_utf8(reader.take(len)?).map_err(|_| DecodeError("pattern not UTF-8"))?;
         let len = reader.number()?;
         let form = Box::<[u8]>::from(reader.take(len)?);
+        let tag = reader.take(1)?[0];
         let count = reader.count()?;
         let needed = (0..count)
             .map(|_| {
@@ -84,7 +102,20 @@ pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
         if needed.iter().any(|literal| literal.is_empty()) {
             return Err(DecodeError("an empty needed literal"));
         }
-        entries.push((Box::<str>::from(pattern), Entry { form, needed }));
+        let prefix = match (tag, needed.first()) {
+            (prefix_tag::NOT_KEPT, _) => None,
+            (prefix_tag::NONE, _) => Some(KnownPrefix::None),
+            (prefix_tag::ONE, Some(first)) => Some(KnownPrefix::One(first.clone())),
+            _ => return Err(DecodeError("a bad prefix")),
+        };
+        entries.push((
+            Box::<str>::from(pattern),
+            Entry {
+                form,
+                needed,
+                prefix,
+            },
+        ));
     }
     if !reader.at_end() {
         return Err(DecodeError("bytes after the table"));
@@ -94,24 +125,28 @@ pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
     Ok(n)
 }
 
-/// The parse of `pattern`: its remembered form read back when there is one that reads
-/// back, else [`syntax::parse`].
-pub fn parse(pattern: &str) -> Hir {
-    let form = REMEMBERED
+/// The parse of `pattern` and its prefix when known: the remembered form read back and
+/// the remembered prefix when there is an entry whose form reads back, else
+/// [`syntax::parse`] and no prefix.
+pub fn parse(pattern: &str) -> (Hir, Option<KnownPrefix>) {
+    let entry = REMEMBERED
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .as_ref()
-        .and_then(|remembered| Some(remembered.get(pattern)?.form.clone()));
-    match form.map(|form| syntax::decode(&form)) {
-        Some(Ok(hir)) => {
+        .and_then(|remembered| {
+            let entry = remembered.get(pattern)?;
+            Some((entry.form.clone(), entry.prefix.clone()))
+        });
+    match entry.map(|(form, prefix)| (syntax::decode(&form), prefix)) {
+        Some((Ok(hir), prefix)) => {
             debug_assert_eq!(
                 hir,
                 syntax::parse(pattern),
                 "the remembered parse of {pattern:?}"
             );
-            hir
+            (hir, prefix)
         }
-        _ => syntax::parse(pattern),
+        _ => (syntax::parse(pattern), None),
     }
 }
 
@@ -146,11 +181,19 @@ mod tests {
         assert_eq!(needed([patterns[0]]), vec![None]);
         assert_eq!(remember(&table), Ok(2));
         for pattern in patterns {
-            assert_eq!(parse(pattern), syntax::parse(pattern));
+            assert_eq!(parse(pattern).0, syntax::parse(pattern));
         }
         assert_eq!(
+            parse(patterns[0]).1,
+            Some(KnownPrefix::One(b"remembered-test-ab"[..].into()))
+        );
+        assert_eq!(
+            parse(patterns[1]).1,
+            Some(KnownPrefix::One(b"remembered-test-"[..].into()))
+        );
+        assert_eq!(
             parse("remembered-test-not-in-the-table"),
-            syntax::parse("remembered-test-not-in-the-table")
+            (syntax::parse("remembered-test-not-in-the-table"), None)
         );
         let literals = |l: &[&str]| {
             Some(
@@ -171,16 +214,24 @@ mod tests {
 
     #[test]
     fn an_empty_needed_literal_is_refused() {
-        // One entry: the pattern `x`, the form of `x`, one needed literal of length 0.
+        // One entry: the pattern `x`, the form of `x`, the prefix tag, one needed literal
+        // of length 0.
         let mut form = Vec::new();
         syntax::encode(&syntax::parse("x"), &mut form);
         let mut table = vec![1, 1, b'x', form.len() as u8];
         table.extend_from_slice(&form);
-        table.extend_from_slice(&[1, 0]);
+        table.extend_from_slice(&[prefix_tag::ONE, 1, 0]);
         assert!(remember(&table).is_err());
-        table.truncate(table.len() - 2);
-        table.extend_from_slice(&[1, 1, b'x']);
+        table.truncate(table.len() - 3);
+        // A prefix literal that is not there, and an unknown tag.
+        for bad in [[prefix_tag::ONE, 0], [3, 0]] {
+            let mut bad_table = table.clone();
+            bad_table.extend_from_slice(&bad);
+            assert!(remember(&bad_table).is_err());
+        }
+        table.extend_from_slice(&[prefix_tag::ONE, 1, 1, b'x']);
         assert_eq!(remember(&table), Ok(1));
+        assert_eq!(parse("x").1, Some(KnownPrefix::One(b"x"[..].into())));
     }
 
     /// The needed literals of the table are those the compiled pattern finds, for every
@@ -200,7 +251,15 @@ mod tests {
                 let compiled = super::super::pattern::Compiled::from_hir(&hir);
                 let from_compiled: Vec<Vec<u8>> =
                     compiled.needed_literals().map(<[u8]>::to_vec).collect();
-                assert_eq!(literal::needed(&hir), from_compiled, "{:?}", rule.pattern);
+                let (needed, prefix) = literal::needed(&hir);
+                assert_eq!(needed, from_compiled, "{:?}", rule.pattern);
+                let analyzed = literal::analyze(&hir, 1).prefix.known();
+                assert_eq!(prefix, analyzed, "{:?}", rule.pattern);
+                if let Some(known) = &prefix {
+                    let given = literal::analyze_known(&hir, 1, Some(known));
+                    assert_eq!(given.prefix.known().as_ref(), Some(known));
+                    assert!(given.needed().eq(compiled.needed_literals()));
+                }
             }
         }
     }
