@@ -86,7 +86,7 @@ struct PatternSlot {
     /// The pattern's needed literals ([`Compiled::needed_literals`]) when the program
     /// cache remembered them (see `remembered.rs`): a rule can then be skipped before
     /// its pattern is compiled.
-    needed: Option<Box<[Box<[u8]>]>>,
+    needed: Option<remembered::Needed>,
     /// The ids of the needed literals.
     literal_ids: OnceLock<Box<[LiteralId]>>,
 }

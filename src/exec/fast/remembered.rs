@@ -26,13 +26,16 @@ use regex_syntax::hir::Hir;
 use super::literal::{self, KnownPrefix};
 use super::syntax::{self, DecodeError, Reader, put};
 
+/// The literals every match of a pattern needs, in [`literal::Literals::needed`] order.
+pub type Needed = Box<[Box<[u8]>]>;
+
 /// What is remembered of one pattern.
 #[derive(Debug)]
 struct Entry {
     /// The parse's binary form ([`syntax::encode`]).
     form: Box<[u8]>,
-    /// The literals every match needs, in [`literal::Literals::needed`] order.
-    needed: Box<[Box<[u8]>]>,
+    /// The literals every match needs.
+    needed: Needed,
     /// The prefix, when it is plain data.
     prefix: Option<KnownPrefix>,
 }
@@ -152,7 +155,7 @@ pub fn parse(pattern: &str) -> (Hir, Option<KnownPrefix>) {
 
 /// The remembered needed literals of each of `patterns`, in order (`None` for a pattern
 /// that has no entry).
-pub fn needed<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<Option<Box<[Box<[u8]>]>>> {
+pub fn needed<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<Option<Needed>> {
     let remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
     patterns
         .into_iter()
