@@ -1,10 +1,11 @@
-//! Where a fresh process's first move goes: loading the `move` program, building the fast
-//! executor, the first run (which compiles every pattern it meets) and a second, warm run.
+//! Where a fresh process's first move goes: loading a move program, building the fast
+//! executor, the first run (which compiles the patterns it meets) and later, warm runs.
 //!
-//! `cargo run --release --example cold_start -- '<fen>' [RUNS]` (the FEN the engine
-//! answers; RUNS runs, 3 by default). On a busy machine, count instructions instead:
-//! `perf stat -e instructions:u` of RUNS = 0, 1 and 2 gives the load, the first run and
-//! a warm run by difference.
+//! `cargo run --release --example cold_start -- '<fen>' [RUNS] [PROGRAM]` (the FEN the
+//! engine answers; RUNS runs, 3 by default; PROGRAM a registered program, `move` (the
+//! 2-ply search) by default, `move-qe` for the default playing search). On a busy
+//! machine, count instructions instead: callgrind (or `perf stat -e instructions:u`) of
+//! RUNS = 0, 1 and 2 gives the load, the first run and a warm run by difference.
 
 use std::time::Instant;
 
@@ -18,7 +19,10 @@ fn main() {
         .unwrap_or_else(|| "8/8/4k3/8/2K5/3P4/8/8 b - - 0 1".to_string());
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
     let t = Instant::now();
-    let program = match runner::load(runner::MOVE) {
+    let name = std::env::args()
+        .nth(3)
+        .unwrap_or_else(|| runner::MOVE.to_string());
+    let program = match runner::load(&name) {
         Ok(program) => program,
         Err(e) => {
             eprintln!("cold_start: {e}");

@@ -50,7 +50,29 @@ impl Prefix {
     }
 }
 
-/// Everything [`analyze`] learns about one pattern.
+/// A prefix as the program cache keeps it (see `remembered.rs`): the kinds that are
+/// plain data. Given to [`analyze_known`], it spares the prefix extraction, the most
+/// costly part of the analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KnownPrefix {
+    /// [`Prefix::None`].
+    None,
+    /// [`Prefix::One`], with its literal.
+    One(Box<[u8]>),
+}
+
+impl Prefix {
+    /// The prefix as plain data, when it is of a kind [`KnownPrefix`] holds.
+    pub fn known(&self) -> Option<KnownPrefix> {
+        match self {
+            Prefix::None => Some(KnownPrefix::None),
+            Prefix::One(finder) => Some(KnownPrefix::One(finder.needle().into())),
+            Prefix::Never | Prefix::Many(_) => None,
+        }
+    }
+}
+
+/// Everything [`analyze_known`] learns about one pattern.
 #[derive(Debug)]
 pub struct Literals {
     /// Where matches may start.
@@ -82,9 +104,76 @@ impl Edge {
     }
 }
 
-/// Reads the literal facts of `hir`, a pattern with `group_len` groups (counting group 0).
+impl Literals {
+    /// The literals every match needs: the prefix when it is one literal, then the
+    /// required literal. When one of them is absent from the text, nothing matches.
+    pub fn needed(&self) -> impl Iterator<Item = &[u8]> {
+        let prefix = match &self.prefix {
+            Prefix::One(finder) => Some(finder.needle()),
+            _ => None,
+        };
+        let required = self.required.as_ref().map(|f| f.needle());
+        prefix.into_iter().chain(required)
+    }
+}
+
+/// The literals [`Literals::needed`] gives for `hir`, and its prefix as plain data
+/// when it is of a kind [`KnownPrefix`] holds; without the rest of [`analyze_known`]'s
+/// work.
+pub fn needed(hir: &Hir) -> (Vec<Vec<u8>>, Option<KnownPrefix>) {
+    let (prefix, required) = prefix_and_required(hir, None);
+    let literals = Literals {
+        prefix,
+        required,
+        fixed_groups: Vec::new(),
+    };
+    let needed = literals.needed().map(<[u8]>::to_vec).collect();
+    (needed, literals.prefix.known())
+}
+
+/// [`analyze_known`] without a known prefix.
+#[cfg(test)]
 pub fn analyze(hir: &Hir, group_len: usize) -> Literals {
-    let prefix = prefix_of(hir);
+    analyze_known(hir, group_len, None)
+}
+
+/// Reads the literal facts of `hir`, a pattern with `group_len` groups (counting group 0),
+/// given its prefix when it is already known (it must be what the extraction would
+/// find: debug builds check it).
+pub fn analyze_known(hir: &Hir, group_len: usize, known: Option<&KnownPrefix>) -> Literals {
+    let (prefix, required) = prefix_and_required(hir, known);
+    let mut starts = vec![None; group_len];
+    let mut ends = vec![None; group_len];
+    fixed_edges(hir, &mut 0, false, &mut starts, &mut ends);
+    fixed_edges(hir, &mut 0, true, &mut starts, &mut ends);
+    let fixed_groups = starts
+        .into_iter()
+        .zip(ends)
+        .enumerate()
+        .map(|(i, (s, e))| if i == 0 { None } else { s.zip(e) })
+        .collect();
+    Literals {
+        prefix,
+        required,
+        fixed_groups,
+    }
+}
+
+/// The prefix of `hir` (`known`, when given) and the literal every match needs besides
+/// it.
+fn prefix_and_required(
+    hir: &Hir,
+    known: Option<&KnownPrefix>,
+) -> (Prefix, Option<memmem::Finder<'static>>) {
+    let prefix = match known {
+        Some(KnownPrefix::None) => Prefix::None,
+        Some(KnownPrefix::One(needle)) => Prefix::One(memmem::Finder::new(needle).into_owned()),
+        None => prefix_of(hir),
+    };
+    debug_assert!(
+        known.is_none_or(|k| prefix_of(hir).known().as_ref() == Some(k)),
+        "a known prefix that the pattern does not have"
+    );
     let prefix_bytes: Option<Vec<u8>> = match &prefix {
         Prefix::One(f) => Some(f.needle().to_vec()),
         _ => None,
@@ -101,21 +190,7 @@ pub fn analyze(hir: &Hir, group_len: usize) -> Literals {
         })
         .max_by_key(|l| l.len())
         .map(|l| memmem::Finder::new(&l).into_owned());
-    let mut starts = vec![None; group_len];
-    let mut ends = vec![None; group_len];
-    fixed_edges(hir, &mut 0, false, &mut starts, &mut ends);
-    fixed_edges(hir, &mut 0, true, &mut starts, &mut ends);
-    let fixed_groups = starts
-        .into_iter()
-        .zip(ends)
-        .enumerate()
-        .map(|(i, (s, e))| if i == 0 { None } else { s.zip(e) })
-        .collect();
-    Literals {
-        prefix,
-        required,
-        fixed_groups,
-    }
+    (prefix, required)
 }
 
 fn prefix_of(hir: &Hir) -> Prefix {

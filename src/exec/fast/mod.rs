@@ -9,12 +9,14 @@
 //!
 //! Pieces, in layers (a file uses only files of the layers below it):
 //! 1. Shared helpers. `syntax`: a pattern's parse, its ASCII cut-down form for the lazy
-//!    DFAs, and a binary form of parses that the program cache keeps so that a fresh
-//!    process does not parse again ([`parse_table`], [`remember_parses`]). `literal`:
-//!    literal prefixes, required literals and fixed literal groups, from the pattern's
-//!    HIR. `starts`: the index of the state's `%` bytes, built on first need on large
-//!    states and kept by `rewrite`: rules whose matches start with a `%`-literal walk it
-//!    for their candidates instead of calling memmem once per thread. `local`: which
+//!    DFAs, and a binary form of parses. `literal`: literal prefixes, required literals
+//!    and fixed literal groups, from the pattern's HIR. `remembered` (uses both): what the
+//!    program cache keeps of each pattern ([`parse_table`], [`remember_parses`]), its
+//!    parse and its needed literals, so that a fresh process does not parse again and
+//!    skips a rule whose state lacks a needed literal before compiling its pattern.
+//!    `starts`: the index of the state's `%` bytes, built on first need on large states
+//!    and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
+//!    their candidates instead of calling memmem once per thread. `local`: which
 //!    patterns may run on pieces cut at thread boundaries.
 //! 2. Matchers. `linear`: plain-sequence patterns (push, pop, lookups, forks): an
 //!    anchored depth-first search with memchr/memmem that finds the match end and its
@@ -35,8 +37,9 @@
 //!    ([`Fast::parallel`]): the pieces of each rope run shared between the cores. Both
 //!    run rules through this module's [`Fast`], the one place where files use each other.
 //!
-//! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs,
-//! so a run that touches few patterns pays for few. A run that meets patterns not yet
+//! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs
+//! (and, when the needed literals are remembered, finds them all in the state), so a run
+//! that touches few patterns pays for few. A run that meets patterns not yet
 //! compiled has a helper thread compile them ahead of it ([`Fast::compile_ahead`]). Lazy-DFA caches are pooled between
 //! runs so that repeated runs (a game, a benchmark) reuse the states already built.
 
@@ -47,6 +50,7 @@ mod local;
 mod lockstep;
 mod parallel;
 mod pattern;
+mod remembered;
 mod rewrite;
 mod rope;
 mod starts;
@@ -67,9 +71,8 @@ use pattern::{Cache, Compiled};
 use rewrite::GroupNeed;
 use state::State;
 
-pub use syntax::{
-    DecodeError as ParsedTableError, remember as remember_parses, table as parse_table,
-};
+pub use remembered::{remember as remember_parses, table as parse_table};
+pub use syntax::DecodeError as ParsedTableError;
 
 /// The default size below which the multi-core mode does not cut a state (see PERF.md,
 /// "Several cores").
@@ -80,23 +83,52 @@ pub const DEFAULT_SPLIT_MIN: usize = 1 << 16;
 struct PatternSlot {
     source: String,
     compiled: OnceLock<Compiled>,
-    /// The ids of the compiled pattern's needed literals.
+    /// The pattern's needed literals ([`Compiled::needed_literals`]) when the program
+    /// cache remembered them (see `remembered.rs`): a rule can then be skipped before
+    /// its pattern is compiled.
+    needed: Option<remembered::Needed>,
+    /// The ids of the needed literals.
     literal_ids: OnceLock<Box<[LiteralId]>>,
 }
 
 impl PatternSlot {
     fn get(&self) -> &Compiled {
-        self.compiled
-            .get_or_init(|| Compiled::from_hir(&syntax::parse_remembered(&self.source)))
+        self.compiled.get_or_init(|| {
+            let (hir, prefix) = remembered::parse(&self.source);
+            let compiled = Compiled::from_hir_known(&hir, prefix.as_ref());
+            debug_assert!(
+                self.needed.as_ref().is_none_or(|needed| needed
+                    .iter()
+                    .map(|l| &l[..])
+                    .eq(compiled.needed_literals())),
+                "the remembered needed literals of {:?}",
+                self.source
+            );
+            compiled
+        })
     }
 
     /// The compiled pattern and the ids of its needed literals.
     fn get_with_ids(&self, literals: &Literals) -> (&Compiled, &[LiteralId]) {
         let compiled = self.get();
-        (
-            compiled,
-            self.literal_ids.get_or_init(|| literals.ids(compiled)),
-        )
+        (compiled, self.ids(literals))
+    }
+
+    /// The ids of the needed literals, compiling the pattern only when they were not
+    /// remembered.
+    fn ids(&self, literals: &Literals) -> &[LiteralId] {
+        self.literal_ids.get_or_init(|| match &self.needed {
+            Some(needed) => literals.ids(needed.iter().map(|l| &l[..])),
+            None => literals.ids(self.get().needed_literals()),
+        })
+    }
+
+    /// The remembered needed literals when the pattern is not compiled yet.
+    fn needed_before_compiling(&self) -> Option<&[Box<[u8]>]> {
+        match self.compiled.get() {
+            Some(_) => None,
+            None => self.needed.as_deref(),
+        }
     }
 }
 
@@ -164,11 +196,10 @@ struct LiteralId(usize);
 struct Literals(Mutex<HashMap<Vec<u8>, usize>>);
 
 impl Literals {
-    /// The ids of `compiled`'s needed literals, in [`Compiled::needed_literals`] order.
-    fn ids(&self, compiled: &Compiled) -> Box<[LiteralId]> {
+    /// The ids of `needed`, a pattern's needed literals, in order.
+    fn ids<'a>(&self, needed: impl Iterator<Item = &'a [u8]>) -> Box<[LiteralId]> {
         let mut known = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        compiled
-            .needed_literals()
+        needed
             .map(|literal| {
                 let next = known.len();
                 LiteralId(*known.entry(literal.to_vec()).or_insert(next))
@@ -260,11 +291,16 @@ impl Fast {
                 patterns.push(PatternSlot {
                     source: rule.pattern.clone(),
                     compiled: OnceLock::new(),
+                    needed: None,
                     literal_ids: OnceLock::new(),
                 });
                 patterns.len() - 1
             });
             rule_pattern.push(id);
+        }
+        let needed = remembered::needed(patterns.iter().map(|p| p.source.as_str()));
+        for (slot, needed) in patterns.iter_mut().zip(needed) {
+            slot.needed = needed;
         }
         let rules = program.rules();
         let same_as_previous = (0..rules.len())
@@ -400,10 +436,28 @@ impl Fast {
         absent: &mut Absent,
     ) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
-        let (compiled, literal_ids) = self.patterns[id].get_with_ids(&self.literals);
+        let slot = &self.patterns[id];
+        let literal_ids = slot.ids(&self.literals);
         if literal_ids.iter().any(|&l| absent.is_absent(l)) {
             return (0, true, false);
         }
+        if let Some(needed) = slot.needed_before_compiling() {
+            // What `first_possible` would find, without compiling the pattern: many
+            // rules of a fresh process are skipped for a literal their state lacks.
+            let mut guard = write(state);
+            if guard.len() < self.segment_min_len {
+                let (text, _) = guard.flat();
+                let missing = needed
+                    .iter()
+                    .zip(literal_ids)
+                    .find(|(literal, _)| memchr::memmem::find(text.as_bytes(), literal).is_none());
+                if let Some((_, &literal_id)) = missing {
+                    absent.record(literal_id);
+                    return (0, true, false);
+                }
+            }
+        }
+        let compiled = slot.get();
         let template = self.program.template(index);
         let need = *self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
         if scratch.caches.len() < self.patterns.len() {

@@ -11,7 +11,7 @@
 //!   pattern whose linear search always decides never builds one (most of the chess
 //!   patterns), which keeps memory down.
 //! - The lazy DFAs (forward, reverse, and those of [`super::lines`]) are built from the
-//!   pattern with its classes cut down to ASCII ([`ascii_hir`]) and quit at the first
+//!   pattern with its classes cut down to ASCII (`syntax::ascii_hir`) and quit at the first
 //!   non-ASCII byte they read ([`ascii_config`]); a search that quits falls back to an
 //!   engine built from the pattern itself (`meta::Regex`). The machine's texts are ASCII,
 //!   and on ASCII bytes both forms agree; the cut-down automata are much smaller (Unicode
@@ -61,10 +61,10 @@ use regex_syntax::hir::{Hir, HirKind};
 
 use super::linear::Linear;
 use super::lines::{self, Lines};
-use super::literal::{self, Literals, Prefix};
+use super::literal::{self, KnownPrefix, Literals, Prefix};
 use super::lockstep::{self, Ahead, Outcome};
 use super::starts::{Needle, Starts};
-use super::syntax::{self, Direction, ascii_config, ascii_hir};
+use super::syntax::{self, Direction, ascii_config};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -228,12 +228,19 @@ impl Compiled {
     }
 
     /// Compiles the pattern whose parse is `hir`.
+    #[cfg(test)]
     pub fn from_hir(hir: &Hir) -> Compiled {
+        Compiled::from_hir_known(hir, None)
+    }
+
+    /// Compiles the pattern whose parse is `hir` and whose prefix is `known` when given
+    /// (as [`literal::analyze`] would find it).
+    pub fn from_hir_known(hir: &Hir, known: Option<&KnownPrefix>) -> Compiled {
         let mut parsed = Vec::new();
         syntax::encode(hir, &mut parsed);
         let linear = Linear::new(hir);
         let group_len = group_len(hir);
-        let literals = literal::analyze(hir, group_len);
+        let literals = literal::analyze_known(hir, group_len, known);
         let anchored = matches!(literals.prefix, Prefix::One(_) | Prefix::Many(_));
         let segment_prefix = match &literals.prefix {
             Prefix::One(f)
@@ -324,12 +331,7 @@ impl Compiled {
     /// The literals every match needs (the prefix when it is one literal, and the
     /// required literal): when one of them is known to be absent, the rule cannot match.
     pub fn needed_literals(&self) -> impl Iterator<Item = &[u8]> {
-        let prefix = match &self.literals.prefix {
-            Prefix::One(finder) => Some(finder.needle()),
-            _ => None,
-        };
-        let required = self.literals.required.as_ref().map(|f| f.needle());
-        prefix.into_iter().chain(required)
+        self.literals.needed()
     }
 
     /// Whether candidates can come from an index of the text's `%` bytes: every match
@@ -382,6 +384,11 @@ impl Compiled {
         syntax::decode(&self.parsed).expect("the executor's own encoding reads back")
     }
 
+    /// The pattern's parse cut down to ASCII (`syntax::ascii_hir`), read from its binary form.
+    fn ascii_hir(&self) -> Hir {
+        syntax::decode_ascii(&self.parsed).expect("the executor's own encoding reads back")
+    }
+
     /// The NFA, built on first use.
     fn nfa(&self) -> &NFA {
         self.nfa.get_or_init(|| {
@@ -400,11 +407,17 @@ impl Compiled {
                 // The prefilter comes from the pattern itself: it must not skip a
                 // non-ASCII byte where a match of the pattern could start (the DFA
                 // would not see it and quit), and skipping places where none can start
-                // is right for both forms.
-                let hir = self.hir();
-                let prefilter = Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &hir);
+                // is right for both forms. When every match starts with one literal,
+                // that literal is the prefilter (much cheaper to build than the one
+                // read off the parse, and as right).
+                let prefilter = match &self.literals.prefix {
+                    Prefix::One(finder) => {
+                        Prefilter::new(MatchKind::LeftmostFirst, &[finder.needle()])
+                    }
+                    _ => Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &self.hir()),
+                };
                 let nfa = thompson::Compiler::new()
-                    .build_from_hir(&ascii_hir(&hir))
+                    .build_from_hir(&self.ascii_hir())
                     .ok()?;
                 hybrid::Builder::new()
                     .configure(
@@ -430,7 +443,7 @@ impl Compiled {
                             .shrink(true)
                             .which_captures(thompson::WhichCaptures::None),
                     )
-                    .build_from_hir(&ascii_hir(&self.hir()))
+                    .build_from_hir(&self.ascii_hir())
                     .ok()?;
                 hybrid::Builder::new()
                     .configure(

@@ -17,15 +17,10 @@
 //! HIR, read back through `regex_syntax`'s own constructors (which rebuild the same
 //! properties), at about the cost of cloning the HIR.
 //!
-//! - [`table`] and [`remember`]: the binary forms of a program's patterns travel in the
-//!   program cache (see `programs/cache.rs`); [`parse_remembered`] reads a remembered form
-//!   back instead of parsing, and parses when there is none or it does not read back.
-//!   Debug builds check that the form read back equals a fresh parse.
+//! The binary forms of a program's patterns travel in the program cache (see
+//! `remembered.rs`).
 //!
 //! Nothing here depends on other modules of the executor.
-
-use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
 
 use regex_automata::hybrid::dfa as hybrid;
 use regex_automata::util::syntax as automata_syntax;
@@ -38,76 +33,6 @@ use regex_syntax::hir::{
 pub fn parse(pattern: &str) -> Hir {
     automata_syntax::parse_with(pattern, &automata_syntax::Config::default())
         .expect("a validated pattern parses")
-}
-
-/// Binary forms of parses, by pattern.
-type Forms = HashMap<Box<str>, Box<[u8]>>;
-
-/// The forms this process was given ([`remember`]).
-static REMEMBERED: Mutex<Option<Forms>> = Mutex::new(None);
-
-/// The binary forms of `patterns` (each distinct one once), as one table for
-/// [`remember`].
-pub fn table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
-    let mut seen = std::collections::HashSet::new();
-    let distinct: Vec<&str> = patterns.into_iter().filter(|p| seen.insert(*p)).collect();
-    let mut out = Vec::new();
-    put(&mut out, distinct.len());
-    let mut form = Vec::new();
-    for pattern in distinct {
-        form.clear();
-        encode(&parse(pattern), &mut form);
-        put(&mut out, pattern.len());
-        out.extend_from_slice(pattern.as_bytes());
-        put(&mut out, form.len());
-        out.extend_from_slice(&form);
-    }
-    out
-}
-
-/// Remembers, for the rest of the process, the forms of a table written by [`table`];
-/// returns how many. A table that is cut short or otherwise broken is an error, and
-/// nothing of it is remembered.
-pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
-    let mut reader = Reader {
-        bytes: table,
-        at: 0,
-    };
-    let n = reader.count()?;
-    let mut entries = Vec::with_capacity(n);
-    for _ in 0..n {
-        let len = reader.number()?;
-        let pattern =
-            std::str::from_utf8(reader.take(len)?).map_err(|_| DecodeError("pattern not UTF-8"))?;
-        let len = reader.number()?;
-        entries.push((
-            Box::<str>::from(pattern),
-            Box::<[u8]>::from(reader.take(len)?),
-        ));
-    }
-    if reader.at != table.len() {
-        return Err(DecodeError("bytes after the table"));
-    }
-    let mut remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
-    remembered.get_or_insert_with(HashMap::new).extend(entries);
-    Ok(n)
-}
-
-/// The parse of `pattern`: its remembered form read back when there is one that reads
-/// back, else [`parse`].
-pub fn parse_remembered(pattern: &str) -> Hir {
-    let form = REMEMBERED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .as_ref()
-        .and_then(|remembered| remembered.get(pattern).cloned());
-    match form.map(|form| decode(&form)) {
-        Some(Ok(hir)) => {
-            debug_assert_eq!(hir, parse(pattern), "the remembered parse of {pattern:?}");
-            hir
-        }
-        _ => parse(pattern),
-    }
 }
 
 /// Which way an automaton built from [`ascii_hir`] reads the text.
@@ -246,7 +171,7 @@ pub fn encode(hir: &Hir, out: &mut Vec<u8>) {
 
 /// Why bytes are not the binary form of a HIR.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DecodeError(&'static str);
+pub struct DecodeError(pub(super) &'static str);
 
 impl std::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -256,7 +181,19 @@ impl std::fmt::Display for DecodeError {
 
 /// The HIR whose binary form ([`encode`]) is all of `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<Hir, DecodeError> {
-    let mut reader = Reader { bytes, at: 0 };
+    let mut reader = Reader::new(bytes);
+    let hir = reader.hir(0)?;
+    if reader.at != bytes.len() {
+        return Err(DecodeError("bytes after the end"));
+    }
+    Ok(hir)
+}
+
+/// [`ascii_hir`] of the HIR whose binary form is all of `bytes`, read in one pass (the
+/// lazy DFAs' form, without building the whole parse first).
+pub fn decode_ascii(bytes: &[u8]) -> Result<Hir, DecodeError> {
+    let mut reader = Reader::new(bytes);
+    reader.ascii = true;
     let hir = reader.hir(0)?;
     if reader.at != bytes.len() {
         return Err(DecodeError("bytes after the end"));
@@ -265,7 +202,7 @@ pub fn decode(bytes: &[u8]) -> Result<Hir, DecodeError> {
 }
 
 /// Appends `n` as a LEB128 varint.
-fn put(out: &mut Vec<u8>, mut n: usize) {
+pub(super) fn put(out: &mut Vec<u8>, mut n: usize) {
     while n >= 0x80 {
         out.push((n as u8) | 0x80);
         n >>= 7;
@@ -273,20 +210,36 @@ fn put(out: &mut Vec<u8>, mut n: usize) {
     out.push(n as u8);
 }
 
-/// A cursor over the binary form.
-struct Reader<'a> {
+/// A cursor over the binary form (and over tables of the same numbers and bytes).
+pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// Unicode classes are cut down to their ASCII chars as they are read.
+    ascii: bool,
 }
 
 impl<'a> Reader<'a> {
+    /// A cursor at the start of `bytes`.
+    pub(super) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader {
+            bytes,
+            at: 0,
+            ascii: false,
+        }
+    }
+
+    /// Whether every byte has been read.
+    pub(super) fn at_end(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
     fn byte(&mut self) -> Result<u8, DecodeError> {
         let b = *self.bytes.get(self.at).ok_or(DecodeError("cut short"))?;
         self.at += 1;
         Ok(b)
     }
 
-    fn number(&mut self) -> Result<usize, DecodeError> {
+    pub(super) fn number(&mut self) -> Result<usize, DecodeError> {
         let mut n = 0usize;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
@@ -301,7 +254,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A count of items that take at least one byte each (bounded by what is left).
-    fn count(&mut self) -> Result<usize, DecodeError> {
+    pub(super) fn count(&mut self) -> Result<usize, DecodeError> {
         let n = self.number()?;
         if n > self.bytes.len() - self.at {
             return Err(DecodeError("count past the end"));
@@ -313,7 +266,7 @@ impl<'a> Reader<'a> {
         u32::try_from(self.number()?).map_err(|_| DecodeError("number too large"))
     }
 
-    fn take(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
+    pub(super) fn take(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
         let end = self
             .at
             .checked_add(len)
@@ -343,7 +296,11 @@ impl<'a> Reader<'a> {
                 let mut ranges = Vec::with_capacity(n);
                 for _ in 0..n {
                     let (start, end) = (self.char()?, self.char()?);
-                    ranges.push(ClassUnicodeRange::new(start, end));
+                    if !self.ascii {
+                        ranges.push(ClassUnicodeRange::new(start, end));
+                    } else if start <= '\x7F' {
+                        ranges.push(ClassUnicodeRange::new(start, end.min('\x7F')));
+                    }
                 }
                 Hir::class(Class::Unicode(ClassUnicode::new(ranges)))
             }
@@ -418,6 +375,7 @@ mod tests {
         let mut bytes = Vec::new();
         encode(&hir, &mut bytes);
         assert_eq!(decode(&bytes).as_ref(), Ok(&hir), "{pattern:?}");
+        assert_eq!(decode_ascii(&bytes), Ok(ascii_hir(&hir)), "{pattern:?}");
     }
 
     #[test]
@@ -450,6 +408,7 @@ mod tests {
         encode(&parse("(%%\\n)(?P<x>[^\\n]{2,7})|b*"), &mut bytes);
         for cut in 0..bytes.len() {
             assert!(decode(&bytes[..cut]).is_err(), "cut at {cut}");
+            assert!(decode_ascii(&bytes[..cut]).is_err(), "cut at {cut}");
         }
         let mut longer = bytes.clone();
         longer.push(0);
@@ -482,35 +441,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn remembered_tables_give_the_parse_and_broken_ones_nothing() {
-        let patterns = [
-            "syntax-test-a(b)",
-            "syntax-test-[^\\n]*c",
-            "syntax-test-a(b)",
-        ];
-        let table = table(patterns);
-        for cut in 0..table.len() {
-            assert!(remember(&table[..cut]).is_err(), "cut at {cut}");
-        }
-        assert_eq!(
-            REMEMBERED
-                .lock()
-                .unwrap()
-                .as_ref()
-                .and_then(|r| r.get(patterns[0]).cloned()),
-            None
-        );
-        assert_eq!(remember(&table), Ok(2));
-        for pattern in patterns {
-            assert_eq!(parse_remembered(pattern), parse(pattern));
-        }
-        assert_eq!(
-            parse_remembered("syntax-test-not-in-the-table"),
-            parse("syntax-test-not-in-the-table")
-        );
     }
 
     mod generated {

@@ -1,0 +1,269 @@
+//! What the program cache keeps of each pattern, so that a fresh process neither parses
+//! its patterns nor builds a matcher for a rule it can skip: the parse in the binary
+//! form of `syntax.rs`, the literals every match needs and the prefix when it is plain
+//! data (`literal.rs`: the prefix extraction is the costly part of its analysis).
+//!
+//! Contract:
+//! - [`table`] writes, for each distinct pattern, its parse's binary form and its needed
+//!   literals ([`super::literal::needed`]); [`remember`] takes a table back for the rest of
+//!   the process, all of it or (when it is cut short or otherwise broken) none of it.
+//! - [`parse`] gives the remembered parse read back and the remembered prefix, or parses
+//!   the pattern (and knows no prefix) when there is no entry or its parse does not read
+//!   back. Debug builds check both against a fresh parse and analysis.
+//! - [`needed`] gives the remembered needed literals, or `None`: the caller then learns
+//!   them by compiling the pattern. The executor checks them against the compiled
+//!   pattern's own in debug builds; they come from outside the process, so the program
+//!   cache checks the table's checksum and key before handing it over (a damaged or
+//!   stale file is rebuilt, never read).
+//!
+//! Layer 1: uses `syntax` and `literal` only.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+use regex_syntax::hir::Hir;
+
+use super::literal::{self, KnownPrefix};
+use super::syntax::{self, DecodeError, Reader, put};
+
+/// The literals every match of a pattern needs, in [`literal::Literals::needed`] order.
+pub type Needed = Box<[Box<[u8]>]>;
+
+/// What is remembered of one pattern.
+#[derive(Debug)]
+struct Entry {
+    /// The parse's binary form ([`syntax::encode`]).
+    form: Box<[u8]>,
+    /// The literals every match needs.
+    needed: Needed,
+    /// The prefix, when it is plain data.
+    prefix: Option<KnownPrefix>,
+}
+
+/// How the table writes an entry's prefix: `0` not kept, `1` [`KnownPrefix::None`], `2`
+/// [`KnownPrefix::One`] (its literal is then the first needed literal).
+mod prefix_tag {
+    pub const NOT_KEPT: u8 = 0;
+    pub const NONE: u8 = 1;
+    pub const ONE: u8 = 2;
+}
+
+/// The entries this process was given ([`remember`]), by pattern.
+static REMEMBERED: Mutex<Option<HashMap<Box<str>, Entry>>> = Mutex::new(None);
+
+/// The entries of `patterns` (each distinct one once), as one table for [`remember`].
+pub fn table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<&str> = patterns.into_iter().filter(|p| seen.insert(*p)).collect();
+    let mut out = Vec::new();
+    put(&mut out, distinct.len());
+    let mut form = Vec::new();
+    for pattern in distinct {
+        let hir = syntax::parse(pattern);
+        form.clear();
+        syntax::encode(&hir, &mut form);
+        put(&mut out, pattern.len());
+        out.extend_from_slice(pattern.as_bytes());
+        put(&mut out, form.len());
+        out.extend_from_slice(&form);
+        let (needed, prefix) = literal::needed(&hir);
+        out.push(match prefix {
+            None => prefix_tag::NOT_KEPT,
+            Some(KnownPrefix::None) => prefix_tag::NONE,
+            Some(KnownPrefix::One(_)) => prefix_tag::ONE,
+        });
+        put(&mut out, needed.len());
+        for literal in needed {
+            put(&mut out, literal.len());
+            out.extend_from_slice(&literal);
+        }
+    }
+    out
+}
+
+/// Remembers, for the rest of the process, the entries of a table written by [`table`];
+/// returns how many. A table that is cut short or otherwise broken is an error, and
+/// nothing of it is remembered.
+pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
+    let mut reader = Reader::new(table);
+    let n = reader.count()?;
+    let mut entries = Vec::with_capacity(n);
+    for _ in 0..n {
+        let len = reader.number()?;
+        let pattern =
+            std::str::from_utf8(reader.take(len)?).map_err(|_| DecodeError("pattern not UTF-8"))?;
+        let len = reader.number()?;
+        let form = Box::<[u8]>::from(reader.take(len)?);
+        let tag = reader.take(1)?[0];
+        let count = reader.count()?;
+        let needed = (0..count)
+            .map(|_| {
+                let len = reader.number()?;
+                Ok(Box::<[u8]>::from(reader.take(len)?))
+            })
+            .collect::<Result<Box<[_]>, DecodeError>>()?;
+        if needed.iter().any(|literal| literal.is_empty()) {
+            return Err(DecodeError("an empty needed literal"));
+        }
+        let prefix = match (tag, needed.first()) {
+            (prefix_tag::NOT_KEPT, _) => None,
+            (prefix_tag::NONE, _) => Some(KnownPrefix::None),
+            (prefix_tag::ONE, Some(first)) => Some(KnownPrefix::One(first.clone())),
+            _ => return Err(DecodeError("a bad prefix")),
+        };
+        entries.push((
+            Box::<str>::from(pattern),
+            Entry {
+                form,
+                needed,
+                prefix,
+            },
+        ));
+    }
+    if !reader.at_end() {
+        return Err(DecodeError("bytes after the table"));
+    }
+    let mut remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
+    remembered.get_or_insert_with(HashMap::new).extend(entries);
+    Ok(n)
+}
+
+/// The parse of `pattern` and its prefix when known: the remembered form read back and
+/// the remembered prefix when there is an entry whose form reads back, else
+/// [`syntax::parse`] and no prefix.
+pub fn parse(pattern: &str) -> (Hir, Option<KnownPrefix>) {
+    let entry = REMEMBERED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+        .and_then(|remembered| {
+            let entry = remembered.get(pattern)?;
+            Some((entry.form.clone(), entry.prefix.clone()))
+        });
+    match entry.map(|(form, prefix)| (syntax::decode(&form), prefix)) {
+        Some((Ok(hir), prefix)) => {
+            debug_assert_eq!(
+                hir,
+                syntax::parse(pattern),
+                "the remembered parse of {pattern:?}"
+            );
+            (hir, prefix)
+        }
+        _ => (syntax::parse(pattern), None),
+    }
+}
+
+/// The remembered needed literals of each of `patterns`, in order (`None` for a pattern
+/// that has no entry).
+pub fn needed<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<Option<Needed>> {
+    let remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
+    patterns
+        .into_iter()
+        .map(|pattern| Some(remembered.as_ref()?.get(pattern)?.needed.clone()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembered_tables_give_the_parse_and_broken_ones_nothing() {
+        let patterns = [
+            "remembered-test-a(b)",
+            "remembered-test-[^\\n]*c",
+            "remembered-test-a(b)",
+        ];
+        let table = table(patterns);
+        for cut in 0..table.len() {
+            assert!(remember(&table[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut longer = table.clone();
+        longer.push(0);
+        assert!(remember(&longer).is_err());
+        assert_eq!(needed([patterns[0]]), vec![None]);
+        assert_eq!(remember(&table), Ok(2));
+        for pattern in patterns {
+            assert_eq!(parse(pattern).0, syntax::parse(pattern));
+        }
+        assert_eq!(
+            parse(patterns[0]).1,
+            Some(KnownPrefix::One(b"remembered-test-ab"[..].into()))
+        );
+        assert_eq!(
+            parse(patterns[1]).1,
+            Some(KnownPrefix::One(b"remembered-test-"[..].into()))
+        );
+        assert_eq!(
+            parse("remembered-test-not-in-the-table"),
+            (syntax::parse("remembered-test-not-in-the-table"), None)
+        );
+        let literals = |l: &[&str]| {
+            Some(
+                l.iter()
+                    .map(|l| Box::<[u8]>::from(l.as_bytes()))
+                    .collect::<Box<[_]>>(),
+            )
+        };
+        assert_eq!(
+            needed([patterns[0], patterns[1], "remembered-test-none"]),
+            vec![
+                literals(&["remembered-test-ab"]),
+                literals(&["remembered-test-", "c"]),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_needed_literal_is_refused() {
+        // One entry: the pattern `x`, the form of `x`, the prefix tag, one needed literal
+        // of length 0.
+        let mut form = Vec::new();
+        syntax::encode(&syntax::parse("x"), &mut form);
+        let mut table = vec![1, 1, b'x', form.len() as u8];
+        table.extend_from_slice(&form);
+        table.extend_from_slice(&[prefix_tag::ONE, 1, 0]);
+        assert!(remember(&table).is_err());
+        table.truncate(table.len() - 3);
+        // A prefix literal that is not there, and an unknown tag.
+        for bad in [[prefix_tag::ONE, 0], [3, 0]] {
+            let mut bad_table = table.clone();
+            bad_table.extend_from_slice(&bad);
+            assert!(remember(&bad_table).is_err());
+        }
+        table.extend_from_slice(&[prefix_tag::ONE, 1, 1, b'x']);
+        assert_eq!(remember(&table), Ok(1));
+        assert_eq!(parse("x").1, Some(KnownPrefix::One(b"x"[..].into())));
+    }
+
+    /// The needed literals of the table are those the compiled pattern finds, for every
+    /// pattern of the chess programs.
+    #[test]
+    fn needed_literals_agree_with_the_compiled_patterns() {
+        for name in ["move", "move-qe"] {
+            let entry = crate::programs::find(name).expect("registered");
+            let options = crate::compiler::CompileOptions::default();
+            let program = crate::compiler::compile((entry.build)(), &options).program;
+            let mut seen = std::collections::HashSet::new();
+            for rule in &program.rules {
+                if !seen.insert(rule.pattern.as_str()) {
+                    continue;
+                }
+                let hir = syntax::parse(&rule.pattern);
+                let compiled = super::super::pattern::Compiled::from_hir(&hir);
+                let from_compiled: Vec<Vec<u8>> =
+                    compiled.needed_literals().map(<[u8]>::to_vec).collect();
+                let (needed, prefix) = literal::needed(&hir);
+                assert_eq!(needed, from_compiled, "{:?}", rule.pattern);
+                let analyzed = literal::analyze(&hir, 1).prefix.known();
+                assert_eq!(prefix, analyzed, "{:?}", rule.pattern);
+                if let Some(known) = &prefix {
+                    let given = literal::analyze_known(&hir, 1, Some(known));
+                    assert_eq!(given.prefix.known().as_ref(), Some(known));
+                    assert!(given.needed().eq(compiled.needed_literals()));
+                }
+            }
+        }
+    }
+}
