@@ -130,11 +130,22 @@
 //!   `25 × (c(file_d) + c(rank_d)) + 10 × (7 − |file_d − file_a|) + 10 × (7 − |rank_d −
 //!   rank_a|)` cp, where `d` is the defender's king, `a` the attacker's, files and ranks
 //!   count 0..7 and `c(x) = 3 − x` for `x ≤ 3`, else `x − 4` (the centre distance: 0 on
-//!   d4, e4, d5, e5, 6 in a corner); for the defender, its negation;
+//!   d4, e4, d5, e5, 6 in a corner); and when, moreover, the attacker has exactly one
+//!   rook and no other man but its king (king and rook against king), plus the rook's
+//!   box `10 × (8 − s(file_d, file_r)) + 10 × (8 − s(rank_d, rank_r))` cp, where `r` is
+//!   the rook and `s(x, y)` counts the lines on the defender's side of the rook's line:
+//!   `y` when `x < y`, `7 − y` when `x > y`, 8 when `x = y` (the rook cuts nothing off
+//!   on that axis), plus `30 − K(a)` cp, where `K(a)` is the king's table entry of the
+//!   attacker's king from its side's view ([`eval`]; 30 is the table's largest entry:
+//!   this cancels the middlegame table that holds the attacking king at home); for the
+//!   defender, its negation;
 //! - on any other board, 0.
 //!
-//! `E` is at most 290 cp, less than any piece but a pawn, so it drives the lone king to
-//! the edge and the attacking king towards it without ever buying material.
+//! `E` is at most 290 cp without the rook's share, less than any piece but a pawn, so it
+//! drives the lone king to the edge and the attacking king towards it without ever
+//! buying material. With the rook's share (at most 290 + 140 + 80 = 510 cp) `E` is never
+//! negative for the attacker, and a reply that takes the rook leaves bare kings (`E` =
+//! 0, the rook lost), so it never pays to give up the rook either.
 //!
 //! # The `3ply-qe` search (`move-3qe`)
 //!
