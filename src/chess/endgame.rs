@@ -6,16 +6,18 @@
 //! When one side (the defender) has only its king and the other (the attacker) has no
 //! pawn and at least one knight, bishop, rook or queen, the term is, for the attacker,
 //! [`CENTRE_CP`] × the defender's king's centre distance plus [`NEAR_CP`] × (7 − the
-//! kings' file distance) plus [`NEAR_CP`] × (7 − their rank distance); for the defender
-//! its negation; on any other board 0. A square's centre distance is the sum over its
-//! file and rank (0..7) of `3 − x` when `x ≤ 3`, else `x − 4` (0 on d4..e5, 6 in a
-//! corner). When, moreover, the attacker has exactly one rook and no other man but its
-//! king, the term adds the rook's box, [`BOX_CP`] × (8 − [`box_side`]) on each axis,
-//! from the defender's king's coordinate and the rook's, and the attacker's king's
-//! [`king_table_units`] (the king's middlegame table cancelled). The term is at most
-//! 25 × 6 + 10 × 14 = 290 cp without the rook's share, less than any piece but a pawn;
-//! with it, 290 + 140 + 80 = 510 cp, never negative for the attacker, whose only piece
-//! is the rook (a capture of it leaves bare kings and 0).
+//! kings' file distance) plus [`NEAR_CP`] × (7 − their rank distance) plus the
+//! attacker's king's [`king_table_units`] (30 cp less its entry in the king's table, a
+//! middlegame table that would hold the attacking king at home: cancelled up to a
+//! constant); when, moreover, the attacker has exactly one rook and no other man but its
+//! king, plus the rook's box, [`BOX_CP`] × (8 − [`box_side`]) on each axis, from the
+//! defender's king's coordinate and the rook's; for the defender its negation; on any
+//! other board 0. A square's centre distance is the sum over its file and rank (0..7) of
+//! `3 − x` when `x ≤ 3`, else `x − 4` (0 on d4..e5, 6 in a corner). The term is at most
+//! 25 × 6 + 10 × 14 + 80 = 370 cp, or 510 cp with the rook's box; it is never negative
+//! for the attacker, so losing the last piece (bare kings, 0) never pays, and the only
+//! share that comes or goes as men are taken, the box, is at most 140 cp, less than any
+//! piece.
 //!
 //! # Rules
 //!
@@ -26,10 +28,10 @@
 //! king's file and the attacker's, the defender's rank and the attacker's (a counted
 //! skip each), 16 rules append the file and the rank of the attacker's rook when it is
 //! the attacker's only man but its king (the pattern admits no other rook, knight,
-//! bishop or queen of the attacker), then on those lines (six digits) one rule per
-//! share appends the attacker's king's table share in unary, one of two rules drops
-//! the board (with a rook, it writes that share and the (defender, rook) file pair and
-//! rank pair first, each pair after an `x`), the
+//! bishop or queen of the attacker), one rule per share appends the attacker's king's
+//! table share in unary, one of two rules drops the board (writing that share first,
+//! then, with a rook, the (defender, rook) file pair and rank pair, each after an `x`),
+//! the
 //! pair rules turn each box pair, then each (defender, attacker) king pair into its
 //! share of the term in unary (`u` per unit of 5 cp), and one rule per length writes
 //! the signed integer.
@@ -69,7 +71,7 @@ pub fn king_table_most() -> i32 {
     eval::PST[5].iter().copied().max().expect("64 entries")
 }
 
-/// The king-table share of the term with a rook, in units of 5 cp, for the attacker's
+/// The king-table share of the term, in units of 5 cp, for the attacker's
 /// king (`K` white, `k` black) on `square` (a1 = 0): [`king_table_most`] less the
 /// king's entry from its side's view, so that the term cancels the king's table (a
 /// middlegame table, which holds the king at home) up to a constant.
@@ -184,8 +186,7 @@ pub fn term_rules() -> Vec<(String, String)> {
             ));
         }
     }
-    // With a rook (six digits), the attacker's king's table share in unary, one rule per
-    // share.
+    // The attacker's king's table share in unary, one rule per share.
     let mut by_share: Vec<(i64, Vec<String>, Vec<String>)> = Vec::new();
     for square in 0..64 {
         let offset = board_offset(square);
@@ -212,22 +213,22 @@ pub fn term_rules() -> Vec<(String, String)> {
     for (share, white, black) in by_share {
         rules.push((
             format!(
-                "{HEAD}(!(?:W:(?:{})K|B:(?:{})k)[^\n]*[0-7]{{6}})\n",
+                "{HEAD}(!(?:W:(?:{})K|B:(?:{})k)[^\n]*[0-7])\n",
                 white.join("|"),
                 black.join("|")
             ),
             format!("${{1}}${{2}}{}\n", "u".repeat(share as usize)),
         ));
     }
-    // Drop the board; with a rook, the king-table units, then `x` and (defender's
-    // file, rook's file), `x` and (defender's row, rook's row) come first.
+    // Drop the board: the king-table units first, then, with a rook, `x` and
+    // (defender's file, rook's file), `x` and (defender's row, rook's row).
     rules.push((
         format!("{HEAD}!([WB]):[^\n]*/([0-7])([0-7])([0-7])([0-7])([0-7])([0-7])(u*)\n"),
         "${1}!${2}${9}x${3}${7}x${5}${8}${3}${4}${5}${6}\n".to_string(),
     ));
     rules.push((
-        format!("{HEAD}!([WB]):[^\n]*([0-7]{{4}})\n"),
-        "${1}!${2}${3}\n".to_string(),
+        format!("{HEAD}!([WB]):[^\n]*/([0-7]{{4}})(u*)\n"),
+        "${1}!${2}${4}${3}\n".to_string(),
     ));
     // The pair rules, by share; each set runs twice: each run turns at least the first
     // pair left of its kind (the box pairs, marked `x`, first).
@@ -288,8 +289,9 @@ mod tests {
         let exec = Reference::new(program);
         // (placement, term in cp from white's view), worked out by hand.
         let cases = [
-            // Black king a8 (centre distance 6), white king c6: 2 files, 2 ranks apart.
-            ("k7/8/2K5/8/8/8/8/7Q", 25 * 6 + 10 * 5 + 10 * 5),
+            // Black king a8 (centre distance 6), white king c6 (table -40): 2 files, 2
+            // ranks apart.
+            ("k7/8/2K5/8/8/8/8/7Q", 25 * 6 + 10 * 5 + 10 * 5 + 70),
             // White king e4 (0), black king e5 next to it, black rook a1: the box has
             // 7 files (b..h) and 7 ranks (2..8) on the lone king's side; the king's
             // table gives e5 -40 for black.
@@ -310,15 +312,15 @@ mod tests {
                 -(25 * 2 + 10 * 5 + 10 * 5 + 10 + 60 + 70),
             ),
             // A rook and a knight: no box.
-            ("k7/8/2K5/8/8/8/8/1R5N", 25 * 6 + 10 * 5 + 10 * 5),
-            // Black king h1 (6), white king a8: 7 and 7 apart; two rooks.
-            ("K7/8/8/8/8/8/1R6/1R5k", 25 * 6),
+            ("k7/8/2K5/8/8/8/8/1R5N", 25 * 6 + 10 * 5 + 10 * 5 + 70),
+            // Black king h1 (6), white king a8 (table -30): 7 and 7 apart; two rooks.
+            ("K7/8/8/8/8/8/1R6/1R5k", 25 * 6 + 60),
             // A pawn for the attacker, a piece for the defender, bare kings: no term.
             ("k7/8/2K5/8/8/8/P7/7Q", 0),
             ("k7/8/2K5/8/8/8/n7/7Q", 0),
             ("k7/8/2K5/8/8/8/8/8", 0),
-            // A lone white king a1 (6), black king c3 and queen.
-            ("8/8/8/8/8/2k5/8/K6q", -(25 * 6 + 10 * 5 + 10 * 5)),
+            // A lone white king a1 (6), black king c3 (table -40 for black) and queen.
+            ("8/8/8/8/8/2k5/8/K6q", -(25 * 6 + 10 * 5 + 10 * 5 + 70)),
         ];
         let threads: Vec<String> = cases.iter().map(|(p, _)| board_line(p)).collect();
         let state = encode::render(

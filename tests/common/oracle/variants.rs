@@ -36,7 +36,8 @@ pub struct Spec {
     pub endgame: bool,
     /// The full-width plies: 2 or 3.
     pub depth: u32,
-    /// The endgame term counts the rook's box (king and rook against king).
+    /// The endgame term cancels the attacking king's table and counts the rook's box
+    /// (king and rook against king).
     pub rook_box: bool,
 }
 
@@ -82,9 +83,10 @@ pub fn is_noisy(m: &Move) -> bool {
 /// when one side has only its king and the other has no pawn but a knight, bishop, rook
 /// or queen, 25 per step of the lone king's centre distance (per axis `3 - x` for
 /// `x <= 3`, else `x - 4`) plus 10 per step of `7 - |file distance|` and of
-/// `7 - |rank distance|` of the kings, plus, when the side with pieces has one rook and
-/// nothing else and `rook_box` holds, [`rook_box_term`] and 30 less the king's table
-/// entry of that side's king; for the side with pieces; else 0.
+/// `7 - |rank distance|` of the kings; when `rook_box` holds (the `2ply-qe` and
+/// `3ply-qe` terms), plus 30 less the king's table entry of the side with pieces' king,
+/// and, when that side has one rook and nothing else, plus [`rook_box_term`]; for the
+/// side with pieces; else 0.
 pub fn endgame_term(pos: &Chess, side: Color, rook_box: bool) -> i32 {
     let board = pos.board();
     let men = |c: Color| (board.by_color(c) & !board.kings()).count();
@@ -103,9 +105,12 @@ pub fn endgame_term(pos: &Chess, side: Color, rook_box: bool) -> i32 {
     let mut term =
         25 * (centre(lf) + centre(lr)) + 10 * (7 - (lf - of).abs()) + 10 * (7 - (lr - or).abs());
     let rooks = board.by_color(attacker) & board.by_role(Role::Rook);
-    if let (true, 1, Some(rook)) = (rook_box, men(attacker), rooks.first()) {
+    if rook_box {
         // The king's table, whose largest entry is 30, cancelled up to a constant.
-        term += rook_box_term(lone, rook) + 30 - tables::bonus(Role::King, attacker, own);
+        term += 30 - tables::bonus(Role::King, attacker, own);
+        if let (1, Some(rook)) = (men(attacker), rooks.first()) {
+            term += rook_box_term(lone, rook);
+        }
     }
     if side == attacker { term } else { -term }
 }
