@@ -4,10 +4,10 @@
 //! score is the move's score).
 //!
 //! CI runs the known and bench positions, lone-king endings (KQK, KRK, KRRK, either
-//! side attacking, where `2ply-qe`'s endgame term decides), 12 random lone-king
-//! placements and a share of 24 playout positions per variant;
-//! the volume (500 playout positions and 300 random lone-king placements per variant)
-//! runs with
+//! side attacking, where `2ply-qe`'s endgame term decides; among them king and rook
+//! positions where the rook's box decides, also on the reference executor), 12 random
+//! lone-king placements and a share of 24 playout positions per variant; the volume
+//! (500 playout positions and 300 random lone-king placements per variant) runs with
 //! `cargo test --release --test chess_variants -- --ignored`.
 //!
 //! The 2-ply variants run on the fast executor. `3ply-qe`, several times their work, has
