@@ -4,10 +4,10 @@
 //! score is the move's score).
 //!
 //! CI runs the known and bench positions, lone-king endings (KQK, KRK, KRRK, either
-//! side attacking, where `2ply-qe`'s endgame term decides), 12 random lone-king
-//! placements and a share of 24 playout positions per variant;
-//! the volume (500 playout positions and 300 random lone-king placements per variant)
-//! runs with
+//! side attacking, where `2ply-qe`'s endgame term decides; among them king and rook
+//! positions where the rook's box decides, also on the reference executor), 12 random
+//! lone-king placements and a share of 24 playout positions per variant; the volume
+//! (500 playout positions and 300 random lone-king placements per variant) runs with
 //! `cargo test --release --test chess_variants -- --ignored`.
 //!
 //! The 2-ply variants run on the fast executor. `3ply-qe`, several times their work, has
@@ -169,11 +169,24 @@ const MATES_IN_TWO: [&str; 2] = [
     "4r1k1/4qppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
 ];
 
-/// The lone-king positions ([`oracle_variants::LONE_KING_FENS`]) and a rook ending with
-/// the kings in opposition: the endgame term of `2ply-qe` applies at the leaves.
+/// King and rook against king, either side attacking, where the rook's box in the
+/// endgame term decides: the oracle of `2ply-qe` plays another move without it.
+const ROOK_BOX: [&str; 3] = [
+    // The rook cuts the king off on the e-file (h5e5), not the king's approach (g6f5).
+    "8/8/6K1/7R/8/5k2/8/8 w - - 0 1",
+    // Black attacking: the rook to the c-file (f6c6), not the king's step (e5d6).
+    "8/8/5r2/4k3/8/1K6/8/8 b - - 0 1",
+    // The rook one rank nearer (e1e6), not the seventh rank (e1e7).
+    "8/8/8/K7/3k4/8/8/4R3 w - - 0 1",
+];
+
+/// The lone-king positions ([`oracle_variants::LONE_KING_FENS`]), a rook ending with
+/// the kings in opposition and [`ROOK_BOX`]: the endgame term of `2ply-qe` applies at
+/// the leaves.
 fn endings() -> Vec<&'static str> {
     let mut endings = oracle_variants::LONE_KING_FENS.to_vec();
     endings.push("1k6/8/2K5/8/8/8/8/3R4 w - - 0 1");
+    endings.extend(ROOK_BOX);
     endings
 }
 
@@ -219,6 +232,26 @@ fn lone_king_endings() {
         .filter(|f| best("2ply-q", f) != best("2ply-qe", f))
         .count();
     assert!(changed >= 3, "the endgame term changes {changed} moves");
+}
+
+#[test]
+fn the_rook_box_decides_on_both_executors() {
+    // Without the rook's box the oracle plays another move: rules without it would fail.
+    let with = Spec::of("2ply-qe");
+    let without = Spec {
+        rook_box: false,
+        ..with
+    };
+    for fen in ROOK_BOX {
+        let pos = judge::position(fen);
+        let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
+        assert_ne!(best(with), best(without), "{fen}");
+    }
+    let fens: Vec<String> = ROOK_BOX.iter().map(|f| f.to_string()).collect();
+    let variant = regex_chess::chess::variants::find("2ply-qe").expect("registered");
+    for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
+        check_variant(variant, executor, "rook box positions", &fens);
+    }
 }
 
 /// `count` random legal placements of a lone king against king and queen, king and rook,

@@ -6,10 +6,18 @@
 //! When one side (the defender) has only its king and the other (the attacker) has no
 //! pawn and at least one knight, bishop, rook or queen, the term is, for the attacker,
 //! [`CENTRE_CP`] × the defender's king's centre distance plus [`NEAR_CP`] × (7 − the
-//! kings' file distance) plus [`NEAR_CP`] × (7 − their rank distance); for the defender
-//! its negation; on any other board 0. A square's centre distance is the sum over its
-//! file and rank (0..7) of `3 − x` when `x ≤ 3`, else `x − 4` (0 on d4..e5, 6 in a
-//! corner). The term is at most 25 × 6 + 10 × 14 = 290 cp, less than any piece.
+//! kings' file distance) plus [`NEAR_CP`] × (7 − their rank distance) plus the
+//! attacker's king's [`king_table_units`] (30 cp less its entry in the king's table, a
+//! middlegame table that would hold the attacking king at home: cancelled up to a
+//! constant); when, moreover, the attacker has exactly one rook and no other man but its
+//! king, plus the rook's box, [`BOX_CP`] × (8 − [`box_side`]) on each axis, from the
+//! defender's king's coordinate and the rook's; for the defender its negation; on any
+//! other board 0. A square's centre distance is the sum over its file and rank (0..7) of
+//! `3 − x` when `x ≤ 3`, else `x − 4` (0 on d4..e5, 6 in a corner). The term is at most
+//! 25 × 6 + 10 × 14 + 80 = 370 cp, or 510 cp with the rook's box; it is never negative
+//! for the attacker, so losing the last piece (bare kings, 0) never pays, and the only
+//! share that comes or goes as men are taken, the box, is at most 140 cp, less than any
+//! piece.
 //!
 //! # Rules
 //!
@@ -18,11 +26,18 @@
 //! a lone black (`!W:`) or white (`!B:`) king and an attacker without pawns, one rule
 //! writes 0 on any other; then, on marked lines only, 32 rules append the defender's
 //! king's file and the attacker's, the defender's rank and the attacker's (a counted
-//! skip each), one rule drops the board, the pair rules turn each (defender, attacker)
-//! coordinate pair into its share of the term in unary (`u` per unit of 5 cp), and one
-//! rule per length writes the signed integer.
+//! skip each), 16 rules append the file and the rank of the attacker's rook when it is
+//! the attacker's only man but its king (the pattern admits no other rook, knight,
+//! bishop or queen of the attacker), one rule per share appends the attacker's king's
+//! table share in unary, one of two rules drops the board (writing that share first,
+//! then, with a rook, the (defender, rook) file pair and rank pair, each after an `x`),
+//! the
+//! pair rules turn each box pair, then each (defender, attacker) king pair into its
+//! share of the term in unary (`u` per unit of 5 cp), and one rule per length writes
+//! the signed integer.
 
-use super::evaluate::{SCORE_BITS, units};
+use super::eval;
+use super::evaluate::{SCORE_BITS, board_offset, units};
 use super::stack_rules;
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::encode;
@@ -32,6 +47,9 @@ use crate::compiler::ir::Type;
 pub const CENTRE_CP: i32 = 25;
 /// Centipawns per step of closeness of the kings, on each axis.
 pub const NEAR_CP: i32 = 10;
+/// Centipawns per line (file or rank) the attacker's only rook cuts off the defender's
+/// king's side of the board, on each axis (king and rook against king only).
+pub const BOX_CP: i32 = 10;
 
 /// The head of an active thread, captured as group 1.
 const HEAD: &str = "(%%\n#stack:\n)";
@@ -46,6 +64,78 @@ pub fn centre_distance(x: u8) -> u8 {
 pub fn axis_units(lone: u8, own: u8) -> i64 {
     units(CENTRE_CP) * centre_distance(lone) as i64
         + units(NEAR_CP) * (7 - lone.abs_diff(own)) as i64
+}
+
+/// The largest entry of the king's table ([`eval::PST`]), 30 cp.
+pub fn king_table_most() -> i32 {
+    eval::PST[5].iter().copied().max().expect("64 entries")
+}
+
+/// The king-table share of the term, in units of 5 cp, for the attacker's
+/// king (`K` white, `k` black) on `square` (a1 = 0): [`king_table_most`] less the
+/// king's entry from its side's view, so that the term cancels the king's table (a
+/// middlegame table, which holds the king at home) up to a constant.
+pub fn king_table_units(king: char, square: usize) -> i64 {
+    let entry = eval::piece_square(king, square).expect("a king");
+    units(king_table_most() - entry)
+}
+
+/// The lines (files or ranks) on the defender's king's side of the rook's line, on one
+/// axis: the defender's king's coordinate `lone` and the rook's `rook` (0..7); 8 when
+/// they are equal (the rook cuts nothing off).
+pub fn box_side(lone: u8, rook: u8) -> u8 {
+    match lone.cmp(&rook) {
+        std::cmp::Ordering::Less => rook,
+        std::cmp::Ordering::Greater => 7 - rook,
+        std::cmp::Ordering::Equal => 8,
+    }
+}
+
+/// The box share of the term, in units of 5 cp, of one axis: [`BOX_CP`] × (8 −
+/// [`box_side`]).
+pub fn box_units(lone: u8, rook: u8) -> i64 {
+    units(BOX_CP) * (8 - box_side(lone, rook)) as i64
+}
+
+/// A pattern matching the attacker's only rook in the marked line's board, with a lone
+/// black king (`W`: the one `R`, no other white man but the king) or a lone white one
+/// (`B`: the one `r`), at the file (`by_file`) or row `at`.
+fn rook_at(by_file: bool, at: usize) -> String {
+    let find = |others: &str, rook: char| {
+        let not = format!("[^{others}\n]");
+        let before = if by_file {
+            format!("(?:{not}{{10}})*{not}{{{at}}}")
+        } else {
+            format!("{not}{{{}}}[^{others}/\n]{{0,7}}", 10 * at)
+        };
+        format!("{before}{rook}{not}*")
+    };
+    format!("(?:W:{}|B:{})", find("NBRQ", 'R'), find("nbrq", 'r'))
+}
+
+/// The pair rules turning the first pair of digits after `prefix` (a regex matched after
+/// the `![WB]u*` head) into its units by `share`, grouped by share.
+fn pair_rules(prefix: &str, share: impl Fn(u8, u8) -> i64) -> Vec<(String, String)> {
+    let mut by_share: Vec<(i64, Vec<String>)> = Vec::new();
+    for lone in 0..8u8 {
+        for other in 0..8u8 {
+            let s = share(lone, other);
+            let pair = format!("{lone}{other}");
+            match by_share.iter_mut().find(|(v, _)| *v == s) {
+                Some((_, pairs)) => pairs.push(pair),
+                None => by_share.push((s, vec![pair])),
+            }
+        }
+    }
+    by_share
+        .iter()
+        .map(|(s, pairs)| {
+            (
+                format!("{HEAD}(![WB]u*){prefix}(?:{})", pairs.join("|")),
+                format!("${{1}}${{2}}{}", "u".repeat(*s as usize)),
+            )
+        })
+        .collect()
 }
 
 /// A pattern matching `king` (the defender's when `lone`) in the marked line's board,
@@ -87,34 +177,73 @@ pub fn term_rules() -> Vec<(String, String)> {
             ));
         }
     }
-    rules.push((
-        format!("{HEAD}!([WB]):[^\n]*([0-7]{{4}})\n"),
-        "${1}!${2}${3}\n".to_string(),
-    ));
-    // The pair rules, by share; run twice: each run turns at least the first pair left.
-    let mut by_share: Vec<(i64, Vec<String>)> = Vec::new();
-    for lone in 0..8u8 {
-        for own in 0..8u8 {
-            let share = axis_units(lone, own);
-            let pair = format!("{lone}{own}");
-            match by_share.iter_mut().find(|(s, _)| *s == share) {
-                Some((_, pairs)) => pairs.push(pair),
-                None => by_share.push((share, vec![pair])),
+    // King and rook only: the rook's file, then its row.
+    for by_file in [true, false] {
+        for at in 0..8 {
+            rules.push((
+                format!("{HEAD}(!{})\n", rook_at(by_file, at)),
+                format!("${{1}}${{2}}{at}\n"),
+            ));
+        }
+    }
+    // The attacker's king's table share in unary, one rule per share.
+    let mut by_share: Vec<(i64, Vec<String>, Vec<String>)> = Vec::new();
+    for square in 0..64 {
+        let offset = board_offset(square);
+        for (king, white) in [('K', true), ('k', false)] {
+            let share = king_table_units(king, square);
+            if share == 0 {
+                continue;
+            }
+            let at = match by_share.iter_mut().position(|(s, _, _)| *s == share) {
+                Some(i) => i,
+                None => {
+                    by_share.push((share, Vec::new(), Vec::new()));
+                    by_share.len() - 1
+                }
+            };
+            let skip = format!("[^\n]{{{offset}}}");
+            if white {
+                by_share[at].1.push(skip);
+            } else {
+                by_share[at].2.push(skip);
             }
         }
     }
-    let pair_rules: Vec<(String, String)> = by_share
-        .iter()
-        .map(|(share, pairs)| {
-            (
-                format!("{HEAD}(![WB]u*)(?:{})", pairs.join("|")),
-                format!("${{1}}${{2}}{}", "u".repeat(*share as usize)),
-            )
-        })
-        .collect();
-    rules.extend(pair_rules.iter().cloned());
-    rules.extend(pair_rules);
-    let most = 2 * axis_units(0, 0);
+    for (share, white, black) in by_share {
+        rules.push((
+            format!(
+                "{HEAD}(!(?:W:(?:{})K|B:(?:{})k)[^\n]*[0-7])\n",
+                white.join("|"),
+                black.join("|")
+            ),
+            format!("${{1}}${{2}}{}\n", "u".repeat(share as usize)),
+        ));
+    }
+    // Drop the board: the king-table units first, then, with a rook, `x` and
+    // (defender's file, rook's file), `x` and (defender's row, rook's row).
+    rules.push((
+        format!("{HEAD}!([WB]):[^\n]*/([0-7])([0-7])([0-7])([0-7])([0-7])([0-7])(u*)\n"),
+        "${1}!${2}${9}x${3}${7}x${5}${8}${3}${4}${5}${6}\n".to_string(),
+    ));
+    rules.push((
+        format!("{HEAD}!([WB]):[^\n]*/([0-7]{{4}})(u*)\n"),
+        "${1}!${2}${4}${3}\n".to_string(),
+    ));
+    // The pair rules, by share; each set runs twice: each run turns at least the first
+    // pair left of its kind (the box pairs, marked `x`, first).
+    let box_rules = pair_rules("x", box_units);
+    rules.extend(box_rules.iter().cloned());
+    rules.extend(box_rules);
+    let king_rules = pair_rules("", axis_units);
+    rules.extend(king_rules.iter().cloned());
+    rules.extend(king_rules);
+    let most = 2 * axis_units(0, 0)
+        + 2 * box_units(0, 1)
+        + (0..64)
+            .map(|sq| king_table_units('K', sq))
+            .max()
+            .unwrap_or(0);
     for n in 0..=most {
         for (side, sign) in [('W', 1), ('B', -1)] {
             rules.push((
@@ -160,18 +289,38 @@ mod tests {
         let exec = Reference::new(program);
         // (placement, term in cp from white's view), worked out by hand.
         let cases = [
-            // Black king a8 (centre distance 6), white king c6: 2 files, 2 ranks apart.
-            ("k7/8/2K5/8/8/8/8/7Q", 25 * 6 + 10 * 5 + 10 * 5),
-            // White king e4 (0), black king e5 next to it, black rook.
-            ("8/8/8/4k3/4K3/8/8/r7", -(10 * 7 + 10 * 6)),
-            // Black king h1 (6), white king a8: 7 and 7 apart; two rooks.
-            ("K7/8/8/8/8/8/1R6/1R5k", 25 * 6),
+            // Black king a8 (centre distance 6), white king c6 (table -40): 2 files, 2
+            // ranks apart.
+            ("k7/8/2K5/8/8/8/8/7Q", 25 * 6 + 10 * 5 + 10 * 5 + 70),
+            // White king e4 (0), black king e5 next to it, black rook a1: the box has
+            // 7 files (b..h) and 7 ranks (2..8) on the lone king's side; the king's
+            // table gives e5 -40 for black.
+            ("8/8/8/4k3/4K3/8/8/r7", -(10 * 7 + 10 * 6 + 10 + 10 + 70)),
+            // Black king a8 (6), white king c6 (table -40), rook b1: a file and 7
+            // ranks boxed.
+            (
+                "k7/8/2K5/8/8/8/8/1R6",
+                25 * 6 + 10 * 5 + 10 * 5 + 70 + 10 + 70,
+            ),
+            // Black king b8 (5) on the rook's file: no files boxed; kings 3 files
+            // apart; the king's table gives e1 0.
+            ("1k6/8/8/8/8/8/8/1R2K3", 25 * 5 + 10 * 4 + 10 + 30),
+            // Black rook h3, lone white king d2 (2), black king f4 (table -40 for
+            // black): 7 files (a..g) and 2 ranks (1, 2) on the lone king's side.
+            (
+                "8/8/8/8/5k2/7r/3K4/8",
+                -(25 * 2 + 10 * 5 + 10 * 5 + 10 + 60 + 70),
+            ),
+            // A rook and a knight: no box.
+            ("k7/8/2K5/8/8/8/8/1R5N", 25 * 6 + 10 * 5 + 10 * 5 + 70),
+            // Black king h1 (6), white king a8 (table -30): 7 and 7 apart; two rooks.
+            ("K7/8/8/8/8/8/1R6/1R5k", 25 * 6 + 60),
             // A pawn for the attacker, a piece for the defender, bare kings: no term.
             ("k7/8/2K5/8/8/8/P7/7Q", 0),
             ("k7/8/2K5/8/8/8/n7/7Q", 0),
             ("k7/8/2K5/8/8/8/8/8", 0),
-            // A lone white king a1 (6), black king c3 and queen.
-            ("8/8/8/8/8/2k5/8/K6q", -(25 * 6 + 10 * 5 + 10 * 5)),
+            // A lone white king a1 (6), black king c3 (table -40 for black) and queen.
+            ("8/8/8/8/8/2k5/8/K6q", -(25 * 6 + 10 * 5 + 10 * 5 + 70)),
         ];
         let threads: Vec<String> = cases.iter().map(|(p, _)| board_line(p)).collect();
         let state = encode::render(

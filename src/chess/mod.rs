@@ -140,13 +140,25 @@
 //! - when one side, the defender, has only its king, and the other, the attacker, has no
 //!   pawn and at least one knight, bishop, rook or queen: for the attacker,
 //!   `25 × (c(file_d) + c(rank_d)) + 10 × (7 − |file_d − file_a|) + 10 × (7 − |rank_d −
-//!   rank_a|)` cp, where `d` is the defender's king, `a` the attacker's, files and ranks
-//!   count 0..7 and `c(x) = 3 − x` for `x ≤ 3`, else `x − 4` (the centre distance: 0 on
-//!   d4, e4, d5, e5, 6 in a corner); for the defender, its negation;
+//!   rank_a|) + 30 − K(a)` cp, where `d` is the defender's king, `a` the attacker's,
+//!   files and ranks count 0..7, `c(x) = 3 − x` for `x ≤ 3`, else `x − 4` (the centre
+//!   distance: 0 on d4, e4, d5, e5, 6 in a corner) and `K(a)` is the king's table entry
+//!   of the attacker's king from its side's view ([`eval`]; 30 is the table's largest
+//!   entry: this cancels the middlegame table that would hold the attacking king at
+//!   home); and when, moreover, the attacker has exactly one rook and no other man but
+//!   its king (king and rook against king), plus the rook's box `10 × (8 − s(file_d,
+//!   file_r)) + 10 × (8 − s(rank_d, rank_r))` cp, where `r` is the rook and `s(x, y)`
+//!   counts the lines on the defender's side of the rook's line: `y` when `x < y`,
+//!   `7 − y` when `x > y`, 8 when `x = y` (the rook cuts nothing off on that axis); for
+//!   the defender, its negation;
 //! - on any other board, 0.
 //!
-//! `E` is at most 290 cp, less than any piece but a pawn, so it drives the lone king to
-//! the edge and the attacking king towards it without ever buying material.
+//! `E` is at most 370 cp, or 510 cp with the rook's box, and never negative for the
+//! attacker, so losing its last piece (bare kings: `E` = 0) never pays; the only share
+//! that comes or goes as men are taken, the rook's box, is at most 140 cp, less than
+//! any piece. So `E` drives the lone king to the edge, confines it with a lone rook and
+//! brings the attacking king towards it without buying material (a pawn aside: a board
+//! where the attacker has a pawn has no term).
 //!
 //! # The `3ply-qe` search (`move-3qe`)
 //!

@@ -36,6 +36,9 @@ pub struct Spec {
     pub endgame: bool,
     /// The full-width plies: 2 or 3.
     pub depth: u32,
+    /// The endgame term cancels the attacking king's table and counts the rook's box
+    /// (king and rook against king).
+    pub rook_box: bool,
 }
 
 impl Spec {
@@ -46,21 +49,25 @@ impl Spec {
                 quiescence: false,
                 endgame: false,
                 depth: 2,
+                rook_box: false,
             },
             "2ply-q" => Spec {
                 quiescence: true,
                 endgame: false,
                 depth: 2,
+                rook_box: false,
             },
             "2ply-qe" => Spec {
                 quiescence: true,
                 endgame: true,
                 depth: 2,
+                rook_box: true,
             },
             "3ply-qe" => Spec {
                 quiescence: true,
                 endgame: true,
                 depth: 3,
+                rook_box: true,
             },
             other => panic!("the oracle has no search `{other}`"),
         }
@@ -76,8 +83,11 @@ pub fn is_noisy(m: &Move) -> bool {
 /// when one side has only its king and the other has no pawn but a knight, bishop, rook
 /// or queen, 25 per step of the lone king's centre distance (per axis `3 - x` for
 /// `x <= 3`, else `x - 4`) plus 10 per step of `7 - |file distance|` and of
-/// `7 - |rank distance|` of the kings, for the side with pieces; else 0.
-pub fn endgame_term(pos: &Chess, side: Color) -> i32 {
+/// `7 - |rank distance|` of the kings; when `rook_box` holds (the `2ply-qe` and
+/// `3ply-qe` terms), plus 30 less the king's table entry of the side with pieces' king,
+/// and, when that side has one rook and nothing else, plus [`rook_box_term`]; for the
+/// side with pieces; else 0.
+pub fn endgame_term(pos: &Chess, side: Color, rook_box: bool) -> i32 {
     let board = pos.board();
     let men = |c: Color| (board.by_color(c) & !board.kings()).count();
     let pawns = |c: Color| (board.by_color(c) & board.by_role(Role::Pawn)).count();
@@ -92,16 +102,40 @@ pub fn endgame_term(pos: &Chess, side: Color) -> i32 {
     let centre = |x: i32| if x <= 3 { 3 - x } else { x - 4 };
     let (lf, lr) = (i32::from(lone.file()), i32::from(lone.rank()));
     let (of, or) = (i32::from(own.file()), i32::from(own.rank()));
-    let term =
+    let mut term =
         25 * (centre(lf) + centre(lr)) + 10 * (7 - (lf - of).abs()) + 10 * (7 - (lr - or).abs());
+    let rooks = board.by_color(attacker) & board.by_role(Role::Rook);
+    if rook_box {
+        // The king's table, whose largest entry is 30, cancelled up to a constant.
+        term += 30 - tables::bonus(Role::King, attacker, own);
+        if let (1, Some(rook)) = (men(attacker), rooks.first()) {
+            term += rook_box_term(lone, rook);
+        }
+    }
     if side == attacker { term } else { -term }
+}
+
+/// The rook's box, for the attacker with one rook on `rook` against the lone king on
+/// `lone`: on each axis, 10 cp per line beyond the lone king's side of the rook's line,
+/// `10 × (8 − n)`, where `n` counts the files (ranks) on the lone king's side of the
+/// rook's file (rank), the rook's own excluded, or is 8 when the king stands on the
+/// rook's file (rank).
+pub fn rook_box_term(lone: Square, rook: Square) -> i32 {
+    let side = |king: i32, rook: i32| match king.cmp(&rook) {
+        std::cmp::Ordering::Less => rook,
+        std::cmp::Ordering::Greater => 7 - rook,
+        std::cmp::Ordering::Equal => 8,
+    };
+    let files = side(i32::from(lone.file()), i32::from(rook.file()));
+    let ranks = side(i32::from(lone.rank()), i32::from(rook.rank()));
+    10 * (8 - files) + 10 * (8 - ranks)
 }
 
 /// The score of a leaf (`pos`, the engine to move with at least one legal move) and the
 /// positions the capture search reached below it.
 pub fn leaf(spec: Spec, pos: &Chess, engine: Color) -> (i32, u64) {
     let extra = if spec.endgame {
-        endgame_term(pos, engine)
+        endgame_term(pos, engine, spec.rook_box)
     } else {
         0
     };
@@ -146,7 +180,7 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
         return (if last.is_check() { mate_on_ply(3) } else { 0 }, 0);
     }
     let extra = if spec.endgame {
-        endgame_term(&last, engine)
+        endgame_term(&last, engine, spec.rook_box)
     } else {
         0
     };
@@ -165,7 +199,7 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
 /// The score of standing pat after a reply: the position `next`'s own score and term.
 pub fn stand_pat(spec: Spec, next: &Chess, engine: Color) -> i32 {
     let extra = if spec.endgame {
-        endgame_term(next, engine)
+        endgame_term(next, engine, spec.rook_box)
     } else {
         0
     };
