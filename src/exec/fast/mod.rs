@@ -101,11 +101,11 @@ impl PatternSlot {
 }
 
 /// The default size from which one core runs runs of local rules as a rope (see
-/// [`Fast::rope`]): never. On one core the rope measured no faster than the flat state
-/// (PERF.md, "The rope"): 3% more instructions on a warm move, since each piece looks for
-/// the rules' needed literals again, and a first move that also decides which patterns
-/// are local (an NFA per pattern). Several cores always use it.
-pub const DEFAULT_ROPE_MIN: usize = usize::MAX;
+/// [`Fast::rope`]): 64 KB, where it measured no slower than the flat state on one core
+/// (PERF.md, "The rope"): fewer instructions warm, each piece keeping its index of `%`
+/// bytes, and a first move that decides which patterns are local from their parse.
+/// Several cores always use it.
+pub const DEFAULT_ROPE_MIN: usize = 1 << 16;
 
 /// The default length of a rope's pieces (see [`Fast::rope`]).
 pub const DEFAULT_ROPE_PIECE: usize = 1 << 15;
@@ -122,6 +122,9 @@ struct Scratch {
     helpers: Vec<Scratch>,
     /// The buffer a rope run joins its pieces into, reused between runs.
     pieces_out: String,
+    /// The spare index of `%` bytes of a rope's piece (see `rope::run_piece`), reused
+    /// between pieces.
+    piece_starts: starts::Starts,
 }
 
 /// Literals found absent from the state, each with the state version it was searched in:
@@ -370,7 +373,7 @@ impl Fast {
     /// On one core, runs runs of at least two consecutive local rules (see `local.rs`)
     /// on states of at least `min_len` bytes as a rope (see `rope.rs`): the state cut at
     /// thread boundaries into pieces of about `piece_len` bytes, each taken through the
-    /// whole run in turn (off by default, see [`DEFAULT_ROPE_MIN`]; pieces of
+    /// whole run in turn (from [`DEFAULT_ROPE_MIN`] bytes by default; pieces of
     /// [`DEFAULT_ROPE_PIECE`] bytes by default). With several cores ([`Fast::parallel`]) local rules on
     /// states of the multi-core mode's size always run as a rope, its pieces shared between
     /// the cores, and no shorter than `piece_len`. Results are identical either way.
@@ -571,7 +574,15 @@ impl Fast {
         }
         bounds.insert(0, 0);
         bounds.push(text.len());
-        let history = observer.reads_states();
+        let mode = rope::Mode {
+            history: observer.reads_states(),
+            indexed: len >= self.index_min_len,
+        };
+        let whole_index = guard.flat_index();
+        let whole = rope::Piece {
+            text,
+            whole_index: whole_index.map(|starts| (starts, 0)),
+        };
         let missing: Vec<bool> = rules
             .clone()
             .map(|rule| {
@@ -581,12 +592,12 @@ impl Fast {
             })
             .collect();
         let runs = match crew {
-            Some(crew) => crew.run(rules.clone(), &missing, history, text, &bounds, scratch),
+            Some(crew) => crew.run(rules.clone(), &missing, mode, whole, &bounds, scratch),
             None => bounds
                 .windows(2)
                 .map(|w| {
-                    let piece = &text[w[0]..w[1]];
-                    rope::run_piece(self, rules.clone(), &missing, scratch, piece, history)
+                    let piece = whole.cut(w[0]..w[1]);
+                    rope::run_piece(self, rules.clone(), &missing, scratch, piece, mode)
                 })
                 .collect(),
         };
@@ -615,7 +626,7 @@ impl Fast {
                 skipped,
                 state_len,
             };
-            let render = || rope.state_after(self, &mut Scratch::default(), k, history);
+            let render = || rope.state_after(self, &mut Scratch::default(), k, mode.history);
             if let ControlFlow::Break(()) = observer.after_rule(rule, &report, &render) {
                 stopped_at = Some(k);
                 break;
@@ -623,6 +634,7 @@ impl Fast {
         }
         let mut out = std::mem::take(&mut scratch.pieces_out);
         out.clear();
+        let mut starts = None;
         match stopped_at {
             Some(k) => {
                 done.stopped = true;
@@ -631,20 +643,26 @@ impl Fast {
                     .iter()
                     .any(|r| r.steps[..=k].iter().any(|s| s.changed));
                 if done.changed {
-                    out = rope.state_after(self, scratch, k, history);
+                    out = rope.state_after(self, scratch, k, mode.history);
                 }
             }
             None => {
                 done.changed = rope.changed();
                 if done.changed {
                     rope.join_into(&mut out);
+                    // The index carried through: a later rule need not scan for it.
+                    let kept =
+                        whole_index.is_some() || rope.runs.iter().any(|r| r.starts.is_some());
+                    if mode.indexed && kept {
+                        starts = Some(rope.joined_index(whole_index));
+                    }
                 }
             }
         }
         drop(rope);
         drop(guard);
         if done.changed {
-            write(state).replace_text(&mut out);
+            write(state).replace_text_indexed(&mut out, starts);
         }
         scratch.pieces_out = out;
         RopeRun::Done(done)
