@@ -101,11 +101,12 @@ impl PatternSlot {
 }
 
 /// The default size from which one core runs runs of local rules as a rope (see
-/// [`Fast::rope`]): 64 KB, where it measured no slower than the flat state on one core
-/// (PERF.md, "The rope"): fewer instructions warm, each piece keeping its index of `%`
-/// bytes, and a first move that decides which patterns are local from their parse.
-/// Several cores always use it.
-pub const DEFAULT_ROPE_MIN: usize = 1 << 16;
+/// [`Fast::rope`]): never. On one core the rope now takes fewer instructions than the flat
+/// state on a warm move (each piece keeps its index of `%` bytes) and about as many on a
+/// first one (locality comes from the parse), but it measured 5-15% more CPU time on the
+/// wide bench positions (PERF.md, "The rope by default on one core"). Several cores always
+/// use it.
+pub const DEFAULT_ROPE_MIN: usize = usize::MAX;
 
 /// The default length of a rope's pieces (see [`Fast::rope`]).
 pub const DEFAULT_ROPE_PIECE: usize = 1 << 15;
@@ -373,7 +374,7 @@ impl Fast {
     /// On one core, runs runs of at least two consecutive local rules (see `local.rs`)
     /// on states of at least `min_len` bytes as a rope (see `rope.rs`): the state cut at
     /// thread boundaries into pieces of about `piece_len` bytes, each taken through the
-    /// whole run in turn (from [`DEFAULT_ROPE_MIN`] bytes by default; pieces of
+    /// whole run in turn (off by default, see [`DEFAULT_ROPE_MIN`]; pieces of
     /// [`DEFAULT_ROPE_PIECE`] bytes by default). With several cores ([`Fast::parallel`]) local rules on
     /// states of the multi-core mode's size always run as a rope, its pieces shared between
     /// the cores, and no shorter than `piece_len`. Results are identical either way.
