@@ -52,6 +52,8 @@ fn same_final_state(program: &ValidProgram, state: &str) -> String {
         Fast::new(program.clone()).rope(1, 256).parallel(2, 1),
         // The index of `%` bytes kept on every state, however small.
         Fast::new(program.clone()).index_starts(0),
+        // Both: each piece of the rope keeping its index.
+        Fast::new(program.clone()).rope(1, 256).index_starts(0),
     ] {
         let out = fast.run(state);
         if out != reference {
@@ -77,6 +79,8 @@ fn no_divergence(program: &ValidProgram, state: &str) {
         Fast::new(program.clone()).rope(1, 256).parallel(2, 1),
         // The index of `%` bytes kept on every state, however small.
         Fast::new(program.clone()).index_starts(0),
+        // Both: each piece of the rope keeping its index.
+        Fast::new(program.clone()).rope(1, 256).index_starts(0),
     ] {
         if let Some(d) = trace::first_divergence(&reference, &fast, state) {
             panic!("{d}");

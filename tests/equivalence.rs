@@ -112,13 +112,16 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
         .compile_ahead(false);
     compare(&reference, &alone, state)?;
     // The rope on every state, cut at every thread boundary (one piece each), on one
-    // core and on two.
+    // core and on two; each piece keeping its index of `%` bytes, on one core and on two.
     compare(&reference, &Fast::new(program.clone()).rope(1, 1), state)?;
     compare(
         &reference,
         &Fast::new(program.clone()).rope(1, 1).parallel(2, 1),
         state,
     )?;
+    let indexed = Fast::new(program.clone()).rope(1, 1).index_starts(0);
+    compare(&reference, &indexed, state)?;
+    compare(&reference, &indexed.parallel(2, 1), state)?;
     // The thread-segmented state on every state, alone and with two cores.
     compare(&reference, &Fast::new(program.clone()).segmented(1), state)?;
     compare(
@@ -849,6 +852,8 @@ proptest! {
         compare(&reference, &Fast::new(program.clone()), &states[0])?;
         compare(&reference, &Fast::new(program.clone()).rope(1, 1), &states[0])?;
         compare(&reference, &Fast::new(program.clone()).rope(4096, 2048), &states[0])?;
+        let indexed = Fast::new(program.clone()).rope(1, 100).index_starts(0);
+        compare(&reference, &indexed, &states[0])?;
         compare(&reference, &Fast::new(program).parallel(2, 4096), &states[0])?;
     }
 }
@@ -893,6 +898,10 @@ proptest! {
         let fast = Fast::new(program.clone()).rope(split_min, piece);
         compare(&reference, &fast, &states[0])?;
         compare(&reference, &fast.parallel(cores, split_min), &states[0])?;
+        // Each piece keeping its index of `%` bytes, cut from the state's or scanned.
+        let indexed = Fast::new(program.clone()).rope(split_min, piece).index_starts(0);
+        compare(&reference, &indexed, &states[0])?;
+        compare(&reference, &indexed.parallel(cores, split_min), &states[0])?;
     }
 }
 

@@ -668,6 +668,15 @@ fn check(mut rules: Vec<Rule>, state: &str) {
     if let Err(difference) = exec_compare::compare(&reference, &rope_several, state) {
         panic!("fast with the rope on two cores and reference disagree: {difference}");
     }
+    // The rope whose pieces keep their index of `%` bytes, on one core and on two.
+    let rope_indexed = Fast::new(program.clone()).rope(1, 1).index_starts(0);
+    if let Err(difference) = exec_compare::compare(&reference, &rope_indexed, state) {
+        panic!("fast with the rope and the % index and reference disagree: {difference}");
+    }
+    let rope_indexed = rope_indexed.parallel(2, 1);
+    if let Err(difference) = exec_compare::compare(&reference, &rope_indexed, state) {
+        panic!("fast with the rope and the % index on two cores and reference disagree: {difference}");
+    }
     // The thread-segmented state on every state, alone and on two cores.
     let segmented = Fast::new(program.clone()).segmented(1);
     if let Err(difference) = exec_compare::compare(&reference, &segmented, state) {

@@ -164,6 +164,10 @@ impl<F: FnMut() -> bool> Observer for Cut<F> {
     fn wants_match_counts(&self) -> bool {
         false
     }
+
+    fn reads_states(&self) -> bool {
+        false
+    }
 }
 
 /// Runs every rule of `exec`'s program on `state`, asking `stop` after each rule (an

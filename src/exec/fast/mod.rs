@@ -133,10 +133,11 @@ impl PatternSlot {
 }
 
 /// The default size from which one core runs runs of local rules as a rope (see
-/// [`Fast::rope`]): never. On one core the rope measured no faster than the flat state
-/// (PERF.md, "The rope"): 3% more instructions on a warm move, since each piece looks for
-/// the rules' needed literals again, and a first move that also decides which patterns
-/// are local (an NFA per pattern). Several cores always use it.
+/// [`Fast::rope`]): never. On one core the rope now takes fewer instructions than the flat
+/// state on a warm move (each piece keeps its index of `%` bytes) and about as many on a
+/// first one (locality comes from the parse), but it measured 5-15% more CPU time on the
+/// wide bench positions (PERF.md, "The rope by default on one core"). Several cores always
+/// use it.
 pub const DEFAULT_ROPE_MIN: usize = usize::MAX;
 
 /// The default length of a rope's pieces (see [`Fast::rope`]).
@@ -154,6 +155,9 @@ struct Scratch {
     helpers: Vec<Scratch>,
     /// The buffer a rope run joins its pieces into, reused between runs.
     pieces_out: String,
+    /// The spare index of `%` bytes of a rope's piece (see `rope::run_piece`), reused
+    /// between pieces.
+    piece_starts: starts::Starts,
 }
 
 /// Literals found absent from the state, each with the state version it was searched in:
@@ -625,7 +629,15 @@ impl Fast {
         }
         bounds.insert(0, 0);
         bounds.push(text.len());
-        let history = observer.reads_states();
+        let mode = rope::Mode {
+            history: observer.reads_states(),
+            indexed: len >= self.index_min_len,
+        };
+        let whole_index = guard.flat_index();
+        let whole = rope::Piece {
+            text,
+            whole_index: whole_index.map(|starts| (starts, 0)),
+        };
         let missing: Vec<bool> = rules
             .clone()
             .map(|rule| {
@@ -635,12 +647,12 @@ impl Fast {
             })
             .collect();
         let runs = match crew {
-            Some(crew) => crew.run(rules.clone(), &missing, history, text, &bounds, scratch),
+            Some(crew) => crew.run(rules.clone(), &missing, mode, whole, &bounds, scratch),
             None => bounds
                 .windows(2)
                 .map(|w| {
-                    let piece = &text[w[0]..w[1]];
-                    rope::run_piece(self, rules.clone(), &missing, scratch, piece, history)
+                    let piece = whole.cut(w[0]..w[1]);
+                    rope::run_piece(self, rules.clone(), &missing, scratch, piece, mode)
                 })
                 .collect(),
         };
@@ -669,7 +681,7 @@ impl Fast {
                 skipped,
                 state_len,
             };
-            let render = || rope.state_after(self, &mut Scratch::default(), k, history);
+            let render = || rope.state_after(self, &mut Scratch::default(), k, mode.history);
             if let ControlFlow::Break(()) = observer.after_rule(rule, &report, &render) {
                 stopped_at = Some(k);
                 break;
@@ -677,6 +689,7 @@ impl Fast {
         }
         let mut out = std::mem::take(&mut scratch.pieces_out);
         out.clear();
+        let mut starts = None;
         match stopped_at {
             Some(k) => {
                 done.stopped = true;
@@ -685,20 +698,26 @@ impl Fast {
                     .iter()
                     .any(|r| r.steps[..=k].iter().any(|s| s.changed));
                 if done.changed {
-                    out = rope.state_after(self, scratch, k, history);
+                    out = rope.state_after(self, scratch, k, mode.history);
                 }
             }
             None => {
                 done.changed = rope.changed();
                 if done.changed {
                     rope.join_into(&mut out);
+                    // The index carried through: a later rule need not scan for it.
+                    let kept =
+                        whole_index.is_some() || rope.runs.iter().any(|r| r.starts.is_some());
+                    if mode.indexed && kept {
+                        starts = Some(rope.joined_index(whole_index));
+                    }
                 }
             }
         }
         drop(rope);
         drop(guard);
         if done.changed {
-            write(state).replace_text(&mut out);
+            write(state).replace_text_indexed(&mut out, starts);
         }
         scratch.pieces_out = out;
         RopeRun::Done(done)

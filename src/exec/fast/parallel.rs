@@ -38,7 +38,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};
 
 use std::ops::Range;
 
-use super::rope::{self, PieceRun};
+use super::rope::{self, Mode, Piece, PieceRun};
 use super::state::State;
 use super::{Fast, Scratch};
 
@@ -166,13 +166,13 @@ fn spawn_helper<'scope, 'env>(
 }
 
 /// The run the crew works on: its number (0: none yet), rules, whether pieces record
-/// their history, and the piece bounds.
+/// their history and keep an index, and the piece bounds.
 #[derive(Clone, Debug, Default)]
 struct Job {
     generation: u64,
     rules: Range<usize>,
     absent: Vec<bool>,
-    history: bool,
+    mode: Mode,
     bounds: Vec<usize>,
     stop: bool,
 }
@@ -234,15 +234,13 @@ impl Crew<'_> {
                 }
                 let run = {
                     let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
-                    let piece = &state.flat_text()[job.bounds[k]..job.bounds[k + 1]];
-                    rope::run_piece(
-                        self.fast,
-                        job.rules.clone(),
-                        &job.absent,
-                        scratch,
-                        piece,
-                        job.history,
-                    )
+                    let whole = Piece {
+                        text: state.flat_text(),
+                        whole_index: state.flat_index().map(|whole| (whole, 0)),
+                    };
+                    let piece = whole.cut(job.bounds[k]..job.bounds[k + 1]);
+                    let rules = job.rules.clone();
+                    rope::run_piece(self.fast, rules, &job.absent, scratch, piece, job.mode)
                 };
                 let mut results = lock(&self.results);
                 results[k] = Done {
@@ -264,16 +262,17 @@ impl Crew<'_> {
         self.parallel.min_len
     }
 
-    /// Takes every piece of `text` (the flat state the crew reads, cut at `bounds`, which
+    /// Takes every piece of `whole` (the flat state the crew reads, cut at `bounds`, which
     /// start at 0, end at its length and hold at least one cut and at most
-    /// [`MAX_PIECES`] pieces) through the rules `rules`,
-    /// (`absent` as for [`rope::run_piece`]), sharing the pieces with the helpers; returns the pieces' runs in order.
+    /// [`MAX_PIECES`] pieces) through the rules `rules` (`absent`, and whether the pieces
+    /// record their history and keep an index, as for [`rope::run_piece`]), sharing the
+    /// pieces with the helpers; returns the pieces' runs in order.
     pub fn run(
         &self,
         rules: Range<usize>,
         absent: &[bool],
-        history: bool,
-        text: &str,
+        mode: Mode,
+        whole: Piece<'_>,
         bounds: &[usize],
         scratch: &mut Scratch,
     ) -> Vec<PieceRun> {
@@ -288,14 +287,14 @@ impl Crew<'_> {
                 generation,
                 rules: rules.clone(),
                 absent: absent.to_vec(),
-                history,
+                mode,
                 bounds: bounds.to_vec(),
                 stop: false,
             };
             generation
         };
         self.wake.notify_all();
-        let piece = |k: usize| &text[bounds[k]..bounds[k + 1]];
+        let piece = |k: usize| whole.cut(bounds[k]..bounds[k + 1]);
         let mut runs: Vec<Option<PieceRun>> = Vec::with_capacity(bounds.len() - 1);
         runs.push(Some(rope::run_piece(
             self.fast,
@@ -303,7 +302,7 @@ impl Crew<'_> {
             absent,
             scratch,
             piece(0),
-            history,
+            mode,
         )));
         for k in 1..bounds.len() - 1 {
             let open = 2 * generation;
@@ -311,7 +310,8 @@ impl Crew<'_> {
                 .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok();
             runs.push(mine.then(|| {
-                rope::run_piece(self.fast, rules.clone(), absent, scratch, piece(k), history)
+                let rules = rules.clone();
+                rope::run_piece(self.fast, rules, absent, scratch, piece(k), mode)
             }));
         }
         let mut results = lock(&self.results);

@@ -76,8 +76,10 @@ const LARGE_TEXT: usize = 1 << 16;
 /// are rebuilt as needed. Smaller caps save little memory and cost time: over a
 /// ten-move game, 256 KB took 20% more instructions and 128 KB 30% more, because the
 /// states one move needs no longer fit. What a game accumulates across moves is bounded
-/// by the fast executor instead (`Scratch::trim`).
-const FORWARD_CACHE: usize = 1 << 20;
+/// by the fast executor instead (`Scratch::trim`). At 1 MB one pattern's cache was still
+/// cleared once or twice in every move on kiwipete, and rebuilding its states cost 11% of
+/// a warm move's instructions (PERF.md); 4 MB holds them (16 MB saves nothing more).
+const FORWARD_CACHE: usize = 4 << 20;
 /// The same for the reverse lazy DFA (it only runs back over a match).
 const REVERSE_CACHE: usize = 1 << 20;
 
@@ -140,7 +142,7 @@ pub struct Compiled {
     /// The last resort: `regex`'s own engine, for searches the lazy DFAs give up on.
     meta: OnceLock<meta::Regex>,
     /// See [`Compiled::is_local`].
-    local: OnceLock<bool>,
+    local: bool,
     groups: OnceLock<GroupEngine>,
     pikevm: OnceLock<pikevm::PikeVM>,
 }
@@ -291,7 +293,8 @@ impl Compiled {
             dfa: OnceLock::new(),
             reverse: OnceLock::new(),
             meta: OnceLock::new(),
-            local: OnceLock::new(),
+            // A walk of the parse (see `local.rs`), while it is at hand.
+            local: super::local::is_local(hir),
             groups: OnceLock::new(),
             pikevm: OnceLock::new(),
         }
@@ -367,11 +370,9 @@ impl Compiled {
     }
 
     /// Whether rules of this pattern may run on pieces of the state cut before a `%` that
-    /// follows a `\n` (see `parallel.rs`); decided on first call.
+    /// follows a `\n` (see `parallel.rs`); decided when the pattern is compiled.
     pub fn is_local(&self) -> bool {
-        *self
-            .local
-            .get_or_init(|| super::local::is_local(&self.hir(), self.nfa()))
+        self.local
     }
 
     /// The group spans that are fixed offsets from the match start, by group index.

@@ -22,6 +22,12 @@
 //! in a piece that rule left unchanged, finds the same matches and changes nothing; it is
 //! not searched there. A rule none of whose pieces was searched is reported skipped.
 //!
+//! The index of `%` bytes (`starts.rs`): on large states each piece keeps its own, cut
+//! from the state's when it holds one (else made by a scan of the piece), so that rules
+//! whose matches start with a `%`-literal walk it as they do on the flat state; the run
+//! hands the state the pieces' indexes joined ([`Rope::joined_index`]), so that no later
+//! rule scans for it again.
+//!
 //! Trade-offs: the pieces are slices of the flat text until a rule changes them; the run
 //! costs one copy of the whole state at the end ([`Rope::join_into`]) besides the copies of
 //! changed pieces, so runs of one rule are not worth it on one core. The state after a
@@ -32,6 +38,7 @@
 use std::ops::Range;
 
 use super::rewrite;
+use super::starts::Starts;
 use super::{Fast, LiteralId, Scratch};
 
 /// What one rule of a run did in one piece.
@@ -60,6 +67,8 @@ pub struct PieceRun {
     /// When recorded: `(k, text)` for every rule `k` of the run (counted from 0) that
     /// changed the piece, with its text after that rule.
     pub history: Vec<(usize, String)>,
+    /// The index of the final text's `%` bytes, when the piece kept one.
+    pub starts: Option<Starts>,
 }
 
 /// The first and last bytes of `text`.
@@ -67,28 +76,64 @@ fn edges(text: &str) -> Option<(u8, u8)> {
     Some((*text.as_bytes().first()?, *text.as_bytes().last()?))
 }
 
+/// One piece of the state before a run.
+#[derive(Clone, Copy, Debug)]
+pub struct Piece<'a> {
+    /// Its text.
+    pub text: &'a str,
+    /// The index of the whole state's `%` bytes when the state holds one, and where the
+    /// piece starts in the state.
+    pub whole_index: Option<(&'a Starts, usize)>,
+}
+
+impl<'a> Piece<'a> {
+    /// The part `range` of this piece.
+    pub fn cut(self, range: Range<usize>) -> Piece<'a> {
+        Piece {
+            text: &self.text[range.clone()],
+            whole_index: self
+                .whole_index
+                .map(|(whole, at)| (whole, at + range.start)),
+        }
+    }
+}
+
+/// How pieces are taken through a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mode {
+    /// Record each piece's history (see [`PieceRun::history`]).
+    pub history: bool,
+    /// Keep an index of each piece's `%` bytes (see [`run_piece`]).
+    pub indexed: bool,
+}
+
 /// Takes `piece` through the rules `rules` (all local), recording the history when
-/// `history` is set. `absent[k]` says that a literal rule `rules.start + k` needs was
+/// `mode` says so. `absent[k]` says that a literal rule `rules.start + k` needs was
 /// absent from the whole text before the run: the rule is not searched in the piece
-/// until some rule changes it.
+/// until some rule changes it. When `mode` says so, the piece keeps an index of its `%`
+/// bytes (`starts.rs`) from the first rule whose matches start with a `%`-literal on,
+/// as the whole state does on large states: cut from the whole state's index while the
+/// piece is unchanged and the state holds one, else made by a scan.
 pub fn run_piece(
     fast: &Fast,
     rules: Range<usize>,
     absent: &[bool],
     scratch: &mut Scratch,
-    piece: &str,
-    history: bool,
+    piece: Piece<'_>,
+    mode: Mode,
 ) -> PieceRun {
     let mut out = PieceRun {
         steps: Vec::with_capacity(rules.len()),
         ..PieceRun::default()
     };
     let mut spare = String::new();
+    // The index a rewrite fills when the piece holds one (`out.starts`).
+    let mut spare_starts = std::mem::take(&mut scratch.piece_starts);
     let mut last: Option<Step> = None;
     // The literals found absent from the piece since it last changed.
     let mut missing: Vec<LiteralId> = Vec::new();
     for index in rules.clone() {
-        let text = out.text.as_deref().unwrap_or(piece);
+        let text = out.text.as_deref().unwrap_or(piece.text);
         let id = fast.rule_pattern[index];
         let (compiled, literal_ids) = fast.patterns[id].get_with_ids(&fast.literals);
         let unchanged = out.text.is_none();
@@ -116,6 +161,16 @@ pub fn run_piece(
             last = Some(step);
             continue;
         }
+        if mode.indexed && out.starts.is_none() && compiled.percent_prefixed() {
+            let mut starts = Starts::default();
+            match piece.whole_index {
+                Some((whole, at)) if unchanged => {
+                    starts.extend_slice(whole, at..at + text.len(), 0)
+                }
+                _ => starts.extend_scan(text.as_bytes(), 0),
+            }
+            out.starts = Some(starts);
+        }
         let template = fast.program.template(index);
         let need = *fast.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
         if scratch.caches.len() <= id {
@@ -127,7 +182,7 @@ pub fn run_piece(
             edges: edges(text),
             ..Step::default()
         };
-        match compiled.first_possible(text, None) {
+        match compiled.first_possible(text, out.starts.as_ref()) {
             Err(literal) => {
                 let needed = compiled.needed_literals().zip(literal_ids);
                 if let Some((_, &id)) = needed.into_iter().find(|(n, _)| Some(*n) == literal) {
@@ -137,8 +192,12 @@ pub fn run_piece(
             Ok(from) => {
                 step.searched = true;
                 spare.clear();
+                let follow = out.starts.as_ref().map(|starts| rewrite::Index {
+                    starts,
+                    follow: spare_starts.follow(starts),
+                });
                 let done = rewrite::rewrite(
-                    compiled, cache, template, need, text, from, &mut spare, None,
+                    compiled, cache, template, need, text, from, &mut spare, follow,
                 );
                 if let Some(done) = done {
                     step.count = done.count;
@@ -146,10 +205,17 @@ pub fn run_piece(
                         step.changed = true;
                         step.len = spare.len();
                         step.edges = edges(&spare);
+                        if let Some(starts) = &mut out.starts {
+                            std::mem::swap(starts, &mut spare_starts);
+                            // Every executor test, and every fuzz build, checks the
+                            // kept index against a fresh scan (as `state.rs` does).
+                            #[cfg(any(test, fuzzing))]
+                            assert_eq!(*starts, Starts::build(spare.as_bytes()));
+                        }
                         let old = out.text.replace(std::mem::take(&mut spare));
                         spare = old.unwrap_or_default();
                         missing.clear();
-                        if history {
+                        if mode.history {
                             let now = out.text.clone().unwrap_or_default();
                             out.history.push((index - rules.start, now));
                         }
@@ -160,6 +226,7 @@ pub fn run_piece(
         out.steps.push(step);
         last = Some(step);
     }
+    scratch.piece_starts = spare_starts;
     out
 }
 
@@ -232,6 +299,26 @@ impl Rope<'_> {
         }
     }
 
+    /// The index of the `%` bytes of the state after the run, from the pieces' indexes
+    /// where they kept one, else from `whole` (the index of the state before the run, when
+    /// held) for pieces no rule changed, else by a scan.
+    pub fn joined_index(&self, whole: Option<&Starts>) -> Starts {
+        let mut out = Starts::default();
+        let mut at = 0;
+        for (i, run) in self.runs.iter().enumerate() {
+            let text = run.text.as_deref().unwrap_or_else(|| self.piece(i));
+            match (&run.starts, whole) {
+                (Some(starts), _) => out.extend_shifted(starts, at),
+                (None, Some(whole)) if run.text.is_none() => {
+                    out.extend_slice(whole, self.bounds[i]..self.bounds[i + 1], at);
+                }
+                _ => out.extend_scan(text.as_bytes(), at),
+            }
+            at += text.len();
+        }
+        out
+    }
+
     /// The state after rule `k` of the run (from 0): from the pieces' histories when they
     /// were recorded, else by taking the pieces through the run's first `k + 1` rules
     /// again.
@@ -257,7 +344,11 @@ impl Rope<'_> {
             } else {
                 let rules = self.rules.start..self.rules.start + k + 1;
                 let absent = &self.absent[..=k];
-                let again = run_piece(fast, rules, absent, scratch, self.piece(i), false);
+                let piece = Piece {
+                    text: self.piece(i),
+                    whole_index: None,
+                };
+                let again = run_piece(fast, rules, absent, scratch, piece, Mode::default());
                 out.push_str(again.text.as_deref().unwrap_or_else(|| self.piece(i)));
             }
         }

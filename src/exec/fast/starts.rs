@@ -40,6 +40,27 @@ impl Starts {
         self.at.extend(memchr::memchr_iter(b'%', text));
     }
 
+    /// Appends the offsets of `whole`'s `%` bytes in `range`, moved so that `range.start`
+    /// lands at `at` (the index of a text holding `whole`'s text `range` at `at`).
+    pub fn extend_slice(&mut self, whole: &Starts, range: std::ops::Range<usize>, at: usize) {
+        let from = whole.at.partition_point(|&p| p < range.start);
+        let to = from + whole.at[from..].partition_point(|&p| p < range.end);
+        self.at
+            .extend(whole.at[from..to].iter().map(|&p| p - range.start + at));
+    }
+
+    /// Appends `part`'s offsets moved by `at` (the index of a text holding `part`'s text
+    /// at `at`).
+    pub fn extend_shifted(&mut self, part: &Starts, at: usize) {
+        self.at.extend(part.at.iter().map(|&p| p + at));
+    }
+
+    /// Appends the offsets of `text`'s `%` bytes moved by `at`, by one scan.
+    pub fn extend_scan(&mut self, text: &[u8], at: usize) {
+        self.at
+            .extend(memchr::memchr_iter(b'%', text).map(|p| p + at));
+    }
+
     /// The offsets, in increasing order.
     #[cfg(test)]
     pub fn offsets(&self) -> &[usize] {

@@ -133,6 +133,24 @@ impl State {
         self.len = self.text.len();
     }
 
+    /// Makes `text` the (flat) text, with `starts` as the index of its `%` bytes when
+    /// given, and hands back the old text in its place.
+    pub fn replace_text_indexed(&mut self, text: &mut String, starts: Option<Starts>) {
+        self.replace_text(text);
+        // Every executor test, and every fuzz build, checks the index handed over.
+        #[cfg(any(test, fuzzing))]
+        if let Some(starts) = &starts {
+            assert_eq!(*starts, Starts::build(self.text.as_bytes()));
+        }
+        self.starts = starts;
+    }
+
+    /// The index of the `%` bytes of a flat state, when held.
+    pub fn flat_index(&self) -> Option<&Starts> {
+        debug_assert!(!self.segmented);
+        self.starts.as_ref()
+    }
+
     /// The whole text as a new string, in either form.
     pub fn render(&self) -> String {
         if self.segmented {
