@@ -300,34 +300,29 @@ mod tests {
     mod generated {
         use proptest::prelude::*;
 
-        fn atom() -> impl Strategy<Value = String> {
-            prop_oneof![
-                "[a%\\n]".prop_map(|s| regex_syntax::escape(&s)),
-                Just("\n%".to_string()),
-                Just("%%\n".to_string()),
-                Just("[^\\n]".to_string()),
-                Just("[^%]".to_string()),
-                Just("[^%\\n]".to_string()),
-                Just("[%\\n]".to_string()),
-                Just("(?s:.)".to_string()),
-                Just("(?-u:[\\n\\x41])".to_string()),
-                Just("\\b".to_string()),
-            ]
-        }
-
-        fn pattern() -> impl Strategy<Value = String> {
-            atom().prop_recursive(4, 24, 4, |inner| {
-                prop_oneof![
-                    prop::collection::vec(inner.clone(), 1..4).prop_map(|v| v.concat()),
-                    prop::collection::vec(inner.clone(), 2..4).prop_map(|v| v.join("|")),
-                    inner.clone().prop_map(|s| format!("({s})")),
-                    inner.clone().prop_map(|s| format!("(?:{s})*")),
-                    inner.clone().prop_map(|s| format!("(?:{s})?")),
-                    inner.clone().prop_map(|s| format!("(?:{s}){{0,1}}")),
-                    inner.clone().prop_map(|s| format!("(?:{s}){{2}}")),
-                    inner.prop_map(|s| format!("(?:{s})+")),
-                ]
-            })
+        fn pattern() -> BoxedStrategy<String> {
+            crate::exec::fast::generated::patterns(
+                "[a%\\n]",
+                &[
+                    "\n%",
+                    "%%\n",
+                    "[^\\n]",
+                    "[^%]",
+                    "[^%\\n]",
+                    "[%\\n]",
+                    "(?s:.)",
+                    "(?-u:[\\n\\x41])",
+                    "\\b",
+                ],
+                &[
+                    "({})",
+                    "(?:{})*",
+                    "(?:{})?",
+                    "(?:{}){0,1}",
+                    "(?:{}){2}",
+                    "(?:{})+",
+                ],
+            )
         }
 
         proptest! {

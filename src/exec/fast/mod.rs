@@ -58,6 +58,8 @@ mod state;
 mod syntax;
 
 #[cfg(test)]
+mod generated;
+#[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;

@@ -446,32 +446,21 @@ mod tests {
     mod generated {
         use proptest::prelude::*;
 
-        fn atom() -> impl Strategy<Value = String> {
-            prop_oneof![
-                "[a-c%\\n#]".prop_map(|s| regex_syntax::escape(&s)),
-                Just("[^\\n]".to_string()),
-                Just("[^%]".to_string()),
-                Just(".".to_string()),
-                Just("[0-9é]".to_string()),
-                Just("\\b".to_string()),
-                Just("^".to_string()),
-                Just("(?m:$)".to_string()),
-                Just("(?-u:[a-f])".to_string()),
-            ]
-        }
-
-        fn pattern() -> impl Strategy<Value = String> {
-            atom().prop_recursive(4, 24, 4, |inner| {
-                prop_oneof![
-                    prop::collection::vec(inner.clone(), 1..4).prop_map(|v| v.concat()),
-                    prop::collection::vec(inner.clone(), 2..4).prop_map(|v| v.join("|")),
-                    inner.clone().prop_map(|s| format!("({s})")),
-                    inner.clone().prop_map(|s| format!("(?P<n>{s})")),
-                    inner.clone().prop_map(|s| format!("(?:{s})*")),
-                    inner.clone().prop_map(|s| format!("(?:{s}){{1,3}}?")),
-                    inner.prop_map(|s| format!("(?i:{s})+")),
-                ]
-            })
+        fn pattern() -> BoxedStrategy<String> {
+            crate::exec::fast::generated::patterns(
+                "[a-c%\\n#]",
+                &[
+                    "[^\\n]",
+                    "[^%]",
+                    ".",
+                    "[0-9é]",
+                    "\\b",
+                    "^",
+                    "(?m:$)",
+                    "(?-u:[a-f])",
+                ],
+                &["({})", "(?P<n>{})", "(?:{})*", "(?:{}){1,3}?", "(?i:{})+"],
+            )
         }
 
         proptest! {
