@@ -435,8 +435,9 @@ fn move_between(from: &Chess, to: &Chess) -> String {
 fn the_play_programs_search_with_the_board_history() {
     // The cycles of the first test, played through the board text: the engine to move in
     // the start position again, its earlier positions in the `History:` line. Those where
-    // the history changes the default search's move, and one in eight of the others.
-    let default = Spec::of(variants::default_play().name);
+    // the history changes the move of the default search or of `2ply`, and one in eight
+    // of the others.
+    let searches = [Spec::of(variants::default_play().name), Spec::of("2ply")];
     let mut cases = Vec::new();
     let mut others = 0;
     for start in starts() {
@@ -445,9 +446,11 @@ fn the_play_programs_search_with_the_board_history() {
                 history: history.clone(),
                 searchmoves: Vec::new(),
             };
-            let with = oracle_history::search(default, &root, &input).expect("a move");
-            let without = oracle_history::search(default, &root, &Input::default());
-            let changes = with.best != without.expect("a move").best;
+            let changes = searches.iter().any(|&spec| {
+                let with = oracle_history::search(spec, &root, &input).expect("a move");
+                let without = oracle_history::search(spec, &root, &Input::default());
+                with.best != without.expect("a move").best
+            });
             let mut line = history.clone();
             line.push(root.clone());
             let moves: Vec<String> = line

@@ -180,13 +180,32 @@ const ROOK_BOX: [&str; 3] = [
     "8/8/8/K7/3k4/8/8/4R3 w - - 0 1",
 ];
 
+/// King and rook against king, either side attacking, where the kings' opposition
+/// across the lone king's edge in the endgame term decides: the oracle of `2ply-qe` plays
+/// another move without it.
+const OPPOSITION: [&str; 5] = [
+    // The king to c2, a knight's move from the opposition across file a (d1c2), not the
+    // rook to the second rank (f6f2).
+    "8/8/5R2/8/8/8/8/k2K4 w - - 0 1",
+    // Black attacking, the same across file a (d2c2), not the rook's check (d5b5).
+    "8/8/8/3r4/8/8/3k4/K7 b - - 0 1",
+    // Black attacking across rank 8: the rook to b5 (h5b5), not d5.
+    "1K6/8/2k5/7r/8/8/8/8 b - - 0 1",
+    // The waiting rook move (c2c3): the lone king must step into the opposition on rank 1
+    // or to a1; not the king's step (b3c3).
+    "8/8/8/8/8/1K6/2R5/1k6 w - - 0 1",
+    // The same on rank 8 (c7c6), not b6c6.
+    "1k6/2R5/1K6/8/8/8/8/8 w - - 0 1",
+];
+
 /// The lone-king positions ([`oracle_variants::LONE_KING_FENS`]), a rook ending with
-/// the kings in opposition and [`ROOK_BOX`]: the endgame term of `2ply-qe` applies at
-/// the leaves.
+/// the kings in opposition, [`ROOK_BOX`] and [`OPPOSITION`]: the endgame term of
+/// `2ply-qe` applies at the leaves.
 fn endings() -> Vec<&'static str> {
     let mut endings = oracle_variants::LONE_KING_FENS.to_vec();
     endings.push("1k6/8/2K5/8/8/8/8/3R4 w - - 0 1");
     endings.extend(ROOK_BOX);
+    endings.extend(OPPOSITION);
     endings
 }
 
@@ -240,6 +259,7 @@ fn the_rook_box_decides_on_both_executors() {
     let with = Spec::of("2ply-qe");
     let without = Spec {
         rook_box: false,
+        opposition: false,
         ..with
     };
     for fen in ROOK_BOX {
@@ -251,6 +271,27 @@ fn the_rook_box_decides_on_both_executors() {
     let variant = regex_chess::chess::variants::find("2ply-qe").expect("registered");
     for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
         check_variant(variant, executor, "rook box positions", &fens);
+    }
+}
+
+#[test]
+fn the_opposition_decides_on_both_executors() {
+    // Without the opposition's share the oracle plays another move: rules without it
+    // would fail.
+    let with = Spec::of("2ply-qe");
+    let without = Spec {
+        opposition: false,
+        ..with
+    };
+    for fen in OPPOSITION {
+        let pos = judge::position(fen);
+        let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
+        assert_ne!(best(with), best(without), "{fen}");
+    }
+    let fens: Vec<String> = OPPOSITION.iter().map(|f| f.to_string()).collect();
+    let variant = regex_chess::chess::variants::find("2ply-qe").expect("registered");
+    for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
+        check_variant(variant, executor, "opposition positions", &fens);
     }
 }
 

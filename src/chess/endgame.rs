@@ -11,13 +11,15 @@
 //! middlegame table that would hold the attacking king at home: cancelled up to a
 //! constant); when, moreover, the attacker has exactly one rook and no other man but its
 //! king, plus the rook's box, [`BOX_CP`] × (8 − [`box_side`]) on each axis, from the
-//! defender's king's coordinate and the rook's; for the defender its negation; on any
-//! other board 0. A square's centre distance is the sum over its file and rank (0..7) of
-//! `3 − x` when `x ≤ 3`, else `x − 4` (0 on d4..e5, 6 in a corner). The term is at most
-//! 25 × 6 + 10 × 14 + 80 = 370 cp, or 510 cp with the rook's box; it is never negative
-//! for the attacker, so losing the last piece (bare kings, 0) never pays, and the only
-//! share that comes or goes as men are taken, the box, is at most 140 cp, less than any
-//! piece.
+//! defender's king's coordinate and the rook's, plus [`OPPOSITION_CP`] when the kings
+//! stand in opposition across the defender's king's edge, or [`NEAR_OPPOSITION_CP`]
+//! when the attacker's king stands a knight's move from that (see [`Facing`]); for the
+//! defender its negation; on any other board 0. A square's centre distance is the sum over its file
+//! and rank (0..7) of `3 − x` when `x ≤ 3`, else `x − 4` (0 on d4..e5, 6 in a corner).
+//! The term is at most 25 × 6 + 10 × 14 + 80 = 370 cp, or 510 + 60 = 570 cp with the
+//! rook; it is never negative for the attacker, so losing the last piece (bare kings, 0)
+//! never pays, and the only shares that come or go as men are taken, the box and the
+//! opposition, are at most 140 + 60 = 200 cp together, less than any piece.
 //!
 //! # Rules
 //!
@@ -29,10 +31,11 @@
 //! skip each), 16 rules append the file and the rank of the attacker's rook when it is
 //! the attacker's only man but its king (the pattern admits no other rook, knight,
 //! bishop or queen of the attacker), one rule per share appends the attacker's king's
-//! table share in unary, one of two rules drops the board (writing that share first,
-//! then, with a rook, the (defender, rook) file pair and rank pair, each after an `x`),
-//! the
-//! pair rules turn each box pair, then each (defender, attacker) king pair into its
+//! table share in unary, one rule per [`Facing`] appends its share in unary on a line
+//! with the rook's digits (patterns per edge and colour: on one file two rows apart is
+//! a gap of 19 characters, on one row two files apart a gap of 1), one of two rules
+//! drops the board (writing those shares first, then, with a rook, the (defender, rook)
+//! file pair and rank pair, each after an `x`), the pair rules turn each box pair, then each (defender, attacker) king pair into its
 //! share of the term in unary (`u` per unit of 5 cp), and one rule per length writes
 //! the signed integer.
 
@@ -50,6 +53,85 @@ pub const NEAR_CP: i32 = 10;
 /// Centipawns per line (file or rank) the attacker's only rook cuts off the defender's
 /// king's side of the board, on each axis (king and rook against king only).
 pub const BOX_CP: i32 = 10;
+
+/// Centipawns for the kings in opposition across the defender's king's edge (king and
+/// rook against king only): the defender's king on an edge and the attacker's on the line
+/// through it perpendicular to that edge, two lines away (see [`Facing`]).
+pub const OPPOSITION_CP: i32 = 60;
+/// Centipawns for the kings a knight's move from opposition across the defender's
+/// king's edge (king and rook against king only; see [`Facing`]).
+pub const NEAR_OPPOSITION_CP: i32 = 30;
+
+/// How the kings face each other across the defender's king's edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Facing {
+    /// The defender's king on rank 1 or 8 and the attacker's on its file two ranks away,
+    /// or on file a or h and the attacker's on its rank two files away.
+    Opposition,
+    /// As [`Facing::Opposition`], but the attacker's king one line aside: the defender's
+    /// king on rank 1 or 8 and the attacker's on a neighbouring file two ranks away, or on
+    /// file a or h and the attacker's on a neighbouring rank two files away.
+    KnightsMove,
+}
+
+impl Facing {
+    /// How the defender's king on (`lone_file`, `lone_rank`) and the attacker's on
+    /// (`own_file`, `own_rank`), all 0..7, face each other, if they do.
+    pub fn of(lone_file: u8, lone_rank: u8, own_file: u8, own_rank: u8) -> Option<Facing> {
+        let edge = |x: u8| x == 0 || x == 7;
+        let (files, ranks) = (lone_file.abs_diff(own_file), lone_rank.abs_diff(own_rank));
+        let across = |aside: u8| {
+            (edge(lone_rank) && files == aside && ranks == 2)
+                || (edge(lone_file) && ranks == aside && files == 2)
+        };
+        if across(0) {
+            Some(Facing::Opposition)
+        } else if across(1) {
+            Some(Facing::KnightsMove)
+        } else {
+            None
+        }
+    }
+
+    /// The share of the term, in centipawns.
+    pub fn cp(self) -> i32 {
+        match self {
+            Facing::Opposition => OPPOSITION_CP,
+            Facing::KnightsMove => NEAR_OPPOSITION_CP,
+        }
+    }
+
+    /// The patterns, on the marked line's board (after `W:` or `B:`), of the kings facing
+    /// so: the defender's king `lone`, the attacker's `own`. On the line, a row is 10
+    /// characters (a8's row first), its first square follows `W:`, `B:` or `/`, its last
+    /// precedes `/`; a knight's move that would leave the board lands on a `/`.
+    fn patterns(self, lone: char, own: char) -> Vec<String> {
+        let any = "[^\n]";
+        let row = format!("(?:{any}{{10}})*");
+        match self {
+            Facing::Opposition => vec![
+                // Rank 8 (row 0), the attacker on row 2, 20 characters on.
+                format!("[^\n/]{{0,7}}{lone}{any}{{19}}{own}"),
+                // Rank 1 (row 7), the attacker on row 5.
+                format!("{any}{{50}}[^\n/]{{0,7}}{own}{any}{{19}}{lone}"),
+                // File a, the attacker on file c.
+                format!("{row}{lone}{any}{own}"),
+                // File h, the attacker on file f.
+                format!("{row}{any}{{5}}{own}{any}{lone}"),
+            ],
+            Facing::KnightsMove => vec![
+                format!("[^\n/]{{0,7}}{lone}(?:{any}{{18}}|{any}{{20}}){own}"),
+                format!("{any}{{50}}[^\n/]{{0,7}}{own}(?:{any}{{18}}|{any}{{20}}){lone}"),
+                // File a: the attacker on file c a row below (12 on) or above (8 back).
+                format!("{row}{lone}{any}{{11}}{own}"),
+                format!("{row}{any}{{2}}{own}{any}{{7}}{lone}"),
+                // File h: the attacker on file f a row above (12 back) or below (8 on).
+                format!("{row}{any}{{5}}{own}{any}{{11}}{lone}"),
+                format!("{row}{any}{{7}}{lone}{any}{{7}}{own}"),
+            ],
+        }
+    }
+}
 
 /// The head of an active thread, captured as group 1.
 const HEAD: &str = "(%%\n#stack:\n)";
@@ -220,6 +302,18 @@ pub fn term_rules() -> Vec<(String, String)> {
             format!("${{1}}${{2}}{}\n", "u".repeat(share as usize)),
         ));
     }
+    // King and rook only (the rook's two digits appended): how the kings face each
+    // other, one rule each way.
+    for facing in [Facing::Opposition, Facing::KnightsMove] {
+        rules.push((
+            format!(
+                "{HEAD}(!(?:W:(?:{})|B:(?:{}))[^\n]*//[0-7]{{6}}u*)\n",
+                facing.patterns('k', 'K').join("|"),
+                facing.patterns('K', 'k').join("|")
+            ),
+            format!("${{1}}${{2}}{}\n", "u".repeat(units(facing.cp()) as usize)),
+        ));
+    }
     // Drop the board: the king-table units first, then, with a rook, `x` and
     // (defender's file, rook's file), `x` and (defender's row, rook's row).
     rules.push((
@@ -243,7 +337,8 @@ pub fn term_rules() -> Vec<(String, String)> {
         + (0..64)
             .map(|sq| king_table_units('K', sq))
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+        + units(OPPOSITION_CP.max(NEAR_OPPOSITION_CP));
     for n in 0..=most {
         for (side, sign) in [('W', 1), ('B', -1)] {
             rules.push((
@@ -310,6 +405,69 @@ mod tests {
             (
                 "8/8/8/8/5k2/7r/3K4/8",
                 -(25 * 2 + 10 * 5 + 10 * 5 + 10 + 60 + 70),
+            ),
+            // Black king a8 (6), white king a6 (table -30) in opposition across rank 8,
+            // rook b1: a file and 7 ranks boxed.
+            (
+                "k7/8/K7/8/8/8/8/1R6",
+                25 * 6 + 10 * 7 + 10 * 5 + 60 + 70 + 10 + 60,
+            ),
+            // The same kings with two rooks: no box, no opposition.
+            ("k7/8/K7/8/8/8/1R6/1R6", 25 * 6 + 10 * 7 + 10 * 5 + 60),
+            // Black king a7 (5) on file a, white king a5 (table -30): two ranks apart on
+            // the file, not across the king's edge.
+            (
+                "8/k7/8/K7/8/8/8/1R6",
+                25 * 5 + 10 * 7 + 10 * 5 + 60 + 70 + 10,
+            ),
+            // Black king e1 (3), white king e3 (table -20) across rank 1; rook h8.
+            (
+                "7R/8/8/8/8/4K3/8/4k3",
+                25 * 3 + 10 * 7 + 10 * 5 + 50 + 10 + 10 + 60,
+            ),
+            // Black king a3 (4), white king c3 (table -20) across file a; rook h1.
+            (
+                "8/8/8/8/8/k1K5/8/7R",
+                25 * 4 + 10 * 5 + 10 * 7 + 50 + 10 + 10 + 60,
+            ),
+            // A lone white king h4 (3), black king f4 (table -40 for black) across file
+            // h; black rook a1.
+            (
+                "8/8/8/8/5k1K/8/8/r7",
+                -(25 * 3 + 10 * 5 + 10 * 7 + 70 + 10 + 10 + 60),
+            ),
+            // Black king a8 (6), white king b6 (table -40) a knight's move from the
+            // opposition across rank 8; rook h2: 7 files and 6 ranks on the king's side.
+            (
+                "k7/8/1K6/8/8/8/7R/8",
+                25 * 6 + 10 * 6 + 10 * 5 + 70 + 10 + 20 + 30,
+            ),
+            // Black king a8, white king c7 (table -40): the same across file a.
+            (
+                "k7/2K5/8/8/8/8/7R/8",
+                25 * 6 + 10 * 5 + 10 * 6 + 70 + 10 + 20 + 30,
+            ),
+            // Black king h5 (3), white king f6 or f4 (table -40, -30): across file h;
+            // rook a1.
+            (
+                "8/8/5K2/7k/8/8/8/R7",
+                25 * 3 + 10 * 5 + 10 * 6 + 70 + 10 + 10 + 30,
+            ),
+            (
+                "8/8/8/7k/5K2/8/8/R7",
+                25 * 3 + 10 * 5 + 10 * 6 + 60 + 10 + 10 + 30,
+            ),
+            // A lone white king d1 (3), black king c3 (table -40 for black) a knight's
+            // move from the opposition across rank 1; black rook e8: 4 files (a..d) and
+            // 7 ranks on the king's side.
+            (
+                "4r3/8/8/8/8/2k5/8/3K4",
+                -(25 * 3 + 10 * 6 + 10 * 5 + 70 + 40 + 10 + 30),
+            ),
+            // The kings three files apart across rank 8: no share.
+            (
+                "k7/8/3K4/8/8/8/7R/8",
+                25 * 6 + 10 * 4 + 10 * 5 + 80 + 10 + 20,
             ),
             // A rook and a knight: no box.
             ("k7/8/2K5/8/8/8/8/1R5N", 25 * 6 + 10 * 5 + 10 * 5 + 70),

@@ -149,16 +149,23 @@
 //!   its king (king and rook against king), plus the rook's box `10 × (8 − s(file_d,
 //!   file_r)) + 10 × (8 − s(rank_d, rank_r))` cp, where `r` is the rook and `s(x, y)`
 //!   counts the lines on the defender's side of the rook's line: `y` when `x < y`,
-//!   `7 − y` when `x > y`, 8 when `x = y` (the rook cuts nothing off on that axis); for
-//!   the defender, its negation;
+//!   `7 − y` when `x > y`, 8 when `x = y` (the rook cuts nothing off on that axis), plus
+//!   the opposition: 60 cp when `d` stands on rank 1 or 8 and `a` on its file two ranks
+//!   away (`|rank_d − rank_a| = 2`, `file_d = file_a`) or `d` on file a or h and `a` on
+//!   its rank two files away, 30 cp when `a` stands so but one file (rank) aside (a
+//!   knight's move from the opposition: `|file_d − file_a| = 1` and `|rank_d − rank_a| =
+//!   2` with `d` on rank 1 or 8, or the same with files and ranks swapped with `d` on
+//!   file a or h), else 0; for the defender, its negation;
 //! - on any other board, 0.
 //!
-//! `E` is at most 370 cp, or 510 cp with the rook's box, and never negative for the
-//! attacker, so losing its last piece (bare kings: `E` = 0) never pays; the only share
-//! that comes or goes as men are taken, the rook's box, is at most 140 cp, less than
-//! any piece. So `E` drives the lone king to the edge, confines it with a lone rook and
-//! brings the attacking king towards it without buying material (a pawn aside: a board
-//! where the attacker has a pawn has no term).
+//! `E` is at most 370 cp, or 570 cp with the lone rook, and never negative for the
+//! attacker, so losing its last piece (bare kings: `E` = 0) never pays; the only shares
+//! that come or go as men are taken, the rook's box and the opposition, are at most
+//! 140 + 60 = 200 cp together, less than any piece (a knight, 320 cp, the least). So
+//! `E` drives the lone king to the edge, confines it with a lone rook, brings the
+//! attacking king towards it and, with the rook, into opposition across the edge
+//! without buying material (a pawn aside: a board where the attacker has a pawn has no
+//! term).
 //!
 //! # The `3ply-qe` search (`move-3qe`)
 //!

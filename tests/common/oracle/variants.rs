@@ -39,6 +39,9 @@ pub struct Spec {
     /// The endgame term cancels the attacking king's table and counts the rook's box
     /// (king and rook against king).
     pub rook_box: bool,
+    /// The endgame term counts the kings' opposition, with the rook's box
+    /// ([`opposition_term`]).
+    pub opposition: bool,
 }
 
 impl Spec {
@@ -50,24 +53,28 @@ impl Spec {
                 endgame: false,
                 depth: 2,
                 rook_box: false,
+                opposition: false,
             },
             "2ply-q" => Spec {
                 quiescence: true,
                 endgame: false,
                 depth: 2,
                 rook_box: false,
+                opposition: false,
             },
             "2ply-qe" => Spec {
                 quiescence: true,
                 endgame: true,
                 depth: 2,
                 rook_box: true,
+                opposition: true,
             },
             "3ply-qe" => Spec {
                 quiescence: true,
                 endgame: true,
                 depth: 3,
                 rook_box: true,
+                opposition: true,
             },
             other => panic!("the oracle has no search `{other}`"),
         }
@@ -83,11 +90,12 @@ pub fn is_noisy(m: &Move) -> bool {
 /// when one side has only its king and the other has no pawn but a knight, bishop, rook
 /// or queen, 25 per step of the lone king's centre distance (per axis `3 - x` for
 /// `x <= 3`, else `x - 4`) plus 10 per step of `7 - |file distance|` and of
-/// `7 - |rank distance|` of the kings; when `rook_box` holds (the `2ply-qe` and
+/// `7 - |rank distance|` of the kings; when `spec.rook_box` holds (the `2ply-qe` and
 /// `3ply-qe` terms), plus 30 less the king's table entry of the side with pieces' king,
-/// and, when that side has one rook and nothing else, plus [`rook_box_term`]; for the
+/// and, when that side has one rook and nothing else, plus [`rook_box_term`] and, when
+/// `spec.opposition` holds (the same terms), [`opposition_term`]; for the
 /// side with pieces; else 0.
-pub fn endgame_term(pos: &Chess, side: Color, rook_box: bool) -> i32 {
+pub fn endgame_term(pos: &Chess, side: Color, spec: Spec) -> i32 {
     let board = pos.board();
     let men = |c: Color| (board.by_color(c) & !board.kings()).count();
     let pawns = |c: Color| (board.by_color(c) & board.by_role(Role::Pawn)).count();
@@ -105,11 +113,14 @@ pub fn endgame_term(pos: &Chess, side: Color, rook_box: bool) -> i32 {
     let mut term =
         25 * (centre(lf) + centre(lr)) + 10 * (7 - (lf - of).abs()) + 10 * (7 - (lr - or).abs());
     let rooks = board.by_color(attacker) & board.by_role(Role::Rook);
-    if rook_box {
+    if spec.rook_box {
         // The king's table, whose largest entry is 30, cancelled up to a constant.
         term += 30 - tables::bonus(Role::King, attacker, own);
         if let (1, Some(rook)) = (men(attacker), rooks.first()) {
             term += rook_box_term(lone, rook);
+            if spec.opposition {
+                term += opposition_term(lone, own);
+            }
         }
     }
     if side == attacker { term } else { -term }
@@ -131,11 +142,34 @@ pub fn rook_box_term(lone: Square, rook: Square) -> i32 {
     10 * (8 - files) + 10 * (8 - ranks)
 }
 
+/// The kings' opposition, for the attacker with one rook: 60 cp when the lone king on
+/// `lone` stands on rank 1 or 8 and the attacker's king on `own` on its file two ranks
+/// away, or on file a or h and the attacker's king on its rank two files away; 30 cp
+/// when the attacker's king stands so but one file (rank) aside; else 0.
+pub fn opposition_term(lone: Square, own: Square) -> i32 {
+    let edge = |x: i32| x == 0 || x == 7;
+    let (lf, lr) = (i32::from(lone.file()), i32::from(lone.rank()));
+    let (files, ranks) = (
+        (lf - i32::from(own.file())).abs(),
+        (lr - i32::from(own.rank())).abs(),
+    );
+    let across = |aside: i32| {
+        (edge(lr) && files == aside && ranks == 2) || (edge(lf) && ranks == aside && files == 2)
+    };
+    if across(0) {
+        60
+    } else if across(1) {
+        30
+    } else {
+        0
+    }
+}
+
 /// The score of a leaf (`pos`, the engine to move with at least one legal move) and the
 /// positions the capture search reached below it.
 pub fn leaf(spec: Spec, pos: &Chess, engine: Color) -> (i32, u64) {
     let extra = if spec.endgame {
-        endgame_term(pos, engine, spec.rook_box)
+        endgame_term(pos, engine, spec)
     } else {
         0
     };
@@ -180,7 +214,7 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
         return (if last.is_check() { mate_on_ply(3) } else { 0 }, 0);
     }
     let extra = if spec.endgame {
-        endgame_term(&last, engine, spec.rook_box)
+        endgame_term(&last, engine, spec)
     } else {
         0
     };
@@ -199,7 +233,7 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
 /// The score of standing pat after a reply: the position `next`'s own score and term.
 pub fn stand_pat(spec: Spec, next: &Chess, engine: Color) -> i32 {
     let extra = if spec.endgame {
-        endgame_term(next, engine, spec.rook_box)
+        endgame_term(next, engine, spec)
     } else {
         0
     };
