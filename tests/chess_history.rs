@@ -49,30 +49,34 @@ fn back(pos: &Chess, m: &Move) -> Option<Move> {
 /// Games that return to their start: `start`, a move `m`, a reply `r`, `m` undone, `r`
 /// undone. The history is the four positions before the last (oldest first) and the
 /// root the start again, so the move `m` repeats a position and so does the reply `r`
-/// after it. `pick` chooses among the cycles (by the UCI texts' order).
+/// after it. `picks` cycles at most, one per move `m` (in the UCI texts' order).
 fn cycles(start: &str, picks: usize) -> Vec<(Chess, Vec<Chess>)> {
     let p0 = judge::position(start);
-    let mut found = Vec::new();
     let mut moves: Vec<Move> = p0.legal_moves().into_iter().filter(reversible).collect();
     moves.sort_by_key(judge::uci);
-    for m in &moves {
-        let p1 = judge::play_move(&p0, m);
-        let mut replies: Vec<Move> = p1.legal_moves().into_iter().filter(reversible).collect();
-        replies.sort_by_key(judge::uci);
-        for r in &replies {
-            let p2 = judge::play_move(&p1, r);
-            let Some(mb) = back(&p2, m) else { continue };
-            let p3 = judge::play_move(&p2, &mb);
-            let Some(rb) = back(&p3, r) else { continue };
-            let root = judge::play_move(&p3, &rb);
-            found.push((root, vec![p0.clone(), p1, p2, p3]));
-            break;
-        }
-        if found.len() == picks {
-            break;
-        }
-    }
-    found
+    moves
+        .iter()
+        .filter_map(|m| cycle_through(&p0, m))
+        .map(|(line, root)| (root, line))
+        .take(picks)
+        .collect()
+}
+
+/// The four-ply cycle from `p0` through its reversible move `m` (`m`, the first reply in
+/// UCI order that can be undone after `m` is, `m` undone, the reply undone): the four
+/// positions from `p0` on, and `p0` reached again; `None` when no reply can be undone.
+fn cycle_through(p0: &Chess, m: &Move) -> Option<(Vec<Chess>, Chess)> {
+    let p1 = judge::play_move(p0, m);
+    let mut replies: Vec<Move> = p1.legal_moves().into_iter().filter(reversible).collect();
+    replies.sort_by_key(judge::uci);
+    replies.iter().find_map(|r| {
+        let p2 = judge::play_move(&p1, r);
+        let mb = back(&p2, m)?;
+        let p3 = judge::play_move(&p2, &mb);
+        let rb = back(&p3, r)?;
+        let again = judge::play_move(&p3, &rb);
+        Some((vec![p0.clone(), p1.clone(), p2, p3], again))
+    })
 }
 
 /// The variants checked, each on both executors, built once.
@@ -557,14 +561,30 @@ fn wander(start: &str, plies: usize, seed: u64) -> Vec<Chess> {
 
 #[test]
 fn the_play_programs_search_with_a_long_board_history() {
-    // Lone-king endings after 40 random plies: the board's history (up to 40 earlier
-    // positions) reversed and split in rules, against the oracle.
+    // Lone-king endings after 40 random plies (and a cycle): the board's history (up to
+    // 44 earlier positions) reversed and split in rules, against the oracle.
     let variant = variants::default_play().name;
     let board = Board::new(variant, ExecutorKind::Fast);
     let (mut failures, mut changed) = (Vec::new(), 0);
     for (i, start) in oracle::variants::LONE_KING_FENS.iter().enumerate() {
         let mut line = wander(start, 40, 11 + i as u64);
-        let root = line.pop().expect("a root");
+        let mut root = line.pop().expect("a root");
+        let spec = Spec::of(variant);
+        // The walk ends with a cycle through the move the oracle plays without the
+        // history, when it is reversible: that move then repeats a position.
+        let first = oracle_history::search(spec, &root, &Input::default()).expect("a move");
+        let best = root
+            .legal_moves()
+            .into_iter()
+            .find(|m| judge::uci(m) == first.best)
+            .expect("the oracle's move is legal");
+        if let Some((cycle, again)) = reversible(&best)
+            .then(|| cycle_through(&root, &best))
+            .flatten()
+        {
+            line.extend(cycle);
+            root = again;
+        }
         let moves: Vec<String> = line
             .iter()
             .chain([&root])
@@ -576,7 +596,6 @@ fn the_play_programs_search_with_a_long_board_history() {
             history: line.clone(),
             searchmoves: Vec::new(),
         };
-        let spec = Spec::of(variant);
         let want = oracle_history::search(spec, &root, &input).expect("a move");
         let without = oracle_history::search(spec, &root, &Input::default()).expect("a move");
         changed += usize::from(want.best != without.best);
