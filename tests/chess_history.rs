@@ -555,6 +555,47 @@ fn wander(start: &str, plies: usize, seed: u64) -> Vec<Chess> {
     line
 }
 
+/// The position's key for repetitions: the FEN's first four fields.
+fn key(pos: &Chess) -> String {
+    judge::fen(pos)
+        .split(' ')
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// From `root` after `line`, the oracle's move `b` without a history (`spec`), a
+/// reversible reply `k`, `b` taken back and `k` taken back, when that leads to `root`'s
+/// position again and visits no position of `line`: the positions before the return,
+/// `root` first, and the return.
+fn round_trip(spec: Spec, line: &[Chess], root: &Chess) -> Option<(Vec<Chess>, Chess)> {
+    let best = oracle_history::search(spec, root, &Input::default()).expect("a move");
+    let b = root
+        .legal_moves()
+        .into_iter()
+        .find(|m| judge::uci(m) == best.best)
+        .expect("the oracle's move is legal");
+    if !reversible(&b) {
+        return None;
+    }
+    let seen = |p: &Chess| line.iter().any(|q| key(q) == key(p));
+    let y = judge::play_move(root, &b);
+    for k in y.legal_moves().into_iter().filter(reversible) {
+        let yk = judge::play_move(&y, &k);
+        let Some(b_back) = back(&yk, &b) else {
+            continue;
+        };
+        let z = judge::play_move(&yk, &b_back);
+        let Some(k_back) = back(&z, &k) else { continue };
+        let w = judge::play_move(&z, &k_back);
+        let trip = [root.clone(), y.clone(), yk, z];
+        if key(&w) == key(root) && !trip.iter().any(seen) {
+            return Some((trip.to_vec(), w));
+        }
+    }
+    None
+}
+
 #[test]
 fn the_play_programs_search_with_a_long_board_history() {
     // Lone-king endings after 40 random plies: the board's history (up to 40 earlier
@@ -564,7 +605,14 @@ fn the_play_programs_search_with_a_long_board_history() {
     let (mut failures, mut changed) = (Vec::new(), 0);
     for (i, start) in oracle::variants::LONE_KING_FENS.iter().enumerate() {
         let mut line = wander(start, 40, 11 + i as u64);
-        let root = line.pop().expect("a root");
+        let mut root = line.pop().expect("a root");
+        let spec = Spec::of(variant);
+        // The walk ends, where it can, with the engine's preferred move, a reply, both
+        // taken back: that move now goes back to an earlier position.
+        if let Some((trip, back)) = round_trip(spec, &line, &root) {
+            line.extend(trip);
+            root = back;
+        }
         let moves: Vec<String> = line
             .iter()
             .chain([&root])
@@ -576,7 +624,6 @@ fn the_play_programs_search_with_a_long_board_history() {
             history: line.clone(),
             searchmoves: Vec::new(),
         };
-        let spec = Spec::of(variant);
         let want = oracle_history::search(spec, &root, &input).expect("a move");
         let without = oracle_history::search(spec, &root, &Input::default()).expect("a move");
         changed += usize::from(want.best != without.best);
