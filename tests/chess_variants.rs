@@ -253,46 +253,38 @@ fn lone_king_endings() {
     assert!(changed >= 3, "the endgame term changes {changed} moves");
 }
 
-#[test]
-fn the_rook_box_decides_on_both_executors() {
-    // Without the rook's box the oracle plays another move: rules without it would fail.
+/// Checks that `2ply-qe`'s oracle plays another move on each of `fens` with `without`
+/// (the spec lacking a share), so that rules lacking it would fail, then that the rules
+/// equal the oracle there on both executors.
+fn share_decides(what: &str, fens: &[&str], without: impl Fn(Spec) -> Spec) {
     let with = Spec::of("2ply-qe");
-    let without = Spec {
-        rook_box: false,
-        opposition: false,
-        ..with
-    };
-    for fen in ROOK_BOX {
+    for fen in fens {
         let pos = judge::position(fen);
         let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
-        assert_ne!(best(with), best(without), "{fen}");
+        assert_ne!(best(with), best(without(with)), "{what}: {fen}");
     }
-    let fens: Vec<String> = ROOK_BOX.iter().map(|f| f.to_string()).collect();
+    let fens: Vec<String> = fens.iter().map(|f| f.to_string()).collect();
     let variant = regex_chess::chess::variants::find("2ply-qe").expect("registered");
     for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
-        check_variant(variant, executor, "rook box positions", &fens);
+        check_variant(variant, executor, what, &fens);
     }
 }
 
 #[test]
-fn the_opposition_decides_on_both_executors() {
-    // Without the opposition's share the oracle plays another move: rules without it
-    // would fail.
-    let with = Spec::of("2ply-qe");
-    let without = Spec {
+fn the_rook_box_decides_on_both_executors() {
+    share_decides("rook box positions", &ROOK_BOX, |with| Spec {
+        rook_box: false,
         opposition: false,
         ..with
-    };
-    for fen in OPPOSITION {
-        let pos = judge::position(fen);
-        let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
-        assert_ne!(best(with), best(without), "{fen}");
-    }
-    let fens: Vec<String> = OPPOSITION.iter().map(|f| f.to_string()).collect();
-    let variant = regex_chess::chess::variants::find("2ply-qe").expect("registered");
-    for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
-        check_variant(variant, executor, "opposition positions", &fens);
-    }
+    });
+}
+
+#[test]
+fn the_opposition_decides_on_both_executors() {
+    share_decides("opposition positions", &OPPOSITION, |with| Spec {
+        opposition: false,
+        ..with
+    });
 }
 
 /// `count` random legal placements of a lone king against king and queen, king and rook,
