@@ -553,6 +553,29 @@ pub fn gain(
     stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
 }
 
+/// [`gain`] for a caller that reads `before` no more, nor `uci` when `take_uci`: each of
+/// those is taken off the thread (`take`, one rule like the `lookup` it replaces) instead
+/// of copied, so that the thread carries no second copy of it through the gain's rules
+/// and no `delete` rule follows. The variables taken are gone afterwards.
+#[track_caller]
+pub fn gain_taking(
+    b: &mut Builder,
+    before: &Value<kind::Str>,
+    uci: &Value<kind::Str>,
+    take_uci: bool,
+) -> Value<kind::Int> {
+    b.emit(Instruction::Take(before.var().clone()));
+    b.emit(if take_uci {
+        Instruction::Take(uci.var().clone())
+    } else {
+        Instruction::Lookup(uci.var().clone())
+    });
+    let mut rules = gain_rules(GAIN_BITS);
+    rules.extend(sum_rules(GAIN_BITS, SCORE_BITS, 1));
+    b.emit(stack_rules::instruction("gain", rules));
+    b.rules_value("assign", Vec::new(), &[], Type::Int { bits: SCORE_BITS })
+}
+
 /// Whether the move `uci` captures a piece standing on its target square of the
 /// [`compact`] board `before` (en passant does not: its target square is empty). Two
 /// rules: a select rule reading the target square (as in [`gain`]), then `F` for the rest.

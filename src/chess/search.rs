@@ -685,11 +685,11 @@ pub fn search_with(
         let (moved, (no_reply, (score, (((reply, third), count), allowed)))) = b.if_else(
             &moved,
             |b| {
-                let g = evaluate::gain(b, &root_board, &uci);
+                // The root's board is read here for the last time: taken, not copied.
+                let g = evaluate::gain_taking(b, &root_board, &uci, false);
                 let child = b.add(&root, &g);
-                // The root's board and score are dead from here: drop them before the
-                // replies copy every variable a thousand times.
-                b.emit(Instruction::Delete(root_board.var().clone()));
+                // The root's score is dead from here: dropped before the replies copy
+                // every variable a thousand times.
                 b.emit(Instruction::Delete(root.var().clone()));
                 // The child's board (compact), for the replies' gains and for the end;
                 // the rest of its position and its move wait in its group's boundary.
@@ -718,7 +718,16 @@ pub fn search_with(
                         let (key, (third, count)) = b.if_else(
                             &replied,
                             |b| {
-                                let g = evaluate::gain(b, &saved, &reply);
+                                // Without the capture tests, the gain is the last
+                                // read of `saved`, and of `reply` when no report keeps
+                                // it: taken off every leaf instead of copied and
+                                // deleted after.
+                                let last_read = !three && !quiescence;
+                                let g = if last_read {
+                                    evaluate::gain_taking(b, &saved, &reply, !report)
+                                } else {
+                                    evaluate::gain(b, &saved, &reply)
+                                };
                                 if three {
                                     let took = evaluate::captures_on_target(b, &saved, &reply);
                                     if !report {
@@ -761,10 +770,12 @@ pub fn search_with(
                                     .then(|| evaluate::captures_on_target(b, &saved, &reply));
                                 // Dead: deleted here rather than after the whole `if`
                                 // (the boundary keeps a copy of `saved` for the end).
-                                if !report {
-                                    b.emit(Instruction::Delete(reply.var().clone()));
+                                if !last_read {
+                                    if !report {
+                                        b.emit(Instruction::Delete(reply.var().clone()));
+                                    }
+                                    b.emit(Instruction::Delete(saved.var().clone()));
                                 }
-                                b.emit(Instruction::Delete(saved.var().clone()));
                                 let repeats = near.as_ref().map(|n| leaf_repeats(b, pos, n));
                                 let can_move = has_legal_move(b, pos);
                                 let scored = |b: &mut Builder| {

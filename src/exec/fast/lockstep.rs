@@ -272,22 +272,39 @@ impl<const K: usize> Lanes<'_, K> {
             self.mixed_round(cache, room, out)?;
             return Ok(());
         }
-        let (dfa, hay) = (self.dfa, self.hay);
-        for _ in 0..room {
-            let mut next = self.sid;
+        // The plain rounds run on copies of the lanes' states and a round count: the
+        // lanes' fields stay out of the loop (each lane is at `base[i] + rounds`), and
+        // each lane reads its own window of `room` bytes.
+        let (dfa, base) = (self.dfa, self.at);
+        let windows: [&[u8]; K] = std::array::from_fn(|i| &self.hay[base[i]..base[i] + room]);
+        let mut sid = self.sid;
+        let mut rounds = 0;
+        let mut stopped = None;
+        while rounds < room {
+            let mut next = sid;
             let mut any = false;
             for i in 0..K {
-                next[i] = dfa.next_state_untagged(cache, self.sid[i], hay[self.at[i]]);
+                // SAFETY: `sid[i]` is an untagged state of `cache`, which no plain
+                // lookup changes (the contract of `next_state_untagged_unchecked`).
+                next[i] =
+                    unsafe { dfa.next_state_untagged_unchecked(cache, sid[i], windows[i][rounds]) };
                 any |= next[i].is_tagged();
             }
-            if !any {
-                self.sid = next;
-                for at in &mut self.at {
-                    *at += 1;
-                }
-                self.stats.plain += K;
-                continue;
+            if any {
+                stopped = Some(next);
+                break;
             }
+            sid = next;
+            rounds += 1;
+        }
+        self.sid = sid;
+        for (at, base) in self.at.iter_mut().zip(base) {
+            *at = base + rounds;
+        }
+        self.stats.plain += K * rounds;
+        if let Some(next) = stopped {
+            // A lane would enter a tagged state: it takes the general step, the others
+            // their plain one.
             for i in (0..K).rev() {
                 if !next[i].is_tagged() {
                     self.sid[i] = next[i];
