@@ -73,7 +73,14 @@ use pattern::{Cache, Compiled};
 use rewrite::GroupNeed;
 use state::State;
 
-pub use remembered::{remember as remember_parses, table as parse_table};
+pub use remembered::remember as remember_parses;
+
+/// The table the program cache keeps of `patterns` (see `remembered.rs`): for each
+/// distinct pattern its parse, the literals its matches need and its compiled form's
+/// plain data ([`Compiled::store`]), for [`remember_parses`].
+pub fn parse_table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
+    remembered::table(patterns, Compiled::store)
+}
 pub use syntax::DecodeError as ParsedTableError;
 
 /// The default size below which the multi-core mode does not cut a state (see PERF.md,
@@ -96,8 +103,21 @@ struct PatternSlot {
 impl PatternSlot {
     fn get(&self) -> &Compiled {
         self.compiled.get_or_init(|| {
-            let (hir, prefix) = remembered::parse(&self.source);
-            let compiled = Compiled::from_hir_known(&hir, prefix.as_ref());
+            // The stored form when the program cache kept one (copied out, so that the
+            // table is not locked while the pattern's `lines` automata are built), else
+            // the parse.
+            let stored = remembered::stored(&self.source, |form, stored| {
+                (Box::<[u8]>::from(form), Box::<[u8]>::from(stored))
+            });
+            let from_stored = stored.and_then(|(form, stored)| {
+                let compiled = Compiled::from_stored(&form, &stored);
+                debug_assert!(compiled.is_ok(), "the stored form of {:?}", self.source);
+                compiled.ok()
+            });
+            let compiled = from_stored.unwrap_or_else(|| {
+                let (hir, prefix) = remembered::parse(&self.source);
+                Compiled::from_hir_known(&hir, prefix.as_ref())
+            });
             debug_assert!(
                 self.needed.as_ref().is_none_or(|needed| needed
                     .iter()
