@@ -48,6 +48,7 @@ mod lines;
 mod literal;
 mod local;
 mod lockstep;
+mod nfa_form;
 mod parallel;
 mod pattern;
 mod remembered;

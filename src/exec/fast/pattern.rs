@@ -63,6 +63,7 @@ use super::linear::Linear;
 use super::lines::{self, Lines, LinesPlan};
 use super::literal::{self, KnownPrefix, Literals, Prefix};
 use super::lockstep::{self, Ahead, Outcome};
+use super::nfa_form;
 use super::starts::{Needle, Starts};
 use super::syntax::{self, DecodeError, Direction, Reader, ascii_config};
 
@@ -143,6 +144,9 @@ pub struct Compiled {
     meta: OnceLock<meta::Regex>,
     /// See [`Compiled::is_local`].
     local: bool,
+    /// The stored form of the forward lazy DFA's NFA, when the program cache kept it
+    /// (see `Plain::stored`): the DFA is then built without the parse.
+    forward: Option<Box<[u8]>>,
     groups: OnceLock<GroupEngine>,
     pikevm: OnceLock<pikevm::PikeVM>,
 }
@@ -242,6 +246,10 @@ struct Plain {
     local: bool,
     /// Whether the prefix literal is a [`Compiled::segment_prefix`].
     segment_prefix: bool,
+    /// The stored form ([`nfa_form`]) of the forward lazy DFA's NFA, kept for the
+    /// patterns that always build that DFA (see [`Plain::stored`]); `None` otherwise
+    /// and when compiling from the parse.
+    forward: Option<Box<[u8]>>,
 }
 
 impl Plain {
@@ -284,7 +292,36 @@ impl Plain {
             // A walk of the parse (see `local.rs`), while it is at hand.
             local: super::local::is_local(hir),
             segment_prefix,
+            forward: None,
         }
+    }
+
+    /// What the program cache keeps of the pattern whose parse is `hir`: its facts, and
+    /// the NFA of its forward lazy DFA when the pattern searches with that DFA whenever
+    /// it runs (no prefix to anchor at, or candidates that the DFA decides), so that a
+    /// fresh process builds the DFA without reading and compiling the parse.
+    fn stored(hir: &Hir) -> Plain {
+        let mut plain = Plain::from_hir(hir, None);
+        let anchored = matches!(plain.literals.prefix, Prefix::One(_) | Prefix::Many(_));
+        let never = matches!(plain.literals.prefix, Prefix::Never);
+        let literal = plain
+            .linear
+            .as_ref()
+            .is_some_and(|l| l.as_literal().is_some());
+        let dfa_candidates = anchored
+            && !literal
+            && plain.lines.is_none()
+            && (plain.linear.is_none() || plain.dense);
+        if (!anchored && !never) || dfa_candidates {
+            let nfa = thompson::Compiler::new().build_from_hir(&syntax::ascii_hir(hir));
+            let mut form = Vec::new();
+            if let Ok(nfa) = nfa
+                && nfa_form::encode(&nfa, &mut form)
+            {
+                plain.forward = Some(form.into());
+            }
+        }
+        plain
     }
 
     /// Appends the stored form, or returns false when a part is not kept (see
@@ -309,6 +346,13 @@ impl Plain {
             }
         }
         out.extend([self.dense, self.local, self.segment_prefix].map(u8::from));
+        match &self.forward {
+            None => out.push(0),
+            Some(form) => {
+                out.push(1);
+                syntax::put_bytes(out, form);
+            }
+        }
         true
     }
 
@@ -331,6 +375,11 @@ impl Plain {
             None
         };
         let (dense, local, segment_prefix) = (reader.flag()?, reader.flag()?, reader.flag()?);
+        let forward = if reader.flag()? {
+            Some(reader.bytes()?.into())
+        } else {
+            None
+        };
         if !reader.at_end() {
             return Err(DecodeError("bytes after a stored pattern"));
         }
@@ -342,6 +391,7 @@ impl Plain {
             lines,
             local,
             segment_prefix,
+            forward,
         })
     }
 }
@@ -372,7 +422,7 @@ impl Compiled {
     /// part that is not kept (a prefix of several literals): it is then compiled from its
     /// parse.
     pub fn store(hir: &Hir, out: &mut Vec<u8>) -> bool {
-        Plain::from_hir(hir, None).encode(out)
+        Plain::stored(hir).encode(out)
     }
 
     /// Compiles the pattern whose parse's binary form is `parsed` ([`syntax::encode`])
@@ -384,7 +434,7 @@ impl Compiled {
         let plain = Plain::decode(stored)?;
         #[cfg(debug_assertions)]
         if let Ok(hir) = syntax::decode(parsed) {
-            let fresh = Plain::from_hir(&hir, None);
+            let fresh = Plain::stored(&hir);
             debug_assert_eq!(
                 format!("{plain:?}"),
                 format!("{fresh:?}"),
@@ -405,6 +455,7 @@ impl Compiled {
             lines,
             local,
             segment_prefix,
+            forward,
         } = plain;
         let anchored = matches!(literals.prefix, Prefix::One(_) | Prefix::Many(_));
         let (segment_prefix, percent_prefix) = match &literals.prefix {
@@ -436,6 +487,7 @@ impl Compiled {
             reverse: OnceLock::new(),
             meta: OnceLock::new(),
             local,
+            forward,
             groups: OnceLock::new(),
             pikevm: OnceLock::new(),
         }
@@ -558,9 +610,25 @@ impl Compiled {
                     }
                     _ => Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &self.hir()),
                 };
-                let nfa = thompson::Compiler::new()
-                    .build_from_hir(&self.ascii_hir())
-                    .ok()?;
+                let stored = self.forward.as_deref().map(nfa_form::decode);
+                let nfa = match stored {
+                    Some(Ok(nfa)) => {
+                        debug_assert_eq!(
+                            format!("{nfa:?}"),
+                            format!(
+                                "{:?}",
+                                thompson::Compiler::new()
+                                    .build_from_hir(&self.ascii_hir())
+                                    .ok()?
+                            ),
+                            "a stored NFA that is not the pattern's"
+                        );
+                        nfa
+                    }
+                    _ => thompson::Compiler::new()
+                        .build_from_hir(&self.ascii_hir())
+                        .ok()?,
+                };
                 hybrid::Builder::new()
                     .configure(
                         ascii_config(lazy_config(FORWARD_CACHE), Direction::Forward)
@@ -1083,7 +1151,7 @@ mod tests {
     /// compiled from its parse.
     #[test]
     fn the_chess_programs_patterns_are_stored_whole() {
-        let (mut kept, mut lines) = (0, 0);
+        let (mut kept, mut lines, mut nfas) = (0, 0, 0);
         for name in ["move", "move-qe"] {
             let entry = crate::programs::find(name).expect("registered");
             let options = crate::compiler::CompileOptions::default();
@@ -1097,7 +1165,7 @@ mod tests {
                 let Some((_, bytes)) = stored(&hir) else {
                     continue;
                 };
-                let fresh = Plain::from_hir(&hir, None);
+                let fresh = Plain::stored(&hir);
                 let read = Plain::decode(&bytes).expect("a stored form reads back");
                 assert_eq!(
                     format!("{read:?}"),
@@ -1110,12 +1178,14 @@ mod tests {
                 assert_eq!(again, bytes, "{:?}", rule.pattern);
                 kept += 1;
                 lines += usize::from(read.lines.is_some());
+                nfas += usize::from(read.forward.is_some());
             }
         }
-        // Nearly all are kept (a prefix of several literals is not), `lines` forms too.
+        // Nearly all are kept (a prefix of several literals is not), `lines` forms and
+        // the NFAs of the patterns the DFA searches too.
         assert!(
-            kept > 1000 && lines > 100,
-            "{kept} kept, {lines} with lines"
+            kept > 1000 && lines > 100 && nfas > 100,
+            "{kept} kept, {lines} with lines, {nfas} with an NFA"
         );
     }
 

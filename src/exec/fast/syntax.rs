@@ -69,7 +69,6 @@ pub fn ascii_config(config: hybrid::Config, direction: Direction) -> hybrid::Con
 /// and `[^\n]` are Unicode classes, which compile into many UTF-8 byte-range states and
 /// split the bytes 0x80-0xFF into many byte classes, which widens every lazy DFA state's
 /// transition table; the machine's texts are ASCII.
-#[cfg_attr(not(test), allow(dead_code))]
 pub fn ascii_hir(hir: &Hir) -> Hir {
     match hir.kind() {
         HirKind::Class(Class::Unicode(class)) => {
