@@ -13,7 +13,10 @@
 //!    and fixed literal groups, from the pattern's HIR. `remembered` (uses both): what the
 //!    program cache keeps of each pattern ([`parse_table`], [`remember_parses`]), its
 //!    parse and its needed literals, so that a fresh process does not parse again and
-//!    skips a rule whose state lacks a needed literal before compiling its pattern.
+//!    skips a rule whose state lacks a needed literal before compiling its pattern;
+//!    with it, each compiled pattern's plain data ([`parse_table`]). `nfa_form`: an
+//!    NFA as plain data, replayed into the NFA builder (the program cache keeps the NFAs
+//!    of the lazy DFAs a fresh process is sure to build).
 //!    `starts`: the index of the state's `%` bytes, built on first need on large states
 //!    and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
 //!    their candidates instead of calling memmem once per thread. `local`: which

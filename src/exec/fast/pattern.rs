@@ -7,7 +7,10 @@
 //!
 //! How:
 //! - The pattern is parsed (with `regex`'s syntax defaults) to find its literals and its
-//!   linear form; the parse is then dropped. Engines are built on first need: a linear
+//!   linear form; the parse is then dropped. All that is read off the parse is plain
+//!   data (`Plain`), which the program cache keeps ([`Compiled::store`]), with the NFA
+//!   of the forward lazy DFA of the patterns that always search with it: a fresh process
+//!   compiles a pattern from it ([`Compiled::from_stored`]) without reading the parse. Engines are built on first need: a linear
 //!   pattern whose linear search always decides never builds one (most of the chess
 //!   patterns), which keeps memory down.
 //! - The lazy DFAs (forward, reverse, and those of [`super::lines`]) are built from the

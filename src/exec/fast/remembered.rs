@@ -1,7 +1,9 @@
 //! What the program cache keeps of each pattern, so that a fresh process neither parses
 //! its patterns nor builds a matcher for a rule it can skip: the parse in the binary
 //! form of `syntax.rs`, the literals every match needs and the prefix when it is plain
-//! data (`literal.rs`: the prefix extraction is the costly part of its analysis).
+//! data (`literal.rs`: the prefix extraction is the costly part of its analysis), and
+//! the compiled pattern's stored form (opaque here: `pattern.rs` writes and reads it), so
+//! that compiling a pattern reads plain data instead of decoding and walking its parse.
 //!
 //! Contract:
 //! - [`table`] writes, for each distinct pattern, its parse's binary form and its needed
@@ -10,6 +12,9 @@
 //! - [`parse`] gives the remembered parse read back and the remembered prefix, or parses
 //!   the pattern (and knows no prefix) when there is no entry or its parse does not read
 //!   back. Debug builds check both against a fresh parse and analysis.
+//! - [`stored`] hands the remembered parse's binary form and the stored form of the
+//!   compiled pattern to its caller, when the table keeps one; the caller compiles the
+//!   pattern from its parse when they do not read back.
 //! - [`needed`] gives the remembered needed literals, or `None`: the caller then learns
 //!   them by compiling the pattern. The executor checks them against the compiled
 //!   pattern's own in debug builds; they come from outside the process, so the program
