@@ -140,6 +140,9 @@ pub fn decode(bytes: &[u8]) -> Result<NFA, DecodeError> {
     };
     let range = |reader: &mut Reader<'_>| {
         let (start, end) = (reader.byte()?, reader.byte()?);
+        if start > end {
+            return Err(DecodeError("a byte range that ends before it starts"));
+        }
         Ok(Transition {
             start,
             end,
@@ -169,6 +172,9 @@ pub fn decode(bytes: &[u8]) -> Result<NFA, DecodeError> {
                 let transitions = (0..k)
                     .map(|_| range(&mut reader))
                     .collect::<Result<Vec<_>, DecodeError>>()?;
+                if transitions.windows(2).any(|w| w[0].end >= w[1].start) {
+                    return Err(DecodeError("byte ranges out of order"));
+                }
                 built(builder.add_sparse(transitions))?
             }
             tag::LOOK => {
