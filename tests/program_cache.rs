@@ -181,12 +181,15 @@ fn damaged_parses_are_reported_and_replaced() {
     let expected = answer(load(&cache, &compiled).program.unwrap());
     let path = cache.parses_path(PROGRAM, &CompileOptions::default());
     let good = std::fs::read(&path).unwrap();
-    assert!(good.starts_with(b"regex-chess parsed patterns 3\n"));
+    assert!(good.starts_with(b"regex-chess parsed patterns 4\n"));
     let mut flipped = good.clone();
     let last = flipped.len() - 5;
     flipped[last] ^= 0x40;
     let mut old_version = good.clone();
     old_version[28] = b'0';
+    // The format before the compiled patterns' forms were kept: stale, never read.
+    let mut stale = good.clone();
+    stale[28] = b'3';
     let foreign = ProgramCache::new(dir.path(), "f2");
     assert_eq!(load(&foreign, &compiled).source, Source::Compiled);
     let foreign_path = foreign.parses_path(PROGRAM, &CompileOptions::default());
@@ -195,6 +198,7 @@ fn damaged_parses_are_reported_and_replaced() {
         ("truncated", good[..good.len() / 2].to_vec()),
         ("checksum", flipped),
         ("format", old_version),
+        ("format", stale),
         ("header", Vec::new()),
         ("another build", std::fs::read(&foreign_path).unwrap()),
     ];

@@ -21,12 +21,12 @@
 //! this program, and the checksum that it arrived whole.
 //!
 //! Next to it, `<name>-<key>.parses` holds the parse of each distinct pattern of the
-//! program in the fast executor's binary form and the literals its matches need (the
-//! same header, with its own magic line and format version, then the table of
-//! [`crate::exec::fast::parse_table`]). Loading a program hands that table to the fast
+//! program in the fast executor's binary form, the literals its matches need and the
+//! plain data of the compiled pattern (the same header, with its own magic line and
+//! format version, then the table of [`crate::exec::fast::parse_table`]). Loading a program hands that table to the fast
 //! executor ([`crate::exec::fast::remember_parses`]), so that a fresh process reads its
-//! patterns' parses back instead of parsing them, and skips rules whose state lacks a
-//! needed literal without compiling their patterns (see PERF.md, "Cold start"); a missing
+//! patterns' parses back instead of parsing them, compiles them from their plain data,
+//! and skips rules whose state lacks a needed literal without compiling their patterns (see PERF.md, "Cold start"); a missing
 //! file is written, a damaged or foreign one reported as a warning and rebuilt.
 //!
 //! A file that is truncated, corrupt, or written for another key is reported as a
@@ -64,7 +64,7 @@ pub const ENV_OFF: &str = "REGEX_CHESS_NO_CACHE";
 /// The first line of every cache file.
 const MAGIC: &str = "regex-chess program cache";
 /// The first line of every file of parsed patterns, with its format version.
-const PARSES_MAGIC: &str = "regex-chess parsed patterns 3";
+const PARSES_MAGIC: &str = "regex-chess parsed patterns 4";
 
 static DISABLED: AtomicBool = AtomicBool::new(false);
 

@@ -717,5 +717,6 @@ fn as_literal(atoms: &[Atom]) -> Option<Box<[u8]>> {
 mod ahead;
 mod search;
 mod span;
+mod stored;
 #[cfg(test)]
 mod tests;

@@ -35,7 +35,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::linear::{lines_loop, memchr_any, tail_run};
 use super::lockstep::{self, Answer, Outcome, Stats};
-use super::syntax::{Direction, ascii_config, ascii_hir};
+use super::syntax::{self, DecodeError, Direction, Reader, ascii_config, put, put_bytes};
 
 /// A pattern of the shape `L (?:C*\n)* M R T`, ready to search.
 #[derive(Debug)]
@@ -102,9 +102,30 @@ pub struct Effort {
     pub touched_end: bool,
 }
 
-impl Lines {
-    /// The form of `hir` when it has this shape (and the lazy DFAs build).
-    pub fn new(hir: &Hir) -> Option<Lines> {
+/// The plain data of a [`Lines`] form: what [`Lines::new`] reads off the parse, without
+/// the lazy DFAs (each segment keeps the binary form of its `M R` part's parse instead).
+/// The program cache keeps it (see `remembered.rs`), so that a fresh process builds the
+/// form without the pattern's parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinesPlan {
+    lead: Box<[u8]>,
+    segments: Vec<SegmentPlan>,
+    tail: Option<Vec<u8>>,
+}
+
+/// The plain data of a [`Segment`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SegmentPlan {
+    loop_stops: Vec<u8>,
+    mark: Box<[u8]>,
+    /// The parse of `M R` in binary form ([`syntax::encode`]), or `None` when `R` is
+    /// empty.
+    rest: Option<Box<[u8]>>,
+}
+
+impl LinesPlan {
+    /// The plan of `hir` when it has the shape (see the module docs).
+    pub fn new(hir: &Hir) -> Option<LinesPlan> {
         let mut items = Vec::new();
         flatten(hir, &mut items);
         let mut lead = Vec::new();
@@ -140,17 +161,105 @@ impl Lines {
                 Some(j) if one_line(&items[i..j]) => j,
                 _ => items.len(),
             };
-            segments.push(Segment::new(loop_stops, &items[i..end])?);
+            segments.push(SegmentPlan::new(loop_stops, &items[i..end]));
             i = end;
         }
         if segments.is_empty() {
             return None;
         }
-        Some(Lines {
+        Some(LinesPlan {
             lead: lead.into(),
             segments,
             tail,
         })
+    }
+
+    /// The form, with its lazy DFAs built (`None` when one does not build).
+    pub fn build(&self) -> Option<Lines> {
+        let segments = self
+            .segments
+            .iter()
+            .map(SegmentPlan::build)
+            .collect::<Option<Vec<_>>>()?;
+        Some(Lines {
+            lead: self.lead.clone(),
+            segments,
+            tail: self.tail.clone(),
+        })
+    }
+
+    /// Appends the plan's stored form.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        put_bytes(out, &self.lead);
+        put(out, self.segments.len());
+        for segment in &self.segments {
+            put_bytes(out, &segment.loop_stops);
+            put_bytes(out, &segment.mark);
+            match &segment.rest {
+                None => out.push(0),
+                Some(form) => {
+                    out.push(1);
+                    put_bytes(out, form);
+                }
+            }
+        }
+        match &self.tail {
+            None => out.push(0),
+            Some(stops) => {
+                out.push(1);
+                put_bytes(out, stops);
+            }
+        }
+    }
+
+    /// Reads a plan written by [`LinesPlan::encode`]. (A segment's part is read back
+    /// when the form is built: one that does not read back builds no form.)
+    pub fn decode(reader: &mut Reader<'_>) -> Result<LinesPlan, DecodeError> {
+        let stops = |reader: &mut Reader<'_>| {
+            let bytes = reader.bytes()?;
+            if bytes.len() > 3 || !bytes.is_ascii() {
+                return Err(DecodeError("bad stop bytes"));
+            }
+            Ok(bytes.to_vec())
+        };
+        let lead: Box<[u8]> = reader.bytes()?.into();
+        let n = reader.count()?;
+        let mut segments = Vec::with_capacity(n);
+        for _ in 0..n {
+            let loop_stops = stops(reader)?;
+            let mark = reader.bytes()?.into();
+            let rest = if reader.flag()? {
+                Some(reader.bytes()?.into())
+            } else {
+                None
+            };
+            segments.push(SegmentPlan {
+                loop_stops,
+                mark,
+                rest,
+            });
+        }
+        let tail = if reader.flag()? {
+            Some(stops(reader)?)
+        } else {
+            None
+        };
+        if lead.is_empty() || segments.is_empty() {
+            return Err(DecodeError("not a lines form"));
+        }
+        Ok(LinesPlan {
+            lead,
+            segments,
+            tail,
+        })
+    }
+}
+
+impl Lines {
+    /// The form of `hir` when it has this shape (and the lazy DFAs build).
+    #[cfg(test)]
+    pub fn new(hir: &Hir) -> Option<Lines> {
+        LinesPlan::new(hir)?.build()
     }
 
     /// A fresh cache for [`Lines::find_at`].
@@ -366,8 +475,8 @@ impl Lines {
     }
 }
 
-impl Segment {
-    fn new(loop_stops: Vec<u8>, items: &[Hir]) -> Option<Segment> {
+impl SegmentPlan {
+    fn new(loop_stops: Vec<u8>, items: &[Hir]) -> SegmentPlan {
         let mut mark = Vec::new();
         for item in items {
             match item.kind() {
@@ -378,14 +487,26 @@ impl Segment {
         let only_mark = items
             .iter()
             .all(|h| matches!(h.kind(), HirKind::Literal(_)));
-        let rest = if only_mark {
-            None
-        } else {
-            Some(anchored_dfa(&Hir::concat(items.to_vec()))?)
+        let rest = (!only_mark).then(|| {
+            let mut form = Vec::new();
+            syntax::encode(&Hir::concat(items.to_vec()), &mut form);
+            form.into()
+        });
+        SegmentPlan {
+            loop_stops,
+            mark: mark.into(),
+            rest,
+        }
+    }
+
+    fn build(&self) -> Option<Segment> {
+        let rest = match &self.rest {
+            None => None,
+            Some(form) => Some(anchored_dfa(&syntax::decode_ascii(form).ok()?)?),
         };
         Some(Segment {
-            loop_stops,
-            mark: memmem::Finder::new(&mark).into_owned(),
+            loop_stops: self.loop_stops.clone(),
+            mark: memmem::Finder::new(&self.mark).into_owned(),
             rest,
         })
     }
@@ -448,12 +569,12 @@ fn flatten(hir: &Hir, out: &mut Vec<Hir>) {
 /// one move), and a 60-ply UCI game peaks at 61.0 MB instead of 65.6 MB with 512 KB.
 const LINES_CACHE: usize = 320 << 10;
 
-/// An anchored lazy DFA for `hir`, configured like the pattern's own: ASCII only, giving
-/// up at the first non-ASCII byte (see [`ascii_hir`]).
-fn anchored_dfa(hir: &Hir) -> Option<hybrid::DFA> {
+/// An anchored lazy DFA for `ascii`, a parse cut down to ASCII ([`syntax::ascii_hir`]),
+/// configured like the pattern's own: giving up at the first non-ASCII byte.
+fn anchored_dfa(ascii: &Hir) -> Option<hybrid::DFA> {
     let nfa = thompson::Compiler::new()
         .configure(thompson::Config::new().which_captures(WhichCaptures::Implicit))
-        .build_from_hir(&ascii_hir(hir))
+        .build_from_hir(ascii)
         .ok()?;
     hybrid::Builder::new()
         .configure(ascii_config(

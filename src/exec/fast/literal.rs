@@ -20,6 +20,8 @@ use memchr::memmem;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{Hir, HirKind};
 
+use super::syntax::{DecodeError, Reader, put, put_bytes};
+
 /// How to find the positions where a match may start.
 // One per distinct pattern, read on the hot path: the inline finder is worth its size.
 #[allow(clippy::large_enum_variant)]
@@ -114,6 +116,97 @@ impl Literals {
         };
         let required = self.required.as_ref().map(|f| f.needle());
         prefix.into_iter().chain(required)
+    }
+}
+
+impl Literals {
+    /// Appends the stored form of these facts (see `remembered.rs`), or returns false
+    /// (having appended nothing) when the prefix is [`Prefix::Many`], which is not kept.
+    pub fn encode(&self, out: &mut Vec<u8>) -> bool {
+        let tag = match &self.prefix {
+            Prefix::None => 0,
+            Prefix::Never => 1,
+            Prefix::One(_) => 2,
+            Prefix::Many(_) => return false,
+        };
+        out.push(tag);
+        if let Prefix::One(finder) = &self.prefix {
+            put_bytes(out, finder.needle());
+        }
+        match &self.required {
+            None => out.push(0),
+            Some(finder) => {
+                out.push(1);
+                put_bytes(out, finder.needle());
+            }
+        }
+        put(out, self.fixed_groups.len());
+        let edge = |out: &mut Vec<u8>, edge: Edge| match edge {
+            Edge::FromStart(k) => {
+                out.push(0);
+                put(out, k);
+            }
+            Edge::FromEnd(k) => {
+                out.push(1);
+                put(out, k);
+            }
+        };
+        for group in &self.fixed_groups {
+            match group {
+                None => out.push(0),
+                Some((start, end)) => {
+                    out.push(1);
+                    edge(out, *start);
+                    edge(out, *end);
+                }
+            }
+        }
+        true
+    }
+
+    /// Reads facts written by [`Literals::encode`].
+    pub fn decode(reader: &mut Reader<'_>) -> Result<Literals, DecodeError> {
+        let prefix = match reader.byte()? {
+            0 => Prefix::None,
+            1 => Prefix::Never,
+            2 => {
+                let needle = reader.bytes()?;
+                if needle.is_empty() {
+                    return Err(DecodeError("an empty prefix"));
+                }
+                Prefix::One(memmem::Finder::new(needle).into_owned())
+            }
+            _ => return Err(DecodeError("bad prefix")),
+        };
+        let required = if reader.flag()? {
+            let needle = reader.bytes()?;
+            if needle.is_empty() {
+                return Err(DecodeError("an empty required literal"));
+            }
+            Some(memmem::Finder::new(needle).into_owned())
+        } else {
+            None
+        };
+        let edge = |reader: &mut Reader<'_>| match reader.byte()? {
+            0 => Ok(Edge::FromStart(reader.number()?)),
+            1 => Ok(Edge::FromEnd(reader.number()?)),
+            _ => Err(DecodeError("bad edge")),
+        };
+        let n = reader.count()?;
+        let fixed_groups = (0..n)
+            .map(|_| {
+                Ok(if reader.flag()? {
+                    Some((edge(reader)?, edge(reader)?))
+                } else {
+                    None
+                })
+            })
+            .collect::<Result<Vec<_>, DecodeError>>()?;
+        Ok(Literals {
+            prefix,
+            required,
+            fixed_groups,
+        })
     }
 }
 

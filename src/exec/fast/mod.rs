@@ -13,7 +13,10 @@
 //!    and fixed literal groups, from the pattern's HIR. `remembered` (uses both): what the
 //!    program cache keeps of each pattern ([`parse_table`], [`remember_parses`]), its
 //!    parse and its needed literals, so that a fresh process does not parse again and
-//!    skips a rule whose state lacks a needed literal before compiling its pattern.
+//!    skips a rule whose state lacks a needed literal before compiling its pattern;
+//!    with it, each compiled pattern's plain data ([`parse_table`]). `nfa_form`: an
+//!    NFA as plain data, replayed into the NFA builder (the program cache keeps the NFAs
+//!    of the lazy DFAs a fresh process is sure to build).
 //!    `starts`: the index of the state's `%` bytes, built on first need on large states
 //!    and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
 //!    their candidates instead of calling memmem once per thread. `local`: which
@@ -48,6 +51,7 @@ mod lines;
 mod literal;
 mod local;
 mod lockstep;
+mod nfa_form;
 mod parallel;
 mod pattern;
 mod remembered;
@@ -73,7 +77,14 @@ use pattern::{Cache, Compiled};
 use rewrite::GroupNeed;
 use state::State;
 
-pub use remembered::{remember as remember_parses, table as parse_table};
+pub use remembered::remember as remember_parses;
+
+/// The table the program cache keeps of `patterns` (see `remembered.rs`): for each
+/// distinct pattern its parse, the literals its matches need and its compiled form's
+/// plain data ([`Compiled::store`]), for [`remember_parses`].
+pub fn parse_table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
+    remembered::table(patterns, Compiled::store)
+}
 pub use syntax::DecodeError as ParsedTableError;
 
 /// The default size below which the multi-core mode does not cut a state (see PERF.md,
@@ -96,8 +107,21 @@ struct PatternSlot {
 impl PatternSlot {
     fn get(&self) -> &Compiled {
         self.compiled.get_or_init(|| {
-            let (hir, prefix) = remembered::parse(&self.source);
-            let compiled = Compiled::from_hir_known(&hir, prefix.as_ref());
+            // The stored form when the program cache kept one (copied out, so that the
+            // table is not locked while the pattern's `lines` automata are built), else
+            // the parse.
+            let stored = remembered::stored(&self.source, |form, stored| {
+                (Box::<[u8]>::from(form), Box::<[u8]>::from(stored))
+            });
+            let from_stored = stored.and_then(|(form, stored)| {
+                let compiled = Compiled::from_stored(&form, &stored);
+                debug_assert!(compiled.is_ok(), "the stored form of {:?}", self.source);
+                compiled.ok()
+            });
+            let compiled = from_stored.unwrap_or_else(|| {
+                let (hir, prefix) = remembered::parse(&self.source);
+                Compiled::from_hir_known(&hir, prefix.as_ref())
+            });
             debug_assert!(
                 self.needed.as_ref().is_none_or(|needed| needed
                     .iter()

@@ -7,7 +7,10 @@
 //!
 //! How:
 //! - The pattern is parsed (with `regex`'s syntax defaults) to find its literals and its
-//!   linear form; the parse is then dropped. Engines are built on first need: a linear
+//!   linear form; the parse is then dropped. All that is read off the parse is plain
+//!   data (`Plain`), which the program cache keeps ([`Compiled::store`]), with the NFA
+//!   of the forward lazy DFA of the patterns that always search with it: a fresh process
+//!   compiles a pattern from it ([`Compiled::from_stored`]) without reading the parse. Engines are built on first need: a linear
 //!   pattern whose linear search always decides never builds one (most of the chess
 //!   patterns), which keeps memory down.
 //! - The lazy DFAs (forward, reverse, and those of [`super::lines`]) are built from the
@@ -60,11 +63,12 @@ use regex_automata::{Anchored, Input, MatchKind, meta};
 use regex_syntax::hir::{Hir, HirKind};
 
 use super::linear::Linear;
-use super::lines::{self, Lines};
+use super::lines::{self, Lines, LinesPlan};
 use super::literal::{self, KnownPrefix, Literals, Prefix};
 use super::lockstep::{self, Ahead, Outcome};
+use super::nfa_form;
 use super::starts::{Needle, Starts};
-use super::syntax::{self, Direction, ascii_config};
+use super::syntax::{self, DecodeError, Direction, Reader, ascii_config};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -143,6 +147,9 @@ pub struct Compiled {
     meta: OnceLock<meta::Regex>,
     /// See [`Compiled::is_local`].
     local: bool,
+    /// The stored form of the forward lazy DFA's NFA, when the program cache kept it
+    /// (see `Plain::stored`): the DFA is then built without the parse.
+    forward: Option<Box<[u8]>>,
     groups: OnceLock<GroupEngine>,
     pikevm: OnceLock<pikevm::PikeVM>,
 }
@@ -222,6 +229,176 @@ impl Cache {
     }
 }
 
+/// What compiling a pattern reads off its parse: plain data (the lazy DFAs of its
+/// `lines` form aside, which [`Compiled::from_plain`] builds from the binary forms of
+/// their parts). The program cache keeps it (see `remembered.rs` and PERF.md, "Cold
+/// start"), so that a fresh process compiles a pattern without decoding and walking its
+/// parse.
+#[derive(Debug)]
+struct Plain {
+    /// Group slots (two per group, group 0 included).
+    slot_len: usize,
+    literals: Literals,
+    /// The linear form, unless the pattern has none or it is a trie the DFA searches.
+    linear: Option<Linear>,
+    /// The linear form finds matches slowly, or is a trie: the DFA finds them.
+    dense: bool,
+    /// The `lines` form's plan, when the pattern has one and it is searched first.
+    lines: Option<LinesPlan>,
+    /// See [`Compiled::is_local`].
+    local: bool,
+    /// Whether the prefix literal is a [`Compiled::segment_prefix`].
+    segment_prefix: bool,
+    /// The stored form ([`nfa_form`]) of the forward lazy DFA's NFA, kept for the
+    /// patterns that always build that DFA (see [`Plain::stored`]); `None` otherwise
+    /// and when compiling from the parse.
+    forward: Option<Box<[u8]>>,
+}
+
+impl Plain {
+    /// The facts of the pattern whose parse is `hir` and whose prefix is `known` when
+    /// given (as [`literal::analyze`] would find it).
+    fn from_hir(hir: &Hir, known: Option<&KnownPrefix>) -> Plain {
+        let linear = Linear::new(hir);
+        let group_len = group_len(hir);
+        let literals = literal::analyze_known(hir, group_len, known);
+        let anchored = matches!(literals.prefix, Prefix::One(_) | Prefix::Many(_));
+        let segment_prefix = match &literals.prefix {
+            Prefix::One(f) => {
+                f.needle().first() == Some(&b'%')
+                    && memchr::memmem::find(f.needle(), b"\n%").is_none()
+                    && hir.properties().look_set().is_empty()
+            }
+            _ => false,
+        };
+        // A dense linear form, or a trie, finds matches slowly: the DFA finds them.
+        let trie = anchored && trie_for_dfa(hir, linear.as_ref(), &literals);
+        let dense = linear.as_ref().is_some_and(Linear::dense) || trie;
+        // A trie's linear form would never run (the DFA finds its matches, and its groups
+        // are fixed): it is dropped, which pays for part of the DFA's memory.
+        let linear = linear.filter(|_| !trie);
+        // A linear pattern that backtracks little finds its match and groups in one
+        // pass; jumping to the line first would search twice (kiwipete's lookups
+        // `(%%\n#stack:\n)((?:[^%\n]*\n)*#_97: )([^\n]*)\n`: 522 -> 244 µs a rule).
+        let linear_first = !dense && linear.as_ref().is_some_and(Linear::backtracks_little);
+        let lines = if anchored && !linear_first {
+            LinesPlan::new(hir)
+        } else {
+            None
+        };
+        Plain {
+            slot_len: 2 * group_len,
+            literals,
+            linear,
+            dense,
+            lines,
+            // A walk of the parse (see `local.rs`), while it is at hand.
+            local: super::local::is_local(hir),
+            segment_prefix,
+            forward: None,
+        }
+    }
+
+    /// What the program cache keeps of the pattern whose parse is `hir`: its facts, and
+    /// the NFA of its forward lazy DFA when the pattern searches with that DFA whenever
+    /// it runs (no prefix to anchor at, or candidates that the DFA decides), so that a
+    /// fresh process builds the DFA without reading and compiling the parse.
+    fn stored(hir: &Hir) -> Plain {
+        let mut plain = Plain::from_hir(hir, None);
+        let anchored = matches!(plain.literals.prefix, Prefix::One(_) | Prefix::Many(_));
+        let never = matches!(plain.literals.prefix, Prefix::Never);
+        let literal = plain
+            .linear
+            .as_ref()
+            .is_some_and(|l| l.as_literal().is_some());
+        let dfa_candidates = anchored
+            && !literal
+            && plain.lines.is_none()
+            && (plain.linear.is_none() || plain.dense);
+        if (!anchored && !never) || dfa_candidates {
+            let nfa = thompson::Compiler::new().build_from_hir(&syntax::ascii_hir(hir));
+            let mut form = Vec::new();
+            if let Ok(nfa) = nfa
+                && nfa_form::encode(&nfa, &mut form)
+            {
+                plain.forward = Some(form.into());
+            }
+        }
+        plain
+    }
+
+    /// Appends the stored form, or returns false when a part is not kept (see
+    /// [`Compiled::store`]); `out` may then hold part of it.
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        syntax::put(out, self.slot_len);
+        if !self.literals.encode(out) {
+            return false;
+        }
+        match &self.linear {
+            None => out.push(0),
+            Some(linear) => {
+                out.push(1);
+                linear.encode(out);
+            }
+        }
+        match &self.lines {
+            None => out.push(0),
+            Some(plan) => {
+                out.push(1);
+                plan.encode(out);
+            }
+        }
+        out.extend([self.dense, self.local, self.segment_prefix].map(u8::from));
+        match &self.forward {
+            None => out.push(0),
+            Some(form) => {
+                out.push(1);
+                syntax::put_bytes(out, form);
+            }
+        }
+        true
+    }
+
+    /// Reads what [`Plain::encode`] wrote (all of `bytes`).
+    fn decode(bytes: &[u8]) -> Result<Plain, DecodeError> {
+        let mut reader = Reader::new(bytes);
+        let slot_len = reader.number()?;
+        let literals = Literals::decode(&mut reader)?;
+        if slot_len == 0 || slot_len % 2 == 1 || literals.fixed_groups.len() != slot_len / 2 {
+            return Err(DecodeError("groups that do not fit the pattern"));
+        }
+        let linear = if reader.flag()? {
+            Some(Linear::decode(&mut reader, slot_len)?)
+        } else {
+            None
+        };
+        let lines = if reader.flag()? {
+            Some(LinesPlan::decode(&mut reader)?)
+        } else {
+            None
+        };
+        let (dense, local, segment_prefix) = (reader.flag()?, reader.flag()?, reader.flag()?);
+        let forward = if reader.flag()? {
+            Some(reader.bytes()?.into())
+        } else {
+            None
+        };
+        if !reader.at_end() {
+            return Err(DecodeError("bytes after a stored pattern"));
+        }
+        Ok(Plain {
+            slot_len,
+            literals,
+            linear,
+            dense,
+            lines,
+            local,
+            segment_prefix,
+            forward,
+        })
+    }
+}
+
 impl Compiled {
     /// Compiles `pattern`, which `regex::Regex::new` accepts.
     #[cfg(test)]
@@ -240,39 +417,58 @@ impl Compiled {
     pub fn from_hir_known(hir: &Hir, known: Option<&KnownPrefix>) -> Compiled {
         let mut parsed = Vec::new();
         syntax::encode(hir, &mut parsed);
-        let linear = Linear::new(hir);
-        let group_len = group_len(hir);
-        let literals = literal::analyze_known(hir, group_len, known);
+        Compiled::from_plain(Plain::from_hir(hir, known), parsed.into())
+    }
+
+    /// Appends the stored form of the pattern whose parse is `hir` (what
+    /// [`Compiled::from_stored`] reads back), or returns false when the pattern has a
+    /// part that is not kept (a prefix of several literals): it is then compiled from its
+    /// parse.
+    pub fn store(hir: &Hir, out: &mut Vec<u8>) -> bool {
+        Plain::stored(hir).encode(out)
+    }
+
+    /// Compiles the pattern whose parse's binary form is `parsed` ([`syntax::encode`])
+    /// and whose stored form is `stored` ([`Compiled::store`]), without reading the
+    /// parse: it is read only when an engine is first needed. Bytes that do not read
+    /// back are an error. Debug builds check the result against a compilation of the
+    /// parse.
+    pub fn from_stored(parsed: &[u8], stored: &[u8]) -> Result<Compiled, DecodeError> {
+        let plain = Plain::decode(stored)?;
+        #[cfg(debug_assertions)]
+        if let Ok(hir) = syntax::decode(parsed) {
+            let fresh = Plain::stored(&hir);
+            debug_assert_eq!(
+                format!("{plain:?}"),
+                format!("{fresh:?}"),
+                "a stored pattern that is not what its parse compiles to"
+            );
+        }
+        Ok(Compiled::from_plain(plain, parsed.into()))
+    }
+
+    /// The pattern ready to search, from the facts read off its parse and the parse's
+    /// binary form.
+    fn from_plain(plain: Plain, parsed: Box<[u8]>) -> Compiled {
+        let Plain {
+            slot_len,
+            literals,
+            linear,
+            dense,
+            lines,
+            local,
+            segment_prefix,
+            forward,
+        } = plain;
         let anchored = matches!(literals.prefix, Prefix::One(_) | Prefix::Many(_));
-        let segment_prefix = match &literals.prefix {
-            Prefix::One(f)
-                if f.needle().first() == Some(&b'%')
-                    && memchr::memmem::find(f.needle(), b"\n%").is_none()
-                    && hir.properties().look_set().is_empty() =>
-            {
-                Some(f.needle().into())
-            }
-            _ => None,
+        let (segment_prefix, percent_prefix) = match &literals.prefix {
+            Prefix::One(f) => (
+                segment_prefix.then(|| f.needle().into()),
+                Needle::new(f.needle()),
+            ),
+            _ => (None, None),
         };
-        let percent_prefix = match &literals.prefix {
-            Prefix::One(f) => Needle::new(f.needle()),
-            _ => None,
-        };
-        // A dense linear form, or a trie, finds matches slowly: the DFA finds them.
-        let trie = anchored && trie_for_dfa(hir, linear.as_ref(), &literals);
-        let dense = linear.as_ref().is_some_and(Linear::dense) || trie;
-        // A trie's linear form would never run (the DFA finds its matches, and its groups
-        // are fixed): it is dropped, which pays for part of the DFA's memory.
-        let linear = linear.filter(|_| !trie);
-        // A linear pattern that backtracks little finds its match and groups in one
-        // pass; jumping to the line first would search twice (kiwipete's lookups
-        // `(%%\n#stack:\n)((?:[^%\n]*\n)*#_97: )([^\n]*)\n`: 522 -> 244 µs a rule).
-        let linear_first = !dense && linear.as_ref().is_some_and(Linear::backtracks_little);
-        let lines = if anchored && !linear_first {
-            Lines::new(hir)
-        } else {
-            None
-        };
+        let lines = lines.and_then(|plan| plan.build());
         let literal = linear.as_ref().and_then(Linear::as_literal).map(Box::from);
         Compiled {
             dfa_candidates: anchored
@@ -280,8 +476,8 @@ impl Compiled {
                 && lines.is_none()
                 && (linear.is_none() || dense),
             lines,
-            parsed: parsed.into(),
-            slot_len: 2 * group_len,
+            parsed,
+            slot_len,
             dense,
             anchored,
             nfa: OnceLock::new(),
@@ -293,8 +489,8 @@ impl Compiled {
             dfa: OnceLock::new(),
             reverse: OnceLock::new(),
             meta: OnceLock::new(),
-            // A walk of the parse (see `local.rs`), while it is at hand.
-            local: super::local::is_local(hir),
+            local,
+            forward,
             groups: OnceLock::new(),
             pikevm: OnceLock::new(),
         }
@@ -417,9 +613,25 @@ impl Compiled {
                     }
                     _ => Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &self.hir()),
                 };
-                let nfa = thompson::Compiler::new()
-                    .build_from_hir(&self.ascii_hir())
-                    .ok()?;
+                let stored = self.forward.as_deref().map(nfa_form::decode);
+                let nfa = match stored {
+                    Some(Ok(nfa)) => {
+                        debug_assert_eq!(
+                            format!("{nfa:?}"),
+                            format!(
+                                "{:?}",
+                                thompson::Compiler::new()
+                                    .build_from_hir(&self.ascii_hir())
+                                    .ok()?
+                            ),
+                            "a stored NFA that is not the pattern's"
+                        );
+                        nfa
+                    }
+                    _ => thompson::Compiler::new()
+                        .build_from_hir(&self.ascii_hir())
+                        .ok()?,
+                };
                 hybrid::Builder::new()
                     .configure(
                         ascii_config(lazy_config(FORWARD_CACHE), Direction::Forward)
@@ -924,6 +1136,160 @@ mod tests {
             files.join("|"),
             files.join("|")
         )
+    }
+
+    /// The stored form of `hir` and the binary form of its parse.
+    fn stored(hir: &Hir) -> Option<(Vec<u8>, Vec<u8>)> {
+        let mut bytes = Vec::new();
+        if !Compiled::store(hir, &mut bytes) {
+            return None;
+        }
+        let mut parsed = Vec::new();
+        syntax::encode(hir, &mut parsed);
+        Some((parsed, bytes))
+    }
+
+    /// Every pattern of the chess programs: its stored form reads back to the same facts
+    /// (and writes the same bytes again), so the pattern compiled from it is the one
+    /// compiled from its parse.
+    #[test]
+    fn the_chess_programs_patterns_are_stored_whole() {
+        let (mut kept, mut lines, mut nfas) = (0, 0, 0);
+        for name in ["move", "move-qe"] {
+            let entry = crate::programs::find(name).expect("registered");
+            let options = crate::compiler::CompileOptions::default();
+            let program = crate::compiler::compile((entry.build)(), &options).program;
+            let mut seen = std::collections::HashSet::new();
+            for rule in &program.rules {
+                if !seen.insert(rule.pattern.as_str()) {
+                    continue;
+                }
+                let hir = syntax::parse(&rule.pattern);
+                let Some((_, bytes)) = stored(&hir) else {
+                    continue;
+                };
+                let fresh = Plain::stored(&hir);
+                let read = Plain::decode(&bytes).expect("a stored form reads back");
+                assert_eq!(
+                    format!("{read:?}"),
+                    format!("{fresh:?}"),
+                    "{:?}",
+                    rule.pattern
+                );
+                let mut again = Vec::new();
+                assert!(read.encode(&mut again));
+                assert_eq!(again, bytes, "{:?}", rule.pattern);
+                kept += 1;
+                lines += usize::from(read.lines.is_some());
+                nfas += usize::from(read.forward.is_some());
+            }
+        }
+        // Nearly all are kept (a prefix of several literals is not), `lines` forms and
+        // the NFAs of the patterns the DFA searches too.
+        assert!(
+            kept > 1000 && lines > 100 && nfas > 100,
+            "{kept} kept, {lines} with lines, {nfas} with an NFA"
+        );
+    }
+
+    /// A stored form cut short is an error, and damaged bytes never panic.
+    #[test]
+    fn damaged_stored_forms_are_errors_not_panics() {
+        for pattern in [
+            "(%%\n#stack:\n)((?:[^%\n]*\n)*#b: )([^\n]*)([45])([^%]*)",
+            "(%%\n#stack:\n)(?:(a1)\n.{70}(.)|(b1)\n.{71}(.)|(c1)x)",
+            "%%\n(?:[^%\n]*\n)*#b: [0-9]\n(?:[^%\n]*\n)*#c: [a-z]{2,5}?x?",
+        ] {
+            let hir = syntax::parse(pattern);
+            let (parsed, bytes) = stored(&hir).expect("kept");
+            for cut in 0..bytes.len() {
+                assert!(
+                    Plain::decode(&bytes[..cut]).is_err(),
+                    "{pattern:?} cut at {cut}"
+                );
+            }
+            let mut longer = bytes.clone();
+            longer.push(0);
+            assert!(Plain::decode(&longer).is_err());
+            for i in 0..bytes.len() {
+                for bit in 0..8 {
+                    let mut flipped = bytes.clone();
+                    flipped[i] ^= 1 << bit;
+                    // Bytes that read back are trusted only after the program cache's
+                    // checksum; here they must just not panic while being read.
+                    if let Ok(plain) = Plain::decode(&flipped) {
+                        drop(Compiled::from_plain(plain, parsed.clone().into()));
+                    }
+                }
+            }
+        }
+    }
+
+    mod generated {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn pattern() -> BoxedStrategy<String> {
+            crate::exec::fast::generated::patterns(
+                "[a-c%\\n#]",
+                &[
+                    "[^\\n]",
+                    "[^%]",
+                    ".",
+                    "[0-9é]",
+                    "(?:[^%\\n]*\\n)*",
+                    "[^\\n]*",
+                    "[^%]*",
+                    "%%\\n",
+                    "\\b",
+                ],
+                &[
+                    "({})",
+                    "(?:{})*",
+                    "(?:{}){2}",
+                    "(?:{})?",
+                    "(?:{})??",
+                    "({})[^%]*",
+                ],
+            )
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(400))]
+            /// A pattern compiled from its stored form finds the same matches, the same
+            /// groups and the same first candidates as one compiled from its parse, and
+            /// both find what `regex` finds.
+            #[test]
+            fn stored_patterns_search_as_compiled_ones(
+                p in pattern(),
+                hay in "[a-c%\n#é0-9]{0,40}",
+            ) {
+                let Ok(re) = regex::Regex::new(&p) else {
+                    return Ok(());
+                };
+                let hir = syntax::parse(&p);
+                let Some((parsed, bytes)) = stored(&hir) else {
+                    return Ok(());
+                };
+                let fresh = Compiled::from_hir(&hir);
+                let read = Compiled::from_stored(&parsed, &bytes).expect("reads back");
+                prop_assert_eq!(fresh.first_possible(&hay, None), read.first_possible(&hay, None));
+                let (mut a, mut b) = (Cache::default(), Cache::default());
+                for at in (0..=hay.len()).filter(|&i| hay.is_char_boundary(i)) {
+                    fresh.begin_rule(&mut a, hay.len());
+                    read.begin_rule(&mut b, hay.len());
+                    let found = fresh.find_at(&mut a, &hay, at, None);
+                    prop_assert_eq!(found, read.find_at(&mut b, &hay, at, None));
+                    let want = re.find_at(&hay, at).map(|m| (m.start(), m.end()));
+                    prop_assert_eq!(found, want, "{:?} at {}", p, at);
+                    if let Some((start, end)) = found {
+                        fresh.resolve_groups(&mut a, &hay, start, end);
+                        read.resolve_groups(&mut b, &hay, start, end);
+                        prop_assert_eq!(&a.groups, &b.groups);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! What the program cache keeps of each pattern, so that a fresh process neither parses
 //! its patterns nor builds a matcher for a rule it can skip: the parse in the binary
 //! form of `syntax.rs`, the literals every match needs and the prefix when it is plain
-//! data (`literal.rs`: the prefix extraction is the costly part of its analysis).
+//! data (`literal.rs`: the prefix extraction is the costly part of its analysis), and
+//! the compiled pattern's stored form (opaque here: `pattern.rs` writes and reads it), so
+//! that compiling a pattern reads plain data instead of decoding and walking its parse.
 //!
 //! Contract:
 //! - [`table`] writes, for each distinct pattern, its parse's binary form and its needed
@@ -10,6 +12,9 @@
 //! - [`parse`] gives the remembered parse read back and the remembered prefix, or parses
 //!   the pattern (and knows no prefix) when there is no entry or its parse does not read
 //!   back. Debug builds check both against a fresh parse and analysis.
+//! - [`stored`] hands the remembered parse's binary form and the stored form of the
+//!   compiled pattern to its caller, when the table keeps one; the caller compiles the
+//!   pattern from its parse when they do not read back.
 //! - [`needed`] gives the remembered needed literals, or `None`: the caller then learns
 //!   them by compiling the pattern. The executor checks them against the compiled
 //!   pattern's own in debug builds; they come from outside the process, so the program
@@ -24,7 +29,7 @@ use std::sync::{Mutex, PoisonError};
 use regex_syntax::hir::Hir;
 
 use super::literal::{self, KnownPrefix};
-use super::syntax::{self, DecodeError, Reader, put};
+use super::syntax::{self, DecodeError, Reader, put, put_bytes};
 
 /// The literals every match of a pattern needs, in [`literal::Literals::needed`] order.
 pub type Needed = Box<[Box<[u8]>]>;
@@ -38,6 +43,9 @@ struct Entry {
     needed: Needed,
     /// The prefix, when it is plain data.
     prefix: Option<KnownPrefix>,
+    /// The compiled pattern's stored form (see `Compiled::store`), empty when it is not
+    /// kept.
+    stored: Box<[u8]>,
 }
 
 /// How the table writes an entry's prefix: `0` not kept, `1` [`KnownPrefix::None`], `2`
@@ -51,8 +59,13 @@ mod prefix_tag {
 /// The entries this process was given ([`remember`]), by pattern.
 static REMEMBERED: Mutex<Option<HashMap<Box<str>, Entry>>> = Mutex::new(None);
 
-/// The entries of `patterns` (each distinct one once), as one table for [`remember`].
-pub fn table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
+/// The entries of `patterns` (each distinct one once), as one table for [`remember`];
+/// `store` appends the stored form of a compiled pattern given its parse, or returns
+/// false when it keeps none.
+pub fn table<'a>(
+    patterns: impl IntoIterator<Item = &'a str>,
+    store: impl Fn(&Hir, &mut Vec<u8>) -> bool,
+) -> Vec<u8> {
     let mut seen = std::collections::HashSet::new();
     let distinct: Vec<&str> = patterns.into_iter().filter(|p| seen.insert(*p)).collect();
     let mut out = Vec::new();
@@ -77,6 +90,11 @@ pub fn table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
             put(&mut out, literal.len());
             out.extend_from_slice(&literal);
         }
+        form.clear();
+        if !store(&hir, &mut form) {
+            form.clear();
+        }
+        put_bytes(&mut out, &form);
     }
     out
 }
@@ -111,12 +129,14 @@ pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
             (prefix_tag::ONE, Some(first)) => Some(KnownPrefix::One(first.clone())),
             _ => return Err(DecodeError("a bad prefix")),
         };
+        let stored = reader.bytes()?.into();
         entries.push((
             Box::<str>::from(pattern),
             Entry {
                 form,
                 needed,
                 prefix,
+                stored,
             },
         ));
     }
@@ -153,6 +173,15 @@ pub fn parse(pattern: &str) -> (Hir, Option<KnownPrefix>) {
     }
 }
 
+/// What `read` makes of the remembered parse of `pattern` (its binary form) and the
+/// compiled pattern's stored form, when there is an entry that keeps one; `None`
+/// otherwise. `read` runs with the table locked: it should only read.
+pub fn stored<T>(pattern: &str, read: impl FnOnce(&[u8], &[u8]) -> T) -> Option<T> {
+    let remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
+    let entry = remembered.as_ref()?.get(pattern)?;
+    (!entry.stored.is_empty()).then(|| read(&entry.form, &entry.stored))
+}
+
 /// The remembered needed literals of each of `patterns`, in order (`None` for a pattern
 /// that has no entry).
 pub fn needed<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<Option<Needed>> {
@@ -174,7 +203,12 @@ mod tests {
             "remembered-test-[^\\n]*c",
             "remembered-test-a(b)",
         ];
-        let table = table(patterns);
+        // A stand-in for the compiled form: one byte, kept for patterns with a group.
+        let store = |hir: &Hir, out: &mut Vec<u8>| {
+            out.push(u8::from(hir.properties().explicit_captures_len() > 0));
+            hir.properties().explicit_captures_len() > 0
+        };
+        let table = table(patterns, store);
         for cut in 0..table.len() {
             assert!(remember(&table[..cut]).is_err(), "cut at {cut}");
         }
@@ -186,6 +220,12 @@ mod tests {
         for pattern in patterns {
             assert_eq!(parse(pattern).0, syntax::parse(pattern));
         }
+        let mut form = Vec::new();
+        syntax::encode(&syntax::parse(patterns[0]), &mut form);
+        let read = |form: &[u8], stored: &[u8]| (form.to_vec(), stored.to_vec());
+        assert_eq!(stored(patterns[0], read), Some((form, vec![1])));
+        assert_eq!(stored(patterns[1], read), None, "none kept");
+        assert_eq!(stored("remembered-test-not-in-the-table", read), None);
         assert_eq!(
             parse(patterns[0]).1,
             Some(KnownPrefix::One(b"remembered-test-ab"[..].into()))
@@ -218,21 +258,21 @@ mod tests {
     #[test]
     fn an_empty_needed_literal_is_refused() {
         // One entry: the pattern `x`, the form of `x`, the prefix tag, one needed literal
-        // of length 0.
+        // of length 0, no stored form.
         let mut form = Vec::new();
         syntax::encode(&syntax::parse("x"), &mut form);
         let mut table = vec![1, 1, b'x', form.len() as u8];
         table.extend_from_slice(&form);
-        table.extend_from_slice(&[prefix_tag::ONE, 1, 0]);
+        table.extend_from_slice(&[prefix_tag::ONE, 1, 0, 0]);
         assert!(remember(&table).is_err());
-        table.truncate(table.len() - 3);
+        table.truncate(table.len() - 4);
         // A prefix literal that is not there, and an unknown tag.
-        for bad in [[prefix_tag::ONE, 0], [3, 0]] {
+        for bad in [[prefix_tag::ONE, 0, 0], [3, 0, 0]] {
             let mut bad_table = table.clone();
             bad_table.extend_from_slice(&bad);
             assert!(remember(&bad_table).is_err());
         }
-        table.extend_from_slice(&[prefix_tag::ONE, 1, 1, b'x']);
+        table.extend_from_slice(&[prefix_tag::ONE, 1, 1, b'x', 0]);
         assert_eq!(remember(&table), Ok(1));
         assert_eq!(parse("x").1, Some(KnownPrefix::One(b"x"[..].into())));
     }

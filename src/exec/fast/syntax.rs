@@ -210,6 +210,17 @@ pub(super) fn put(out: &mut Vec<u8>, mut n: usize) {
     out.push(n as u8);
 }
 
+/// Appends `bytes` with its length first (what [`Reader::bytes`] reads).
+pub(super) fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    put(out, bytes.len());
+    out.extend_from_slice(bytes);
+}
+
+/// Appends `n` as 16 little-endian bytes (what [`Reader::u128`] reads).
+pub(super) fn put_u128(out: &mut Vec<u8>, n: u128) {
+    out.extend_from_slice(&n.to_le_bytes());
+}
+
 /// A cursor over the binary form (and over tables of the same numbers and bytes).
 pub(super) struct Reader<'a> {
     bytes: &'a [u8],
@@ -233,7 +244,7 @@ impl<'a> Reader<'a> {
         self.at == self.bytes.len()
     }
 
-    fn byte(&mut self) -> Result<u8, DecodeError> {
+    pub(super) fn byte(&mut self) -> Result<u8, DecodeError> {
         let b = *self.bytes.get(self.at).ok_or(DecodeError("cut short"))?;
         self.at += 1;
         Ok(b)
@@ -262,8 +273,29 @@ impl<'a> Reader<'a> {
         Ok(n)
     }
 
-    fn u32(&mut self) -> Result<u32, DecodeError> {
+    pub(super) fn u32(&mut self) -> Result<u32, DecodeError> {
         u32::try_from(self.number()?).map_err(|_| DecodeError("number too large"))
+    }
+
+    /// A flag written as one byte, `0` or `1`.
+    pub(super) fn flag(&mut self) -> Result<bool, DecodeError> {
+        match self.byte()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(DecodeError("bad flag")),
+        }
+    }
+
+    /// Bytes written by [`put_bytes`].
+    pub(super) fn bytes(&mut self) -> Result<&'a [u8], DecodeError> {
+        let len = self.number()?;
+        self.take(len)
+    }
+
+    /// A number written by [`put_u128`].
+    pub(super) fn u128(&mut self) -> Result<u128, DecodeError> {
+        let bytes = self.take(16)?;
+        Ok(u128::from_le_bytes(bytes.try_into().expect("16 bytes")))
     }
 
     pub(super) fn take(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
@@ -277,7 +309,7 @@ impl<'a> Reader<'a> {
         Ok(taken)
     }
 
-    fn char(&mut self) -> Result<char, DecodeError> {
+    pub(super) fn char(&mut self) -> Result<char, DecodeError> {
         char::from_u32(self.u32()?).ok_or(DecodeError("not a char"))
     }
 

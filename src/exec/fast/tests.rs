@@ -744,3 +744,30 @@ fn sparse_linear_rules_search_ahead() {
     let out = check(&rules, &state);
     assert_eq!(out.matches("#q: bT").count(), 16);
 }
+
+/// The `move` program with its patterns compiled from the program cache's stored forms
+/// (the table a fresh process reads back): the reply on an endgame and an opening is the
+/// reference's, byte for byte.
+#[test]
+fn patterns_compiled_from_stored_forms_agree_with_the_reference() {
+    let entry = crate::programs::find("move").expect("registered");
+    let options = crate::compiler::CompileOptions::default();
+    let program = crate::compiler::compile((entry.build)(), &options)
+        .program
+        .validate()
+        .unwrap();
+    let table = super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
+    assert!(super::remember_parses(&table).is_ok());
+    let reference = Reference::new(program.clone());
+    let fast = Fast::new(program);
+    for fen in [
+        "8/8/4k3/8/2KP4/8/8/8 b - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    ] {
+        let state = format!("{fen}\n");
+        assert_eq!(fast.run(&state), reference.run(&state), "{fen}");
+        // The patterns the run met were built from their stored forms, the table being
+        // remembered (a debug build also checks each against a compilation of its parse).
+        assert!(fast.patterns.iter().any(|p| p.compiled.get().is_some()));
+    }
+}

@@ -14,6 +14,7 @@
 //! branch and repetition; merging is bounded by a step allowance, so a long chain of
 //! optional parts yields a shorter (still exact) filter instead of exponential work.
 
+use super::super::syntax::{DecodeError, Reader, put, put_u128};
 use super::Atom;
 
 /// How many bytes a filter looks at.
@@ -33,6 +34,22 @@ impl Ahead {
         Ahead {
             masks: found.masks[..found.len].into(),
         }
+    }
+
+    /// Appends the filter's stored form (see `stored.rs`).
+    pub(super) fn encode(&self, out: &mut Vec<u8>) {
+        put(out, self.masks.len());
+        self.masks.iter().for_each(|&m| put_u128(out, m));
+    }
+
+    /// Reads a filter written by [`Ahead::encode`].
+    pub(super) fn decode(reader: &mut Reader<'_>) -> Result<Ahead, DecodeError> {
+        let n = reader.count()?;
+        if n > AHEAD {
+            return Err(DecodeError("a filter too long"));
+        }
+        let masks = (0..n).map(|_| reader.u128()).collect::<Result<_, _>>()?;
+        Ok(Ahead { masks })
     }
 
     /// The mask of the first byte (every ASCII byte when the filter is empty).

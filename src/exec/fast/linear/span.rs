@@ -17,6 +17,7 @@
 //! Trade-off: a span holds at most `UNDO` group marks (the search's undo log takes a
 //! span's marks at once), so a longer run of groups becomes several spans.
 
+use super::super::syntax::{DecodeError, Reader, put, put_bytes, put_u128};
 use super::{Atom, CharSet};
 
 /// A run of fixed-width atoms (see the module doc).
@@ -201,5 +202,110 @@ impl Span {
             }
         }
         false
+    }
+}
+
+// The stored form (see `stored.rs`).
+impl Span {
+    /// Appends the span's stored form.
+    pub(super) fn encode(&self, out: &mut Vec<u8>) {
+        put(out, self.count);
+        put(out, self.len);
+        put(out, self.pieces.len());
+        for piece in &self.pieces {
+            match piece {
+                Piece::Literal(lit) => {
+                    out.push(0);
+                    put_bytes(out, lit);
+                }
+                Piece::Classes(masks) => {
+                    out.push(1);
+                    put(out, masks.len());
+                    masks.iter().for_each(|&m| put_u128(out, m));
+                }
+                Piece::Run { table, count } => {
+                    out.push(2);
+                    put(out, *count);
+                    let bits =
+                        table
+                            .iter()
+                            .enumerate()
+                            .fold([0u128; 2], |mut bits, (b, &member)| {
+                                bits[b / 128] |= u128::from(member) << (b % 128);
+                                bits
+                            });
+                    put_u128(out, bits[0]);
+                    put_u128(out, bits[1]);
+                }
+            }
+        }
+        put(out, self.marks.len());
+        for &(slot, offset) in &self.marks {
+            put(out, usize::from(slot));
+            put(out, offset as usize);
+        }
+    }
+
+    /// Reads a span written by [`Span::encode`], checking that its pieces cover exactly
+    /// its length, its marks fit the search's undo log and lie within it.
+    pub(super) fn decode(reader: &mut Reader<'_>) -> Result<Span, DecodeError> {
+        let count = reader.number()?;
+        let len = reader.number()?;
+        let n = reader.count()?;
+        let mut pieces = Vec::with_capacity(n);
+        let mut covered = 0usize;
+        for _ in 0..n {
+            let piece = match reader.byte()? {
+                0 => Piece::Literal(reader.bytes()?.into()),
+                1 => {
+                    let k = reader.count()?;
+                    Piece::Classes((0..k).map(|_| reader.u128()).collect::<Result<_, _>>()?)
+                }
+                2 => {
+                    let count = reader.number()?;
+                    let bits = [reader.u128()?, reader.u128()?];
+                    let mut table = Box::new([false; 256]);
+                    for (b, member) in table.iter_mut().enumerate() {
+                        *member = bits[b / 128] >> (b % 128) & 1 == 1;
+                    }
+                    Piece::Run { table, count }
+                }
+                _ => return Err(DecodeError("unknown span piece")),
+            };
+            let piece_len = match &piece {
+                Piece::Literal(lit) => lit.len(),
+                Piece::Classes(masks) => masks.len(),
+                Piece::Run { count, .. } => *count,
+            };
+            covered = covered
+                .checked_add(piece_len)
+                .ok_or(DecodeError("span too long"))?;
+            pieces.push(piece);
+        }
+        let k = reader.count()?;
+        if k > super::search::UNDO {
+            return Err(DecodeError("too many marks in a span"));
+        }
+        let marks = (0..k)
+            .map(|_| {
+                let slot = u16::try_from(reader.number()?).map_err(|_| DecodeError("bad slot"))?;
+                let offset = reader.u32()?;
+                Ok((slot, offset))
+            })
+            .collect::<Result<Box<[_]>, DecodeError>>()?;
+        if covered != len || marks.iter().any(|&(_, offset)| offset as usize > len) {
+            return Err(DecodeError("a span's pieces do not fit it"));
+        }
+        Ok(Span {
+            count,
+            len,
+            pieces: pieces.into(),
+            marks,
+        })
+    }
+
+    /// The highest slot the span marks, if any.
+    pub(super) fn highest_slot(&self) -> Option<usize> {
+        self.marks.iter().map(|&(slot, _)| usize::from(slot)).max()
     }
 }
