@@ -25,7 +25,7 @@
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError};
-use regex_chess::exec::fast::Fast;
+use regex_chess::exec::fast::{self, Fast};
 use regex_chess::exec::reference::Reference;
 use regex_chess::exec::{Executor, Observer, RuleReport, trace};
 use regex_chess::program::{Origin, Program, Rule, ValidProgram};
@@ -126,9 +126,18 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
     compare(&reference, &Fast::new(program.clone()).segmented(1), state)?;
     compare(
         &reference,
-        &Fast::new(program).segmented(1).parallel(2, 1),
+        &Fast::new(program.clone()).segmented(1).parallel(2, 1),
         state,
-    )
+    )?;
+    // Patterns compiled from the program cache's stored forms, as in a fresh process
+    // with a cached program. The table is global to the process: forgetting it after the
+    // case keeps the test's memory flat (another test's case forgetting it meanwhile only
+    // sends this one's patterns through their parse, which is checked as well).
+    let table = fast::parse_table(program.rules().iter().map(|rule| rule.pattern.as_str()));
+    prop_assert!(fast::remember_parses(&table).is_ok());
+    let stored = compare(&reference, &Fast::new(program), state);
+    fast::forget_parses();
+    stored
 }
 
 /// Every way of running `fast` on `state` must give what `reference` gives.

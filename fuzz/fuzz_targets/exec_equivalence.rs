@@ -28,7 +28,7 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use regex_chess::exec::fast::Fast;
+use regex_chess::exec::fast::{self, Fast};
 use regex_chess::exec::reference::Reference;
 use regex_chess::program::{Program, Rule, ValidProgram};
 
@@ -682,8 +682,26 @@ fn check(mut rules: Vec<Rule>, state: &str) {
     if let Err(difference) = exec_compare::compare(&reference, &segmented, state) {
         panic!("fast with the segmented state and reference disagree: {difference}");
     }
-    let both = Fast::new(program).segmented(1).parallel(2, 1);
+    let both = Fast::new(program.clone()).segmented(1).parallel(2, 1);
     if let Err(difference) = exec_compare::compare(&reference, &both, state) {
         panic!("fast segmented on two cores and reference disagree: {difference}");
+    }
+    // Patterns compiled from the program cache's stored forms (what a fresh process with a
+    // cached program does), on one core and with the rope on two. Fuzz builds keep debug
+    // assertions, so each stored form is also checked against a compilation of its parse.
+    let table = fast::parse_table(program.rules().iter().map(|rule| rule.pattern.as_str()));
+    if let Err(error) = fast::remember_parses(&table) {
+        panic!("the program's own parse table does not read back: {error}");
+    }
+    let stored = Fast::new(program.clone());
+    let stored_result = exec_compare::compare(&reference, &stored, state);
+    let stored_rope = Fast::new(program).rope(1, 1).parallel(2, 1);
+    let stored_rope_result = exec_compare::compare(&reference, &stored_rope, state);
+    fast::forget_parses();
+    if let Err(difference) = stored_result {
+        panic!("fast from stored forms and reference disagree: {difference}");
+    }
+    if let Err(difference) = stored_rope_result {
+        panic!("fast from stored forms with the rope on two cores and reference disagree: {difference}");
     }
 }

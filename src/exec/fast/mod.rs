@@ -77,7 +77,7 @@ use pattern::{Cache, Compiled};
 use rewrite::GroupNeed;
 use state::State;
 
-pub use remembered::remember as remember_parses;
+pub use remembered::{forget as forget_parses, remember as remember_parses};
 
 /// The table the program cache keeps of `patterns` (see `remembered.rs`): for each
 /// distinct pattern its parse, the literals its matches need and its compiled form's

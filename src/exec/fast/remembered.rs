@@ -148,6 +148,13 @@ pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
     Ok(n)
 }
 
+/// Forgets every entry [`remember`] was given: patterns compiled from then on are
+/// compiled from their parse (the fuzz target uses this so that a long run does not
+/// keep the tables of every program it met).
+pub fn forget() {
+    *REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner) = None;
+}
+
 /// The parse of `pattern` and its prefix when known: the remembered form read back and
 /// the remembered prefix when there is an entry whose form reads back, else
 /// [`syntax::parse`] and no prefix.
