@@ -2,7 +2,8 @@
 //!
 //! `cargo run --release --example rope_ab -- '<fen>' PROGRAM RUNS ROPE_MIN [CORES]`: loads
 //! PROGRAM (`move`, `move-q`, ...) from the cache and runs it RUNS times on the FEN's input
-//! state, with the rope from ROPE_MIN bytes (`off`: never) on CORES cores (1 by default).
+//! state, with the rope from ROPE_MIN bytes (`off`: never) on CORES cores (1 by default),
+//! in pieces of `ROPE_PIECE` bytes when that is set in the environment (else the default).
 
 use std::time::Instant;
 
@@ -38,8 +39,12 @@ fn main() {
         args[4].parse().unwrap_or(usize::MAX)
     };
     let cores: usize = args.get(5).and_then(|c| c.parse().ok()).unwrap_or(1);
+    let piece: usize = std::env::var("ROPE_PIECE")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(DEFAULT_ROPE_PIECE);
     let fast = Fast::new(program)
-        .rope(rope_min, DEFAULT_ROPE_PIECE)
+        .rope(rope_min, piece)
         .parallel(cores, DEFAULT_SPLIT_MIN);
     let state = runner::input_state(&fen);
     for run in 1..=runs {

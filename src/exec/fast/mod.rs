@@ -155,8 +155,12 @@ struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
     /// The scratch spaces of the multi-core mode's helper threads (empty on one core).
     helpers: Vec<Scratch>,
-    /// The buffer a rope run joins its pieces into, reused between runs.
-    pieces_out: String,
+    /// The pieces of earlier rope runs, whose buffers later runs reuse (see
+    /// `rope::recycle`).
+    piece_runs: Vec<rope::PieceRun>,
+    /// Text buffers of earlier rope runs' pieces, for the next pieces (see
+    /// `rope::release_buffers`).
+    piece_buffers: Vec<String>,
     /// The spare index of `%` bytes of a rope's piece (see `rope::run_piece`), reused
     /// between pieces.
     piece_starts: starts::Starts,
@@ -622,11 +626,14 @@ impl Fast {
             return RopeRun::No;
         }
         let rules = index..run_end;
-        write(state).flat();
+        // The state's spare buffers, which the run joins its pieces into.
+        let (mut out, mut out_starts) = write(state).take_spares();
         let guard = read(state);
         let text = guard.flat_text();
         let mut bounds = parallel::cuts(text.as_bytes(), pieces);
         if bounds.is_empty() {
+            drop(guard);
+            write(state).give_back_spares(out, out_starts);
             return RopeRun::No;
         }
         bounds.insert(0, 0);
@@ -640,32 +647,51 @@ impl Fast {
             text,
             whole_index: whole_index.map(|starts| (starts, 0)),
         };
-        let missing: Vec<bool> = rules
-            .clone()
-            .map(|rule| {
-                let id = self.rule_pattern[rule];
-                let (_, ids) = self.patterns[id].get_with_ids(&self.literals);
-                ids.iter().any(|&l| absent.is_absent(l))
-            })
-            .collect();
-        let runs = match crew {
-            Some(crew) => crew.run(rules.clone(), &missing, mode, whole, &bounds, scratch),
-            None => bounds
-                .windows(2)
-                .map(|w| {
-                    let piece = whole.cut(w[0]..w[1]);
-                    rope::run_piece(self, rules.clone(), &missing, scratch, piece, mode)
-                })
-                .collect(),
+        let known_of = |rule: usize| {
+            let id = self.rule_pattern[rule];
+            let (_, ids) = self.patterns[id].get_with_ids(&self.literals);
+            match ids.iter().any(|&l| absent.is_absent(l)) {
+                true => rope::Known::Absent,
+                false => rope::Known::Nothing,
+            }
         };
+        let known: Vec<rope::Known> = rules.clone().map(known_of).collect();
+        // The join as the pieces are done (one core), or after them (several cores).
+        let mut joined: Option<rope::Join<'_>> = None;
+        let runs = match crew {
+            Some(crew) => crew.run(rules.clone(), &known, mode, whole, &bounds, scratch),
+            None => {
+                // Each piece in turn through the whole run, its text then written
+                // straight into the state's spare buffer, so that the next piece reuses
+                // the piece's buffers: the join, as the pieces are done.
+                joined = Some(rope::Join::new(text, whole_index, mode.indexed));
+                let join = joined.as_mut().expect("just set");
+                let mut runs = Vec::with_capacity(bounds.len() - 1);
+                for (i, w) in bounds.windows(2).enumerate() {
+                    let piece = whole.cut(w[0]..w[1]);
+                    let mut run =
+                        rope::run_piece(self, rules.clone(), &known, scratch, piece, mode);
+                    join.piece(&bounds, i, &run, &mut out, &mut out_starts);
+                    rope::release_buffers(&mut run, scratch);
+                    runs.push(run);
+                }
+                runs
+            }
+        };
+        let rules = index..run_end;
         if !rope::cuts_hold(&runs, rules.len()) {
+            rope::recycle(runs, scratch);
+            drop(guard);
+            out.clear();
+            out_starts.clear();
+            write(state).give_back_spares(out, out_starts);
             return RopeRun::Fallback(run_end);
         }
         let rope = rope::Rope {
             text,
             bounds,
             rules: rules.clone(),
-            absent: missing,
+            known,
             runs,
         };
         let counts = observer.wants_match_counts();
@@ -689,9 +715,7 @@ impl Fast {
                 break;
             }
         }
-        let mut out = std::mem::take(&mut scratch.pieces_out);
-        out.clear();
-        let mut starts = None;
+        let mut indexed = false;
         match stopped_at {
             Some(k) => {
                 done.stopped = true;
@@ -705,23 +729,27 @@ impl Fast {
             }
             None => {
                 done.changed = rope.changed();
-                if done.changed {
+                if let Some(join) = joined {
+                    indexed = join.finish(&mut out, &mut out_starts);
+                } else if done.changed {
                     rope.join_into(&mut out);
                     // The index carried through: a later rule need not scan for it.
-                    let kept =
-                        whole_index.is_some() || rope.runs.iter().any(|r| r.starts.is_some());
+                    let kept = whole_index.is_some() || rope.runs.iter().any(|r| r.indexed());
                     if mode.indexed && kept {
-                        starts = Some(rope.joined_index(whole_index));
+                        rope.joined_index_into(whole_index, &mut out_starts);
+                        indexed = true;
                     }
                 }
             }
         }
-        drop(rope);
+        rope::recycle(rope.runs, scratch);
         drop(guard);
+        let mut guard = write(state);
         if done.changed {
-            write(state).replace_text_indexed(&mut out, starts);
+            guard.install(out, out_starts, indexed);
+        } else {
+            guard.give_back_spares(out, out_starts);
         }
-        scratch.pieces_out = out;
         RopeRun::Done(done)
     }
 }
