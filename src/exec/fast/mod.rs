@@ -135,12 +135,16 @@ impl PatternSlot {
 }
 
 /// The default size from which one core runs runs of local rules as a rope (see
-/// [`Fast::rope`]): never. On one core the rope now takes fewer instructions than the flat
-/// state on a warm move (each piece keeps its index of `%` bytes) and about as many on a
-/// first one (locality comes from the parse), but it measured 5-15% more CPU time on the
-/// wide bench positions (PERF.md, "The rope by default on one core"). Several cores always
-/// use it.
-pub const DEFAULT_ROPE_MIN: usize = usize::MAX;
+/// [`Fast::rope`]): 4 MB. Below it the flat state (the text and its spare buffer) stays
+/// within or near a core's 2 MB L2 cache on the machine measured, and each rule's fixed
+/// cost, paid once per piece on the rope, outweighs the copies the rope saves: the warm
+/// 2-ply move on the bench positions took as much CPU time or up to 10% more with the
+/// rope from 64 KB although it runs 2% fewer instructions, and the 3-ply search on the
+/// promotion position (states to 5.9 MB) 10-15% more with the rope from 2 MB, as much
+/// from 4 MB. On kiwipete's 3-ply search (27 MB) the rope from 4 MB took 10-25% less
+/// (PERF.md, "The rope by default from 4 MB"). Several cores always use it on the
+/// states they cut.
+pub const DEFAULT_ROPE_MIN: usize = 1 << 22;
 
 /// The default length of a rope's pieces (see [`Fast::rope`]).
 pub const DEFAULT_ROPE_PIECE: usize = 1 << 15;
@@ -416,7 +420,7 @@ impl Fast {
     /// On one core, runs runs of at least two consecutive local rules (see `local.rs`)
     /// on states of at least `min_len` bytes as a rope (see `rope.rs`): the state cut at
     /// thread boundaries into pieces of about `piece_len` bytes, each taken through the
-    /// whole run in turn (off by default, see [`DEFAULT_ROPE_MIN`]; pieces of
+    /// whole run in turn (from [`DEFAULT_ROPE_MIN`] by default; pieces of
     /// [`DEFAULT_ROPE_PIECE`] bytes by default). With several cores ([`Fast::parallel`]) local rules on
     /// states of the multi-core mode's size always run as a rope, its pieces shared between
     /// the cores, and no shorter than `piece_len`. Results are identical either way.

@@ -109,9 +109,12 @@ impl PieceRun {
     }
 }
 
-/// How many piece runs and text buffers a scratch space keeps for later runs (see
-/// [`recycle`]), and the largest buffer it keeps: more would only hold memory.
-const KEPT_RUNS: usize = 2 * super::parallel::MAX_PIECES;
+/// How many piece runs (their steps) and text buffers a scratch space keeps for later
+/// runs (see [`recycle`]), and the largest buffer it keeps: one core needs two buffers
+/// at a time (see [`Join`]); several cores hand their pieces' buffers to the caller,
+/// whose pool would otherwise hold as much as the state between runs.
+const KEPT_RUNS: usize = 64;
+const KEPT_BUFFERS: usize = 16;
 const KEPT_BUFFER_MAX: usize = 1 << 20;
 
 /// Keeps the buffers of `run`'s texts in `scratch` for the next pieces; `run` keeps its
@@ -119,7 +122,7 @@ const KEPT_BUFFER_MAX: usize = 1 << 20;
 pub fn release_buffers(run: &mut PieceRun, scratch: &mut Scratch) {
     for buffer in [&mut run.text, &mut run.spare] {
         let mut buffer = std::mem::take(buffer);
-        if scratch.piece_buffers.len() < KEPT_RUNS
+        if scratch.piece_buffers.len() < KEPT_BUFFERS
             && buffer.capacity() > 0
             && buffer.capacity() <= KEPT_BUFFER_MAX
         {
