@@ -33,7 +33,8 @@
 //! 5. The state, the rope and the cores. `state`: the state between rules, flat (with its
 //!    `%` index) or cut into thread segments. `rope`: a run of consecutive local rules
 //!    taken through the pieces of the state cut at thread boundaries, piece after piece,
-//!    joined once after the run ([`Fast::rope`]). `parallel`: the opt-in multi-core mode
+//!    each written into the state's spare buffer once done (on one core, by default on
+//!    states from [`DEFAULT_ROPE_MIN`]; [`Fast::rope`]). `parallel`: the opt-in multi-core mode
 //!    ([`Fast::parallel`]): the pieces of each rope run shared between the cores. Both
 //!    run rules through this module's [`Fast`], the one place where files use each other.
 //!
@@ -682,7 +683,6 @@ impl Fast {
                 runs
             }
         };
-        let rules = index..run_end;
         if !rope::cuts_hold(&runs, rules.len()) {
             rope::recycle(runs, scratch);
             drop(guard);
