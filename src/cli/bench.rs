@@ -46,8 +46,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = crate::exec::fast::DEFAULT_SPLIT_MIN)]
     split_min: usize,
     /// On one core, runs of local rules on states of at least this many bytes run piece
-    /// by piece (the rope; `off`, the default, never).
-    #[arg(long, default_value = "off", value_parser = parse_bytes_or_off)]
+    /// by piece (the rope; `off`: never).
+    #[arg(long, default_value_t = crate::exec::fast::DEFAULT_ROPE_MIN, value_parser = parse_bytes_or_off)]
     rope_min: usize,
     /// The length of the rope's pieces, in bytes.
     #[arg(long, default_value_t = crate::exec::fast::DEFAULT_ROPE_PIECE)]

@@ -36,7 +36,8 @@
 //! 5. The state, the rope and the cores. `state`: the state between rules, flat (with its
 //!    `%` index) or cut into thread segments. `rope`: a run of consecutive local rules
 //!    taken through the pieces of the state cut at thread boundaries, piece after piece,
-//!    joined once after the run ([`Fast::rope`]). `parallel`: the opt-in multi-core mode
+//!    each written into the state's spare buffer once done (on one core, by default on
+//!    states from [`DEFAULT_ROPE_MIN`]; [`Fast::rope`]). `parallel`: the opt-in multi-core mode
 //!    ([`Fast::parallel`]): the pieces of each rope run shared between the cores. Both
 //!    run rules through this module's [`Fast`], the one place where files use each other.
 //!
@@ -159,12 +160,16 @@ impl PatternSlot {
 }
 
 /// The default size from which one core runs runs of local rules as a rope (see
-/// [`Fast::rope`]): never. On one core the rope now takes fewer instructions than the flat
-/// state on a warm move (each piece keeps its index of `%` bytes) and about as many on a
-/// first one (locality comes from the parse), but it measured 5-15% more CPU time on the
-/// wide bench positions (PERF.md, "The rope by default on one core"). Several cores always
-/// use it.
-pub const DEFAULT_ROPE_MIN: usize = usize::MAX;
+/// [`Fast::rope`]): 4 MB. Below it the flat state (the text and its spare buffer) stays
+/// within or near a core's 2 MB L2 cache on the machine measured, and each rule's fixed
+/// cost, paid once per piece on the rope, outweighs the copies the rope saves: the warm
+/// 2-ply move on the bench positions took as much CPU time or up to 10% more with the
+/// rope from 64 KB although it runs 2% fewer instructions, and the 3-ply search on the
+/// promotion position (states to 5.9 MB) 10-15% more with the rope from 2 MB, as much
+/// from 4 MB. On kiwipete's 3-ply search (27 MB) the rope from 4 MB took 10-25% less
+/// (PERF.md, "The rope by default from 4 MB"). Several cores always use it on the
+/// states they cut.
+pub const DEFAULT_ROPE_MIN: usize = 1 << 22;
 
 /// The default length of a rope's pieces (see [`Fast::rope`]).
 pub const DEFAULT_ROPE_PIECE: usize = 1 << 15;
@@ -179,8 +184,12 @@ struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
     /// The scratch spaces of the multi-core mode's helper threads (empty on one core).
     helpers: Vec<Scratch>,
-    /// The buffer a rope run joins its pieces into, reused between runs.
-    pieces_out: String,
+    /// The pieces of earlier rope runs, whose buffers later runs reuse (see
+    /// `rope::recycle`).
+    piece_runs: Vec<rope::PieceRun>,
+    /// Text buffers of earlier rope runs' pieces, for the next pieces (see
+    /// `rope::release_buffers`).
+    piece_buffers: Vec<String>,
     /// The spare index of `%` bytes of a rope's piece (see `rope::run_piece`), reused
     /// between pieces.
     piece_starts: starts::Starts,
@@ -436,7 +445,7 @@ impl Fast {
     /// On one core, runs runs of at least two consecutive local rules (see `local.rs`)
     /// on states of at least `min_len` bytes as a rope (see `rope.rs`): the state cut at
     /// thread boundaries into pieces of about `piece_len` bytes, each taken through the
-    /// whole run in turn (off by default, see [`DEFAULT_ROPE_MIN`]; pieces of
+    /// whole run in turn (from [`DEFAULT_ROPE_MIN`] by default; pieces of
     /// [`DEFAULT_ROPE_PIECE`] bytes by default). With several cores ([`Fast::parallel`]) local rules on
     /// states of the multi-core mode's size always run as a rope, its pieces shared between
     /// the cores, and no shorter than `piece_len`. Results are identical either way.
@@ -646,11 +655,14 @@ impl Fast {
             return RopeRun::No;
         }
         let rules = index..run_end;
-        write(state).flat();
+        // The state's spare buffers, which the run joins its pieces into.
+        let (mut out, mut out_starts) = write(state).take_spares();
         let guard = read(state);
         let text = guard.flat_text();
         let mut bounds = parallel::cuts(text.as_bytes(), pieces);
         if bounds.is_empty() {
+            drop(guard);
+            write(state).give_back_spares(out, out_starts);
             return RopeRun::No;
         }
         bounds.insert(0, 0);
@@ -664,32 +676,50 @@ impl Fast {
             text,
             whole_index: whole_index.map(|starts| (starts, 0)),
         };
-        let missing: Vec<bool> = rules
-            .clone()
-            .map(|rule| {
-                let id = self.rule_pattern[rule];
-                let (_, ids) = self.patterns[id].get_with_ids(&self.literals);
-                ids.iter().any(|&l| absent.is_absent(l))
-            })
-            .collect();
+        let known_of = |rule: usize| {
+            let id = self.rule_pattern[rule];
+            let (_, ids) = self.patterns[id].get_with_ids(&self.literals);
+            match ids.iter().any(|&l| absent.is_absent(l)) {
+                true => rope::Known::Absent,
+                false => rope::Known::Nothing,
+            }
+        };
+        let known: Vec<rope::Known> = rules.clone().map(known_of).collect();
+        // The join as the pieces are done (one core), or after them (several cores).
+        let mut joined: Option<rope::Join<'_>> = None;
         let runs = match crew {
-            Some(crew) => crew.run(rules.clone(), &missing, mode, whole, &bounds, scratch),
-            None => bounds
-                .windows(2)
-                .map(|w| {
+            Some(crew) => crew.run(rules.clone(), &known, mode, whole, &bounds, scratch),
+            None => {
+                // Each piece in turn through the whole run, its text then written
+                // straight into the state's spare buffer, so that the next piece reuses
+                // the piece's buffers: the join, as the pieces are done.
+                joined = Some(rope::Join::new(text, whole_index, mode.indexed));
+                let join = joined.as_mut().expect("just set");
+                let mut runs = Vec::with_capacity(bounds.len() - 1);
+                for (i, w) in bounds.windows(2).enumerate() {
                     let piece = whole.cut(w[0]..w[1]);
-                    rope::run_piece(self, rules.clone(), &missing, scratch, piece, mode)
-                })
-                .collect(),
+                    let mut run =
+                        rope::run_piece(self, rules.clone(), &known, scratch, piece, mode);
+                    join.piece(&bounds, i, &run, &mut out, &mut out_starts);
+                    rope::release_buffers(&mut run, scratch);
+                    runs.push(run);
+                }
+                runs
+            }
         };
         if !rope::cuts_hold(&runs, rules.len()) {
+            rope::recycle(runs, scratch);
+            drop(guard);
+            out.clear();
+            out_starts.clear();
+            write(state).give_back_spares(out, out_starts);
             return RopeRun::Fallback(run_end);
         }
         let rope = rope::Rope {
             text,
             bounds,
             rules: rules.clone(),
-            absent: missing,
+            known,
             runs,
         };
         let counts = observer.wants_match_counts();
@@ -713,9 +743,7 @@ impl Fast {
                 break;
             }
         }
-        let mut out = std::mem::take(&mut scratch.pieces_out);
-        out.clear();
-        let mut starts = None;
+        let mut indexed = false;
         match stopped_at {
             Some(k) => {
                 done.stopped = true;
@@ -729,23 +757,27 @@ impl Fast {
             }
             None => {
                 done.changed = rope.changed();
-                if done.changed {
+                if let Some(join) = joined {
+                    indexed = join.finish(&mut out, &mut out_starts);
+                } else if done.changed {
                     rope.join_into(&mut out);
                     // The index carried through: a later rule need not scan for it.
-                    let kept =
-                        whole_index.is_some() || rope.runs.iter().any(|r| r.starts.is_some());
+                    let kept = whole_index.is_some() || rope.runs.iter().any(|r| r.indexed());
                     if mode.indexed && kept {
-                        starts = Some(rope.joined_index(whole_index));
+                        rope.joined_index_into(whole_index, &mut out_starts);
+                        indexed = true;
                     }
                 }
             }
         }
-        drop(rope);
+        rope::recycle(rope.runs, scratch);
         drop(guard);
+        let mut guard = write(state);
         if done.changed {
-            write(state).replace_text_indexed(&mut out, starts);
+            guard.install(out, out_starts, indexed);
+        } else {
+            guard.give_back_spares(out, out_starts);
         }
-        scratch.pieces_out = out;
         RopeRun::Done(done)
     }
 }

@@ -38,7 +38,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};
 
 use std::ops::Range;
 
-use super::rope::{self, Mode, Piece, PieceRun};
+use super::rope::{self, Known, Mode, Piece, PieceRun};
 use super::state::State;
 use super::{Fast, Scratch};
 
@@ -171,7 +171,7 @@ fn spawn_helper<'scope, 'env>(
 struct Job {
     generation: u64,
     rules: Range<usize>,
-    absent: Vec<bool>,
+    absent: Vec<Known>,
     mode: Mode,
     bounds: Vec<usize>,
     stop: bool,
@@ -270,7 +270,7 @@ impl Crew<'_> {
     pub fn run(
         &self,
         rules: Range<usize>,
-        absent: &[bool],
+        absent: &[Known],
         mode: Mode,
         whole: Piece<'_>,
         bounds: &[usize],

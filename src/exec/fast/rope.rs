@@ -28,12 +28,23 @@
 //! hands the state the pieces' indexes joined ([`Rope::joined_index`]), so that no later
 //! rule scans for it again.
 //!
+//! Buffers and the join: a piece's texts live in buffers kept between runs (in the
+//! scratch space, [`recycle`]), so a piece costs no allocation once runs have grown
+//! them. On one core each piece goes through the whole run and is then written straight
+//! into the state's spare buffer ([`Join`]), so its buffers serve the next piece: the
+//! run's working set is the state, its spare and one piece's two buffers, as for a flat
+//! rule. Pieces no rule changed are copied from the state in stretches, and nothing is
+//! copied when no piece changed. Several cores run all pieces first and join after
+//! ([`Rope::join_into`]).
+//!
 //! Trade-offs: the pieces are slices of the flat text until a rule changes them; the run
-//! costs one copy of the whole state at the end ([`Rope::join_into`]) besides the copies of
-//! changed pieces, so runs of one rule are not worth it on one core. The state after a
-//! rule inside the run is known only at the end: it is rebuilt from each piece's history
-//! when the observer reads states (recorded only then), else by replaying the run's first
-//! rules on the pieces.
+//! copies the unchanged pieces once (when some piece changed) besides writing the
+//! changed ones, so runs of one rule are not worth it on one core. A rule that is not
+//! local ends the run, even when it is then skipped (a literal it needs is absent): the
+//! next run cuts the joined state again, which costs a search for each cut, not a copy.
+//! The state after a rule inside the run is known only at the end: it is rebuilt from
+//! each piece's history when the observer reads states (recorded only then), else by
+//! replaying the run's first rules on the pieces.
 
 use std::ops::Range;
 
@@ -57,18 +68,166 @@ pub struct Step {
     pub edges: Option<(u8, u8)>,
 }
 
-/// One piece taken through a run of rules.
+/// One piece taken through a run of rules. Its buffers are kept between runs
+/// ([`recycle`]), so that a piece a rule changes is rewritten into buffers earlier runs
+/// grew, not into new ones.
 #[derive(Debug, Default)]
 pub struct PieceRun {
     /// One step per rule of the run.
     pub steps: Vec<Step>,
-    /// The final text, when some rule changed it.
-    pub text: Option<String>,
+    /// The final text when `changed`, else an empty buffer kept for the next run.
+    text: String,
+    /// Whether some rule changed the piece.
+    changed: bool,
+    /// The buffer the next rewrite of the piece writes into.
+    spare: String,
     /// When recorded: `(k, text)` for every rule `k` of the run (counted from 0) that
     /// changed the piece, with its text after that rule.
     pub history: Vec<(usize, String)>,
+    /// The index of the final text's `%` bytes when `indexed`, else an empty buffer.
+    starts: Starts,
+    /// Whether the piece kept an index.
+    indexed: bool,
+    /// The literals found absent from the piece since it last changed.
+    missing: Vec<LiteralId>,
+}
+
+impl PieceRun {
+    /// The final text, when some rule changed it.
+    pub fn text(&self) -> Option<&str> {
+        self.changed.then_some(self.text.as_str())
+    }
+
     /// The index of the final text's `%` bytes, when the piece kept one.
-    pub starts: Option<Starts>,
+    pub fn starts(&self) -> Option<&Starts> {
+        self.indexed.then_some(&self.starts)
+    }
+
+    /// Whether the piece kept an index of its `%` bytes.
+    pub fn indexed(&self) -> bool {
+        self.indexed
+    }
+}
+
+/// How many piece runs (their steps) and text buffers a scratch space keeps for later
+/// runs (see [`recycle`]), and the largest buffer it keeps: one core needs two buffers
+/// at a time (see [`Join`]); several cores hand their pieces' buffers to the caller,
+/// whose pool would otherwise hold as much as the state between runs.
+const KEPT_RUNS: usize = 64;
+const KEPT_BUFFERS: usize = 16;
+const KEPT_BUFFER_MAX: usize = 1 << 20;
+
+/// Keeps the buffers of `run`'s texts in `scratch` for the next pieces; `run` keeps its
+/// steps and history, not its text (see [`Join`]).
+pub fn release_buffers(run: &mut PieceRun, scratch: &mut Scratch) {
+    for buffer in [&mut run.text, &mut run.spare] {
+        let mut buffer = std::mem::take(buffer);
+        if scratch.piece_buffers.len() < KEPT_BUFFERS
+            && buffer.capacity() > 0
+            && buffer.capacity() <= KEPT_BUFFER_MAX
+        {
+            buffer.clear();
+            scratch.piece_buffers.push(buffer);
+        }
+    }
+}
+
+/// Keeps `runs`' buffers in `scratch` for the pieces of later runs.
+pub fn recycle(runs: impl IntoIterator<Item = PieceRun>, scratch: &mut Scratch) {
+    for mut run in runs {
+        release_buffers(&mut run, scratch);
+        if scratch.piece_runs.len() < KEPT_RUNS {
+            run.history = Vec::new();
+            scratch.piece_runs.push(run);
+        }
+    }
+}
+
+/// The join of a rope run on one core, written as the pieces are done ([`Join::piece`]
+/// after each piece, [`Join::finish`] after the last): each piece a rule changed is
+/// written out before the next piece is run, so its buffers serve the next piece; the
+/// unchanged pieces before it are copied from the state in one stretch, and not at all
+/// when no piece changed. With `indexed`, the index of the output's `%` bytes too.
+pub struct Join<'a> {
+    /// The state before the run.
+    text: &'a str,
+    /// Its index of `%` bytes, when held.
+    whole: Option<&'a Starts>,
+    /// Whether to write the output's index.
+    indexed: bool,
+    /// Where the stretch of unchanged pieces not written yet starts in `text`.
+    pending: usize,
+    /// Whether some piece changed.
+    changed: bool,
+}
+
+impl<'a> Join<'a> {
+    /// A join of a run on `text` (indexed by `whole` when held), writing the output's
+    /// index when `indexed`.
+    pub fn new(text: &'a str, whole: Option<&'a Starts>, indexed: bool) -> Join<'a> {
+        Join {
+            text,
+            whole,
+            indexed,
+            pending: 0,
+            changed: false,
+        }
+    }
+
+    /// Writes the stretch of unchanged pieces up to `to` (in the state) into `out` and
+    /// its index into `starts`.
+    fn flush(&mut self, to: usize, out: &mut String, starts: &mut Starts) {
+        let at = out.len();
+        out.push_str(&self.text[self.pending..to]);
+        if self.indexed {
+            match self.whole {
+                Some(whole) => starts.extend_slice(whole, self.pending..to, at),
+                None => starts.extend_scan(&self.text.as_bytes()[self.pending..to], at),
+            }
+        }
+        self.pending = to;
+    }
+
+    /// Piece `i` (of the state cut at `bounds`) went through the run as `run`: when a
+    /// rule changed it, writes it (and the unchanged pieces before it) into `out`
+    /// (empty before the first piece) and its index into `starts`.
+    pub fn piece(
+        &mut self,
+        bounds: &[usize],
+        i: usize,
+        run: &PieceRun,
+        out: &mut String,
+        starts: &mut Starts,
+    ) {
+        let Some(new) = run.text() else {
+            return;
+        };
+        if !self.changed {
+            self.changed = true;
+            out.reserve(self.text.len() + self.text.len() / 8 + 64);
+        }
+        self.flush(bounds[i], out, starts);
+        let at = out.len();
+        out.push_str(new);
+        if self.indexed {
+            match run.starts() {
+                Some(own) => starts.extend_shifted(own, at),
+                None => starts.extend_scan(new.as_bytes(), at),
+            }
+        }
+        self.pending = bounds[i + 1];
+    }
+
+    /// After the last piece: writes the unchanged pieces after the last changed one.
+    /// Returns whether `starts` is the index of `out` (else it is to be dropped); `out`
+    /// stays empty when no piece changed.
+    pub fn finish(mut self, out: &mut String, starts: &mut Starts) -> bool {
+        if !self.changed {
+            return false;
+        }
+        self.flush(self.text.len(), out, starts);
+        self.indexed
+    }
 }
 
 /// The first and last bytes of `text`.
@@ -107,69 +266,119 @@ pub struct Mode {
     pub indexed: bool,
 }
 
-/// Takes `piece` through the rules `rules` (all local), recording the history when
-/// `mode` says so. `absent[k]` says that a literal rule `rules.start + k` needs was
-/// absent from the whole text before the run: the rule is not searched in the piece
-/// until some rule changes it. When `mode` says so, the piece keeps an index of its `%`
-/// bytes (`starts.rs`) from the first rule whose matches start with a `%`-literal on,
-/// as the whole state does on large states: cut from the whole state's index while the
-/// piece is unchanged and the state holds one, else made by a scan.
+/// What was known of a rule of a run before the run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Known {
+    /// Nothing.
+    #[default]
+    Nothing,
+    /// A literal the rule needs was absent from the whole text before the run: the
+    /// rule is not searched in a piece until some rule changes the piece.
+    Absent,
+}
+
+/// Takes `piece` through the rules `rules` (all local; `known[k]` is what was known of
+/// rule `rules.start + k` before the run), recording the history
+/// when `mode` says so. When `mode` says so, the piece keeps an index of its `%` bytes
+/// (`starts.rs`) from the first rule whose matches start with a `%`-literal on, as the
+/// whole state does on large states: cut from the whole state's index while the piece
+/// is unchanged and the state holds one, else made by a scan.
 pub fn run_piece(
     fast: &Fast,
     rules: Range<usize>,
-    absent: &[bool],
+    known: &[Known],
     scratch: &mut Scratch,
     piece: Piece<'_>,
     mode: Mode,
 ) -> PieceRun {
-    let mut out = PieceRun {
-        steps: Vec::with_capacity(rules.len()),
-        ..PieceRun::default()
-    };
-    let mut spare = String::new();
-    // The index a rewrite fills when the piece holds one (`out.starts`).
+    let mut out = start(scratch, rules.len());
+    advance(
+        fast,
+        &mut out,
+        rules.start,
+        rules,
+        known,
+        scratch,
+        piece,
+        mode,
+    );
+    out
+}
+
+/// A piece run before its first rule, with buffers kept from earlier runs when
+/// `scratch` holds some; `rules` is the number of rules it is expected to meet.
+fn start(scratch: &mut Scratch, rules: usize) -> PieceRun {
+    let mut out = scratch.piece_runs.pop().unwrap_or_default();
+    out.steps.clear();
+    out.steps.reserve(rules);
+    out.history.clear();
+    out.missing.clear();
+    if out.text.capacity() == 0 {
+        out.text = scratch.piece_buffers.pop().unwrap_or_default();
+    }
+    if out.spare.capacity() == 0 {
+        out.spare = scratch.piece_buffers.pop().unwrap_or_default();
+    }
+    out.text.clear();
+    out.changed = false;
+    out.indexed = false;
+    out
+}
+
+/// Takes the piece run `out` (of `piece`, for a run of rules that starts at rule
+/// `first`; `known[k]` is what was known of rule `first + k`) further through the rules
+/// `rules`, which follow the rules it went through so far (as [`run_piece`]).
+#[allow(clippy::too_many_arguments)]
+fn advance(
+    fast: &Fast,
+    out: &mut PieceRun,
+    first: usize,
+    rules: Range<usize>,
+    known: &[Known],
+    scratch: &mut Scratch,
+    piece: Piece<'_>,
+    mode: Mode,
+) {
+    // The index a rewrite of an indexed piece fills.
     let mut spare_starts = std::mem::take(&mut scratch.piece_starts);
-    let mut last: Option<Step> = None;
-    // The literals found absent from the piece since it last changed.
-    let mut missing: Vec<LiteralId> = Vec::new();
-    for index in rules.clone() {
-        let text = out.text.as_deref().unwrap_or(piece.text);
+    for index in rules {
+        let text = if out.changed {
+            out.text.as_str()
+        } else {
+            piece.text
+        };
         let id = fast.rule_pattern[index];
         let (compiled, literal_ids) = fast.patterns[id].get_with_ids(&fast.literals);
-        let unchanged = out.text.is_none();
-        if let Some(previous) = last
+        let before = known.get(index - first).copied().unwrap_or_default();
+        if let Some(&previous) = out.steps.last()
             && !previous.changed
             && fast.same_as_previous[index]
         {
-            let step = Step {
+            out.steps.push(Step {
                 searched: false,
                 ..previous
-            };
-            out.steps.push(step);
-            last = Some(step);
+            });
             continue;
         }
-        if (unchanged && absent.get(index - rules.start) == Some(&true))
-            || literal_ids.iter().any(|l| missing.contains(l))
+        if (!out.changed && before == Known::Absent)
+            || literal_ids.iter().any(|l| out.missing.contains(l))
         {
-            let step = Step {
+            out.steps.push(Step {
                 len: text.len(),
                 edges: edges(text),
                 ..Step::default()
-            };
-            out.steps.push(step);
-            last = Some(step);
+            });
             continue;
         }
-        if mode.indexed && out.starts.is_none() && compiled.percent_prefixed() {
-            let mut starts = Starts::default();
+        if mode.indexed && !out.indexed && compiled.percent_prefixed() {
+            out.starts.clear();
             match piece.whole_index {
-                Some((whole, at)) if unchanged => {
-                    starts.extend_slice(whole, at..at + text.len(), 0)
+                Some((whole, at)) if !out.changed => {
+                    out.starts.extend_slice(whole, at..at + text.len(), 0)
                 }
-                _ => starts.extend_scan(text.as_bytes(), 0),
+                _ => out.starts.extend_scan(text.as_bytes(), 0),
             }
-            out.starts = Some(starts);
+            out.indexed = true;
         }
         let template = fast.program.template(index);
         let need = *fast.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
@@ -182,52 +391,57 @@ pub fn run_piece(
             edges: edges(text),
             ..Step::default()
         };
-        match compiled.first_possible(text, out.starts.as_ref()) {
+        let index_now = out.indexed.then_some(&out.starts);
+        match compiled.first_possible(text, index_now) {
             Err(literal) => {
                 let needed = compiled.needed_literals().zip(literal_ids);
                 if let Some((_, &id)) = needed.into_iter().find(|(n, _)| Some(*n) == literal) {
-                    missing.push(id);
+                    out.missing.push(id);
                 }
             }
             Ok(from) => {
                 step.searched = true;
-                spare.clear();
-                let follow = out.starts.as_ref().map(|starts| rewrite::Index {
+                out.spare.clear();
+                let follow = index_now.map(|starts| rewrite::Index {
                     starts,
                     follow: spare_starts.follow(starts),
                 });
                 let done = rewrite::rewrite(
-                    compiled, cache, template, need, text, from, &mut spare, follow,
+                    compiled,
+                    cache,
+                    template,
+                    need,
+                    text,
+                    from,
+                    &mut out.spare,
+                    follow,
                 );
                 if let Some(done) = done {
                     step.count = done.count;
                     if done.changed {
                         step.changed = true;
-                        step.len = spare.len();
-                        step.edges = edges(&spare);
-                        if let Some(starts) = &mut out.starts {
-                            std::mem::swap(starts, &mut spare_starts);
+                        step.len = out.spare.len();
+                        step.edges = edges(&out.spare);
+                        if out.indexed {
+                            std::mem::swap(&mut out.starts, &mut spare_starts);
                             // Every executor test, and every fuzz build, checks the
                             // kept index against a fresh scan (as `state.rs` does).
                             #[cfg(any(test, fuzzing))]
-                            assert_eq!(*starts, Starts::build(spare.as_bytes()));
+                            assert_eq!(out.starts, Starts::build(out.spare.as_bytes()));
                         }
-                        let old = out.text.replace(std::mem::take(&mut spare));
-                        spare = old.unwrap_or_default();
-                        missing.clear();
+                        std::mem::swap(&mut out.text, &mut out.spare);
+                        out.changed = true;
+                        out.missing.clear();
                         if mode.history {
-                            let now = out.text.clone().unwrap_or_default();
-                            out.history.push((index - rules.start, now));
+                            out.history.push((index - first, out.text.clone()));
                         }
                     }
                 }
             }
         }
         out.steps.push(step);
-        last = Some(step);
     }
     scratch.piece_starts = spare_starts;
-    out
 }
 
 /// Whether, before every rule of the run but the first, each cut between the pieces is
@@ -255,8 +469,8 @@ pub struct Rope<'a> {
     pub bounds: Vec<usize>,
     /// The rules of the run.
     pub rules: Range<usize>,
-    /// For each rule of the run, whether a literal it needs was absent before the run.
-    pub absent: Vec<bool>,
+    /// What was known of each rule of the run before the run reached it.
+    pub known: Vec<Known>,
     /// One per piece, in order.
     pub runs: Vec<PieceRun>,
 }
@@ -283,7 +497,7 @@ impl Rope<'_> {
 
     /// Whether some rule changed some piece.
     pub fn changed(&self) -> bool {
-        self.runs.iter().any(|run| run.text.is_some())
+        self.runs.iter().any(|run| run.changed)
     }
 
     /// Writes the state after the run into `out` (empty).
@@ -295,28 +509,26 @@ impl Rope<'_> {
                 .sum(),
         );
         for (i, run) in self.runs.iter().enumerate() {
-            out.push_str(run.text.as_deref().unwrap_or_else(|| self.piece(i)));
+            out.push_str(run.text().unwrap_or_else(|| self.piece(i)));
         }
     }
 
-    /// The index of the `%` bytes of the state after the run, from the pieces' indexes
-    /// where they kept one, else from `whole` (the index of the state before the run, when
-    /// held) for pieces no rule changed, else by a scan.
-    pub fn joined_index(&self, whole: Option<&Starts>) -> Starts {
-        let mut out = Starts::default();
+    /// Writes the index of the `%` bytes of the state after the run into `out` (empty):
+    /// from the pieces' indexes where they kept one, else from `whole` (the index of the
+    /// state before the run, when held) for pieces no rule changed, else by a scan.
+    pub fn joined_index_into(&self, whole: Option<&Starts>, out: &mut Starts) {
         let mut at = 0;
         for (i, run) in self.runs.iter().enumerate() {
-            let text = run.text.as_deref().unwrap_or_else(|| self.piece(i));
-            match (&run.starts, whole) {
+            let text = run.text().unwrap_or_else(|| self.piece(i));
+            match (run.starts(), whole) {
                 (Some(starts), _) => out.extend_shifted(starts, at),
-                (None, Some(whole)) if run.text.is_none() => {
+                (None, Some(whole)) if !run.changed => {
                     out.extend_slice(whole, self.bounds[i]..self.bounds[i + 1], at);
                 }
                 _ => out.extend_scan(text.as_bytes(), at),
             }
             at += text.len();
         }
-        out
     }
 
     /// The state after rule `k` of the run (from 0): from the pieces' histories when they
@@ -343,13 +555,14 @@ impl Rope<'_> {
                 out.push_str(text);
             } else {
                 let rules = self.rules.start..self.rules.start + k + 1;
-                let absent = &self.absent[..=k];
+                let known = &self.known[..=k];
                 let piece = Piece {
                     text: self.piece(i),
                     whole_index: None,
                 };
-                let again = run_piece(fast, rules, absent, scratch, piece, Mode::default());
-                out.push_str(again.text.as_deref().unwrap_or_else(|| self.piece(i)));
+                let again = run_piece(fast, rules, known, scratch, piece, Mode::default());
+                out.push_str(again.text().unwrap_or_else(|| self.piece(i)));
+                recycle([again], scratch);
             }
         }
         out

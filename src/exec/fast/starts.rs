@@ -34,6 +34,11 @@ impl Starts {
         starts
     }
 
+    /// Empties the index, keeping its allocation.
+    pub fn clear(&mut self) {
+        self.at.clear();
+    }
+
     /// Makes this the index of `text`, reusing its allocation.
     pub fn rebuild(&mut self, text: &[u8]) {
         self.at.clear();

@@ -31,8 +31,9 @@
 //!
 //! A flat state may also hold the index of its `%` bytes ([`Starts`]), built on request
 //! ([`State::build_index`]) and carried through flat rewrites ([`State::buffers`] hands out
-//! what keeps it); every other way of changing the text (cutting it into segments,
-//! [`State::replace_text`]) drops it, so a held index is always that of the text.
+//! what keeps it) and through the rope's join ([`State::install`], given the joined
+//! index); every other way of changing the text (cutting it into segments, a join
+//! without an index) drops it, so a held index is always that of the text.
 
 use super::rewrite::Index;
 use super::starts::Starts;
@@ -125,24 +126,45 @@ impl State {
         &self.text
     }
 
-    /// Makes `text` the (flat) text and hands back the old one in its place.
-    pub fn replace_text(&mut self, text: &mut String) {
+    /// Makes the state flat and hands out its spare buffers, emptied (the text's and the
+    /// index's), for a caller that writes the next text itself (the rope's join); they
+    /// come back with [`State::install`] or [`State::give_back_spares`].
+    pub fn take_spares(&mut self) -> (String, Starts) {
         self.flatten();
-        self.starts = None;
-        std::mem::swap(&mut self.text, text);
-        self.len = self.text.len();
+        let mut text = std::mem::take(&mut self.spare);
+        text.clear();
+        let mut starts = std::mem::take(&mut self.spare_starts);
+        starts.clear();
+        (text, starts)
+    }
+
+    /// Hands back the spare buffers of [`State::take_spares`], unused.
+    pub fn give_back_spares(&mut self, mut text: String, mut starts: Starts) {
+        text.clear();
+        starts.clear();
+        self.spare = text;
+        self.spare_starts = starts;
     }
 
     /// Makes `text` the (flat) text, with `starts` as the index of its `%` bytes when
-    /// given, and hands back the old text in its place.
-    pub fn replace_text_indexed(&mut self, text: &mut String, starts: Option<Starts>) {
-        self.replace_text(text);
-        // Every executor test, and every fuzz build, checks the index handed over.
-        #[cfg(any(test, fuzzing))]
-        if let Some(starts) = &starts {
-            assert_eq!(*starts, Starts::build(self.text.as_bytes()));
+    /// `indexed`; the old text and index become the spare buffers (for a caller that took
+    /// them with [`State::take_spares`]).
+    pub fn install(&mut self, text: String, starts: Starts, indexed: bool) {
+        self.flatten();
+        self.spare = std::mem::replace(&mut self.text, text);
+        self.len = self.text.len();
+        let old = self.starts.take();
+        if indexed {
+            // Every executor test, and every fuzz build, checks the index handed over.
+            #[cfg(any(test, fuzzing))]
+            assert_eq!(starts, Starts::build(self.text.as_bytes()));
+            self.starts = Some(starts);
+            self.spare_starts = old.unwrap_or_default();
+        } else {
+            let mut starts = starts;
+            starts.clear();
+            self.spare_starts = starts;
         }
-        self.starts = starts;
     }
 
     /// The index of the `%` bytes of a flat state, when held.

@@ -60,6 +60,11 @@ fn check(rules: &[(&str, &str)], state: &str) -> String {
         rules,
         state,
     );
+    // The rope on one core on every state, cut at every thread boundary (a piece per
+    // thread), alone and with each piece keeping its index of `%` bytes.
+    compare(&a, &ra, Fast::new(program.clone()).rope(1, 1), rules, state);
+    let rope_indexed = Fast::new(program.clone()).rope(1, 1).index_starts(0);
+    compare(&a, &ra, rope_indexed, rules, state);
     // The index dropped and built again as rules alternate between paths.
     let mixed = Fast::new(program).index_starts(0).parallel(2, 1);
     compare(&a, &ra, mixed, rules, state);
@@ -770,4 +775,74 @@ fn patterns_compiled_from_stored_forms_agree_with_the_reference() {
         // remembered (a debug build also checks each against a compilation of its parse).
         assert!(fast.patterns.iter().any(|p| p.compiled.get().is_some()));
     }
+}
+
+/// `threads` threads, `#x: ` the thread's number modulo 100, every seventh one paused.
+fn numbered_threads(threads: usize) -> String {
+    let mut state = String::from("head\n");
+    for i in 0..threads {
+        let marker = if i % 7 == 3 { "%p" } else { "%%" };
+        state.push_str(&format!("{marker}\n#x: {}\n#stack:\n", i % 100));
+    }
+    state
+}
+
+/// The rope on one core where most pieces have no match: runs of local rules that each
+/// change one thread in a hundred or none (a piece no rule changes is never copied;
+/// the join writes the others as they are done), a rule that is not local between
+/// them, skipped for an absent literal or matching (the state is joined and cut
+/// again), on one executor run after run on states of different sizes, so that the
+/// pieces' buffers kept from a run serve pieces of other lengths in the next.
+#[test]
+fn rope_runs_where_most_pieces_have_no_match() {
+    let rules = [
+        ("(%%\n#x: )7\n", "${1}seven\n"),
+        ("#x: seven\n", "#x: 8\n#y: z\n"),
+        ("#never", "x"),
+        ("%p\n#x: 5", "%%\n#x: p5"),
+        // Not local (a match holds `\n%`), and absent.
+        ("\n%q", "\n%r"),
+        ("(%%\n#x: )8", "${1}9"),
+        ("#y: z\n", ""),
+        // Not local, and matching one thread in a hundred.
+        ("\n%%\n#x: 9\n", "\n%%\n#x: 9\n%%\n#x: 10\n"),
+        ("(%%\n#x: )1(0)\n", "${1}${2}\n"),
+        ("#x: 0\n#stack:\n", "#x: 0\n#stack:\nzero\n"),
+        ("#x: 0\n#stack:\nzero\n", "#x: 0\n#stack:\nzero\n"),
+    ];
+    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    let reference = Reference::new(program.clone());
+    let states: Vec<String> = [3000, 40, 1, 0, 1200, 3000]
+        .iter()
+        .map(|&n| numbered_threads(n))
+        .collect();
+    for (min, piece) in [(1, 1), (1, 4096), (1 << 14, 1 << 12)] {
+        let plain = Fast::new(program.clone()).rope(min, piece);
+        let indexed = Fast::new(program.clone()).rope(min, piece).index_starts(0);
+        for state in &states {
+            let want = reference.run(state);
+            assert_eq!(plain.run(state), want, "rope({min}, {piece})");
+            assert_eq!(indexed.run(state), want, "rope({min}, {piece}), indexed");
+        }
+    }
+    for state in &states[1..3] {
+        check(&rules, state);
+    }
+}
+
+/// Runs of local rules that change no piece, only the first, only the last, or both:
+/// the stretches of unchanged pieces around a changed one are copied whole, and
+/// nothing is copied when no piece changed.
+#[test]
+fn rope_joins_stretches_of_unchanged_pieces() {
+    let state = numbered_threads(2000) + "%%\n#x: end\n";
+    let none = [("#absent", "x"), ("#x: 1000\n", "never")];
+    let first = ("head\n", "HEAD\n");
+    let last = ("#x: end\n", "#x: END\n");
+    check(&none, &state);
+    check(&[none[0], first, none[1]], &state);
+    check(&[none[0], last, none[1]], &state);
+    check(&[first, none[0], last], &state);
 }
