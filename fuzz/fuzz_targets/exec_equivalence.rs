@@ -675,7 +675,9 @@ fn check(mut rules: Vec<Rule>, state: &str) {
     }
     let rope_indexed = rope_indexed.parallel(2, 1);
     if let Err(difference) = exec_compare::compare(&reference, &rope_indexed, state) {
-        panic!("fast with the rope and the % index on two cores and reference disagree: {difference}");
+        panic!(
+            "fast with the rope and the % index on two cores and reference disagree: {difference}"
+        );
     }
     // The thread-segmented state on every state, alone and on two cores.
     let segmented = Fast::new(program.clone()).segmented(1);
@@ -702,6 +704,8 @@ fn check(mut rules: Vec<Rule>, state: &str) {
         panic!("fast from stored forms and reference disagree: {difference}");
     }
     if let Err(difference) = stored_rope_result {
-        panic!("fast from stored forms with the rope on two cores and reference disagree: {difference}");
+        panic!(
+            "fast from stored forms with the rope on two cores and reference disagree: {difference}"
+        );
     }
 }
