@@ -1155,34 +1155,20 @@ mod tests {
     #[test]
     fn the_chess_programs_patterns_are_stored_whole() {
         let (mut kept, mut lines, mut nfas) = (0, 0, 0);
-        for name in ["move", "move-qe"] {
-            let entry = crate::programs::find(name).expect("registered");
-            let options = crate::compiler::CompileOptions::default();
-            let program = crate::compiler::compile((entry.build)(), &options).program;
-            let mut seen = std::collections::HashSet::new();
-            for rule in &program.rules {
-                if !seen.insert(rule.pattern.as_str()) {
-                    continue;
-                }
-                let hir = syntax::parse(&rule.pattern);
-                let Some((_, bytes)) = stored(&hir) else {
-                    continue;
-                };
-                let fresh = Plain::stored(&hir);
-                let read = Plain::decode(&bytes).expect("a stored form reads back");
-                assert_eq!(
-                    format!("{read:?}"),
-                    format!("{fresh:?}"),
-                    "{:?}",
-                    rule.pattern
-                );
-                let mut again = Vec::new();
-                assert!(read.encode(&mut again));
-                assert_eq!(again, bytes, "{:?}", rule.pattern);
-                kept += 1;
-                lines += usize::from(read.lines.is_some());
-                nfas += usize::from(read.forward.is_some());
-            }
+        for pattern in crate::exec::fast::tests::program_patterns(&["move", "move-qe"]) {
+            let hir = syntax::parse(&pattern);
+            let Some((_, bytes)) = stored(&hir) else {
+                continue;
+            };
+            let fresh = Plain::stored(&hir);
+            let read = Plain::decode(&bytes).expect("a stored form reads back");
+            assert_eq!(format!("{read:?}"), format!("{fresh:?}"), "{:?}", pattern);
+            let mut again = Vec::new();
+            assert!(read.encode(&mut again));
+            assert_eq!(again, bytes, "{:?}", pattern);
+            kept += 1;
+            lines += usize::from(read.lines.is_some());
+            nfas += usize::from(read.forward.is_some());
         }
         // Nearly all are kept (a prefix of several literals is not), `lines` forms and
         // the NFAs of the patterns the DFA searches too.

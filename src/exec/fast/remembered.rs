@@ -288,28 +288,19 @@ mod tests {
     /// pattern of the chess programs.
     #[test]
     fn needed_literals_agree_with_the_compiled_patterns() {
-        for name in ["move", "move-qe"] {
-            let entry = crate::programs::find(name).expect("registered");
-            let options = crate::compiler::CompileOptions::default();
-            let program = crate::compiler::compile((entry.build)(), &options).program;
-            let mut seen = std::collections::HashSet::new();
-            for rule in &program.rules {
-                if !seen.insert(rule.pattern.as_str()) {
-                    continue;
-                }
-                let hir = syntax::parse(&rule.pattern);
-                let compiled = super::super::pattern::Compiled::from_hir(&hir);
-                let from_compiled: Vec<Vec<u8>> =
-                    compiled.needed_literals().map(<[u8]>::to_vec).collect();
-                let (needed, prefix) = literal::needed(&hir);
-                assert_eq!(needed, from_compiled, "{:?}", rule.pattern);
-                let analyzed = literal::analyze(&hir, 1).prefix.known();
-                assert_eq!(prefix, analyzed, "{:?}", rule.pattern);
-                if let Some(known) = &prefix {
-                    let given = literal::analyze_known(&hir, 1, Some(known));
-                    assert_eq!(given.prefix.known().as_ref(), Some(known));
-                    assert!(given.needed().eq(compiled.needed_literals()));
-                }
+        for pattern in crate::exec::fast::tests::program_patterns(&["move", "move-qe"]) {
+            let hir = syntax::parse(&pattern);
+            let compiled = super::super::pattern::Compiled::from_hir(&hir);
+            let from_compiled: Vec<Vec<u8>> =
+                compiled.needed_literals().map(<[u8]>::to_vec).collect();
+            let (needed, prefix) = literal::needed(&hir);
+            assert_eq!(needed, from_compiled, "{:?}", pattern);
+            let analyzed = literal::analyze(&hir, 1).prefix.known();
+            assert_eq!(prefix, analyzed, "{:?}", pattern);
+            if let Some(known) = &prefix {
+                let given = literal::analyze_known(&hir, 1, Some(known));
+                assert_eq!(given.prefix.known().as_ref(), Some(known));
+                assert!(given.needed().eq(compiled.needed_literals()));
             }
         }
     }

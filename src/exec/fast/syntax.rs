@@ -462,16 +462,8 @@ mod tests {
 
     #[test]
     fn the_chess_programs_patterns_read_back() {
-        for name in ["play", "move"] {
-            let entry = crate::programs::find(name).expect("registered");
-            let options = crate::compiler::CompileOptions::default();
-            let program = crate::compiler::compile((entry.build)(), &options).program;
-            let mut seen = std::collections::HashSet::new();
-            for rule in &program.rules {
-                if seen.insert(rule.pattern.as_str()) {
-                    round_trip(&rule.pattern);
-                }
-            }
+        for pattern in crate::exec::fast::tests::program_patterns(&["play", "move"]) {
+            round_trip(&pattern);
         }
     }
 

@@ -8,6 +8,25 @@ use crate::exec::reference::Reference;
 use crate::exec::{Executor, Observer, RuleReport};
 use crate::program::{Program, Rule};
 
+/// Each distinct pattern of the registered programs `names`, compiled with the default
+/// options, once, in rule order: what the tests that walk every pattern the chess
+/// programs use read.
+pub fn program_patterns(names: &[&str]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut patterns = Vec::new();
+    for name in names {
+        let entry = crate::programs::find(name).expect("registered");
+        let options = crate::compiler::CompileOptions::default();
+        let program = crate::compiler::compile((entry.build)(), &options).program;
+        for rule in program.rules {
+            if seen.insert(rule.pattern.clone()) {
+                patterns.push(rule.pattern);
+            }
+        }
+    }
+    patterns
+}
+
 /// Records every report and the state after every rule.
 #[derive(Default)]
 struct Recorder {
