@@ -689,8 +689,7 @@ fn check(mut rules: Vec<Rule>, state: &str) {
         panic!("fast segmented on two cores and reference disagree: {difference}");
     }
     // Patterns compiled from the program cache's stored forms (what a fresh process with a
-    // cached program does), on one core and with the rope on two. Fuzz builds keep debug
-    // assertions, so each stored form is also checked against a compilation of its parse.
+    // cached program does), by default and with the rope on two cores.
     let table = fast::parse_table(program.rules().iter().map(|rule| rule.pattern.as_str()));
     if let Err(error) = fast::remember_parses(&table) {
         panic!("the program's own parse table does not read back: {error}");
