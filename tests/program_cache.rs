@@ -317,3 +317,93 @@ fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
          build.rs (or a file changed since this test was built)"
     );
 }
+
+/// The header's four lines over `payload`, with its true length and checksum: damage the
+/// header's checks cannot see, which the payload's reader must catch by itself.
+fn reframed(good: &[u8], payload: &[u8]) -> Vec<u8> {
+    let mut at = 0;
+    for _ in 0..2 {
+        at += good[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    }
+    let mut out = good[..at].to_vec();
+    out.extend_from_slice(
+        format!(
+            "length {}\nchecksum {:016x}\n",
+            payload.len(),
+            regex_chess::programs::cache::checksum(payload)
+        )
+        .as_bytes(),
+    );
+    out.extend_from_slice(payload);
+    out
+}
+
+#[test]
+fn a_damaged_payload_under_a_whole_header_is_reported_never_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ProgramCache::new(dir.path(), "f1");
+    let compiled = Cell::new(0);
+    let expected = answer(load(&cache, &compiled).program.unwrap());
+    let path = cache.path(PROGRAM, &CompileOptions::default());
+    let good = std::fs::read(&path).unwrap();
+    let mut at = 0;
+    for _ in 0..4 {
+        at += good[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    }
+    let payload = good[at..].to_vec();
+    assert_eq!(reframed(&good, &payload), good);
+    // Cuts (every truncation is an error: `payload.rs` tries them all on a small
+    // payload): at every byte of the start (the names, the first rules), then spread over
+    // the rest, and one byte short.
+    let mut cuts: Vec<usize> = (0..48).collect();
+    cuts.extend((1..16).map(|i| payload.len() * i / 16));
+    cuts.push(payload.len() - 1);
+    for cut in cuts {
+        std::fs::write(&path, reframed(&good, &payload[..cut])).unwrap();
+        let loaded = load(&cache, &compiled);
+        assert_eq!(loaded.source, Source::Compiled, "cut at {cut}");
+        assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+        assert!(
+            loaded.warnings[0].contains("unreadable payload"),
+            "cut at {cut}: {}",
+            loaded.warnings[0]
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), good, "cut at {cut}: rebuilt");
+    }
+    // A byte too many.
+    let mut longer = payload.clone();
+    longer.push(0);
+    std::fs::write(&path, reframed(&good, &longer)).unwrap();
+    let loaded = load(&cache, &compiled);
+    assert_eq!(loaded.source, Source::Compiled);
+    assert!(loaded.warnings[0].contains("after the payload's end"));
+    // Changed bytes (lengths, counts, tags, letters): never a panic; what is not an
+    // error is a payload that reads (a changed letter of a pattern), and an error is
+    // reported and the file rebuilt.
+    let mut errors = 0;
+    for i in 0..40 {
+        let at = (i * 7919) % payload.len();
+        for value in [0x00, 0x05, 0xff] {
+            let mut changed = payload.clone();
+            if changed[at] == value {
+                continue;
+            }
+            changed[at] = value;
+            std::fs::write(&path, reframed(&good, &changed)).unwrap();
+            let loaded = load(&cache, &compiled);
+            if loaded.source == Source::Compiled {
+                errors += 1;
+                assert!(
+                    loaded.warnings[0].contains("unreadable payload")
+                        || loaded.warnings[0].contains("holds the program"),
+                    "{}",
+                    loaded.warnings[0]
+                );
+                assert_eq!(std::fs::read(&path).unwrap(), good);
+            }
+        }
+    }
+    assert!(errors > 0, "some changed bytes are errors");
+    std::fs::write(&path, &good).unwrap();
+    assert_eq!(answer(load(&cache, &compiled).program.unwrap()), expected);
+}

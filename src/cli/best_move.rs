@@ -70,8 +70,8 @@ pub fn run(args: MoveArgs) -> Result<(), CliError> {
                 .map_err(|e| CliError(format!("--searchmoves {text}: {e}")))?,
         );
     }
-    let reply = MovePicker::named(variant.program, Choice::new(args.executor, args.cores))?
-        .run_with(&fen, &input)?;
+    let picker = MovePicker::named(variant.program, Choice::new(args.executor, args.cores))?;
+    let reply = picker.run_with(&fen, &input)?;
     let mut stdout = std::io::stdout().lock();
     match reply {
         Reply::Move(reply) => {
@@ -97,5 +97,6 @@ pub fn run(args: MoveArgs) -> Result<(), CliError> {
         Reply::NoMove(status) => writeln!(stdout, "none\n{status}")?,
     }
     stdout.flush()?;
+    super::leak_at_exit(picker);
     Ok(())
 }

@@ -27,11 +27,13 @@ pub struct LegalArgs {
 /// are none).
 pub fn run(args: LegalArgs) -> Result<(), CliError> {
     let fen: Fen = args.fen.parse()?;
-    let moves = LegalMoves::new(args.executor)?.run(&fen)?;
+    let legal = LegalMoves::new(args.executor)?;
+    let moves = legal.run(&fen)?;
     let mut stdout = std::io::stdout().lock();
     for mv in moves {
         writeln!(stdout, "{mv}")?;
     }
     stdout.flush()?;
+    super::leak_at_exit(legal);
     Ok(())
 }

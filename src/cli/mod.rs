@@ -141,6 +141,15 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Leaves `value` undropped: for what a command that answers once and exits built (an
+/// executor and its compiled patterns), whose memory the process's exit gives back at
+/// once, while dropping it piece by piece costs a fresh `move` about 25 M instructions
+/// (PERF.md, "Loading the program"). Call it only once the answer is written and
+/// flushed.
+fn leak_at_exit<T>(value: T) {
+    std::mem::forget(value);
+}
+
 /// Lets a write into a closed pipe (`regex-chess compile --ir | head -1`) end the process
 /// quietly, as it ends `cat` or `grep`, instead of an error message or a panic: the
 /// default action of `SIGPIPE`, which the Rust runtime turns off.

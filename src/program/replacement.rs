@@ -103,6 +103,13 @@ impl Template {
         &self.pieces
     }
 
+    /// The template made of `pieces`, as [`Template::pieces`] gave them for a template
+    /// that [`Template::parse`] resolved (the program cache stores them; its key and
+    /// checksum vouch for them).
+    pub(crate) fn from_pieces(pieces: Vec<Piece>) -> Template {
+        Template { pieces }
+    }
+
     /// True when the template inserts no capture group other than possibly the whole match.
     pub fn needs_subgroups(&self) -> bool {
         self.pieces
