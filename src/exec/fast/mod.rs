@@ -115,7 +115,7 @@ impl PatternSlot {
                 (Box::<[u8]>::from(form), Box::<[u8]>::from(stored))
             });
             let from_stored = stored.and_then(|(form, stored)| {
-                let compiled = Compiled::from_stored(&form, &stored);
+                let compiled = Compiled::from_stored(form, &stored);
                 debug_assert!(compiled.is_ok(), "the stored form of {:?}", self.source);
                 compiled.ok()
             });

@@ -433,10 +433,10 @@ impl Compiled {
     /// parse: it is read only when an engine is first needed. Bytes that do not read
     /// back are an error. Debug builds check the result against a compilation of the
     /// parse.
-    pub fn from_stored(parsed: &[u8], stored: &[u8]) -> Result<Compiled, DecodeError> {
+    pub fn from_stored(parsed: Box<[u8]>, stored: &[u8]) -> Result<Compiled, DecodeError> {
         let plain = Plain::decode(stored)?;
         #[cfg(debug_assertions)]
-        if let Ok(hir) = syntax::decode(parsed) {
+        if let Ok(hir) = syntax::decode(&parsed) {
             let fresh = Plain::stored(&hir);
             debug_assert_eq!(
                 format!("{plain:?}"),
@@ -444,7 +444,7 @@ impl Compiled {
                 "a stored pattern that is not what its parse compiles to"
             );
         }
-        Ok(Compiled::from_plain(plain, parsed.into()))
+        Ok(Compiled::from_plain(plain, parsed))
     }
 
     /// The pattern ready to search, from the facts read off its parse and the parse's
@@ -1258,7 +1258,7 @@ mod tests {
                     return Ok(());
                 };
                 let fresh = Compiled::from_hir(&hir);
-                let read = Compiled::from_stored(&parsed, &bytes).expect("reads back");
+                let read = Compiled::from_stored(parsed.clone().into(), &bytes).expect("reads back");
                 prop_assert_eq!(fresh.first_possible(&hay, None), read.first_possible(&hay, None));
                 let (mut a, mut b) = (Cache::default(), Cache::default());
                 for at in (0..=hay.len()).filter(|&i| hay.is_char_boundary(i)) {
