@@ -165,13 +165,7 @@ pub fn decode(bytes: &[u8]) -> Result<NFA, DecodeError> {
         match reader.byte()? {
             tag::RANGE => built(builder.add_range(range(&mut reader)?))?,
             tag::SPARSE => {
-                let k = reader.count()?;
-                if k < 2 {
-                    return Err(DecodeError("a sparse state of fewer than two ranges"));
-                }
-                let transitions = (0..k)
-                    .map(|_| range(&mut reader))
-                    .collect::<Result<Vec<_>, DecodeError>>()?;
+                let transitions = at_least(&mut reader, 2, range, "a sparse state of one range")?;
                 if transitions.windows(2).any(|w| w[0].end >= w[1].start) {
                     return Err(DecodeError("byte ranges out of order"));
                 }
@@ -182,13 +176,7 @@ pub fn decode(bytes: &[u8]) -> Result<NFA, DecodeError> {
                 built(builder.add_look(sid(&mut reader)?, look))?
             }
             tag::UNION => {
-                let k = reader.count()?;
-                if k < 3 {
-                    return Err(DecodeError("a union of fewer than three states"));
-                }
-                let alternates = (0..k)
-                    .map(|_| sid(&mut reader))
-                    .collect::<Result<Vec<_>, DecodeError>>()?;
+                let alternates = at_least(&mut reader, 3, sid, "a union of two states or fewer")?;
                 built(builder.add_union(alternates))?
             }
             tag::BINARY_UNION => {
@@ -242,6 +230,21 @@ pub fn decode(bytes: &[u8]) -> Result<NFA, DecodeError> {
         return Err(DecodeError("the NFA does not come back the same"));
     }
     Ok(nfa)
+}
+
+/// A count of at least `min`, then that many items read by `item`; `short` names a count
+/// below `min`, which the writer never produces.
+fn at_least<T>(
+    reader: &mut Reader<'_>,
+    min: usize,
+    item: impl Fn(&mut Reader<'_>) -> Result<T, DecodeError>,
+    short: &'static str,
+) -> Result<Vec<T>, DecodeError> {
+    let k = reader.count()?;
+    if k < min {
+        return Err(DecodeError(short));
+    }
+    (0..k).map(|_| item(reader)).collect()
 }
 
 #[cfg(test)]
