@@ -334,9 +334,8 @@ impl Linear {
                     }
                 }
                 Atom::Lines(lines) => {
-                    lines.next_literal = literal
-                        .as_ref()
-                        .map(|l| memmem::Finder::new(l.needle()).into_owned());
+                    lines.next_literal =
+                        literal.as_ref().map(|l| super::literal::finder(l.needle()));
                 }
                 _ => {}
             }

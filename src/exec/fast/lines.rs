@@ -506,7 +506,7 @@ impl SegmentPlan {
         };
         Some(Segment {
             loop_stops: self.loop_stops.clone(),
-            mark: memmem::Finder::new(&self.mark).into_owned(),
+            mark: super::literal::finder(&self.mark),
             rest,
         })
     }

@@ -22,6 +22,46 @@ use regex_syntax::hir::{Hir, HirKind};
 
 use super::syntax::{DecodeError, Reader, put, put_bytes};
 
+/// How common each ASCII byte is in the machine's states, 0 (never seen) to 255 (the
+/// most common, `.`), on a log scale: measured over the states of the `play` program on
+/// the bench positions (every 97th rule's state from 100 KB up). Non-ASCII bytes rank 0.
+///
+/// `memmem` looks for a needle's two rarest bytes first; its own ranking is made for
+/// prose and code, where `#`, `q` and `_` are rare, but in the states `#` and `:` start
+/// and end every variable's name and `_` begins the compiler's: a needle such as
+/// `#_x: ` was searched by its `#_`, which every scratch variable's line holds. Only
+/// the speed of a search depends on the ranking, never its answer.
+#[rustfmt::skip]
+const STATE_RANK: [u8; 128] = [
+      0,   0,   0,   0,   0,   0,   0,   0,   0,   0, 230,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+    227,   0,   0, 228,   0, 178,   0,   0,  38,  38,   0,   0,  56, 175, 255, 233,
+    229, 232, 211, 197, 195, 162, 181, 192, 170, 187, 228,  98,   0,  30,   0,   0,
+      1,  24, 194,  49,   0,  38, 182,   0,  38,   0,   0, 189,   0,  38, 196,  38,
+    224, 191, 197,  38, 189,   0,   0,   0,   0,  24,   0,   0,   0,   0,   0, 216,
+      0, 179, 211, 191, 150, 191, 148, 181, 146,  62,   0, 197,  56, 144, 202,  73,
+    223, 189, 196, 175, 194,  51,  60, 104, 131,  44,   0,   0,   0,   0,   0,   0,
+];
+
+/// [`STATE_RANK`] as `memmem` takes it.
+#[derive(Clone, Copy, Debug)]
+struct StateRank;
+
+impl memchr::arch::all::packedpair::HeuristicFrequencyRank for StateRank {
+    fn rank(&self, byte: u8) -> u8 {
+        STATE_RANK.get(usize::from(byte)).copied().unwrap_or(0)
+    }
+}
+
+/// A forward finder of `needle` that picks the bytes it looks for first by how rare
+/// they are in the machine's states ([`STATE_RANK`]); it finds what
+/// `memmem::Finder::new` finds.
+pub fn finder(needle: &[u8]) -> memmem::Finder<'static> {
+    memmem::FinderBuilder::new()
+        .build_forward_with_ranker(StateRank, needle)
+        .into_owned()
+}
+
 /// How to find the positions where a match may start.
 // One per distinct pattern, read on the hot path: the inline finder is worth its size.
 #[allow(clippy::large_enum_variant)]
@@ -174,7 +214,7 @@ impl Literals {
                 if needle.is_empty() {
                     return Err(DecodeError("an empty prefix"));
                 }
-                Prefix::One(memmem::Finder::new(needle).into_owned())
+                Prefix::One(finder(needle))
             }
             _ => return Err(DecodeError("bad prefix")),
         };
@@ -183,7 +223,7 @@ impl Literals {
             if needle.is_empty() {
                 return Err(DecodeError("an empty required literal"));
             }
-            Some(memmem::Finder::new(needle).into_owned())
+            Some(finder(needle))
         } else {
             None
         };
@@ -260,7 +300,7 @@ fn prefix_and_required(
 ) -> (Prefix, Option<memmem::Finder<'static>>) {
     let prefix = match known {
         Some(KnownPrefix::None) => Prefix::None,
-        Some(KnownPrefix::One(needle)) => Prefix::One(memmem::Finder::new(needle).into_owned()),
+        Some(KnownPrefix::One(needle)) => Prefix::One(finder(needle)),
         None => prefix_of(hir),
     };
     debug_assert!(
@@ -282,7 +322,7 @@ fn prefix_and_required(
             None => true,
         })
         .max_by_key(|l| l.len())
-        .map(|l| memmem::Finder::new(&l).into_owned());
+        .map(|l| finder(&l));
     (prefix, required)
 }
 
@@ -299,7 +339,7 @@ fn prefix_of(hir: &Hir) -> Prefix {
         return Prefix::None;
     }
     if let Some(lcp) = seq.longest_common_prefix().filter(|p| !p.is_empty()) {
-        return Prefix::One(memmem::Finder::new(lcp).into_owned());
+        return Prefix::One(finder(lcp));
     }
     if lits.len() > 64 {
         return Prefix::None;
@@ -390,6 +430,34 @@ fn fixed_edges(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn state_ranked_finders_find_what_memmem_finds() {
+        let hay = "%%\n#stack:\n#_x: .B\n#b: .rbqk.nr//pppp.ppp//\n#_236: c4abcdefgh87654321\n\
+                   #_q: bF....p\n#_q: bT\n%mb\n#_x: é#_q: bF\n";
+        let needles = [
+            "#_x: ",
+            "#_q: bF",
+            "\n#_236: ",
+            "#b: ",
+            "%mb\n",
+            "é#",
+            "bF\n",
+            "zz",
+            "#_q: bFx",
+        ];
+        for needle in needles {
+            let ranked = finder(needle.as_bytes());
+            for from in 0..=hay.len() {
+                let rest = &hay.as_bytes()[from..];
+                assert_eq!(
+                    ranked.find(rest),
+                    memmem::find(rest, needle.as_bytes()),
+                    "{needle:?} from {from}"
+                );
+            }
+        }
+    }
 
     fn lits(pattern: &str) -> Literals {
         let hir = regex_syntax::parse(pattern).unwrap();

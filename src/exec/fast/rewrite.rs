@@ -115,7 +115,7 @@ pub fn rewrite(
     index: Option<Index<'_>>,
 ) -> Option<Rewritten> {
     pattern.begin_rule(cache, hay.len());
-    let (starts, mut follow) = match index {
+    let (starts, follow) = match index {
         Some(Index { starts, follow }) => (Some(starts), Some(follow)),
         None => (None, None),
     };
@@ -128,77 +128,277 @@ pub fn rewrite(
             .iter()
             .any(|p| matches!(p, Piece::Literal(text) if text.contains('%')));
     out.reserve(hay.len() + hay.len() / 8 + 64);
+    let mut writer = Writer {
+        hay,
+        out,
+        from: 0,
+        to: 0,
+        follow,
+        percent_literals,
+    };
     let mut copied = 0;
     let mut count = 0;
     let mut changed = false;
     let mut m = Some(first);
     while let Some((start, end)) = m {
-        if let Some(follow) = &mut follow {
-            follow.copied(copied, start, out.len());
+        writer.span(copied, start);
+        if need == GroupNeed::Engine {
+            pattern.resolve_groups(cache, hay, start, end);
         }
-        out.push_str(&hay[copied..start]);
-        let mark = out.len();
-        let follow = follow.as_mut().map(|f| (f, percent_literals));
-        expand(pattern, cache, template, need, hay, start, end, out, follow);
-        changed = changed || out.as_bytes()[mark..] != hay.as_bytes()[start..end];
+        let pieces = template.pieces();
+        for piece in pieces {
+            match part(pattern, cache, need, piece, start, end) {
+                Part::Text(text) => writer.literal(text),
+                Part::Span(s, e) => writer.span(s, e),
+            }
+        }
+        changed = changed || {
+            let parts = pieces
+                .iter()
+                .map(|p| part(pattern, cache, need, p, start, end));
+            !unchanged(parts, hay, start, end)
+        };
         copied = end;
         count += 1;
         m = next_match(pattern, cache, hay, end, Some(end), starts);
     }
-    if let Some(follow) = &mut follow {
-        follow.copied(copied, hay.len(), out.len());
-    }
-    out.push_str(&hay[copied..]);
+    writer.span(copied, hay.len());
+    writer.flush();
     Some(Rewritten { count, changed })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn expand(
+/// What one piece of a template expands to for one match.
+#[derive(Clone, Copy, Debug)]
+enum Part<'t> {
+    /// Text of the template.
+    Text(&'t str),
+    /// These bytes of the text searched (empty for a group that did not take part).
+    Span(usize, usize),
+}
+
+/// The expansion of `piece` for the match `start..end`, whose groups (when `need` is
+/// [`GroupNeed::Engine`]) are resolved into `cache.groups`.
+#[inline]
+fn part<'t>(
     pattern: &Compiled,
-    cache: &mut Cache,
-    template: &Template,
+    cache: &Cache,
     need: GroupNeed,
+    piece: &'t Piece,
+    start: usize,
+    end: usize,
+) -> Part<'t> {
+    match piece {
+        Piece::Literal(text) => Part::Text(text),
+        Piece::Group(0) => Part::Span(start, end),
+        Piece::Group(i) => {
+            let span = match need {
+                GroupNeed::Engine => {
+                    let s = cache.groups.get(2 * i).copied().flatten();
+                    let e = cache.groups.get(2 * i + 1).copied().flatten();
+                    s.zip(e)
+                }
+                _ => pattern.fixed_groups()[*i].map(|(s, e)| (s.at(start, end), e.at(start, end))),
+            };
+            span.map_or(Part::Span(start, start), |(s, e)| Part::Span(s, e))
+        }
+    }
+}
+
+/// Whether `parts`, written one after the other, give the match `start..end` of `hay`
+/// again (then replacing it changed nothing). Parts that copy the match's own bytes in
+/// place are recognised without a comparison.
+fn unchanged<'t>(
+    parts: impl Iterator<Item = Part<'t>>,
     hay: &str,
     start: usize,
     end: usize,
-    out: &mut String,
-    mut follow: Option<(&mut Follow<'_>, bool)>,
-) {
-    if need == GroupNeed::Engine {
-        pattern.resolve_groups(cache, hay, start, end);
-    }
-    for piece in template.pieces() {
-        let out_at = out.len();
-        match piece {
-            Piece::Literal(text) => {
-                out.push_str(text);
-                if let Some((follow, true)) = &mut follow {
-                    follow.literal(text.as_bytes(), out_at);
+) -> bool {
+    let bytes = hay.as_bytes();
+    let mut at = start;
+    for part in parts {
+        let len = match part {
+            Part::Span(s, e) if s == at || s == e => e - s,
+            Part::Span(s, e) => {
+                if !bytes[at..end].starts_with(&bytes[s..e]) {
+                    return false;
                 }
+                e - s
             }
-            Piece::Group(0) => {
-                out.push_str(&hay[start..end]);
-                if let Some((follow, _)) = &mut follow {
-                    follow.group(start, end, out_at);
+            Part::Text(text) => {
+                if !bytes[at..end].starts_with(text.as_bytes()) {
+                    return false;
                 }
+                text.len()
             }
-            Piece::Group(i) => {
-                let span = match need {
-                    GroupNeed::Engine => {
-                        let s = cache.groups.get(2 * i).copied().flatten();
-                        let e = cache.groups.get(2 * i + 1).copied().flatten();
-                        s.zip(e)
-                    }
-                    _ => pattern.fixed_groups()[*i]
-                        .map(|(s, e)| (s.at(start, end), e.at(start, end))),
-                };
-                if let Some((s, e)) = span {
-                    out.push_str(&hay[s..e]);
-                    if let Some((follow, _)) = &mut follow {
-                        follow.group(s, e, out_at);
-                    }
-                }
-            }
+        };
+        at += len;
+        if at > end {
+            return false;
         }
+    }
+    at == end
+}
+
+/// The output of a [`rewrite`]: bytes of the text searched are held back while the
+/// next piece continues them, so that adjacent spans (the text before a match and a
+/// group that starts it, a group that ends a match and the text after it) are copied
+/// at once: most of a rule's copies are a few bytes long, and each costs a call.
+struct Writer<'h, 'o, 'f> {
+    hay: &'h str,
+    out: &'o mut String,
+    /// The held-back bytes `from..to` of `hay` (none when equal).
+    from: usize,
+    to: usize,
+    follow: Option<Follow<'f>>,
+    /// Whether literals may hold a `%` that `follow` must learn of.
+    percent_literals: bool,
+}
+
+impl Writer<'_, '_, '_> {
+    /// Appends the bytes `s..e` of `hay`.
+    #[inline]
+    fn span(&mut self, s: usize, e: usize) {
+        if s == e {
+            return;
+        }
+        if self.to != s {
+            self.flush();
+            self.from = s;
+        }
+        self.to = e;
+    }
+
+    /// Appends `text`.
+    #[inline]
+    fn literal(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.flush();
+        let at = self.out.len();
+        self.out.push_str(text);
+        if self.percent_literals
+            && let Some(follow) = &mut self.follow
+        {
+            follow.literal(text.as_bytes(), at);
+        }
+    }
+
+    /// Writes the held-back bytes.
+    #[inline]
+    fn flush(&mut self) {
+        if self.from < self.to {
+            let at = self.out.len();
+            self.out.push_str(&self.hay[self.from..self.to]);
+            if let Some(follow) = &mut self.follow {
+                follow.span(self.from, self.to, at);
+            }
+            self.from = self.to;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One rule on `hay` through [`rewrite`], with the index of `%` bytes and without:
+    /// the output and whether it changed, after checking the output against `regex`
+    /// and the followed index against a fresh scan.
+    fn run(pattern: &str, template: &str, hay: &str) -> Option<(String, Rewritten)> {
+        let regex = regex::Regex::new(pattern).unwrap();
+        let template = Template::parse(template, &regex).unwrap();
+        let compiled = Compiled::new(pattern);
+        let need = group_need(&template, &compiled);
+        let want = regex
+            .replace_all(hay, template_text(&template))
+            .into_owned();
+        let mut results = Vec::new();
+        for indexed in [false, true] {
+            let mut cache = Cache::default();
+            let mut out = String::new();
+            let starts = Starts::build(hay.as_bytes());
+            let mut new = Starts::default();
+            let index = indexed.then(|| Index {
+                starts: &starts,
+                follow: new.follow(&starts),
+            });
+            let done = rewrite(
+                &compiled, &mut cache, &template, need, hay, 0, &mut out, index,
+            );
+            if done.is_some() {
+                assert_eq!(out, want, "{pattern:?} -> {template:?} on {hay:?}");
+                if indexed {
+                    assert_eq!(new, Starts::build(out.as_bytes()), "{out:?}");
+                }
+            }
+            results.push(done.map(|done| (out, done)));
+        }
+        assert_eq!(results[0], results[1]);
+        results.pop().unwrap()
+    }
+
+    /// The template in `regex`'s own syntax.
+    fn template_text(template: &Template) -> String {
+        template
+            .pieces()
+            .iter()
+            .map(|piece| match piece {
+                Piece::Literal(text) => text.replace('$', "$$"),
+                Piece::Group(i) => format!("${{{i}}}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn adjacent_spans_reordered_and_repeated_groups_keep_text_and_index() {
+        let hay = "%%\n#stack:\nab%\n%mb\n#stack:\nb%a\n%%\nxy\n";
+        for (pattern, template) in [
+            // A group that starts the match joins the text before it, one that ends it
+            // the text after.
+            (r"(%%\n#stack:\n)([^%]*)", "${1}#x: 1\n${2}"),
+            // Groups out of order and repeated, holding `%`.
+            (r"(#stack:\n)([^\n]*)(\n)", "${2}${1}${3}${2}"),
+            (r"([ab])(%?)([ab])", "${3}${2}${2}${1}"),
+            // A group that did not take part, and the whole match twice.
+            (r"(a)|(b)", "${2}${1}${0}"),
+            (r"%m", "${0}${0}"),
+            // Literals holding `%`.
+            (r"\n(%)", "\n%${1}%"),
+            // An empty match at every position.
+            (r"x*", "-"),
+        ] {
+            let (_, done) = run(pattern, template, hay).unwrap();
+            assert!(done.changed, "{pattern:?} -> {template:?}");
+        }
+    }
+
+    #[test]
+    fn replacements_that_give_the_match_back_are_unchanged() {
+        let hay = "%%\n#stack:\nab\n%mb\n#stack:\nba\n";
+        for (pattern, template) in [
+            // Groups that tile the match in place.
+            (r"(a)(b)", "${1}${2}"),
+            (r"(%)(m)b", "${1}${2}b"),
+            // The same bytes from a literal, and from a group elsewhere in the match.
+            (r"ab", "ab"),
+            (r"(b)b?a", "${1}a"),
+            (r"(a)a?", "${1}"),
+        ] {
+            let (out, done) = run(pattern, template, hay).unwrap();
+            assert_eq!(out, hay);
+            assert!(!done.changed, "{pattern:?} -> {template:?}");
+        }
+        // Too short, too long, or other bytes: changed.
+        for (pattern, template) in [
+            (r"(a)(b)", "${1}"),
+            (r"(a)(b)", "${1}${2}${2}"),
+            (r"ab", "ba"),
+            (r"(a)(b)", "${2}${1}"),
+        ] {
+            let (_, done) = run(pattern, template, hay).unwrap();
+            assert!(done.changed, "{pattern:?} -> {template:?}");
+        }
+        assert_eq!(run("zz", "y", hay), None);
     }
 }

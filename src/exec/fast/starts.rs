@@ -114,6 +114,7 @@ impl Starts {
         Follow {
             old: &old.at,
             next: 0,
+            copied_to: 0,
             new: &mut self.at,
         }
     }
@@ -167,14 +168,16 @@ impl Needle {
 }
 
 /// The index of a text being written by a rewrite pass, made from the old text's index.
-/// The pass reports, in output order, every span it copies from the old text: between
-/// matches ([`Follow::copied`]) and from inside a match into its replacement
-/// ([`Follow::group`]), and every literal it writes ([`Follow::literal`]).
+/// The pass reports, in output order, every span it copies from the old text: in
+/// increasing order ([`Follow::copied`]), in any order ([`Follow::group`]) or either
+/// ([`Follow::span`]), and every literal it writes ([`Follow::literal`]).
 #[derive(Debug)]
 pub struct Follow<'a> {
     old: &'a [usize],
     /// The first old offset not yet passed.
     next: usize,
+    /// The end of the last span reported to [`Follow::copied`].
+    copied_to: usize,
     new: &'a mut Vec<usize>,
 }
 
@@ -192,22 +195,34 @@ impl Follow<'_> {
             self.new.push(p - from + out_at);
             self.next += 1;
         }
+        self.copied_to = to;
     }
 
-    /// The old text's bytes `from..to`, inside the match that starts where the last
-    /// [`Follow::copied`] span ended, were copied to the output at `out_at` (a group
-    /// of the replacement: they need not come in order).
+    /// The old text's bytes `from..to` were copied to the output at `out_at`, after
+    /// every span reported before (in the output). Spans that start at or after the
+    /// end of the last [`Follow::copied`] span take its linear walk, others
+    /// [`Follow::group`]'s search.
     #[inline]
+    pub fn span(&mut self, from: usize, to: usize, out_at: usize) {
+        if from >= self.copied_to {
+            self.copied(from, to, out_at);
+        } else {
+            self.group(from, to, out_at);
+        }
+    }
+
+    /// The old text's bytes `from..to` were copied to the output at `out_at`, after
+    /// every span reported before (in the output); in the old text they may come
+    /// anywhere (a group of a replacement that reorders or repeats its match's parts).
     pub fn group(&mut self, from: usize, to: usize, out_at: usize) {
-        // Plain loops: a match holds one `%` or none, and `extend` over an iterator
+        let first = self.old.partition_point(|&p| p < from);
+        // A plain loop: a span holds one `%` or none, and `extend` over an iterator
         // adapter costs more than the walk.
-        for &p in &self.old[self.next..] {
+        for &p in &self.old[first..] {
             if p >= to {
                 break;
             }
-            if p >= from {
-                self.new.push(p - from + out_at);
-            }
+            self.new.push(p - from + out_at);
         }
     }
 

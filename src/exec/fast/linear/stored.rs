@@ -268,7 +268,9 @@ fn decode_atom(reader: &mut Reader<'_>) -> Result<Atom, DecodeError> {
         }
         tag::LINES => Atom::Lines(Box::new(LinesLoop {
             stops: stop_bytes(reader, 0)?,
-            next_literal: option(reader, |r| Ok(memmem::Finder::new(r.bytes()?).into_owned()))?,
+            next_literal: option(reader, |r| {
+                Ok(crate::exec::fast::literal::finder(r.bytes()?))
+            })?,
         })),
         tag::SKIP => Atom::Skip {
             len: reader.number()?,
