@@ -10,9 +10,11 @@
 //! Pieces, in layers (a file uses only files of the layers below it):
 //! 1. Shared helpers. `syntax`: a pattern's parse, its ASCII cut-down form for the lazy
 //!    DFAs, and a binary form of parses. `literal`: literal prefixes, required literals
-//!    and fixed literal groups, from the pattern's HIR. `remembered` (uses both): what the
-//!    program cache keeps of each pattern ([`parse_table`], [`remember_parses`]), its
-//!    parse and its needed literals, so that a fresh process does not parse again and
+//!    and fixed literal groups, from the pattern's HIR, and the `memmem` finders of the
+//!    executor, which rank bytes by their frequency in the machine's states.
+//!    `remembered` (uses both): what the program cache keeps of each pattern
+//!    ([`parse_table`], [`remember_parses`]), its parse and its needed literals, so
+//!    that a fresh process does not parse again and
 //!    skips a rule whose state lacks a needed literal before compiling its pattern;
 //!    with it, each compiled pattern's plain data ([`parse_table`]). `nfa_form`: an
 //!    NFA as plain data, replayed into the NFA builder (the program cache keeps the NFAs

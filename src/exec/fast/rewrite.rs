@@ -9,6 +9,10 @@
 //! leftmost-first, non-overlapping, and an empty match that ends where the previous match
 //! ended is dropped in favour of a search from the next char. Unmatched spans are copied
 //! and the template expanded straight into the output; no list of matches is built.
+//! Spans of the text are held back while the next piece continues them (a group that
+//! starts a match continues the text before it), so that each run of adjacent spans
+//! takes one copy. Whether a match's replacement changed it is decided piece by piece
+//! against the match, without reading the output.
 //! Capture groups are resolved only when the template uses a group other than 0, and
 //! only with an engine when a used group is not a fixed literal.
 
