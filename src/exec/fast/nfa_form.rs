@@ -244,7 +244,7 @@ fn at_least<T>(
     if k < min {
         return Err(DecodeError(short));
     }
-    (0..k).map(|_| item(reader)).collect()
+    reader.list(k, item)
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ impl Ahead {
         if n > AHEAD {
             return Err(DecodeError("a filter too long"));
         }
-        let masks = (0..n).map(|_| reader.u128()).collect::<Result<_, _>>()?;
+        let masks = reader.list(n, Reader::u128)?.into();
         Ok(Ahead { masks })
     }
 

@@ -259,7 +259,7 @@ impl Span {
                 0 => Piece::Literal(reader.bytes()?.into()),
                 1 => {
                     let k = reader.count()?;
-                    Piece::Classes((0..k).map(|_| reader.u128()).collect::<Result<_, _>>()?)
+                    Piece::Classes(reader.list(k, Reader::u128)?.into())
                 }
                 2 => {
                     let count = reader.number()?;
@@ -286,13 +286,13 @@ impl Span {
         if k > super::search::UNDO {
             return Err(DecodeError("too many marks in a span"));
         }
-        let marks = (0..k)
-            .map(|_| {
-                let slot = u16::try_from(reader.number()?).map_err(|_| DecodeError("bad slot"))?;
-                let offset = reader.u32()?;
+        let marks: Box<[_]> = reader
+            .list(k, |r| {
+                let slot = u16::try_from(r.number()?).map_err(|_| DecodeError("bad slot"))?;
+                let offset = r.u32()?;
                 Ok((slot, offset))
-            })
-            .collect::<Result<Box<[_]>, DecodeError>>()?;
+            })?
+            .into();
         if covered != len || marks.iter().any(|&(_, offset)| offset as usize > len) {
             return Err(DecodeError("a span's pieces do not fit it"));
         }

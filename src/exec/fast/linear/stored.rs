@@ -85,10 +85,8 @@ impl CharSet {
             1 => Beyond::All,
             2 => {
                 let n = reader.count()?;
-                let ranges = (0..n)
-                    .map(|_| Ok((reader.char()?, reader.char()?)))
-                    .collect::<Result<Box<[_]>, DecodeError>>()?;
-                Beyond::Ranges(ranges)
+                let ranges = reader.list(n, |r| Ok((r.char()?, r.char()?)))?;
+                Beyond::Ranges(ranges.into())
             }
             _ => return Err(DecodeError("bad class")),
         };
@@ -112,9 +110,7 @@ impl Linear {
     /// group slots.
     pub fn decode(reader: &mut Reader<'_>, slot_len: usize) -> Result<Linear, DecodeError> {
         let n = reader.count()?;
-        let steps = (0..n)
-            .map(|_| decode_atom(reader))
-            .collect::<Result<Box<[_]>, _>>()?;
+        let steps: Box<[Atom]> = reader.list(n, decode_atom)?.into();
         check(&steps, slot_len)?;
         let dense = reader.flag()?;
         let backtracks_little = reader.flag()?;
