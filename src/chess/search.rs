@@ -188,13 +188,17 @@ fn root_input(
 
 /// Whether the position after a reply repeats one of `near` (the child's entries one
 /// reply away); `near` is deleted.
+///
+/// The leaf has no half-move clock to test: [`stash`] took the child's into its group
+/// boundary before the replies were generated (a lookup of it finds nothing, and a
+/// condition on nothing leaves every thread in the first branch). None is needed: a
+/// reply that resets the clock (a capture or a pawn move) changes the material or the
+/// pawns, so it cannot reach an entry of `near`, all of them since the root's last reset.
 #[track_caller]
 fn leaf_repeats(b: &mut Builder, pos: &Position, near: &Value<kind::Str>) -> Value<kind::Bool> {
     let none = b.eq_text(near, "");
-    let reset = b.eq_text(&pos.halfmove, "0");
-    let skip = b.or(&none, &reset);
     let repeats = b.if_else(
-        &skip,
+        &none,
         |b| b.bool(false),
         |b| {
             let board = evaluate::compact(b, &pos.board);
