@@ -724,3 +724,25 @@ fn registered_demos_compute_what_they_document() {
         .collect();
     assert_eq!(all, vec![13, -4, 19, 0]);
 }
+
+/// No registered program reads a variable it removed itself (such a read matches nothing
+/// at run time, and a condition on it sends every thread to the first branch: the leaf
+/// repetition test once read the half-move clock that the search had stashed away).
+#[test]
+fn no_program_reads_a_variable_it_removed() {
+    let mut found = Vec::new();
+    for entry in regex_chess::programs::ALL {
+        let ir = (entry.build)();
+        for (read, removal, var) in compiler::passes::removed_reads::removed_reads(&ir) {
+            found.push(format!(
+                "{}: `{}` at {} reads `{var}` removed by `{}` at {}",
+                entry.name,
+                ir.body[read].instruction,
+                ir.body[read].site,
+                ir.body[removal].instruction,
+                ir.body[removal].site
+            ));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

@@ -186,25 +186,91 @@ fn root_input(
     }
 }
 
-/// Whether the position after a reply repeats one of `near` (the child's entries one
-/// reply away); `near` is deleted.
+/// Once per child, before its replies: whether it has entries one reply away (`near`
+/// not empty); where it has none, `near` is deleted, so that its replies carry none.
+///
+/// The leaves then settle the common case (no entry near, as on every position of a
+/// game without reversible moves back and forth) in the three rules of a `when` on the
+/// flag this returns: [`leaf_repetition`] and [`leaf_repeats`] run the comparison on the
+/// threads that hold `near` only.
 #[track_caller]
-fn leaf_repeats(b: &mut Builder, pos: &Position, near: &Value<kind::Str>) -> Value<kind::Bool> {
+fn child_has_near(b: &mut Builder, near: &Value<kind::Str>) -> Value<kind::Bool> {
     let none = b.eq_text(near, "");
-    let reset = b.eq_text(&pos.halfmove, "0");
-    let skip = b.or(&none, &reset);
-    let repeats = b.if_else(
-        &skip,
-        |b| b.bool(false),
-        |b| {
-            let board = evaluate::compact(b, &pos.board);
-            let key = position_key(b, pos, &board);
-            let found = history::compare(b, near, &key, history::MAX_NEAR, history::Near::No);
-            b.eq_text(&found, "R")
-        },
-    );
+    b.when(&none, |b| b.emit(Instruction::Delete(near.var().clone())));
+    b.not(&none)
+}
+
+/// Takes the flag of [`child_has_near`] off the thread, as a fresh temporary (kept on
+/// the stack by the passes when a condition reads it at once).
+#[track_caller]
+fn take_flag(b: &mut Builder, has_near: &Value<kind::Bool>) -> Value<kind::Bool> {
+    b.emit(Instruction::Take(has_near.var().clone()));
+    b.rules_value("assign", Vec::new(), &[], Type::Bool)
+}
+
+/// Whether the position after a reply (a thread holding `near`: see
+/// [`child_has_near`]) repeats one of `near`, the child's entries one reply away; `near`
+/// is taken.
+///
+/// The leaf has no half-move clock to test: [`stash`] took the child's into its group
+/// boundary before the replies were generated. None is needed: a reply that resets the
+/// clock (a capture or a pawn move) changes the material or the pawns, so it cannot
+/// reach an entry of `near`, all of them since the root's last reset.
+#[track_caller]
+fn repeats_near(b: &mut Builder, pos: &Position, near: &Value<kind::Str>) -> Value<kind::Bool> {
+    let board = evaluate::compact(b, &pos.board);
+    let key = position_key(b, pos, &board);
+    let found = history::compare(b, near, &key, history::MAX_NEAR, history::Near::No);
     b.emit(Instruction::Delete(near.var().clone()));
-    repeats
+    b.eq_text(&found, "R")
+}
+
+/// Whether the position after a reply repeats one of `near`, on every leaf (`false`
+/// where the child has no entry near); the flag and `near` are taken.
+#[track_caller]
+fn leaf_repeats(
+    b: &mut Builder,
+    pos: &Position,
+    near: &Value<kind::Str>,
+    has_near: &Value<kind::Bool>,
+) -> Value<kind::Bool> {
+    let flag = take_flag(b, has_near);
+    b.if_else(&flag, |b| repeats_near(b, pos, near), |b| b.bool(false))
+}
+
+/// Scores a repetition 0 (`key = child`, as `child - key` is the leaf's score) and one
+/// position counted, on the leaves whose position repeats one
+/// of `near`; the flag and `near` are taken. `key` and `count` are overwritten
+/// in place on those threads only: the others pay three rules (the flag's take, the
+/// condition, the wake-up after it), the rest running on the threads that hold `near`.
+///
+/// Run after the leaf is scored: the position variables must still be the leaf's where
+/// it can repeat. A capture search may have replaced them (after a capture, which no
+/// entry can follow since the material changed); a repeating leaf has a legal move (its
+/// entry's next move in the game), so its mate or stalemate branch never ran.
+#[track_caller]
+fn leaf_repetition(
+    b: &mut Builder,
+    pos: &Position,
+    near: &Value<kind::Str>,
+    has_near: &Value<kind::Bool>,
+    child: &Value<kind::Int>,
+    key: &Value<kind::Int>,
+    count: Option<&Value<kind::Str>>,
+) {
+    let flag = take_flag(b, has_near);
+    b.when(&flag, |b| {
+        let repeats = repeats_near(b, pos, near);
+        b.when(&repeats, |b| {
+            b.emit(Instruction::Lookup(child.var().clone()));
+            b.emit(Instruction::Assign(key.var().clone()));
+            if let Some(count) = count {
+                let one = report::one(b);
+                b.emit(Instruction::Lookup(one.var().clone()));
+                b.emit(Instruction::Assign(count.var().clone()));
+            }
+        });
+    });
 }
 
 /// The score of a child that repeats a history entry: [`eval::MATE`] when it leaves
@@ -699,6 +765,7 @@ pub fn search_with(
                 let allowed = input.as_ref().map(|i| i.allowed.clone());
                 let near = input.as_ref().map(|i| i.near.clone());
                 let searched = |b: &mut Builder| {
+                    let has_near = near.as_ref().map(|n| child_has_near(b, n));
                     let (no_reply, score, (reply, third), count) = b.grouped(|b| {
                         stash(b, pos, &saved, &uci);
                         let replies = fork_legal_moves(
@@ -734,7 +801,10 @@ pub fn search_with(
                                         b.emit(Instruction::Delete(reply.var().clone()));
                                     }
                                     b.emit(Instruction::Delete(saved.var().clone()));
-                                    let repeats = near.as_ref().map(|n| leaf_repeats(b, pos, n));
+                                    let repeats = near
+                                        .as_ref()
+                                        .zip(has_near.as_ref())
+                                        .map(|(n, h)| leaf_repeats(b, pos, n, h));
                                     return b.if_else(
                                         &took,
                                         |b| {
@@ -776,7 +846,6 @@ pub fn search_with(
                                     }
                                     b.emit(Instruction::Delete(saved.var().clone()));
                                 }
-                                let repeats = near.as_ref().map(|n| leaf_repeats(b, pos, n));
                                 let can_move = has_legal_move(b, pos);
                                 let scored = |b: &mut Builder| {
                                     // The endgame term e scores child - (g - e).
@@ -809,31 +878,31 @@ pub fn search_with(
                                         (g.clone(), report.then(|| report::one(b)))
                                     }
                                 };
-                                let (key, count) = b.if_else(
-                                    &can_move,
-                                    |b| match &repeats {
-                                        // A repetition scores 0 = child - child.
-                                        Some(repeats) => b.if_else(
-                                            repeats,
-                                            |b| (child.clone(), report.then(|| report::one(b))),
-                                            scored,
-                                        ),
-                                        None => scored(b),
-                                    },
-                                    |b| {
-                                        // Mated: -MATE = child - (child + MATE); stalemate: 0.
-                                        let check = in_check(b, pos);
-                                        let key = b.if_else(
-                                            &check,
-                                            |b| {
-                                                let m = b.int(SCORE_BITS, mate);
-                                                b.add(&child, &m)
-                                            },
-                                            |_| child.clone(),
-                                        );
-                                        (key, report.then(|| report::one(b)))
-                                    },
-                                );
+                                let (key, count) = b.if_else(&can_move, scored, |b| {
+                                    // Mated: -MATE = child - (child + MATE); stalemate: 0.
+                                    let check = in_check(b, pos);
+                                    let key = b.if_else(
+                                        &check,
+                                        |b| {
+                                            let m = b.int(SCORE_BITS, mate);
+                                            b.add(&child, &m)
+                                        },
+                                        |_| child.clone(),
+                                    );
+                                    (key, report.then(|| report::one(b)))
+                                });
+                                if let (Some(near), Some(has_near)) = (&near, &has_near) {
+                                    // A repetition scores 0 = child - child.
+                                    leaf_repetition(
+                                        b,
+                                        pos,
+                                        near,
+                                        has_near,
+                                        &child,
+                                        &key,
+                                        count.as_ref(),
+                                    );
+                                }
                                 (key, (None, count))
                             },
                             |b| {
@@ -844,6 +913,9 @@ pub fn search_with(
                                 b.emit(Instruction::Delete(saved.var().clone()));
                                 if let Some(near) = &near {
                                     b.emit(Instruction::Delete(near.var().clone()));
+                                }
+                                if let Some(has_near) = &has_near {
+                                    b.emit(Instruction::Delete(has_near.var().clone()));
                                 }
                                 let check = in_check(b, pos);
                                 let key = b.if_else(

@@ -47,22 +47,31 @@ pub fn has_legal_move(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
 
 /// The rules of the quick test: push `T` where it proves a legal move, else `F`.
 ///
-/// The work happens on one scratch line per active thread, `#_q: <turn><flag><board>`
-/// (right after `#t`, so that making it does not copy the rest of the thread):
-/// only active threads of this instruction hold it, so the pin, mobility and check rules
-/// need no thread anchor and match only the 80-odd characters of that line.
+/// The work happens on one scratch line per active thread, `<name>: <flag><board>`
+/// with the name [`quick_line`] of the side to move (right after `#t`, so that making it
+/// does not copy the rest of the thread): only active threads of this instruction hold
+/// it, so the pin, mobility and check rules need no thread anchor and match only the
+/// 80-odd characters of that line.
 fn quick_rules(pos: &Position) -> Rules {
     let t = pos.turn.var().name();
-    let mut rules = vec![(
-        format!("({HEAD}{}#b: ({LINE})\n{}#{t}: ([wb])\n)", LINES, LINES),
-        "${1}#_q: ${3}F${2}\n".to_string(),
-    )];
+    let mut rules: Rules = [Side::White, Side::Black]
+        .into_iter()
+        .map(|side| {
+            (
+                format!(
+                    "({HEAD}{LINES}#b: ({LINE})\n{LINES}#{t}: {}\n)",
+                    side_letter(side)
+                ),
+                format!("${{1}}{}: F${{2}}\n", quick_line(side)),
+            )
+        })
+        .collect();
     for side in [Side::White, Side::Black] {
         let ours = side.ours();
         let (king, pieces) = (side.letter(5), &ours[..5]);
         let enemy = side.other();
         let (eb, er, eq) = (enemy.letter(2), enemy.letter(3), enemy.letter(4));
-        let turn = if side == Side::White { 'w' } else { 'b' };
+        let line = quick_line(side);
         // Pins: the piece between our king and an enemy slider becomes `@`.
         for (steps, sliders) in [
             (ORTHOGONAL_STEPS, format!("[{er}{eq}]")),
@@ -76,8 +85,8 @@ fn quick_rules(pos: &Position) -> Rules {
                     (format!("{sliders}{ray}"), format!("{ray}{king}"))
                 };
                 rules.push((
-                    format!("#_q: {turn}F({LINE}{before})[{pieces}]({after})"),
-                    format!("#_q: {turn}F${{1}}@${{2}}"),
+                    format!("{line}: F({LINE}{before})[{pieces}]({after})"),
+                    format!("{line}: F${{1}}@${{2}}"),
                 ));
             }
         }
@@ -117,31 +126,53 @@ fn quick_rules(pos: &Position) -> Rules {
         // did.)
         for family in attack_families(&king.to_string(), side.other(), "\\.") {
             rules.push((
-                format!("#_q: {turn}F({LINE}(?:{}){LINE})", family.join("|")),
-                format!("#_q: {turn}C${{1}}"),
+                format!("{line}: F({LINE}(?:{}){LINE})", family.join("|")),
+                format!("{line}: C${{1}}"),
             ));
         }
         rules.push((
-            format!("#_q: {turn}F{LINE}(?:{})", frags.join("|")),
-            format!("#_q: {turn}T"),
+            format!("{line}: F{LINE}(?:{})", frags.join("|")),
+            format!("{line}: T"),
         ));
         // Not settled either way (no such piece, or in check): the king's steps decide.
-        rules.push((format!("#_q: {turn}F"), format!("#_q: {turn}C")));
+        rules.push((format!("{line}: F"), format!("{line}: C")));
         rules.extend(escape_rules(side));
     }
     // A thread in check with a safe king step has a legal move; the others prove
     // nothing (the full generation decides them).
     rules.push((
-        format!("#_q: ([wb])C{LINE}(\n{ESCAPE}: )"),
-        "#_q: ${1}T${2}".to_string(),
+        format!("#_q([XZ]): C{LINE}(\n{ESCAPE}: )"),
+        "#_q${1}: T${2}".to_string(),
     ));
     rules.push((format!("{ESCAPE}: {LINE}\n"), String::new()));
-    rules.push(("#_q: ([wb])C".to_string(), "#_q: ${1}F".to_string()));
+    rules.push(("#_q([XZ]): C".to_string(), "#_q${1}: F".to_string()));
     rules.push((
-        format!("({HEAD})({LINES})#_q: [wb]([TF])[^\n]*\n"),
+        format!("({HEAD})({LINES})#_q[XZ]: ([TF])[^\n]*\n"),
         "${1}${3}\n${2}".to_string(),
     ));
     rules
+}
+
+/// The name of the quick test's scratch line for `side` to move: `#_qX` (white) or
+/// `#_qZ` (black). The fast executor looks for a rule's leading literal with `memchr`'s
+/// `memmem`, which scans for the two bytes of the literal it ranks rarest: in `#_q: wF`
+/// those were `#` and `q`, so that every rule of the side not to move stopped at each
+/// `#_q: b` line of the other side (all of them, at the leaves) to reject it. `X` and `Z`
+/// rank rarer than `q`, and no state holds them otherwise: a rule of the side not to
+/// move now finds no candidate at all.
+fn quick_line(side: Side) -> &'static str {
+    match side {
+        Side::White => "#_qX",
+        Side::Black => "#_qZ",
+    }
+}
+
+/// The turn letter of `side`, as in `#t`.
+fn side_letter(side: Side) -> char {
+    match side {
+        Side::White => 'w',
+        Side::Black => 'b',
+    }
 }
 
 /// The line holding a board of the quick test's king steps (after the `#_q` line).
@@ -156,7 +187,7 @@ const ESCAPE: &str = "#_ke";
 /// Every rule starts with a literal that only those threads hold (the flag, or the
 /// lines), so the fast executor skips them all when there is none.
 fn escape_rules(side: Side) -> Rules {
-    let turn = if side == Side::White { 'w' } else { 'b' };
+    let q = quick_line(side);
     let king = side.letter(5);
     let target = side.target();
     // The board holds one king: the part before it excludes it, so that the search
@@ -177,7 +208,7 @@ fn escape_rules(side: Side) -> Rules {
             )
         };
         rules.push((
-            format!("#_q: {turn}C{pattern}"),
+            format!("{q}: C{pattern}"),
             format!("${{0}}\n{ESCAPE}: {board}"),
         ));
     }

@@ -28,9 +28,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::compiler::ir::{Instruction, IrProgram, Located, Side, Var};
 
-/// The shape of one conditional in the list.
+/// The shape of one conditional in the list (indices of its control instructions).
 #[derive(Clone, Copy, Debug)]
-struct Region {
+pub(super) struct Region {
     cond: usize,
     then_end: usize,
     else_start: usize,
@@ -38,12 +38,13 @@ struct Region {
 }
 
 impl Region {
-    fn contains(&self, i: usize) -> bool {
+    /// Whether position `i` lies between the condition and the last wake-up.
+    pub(super) fn contains(&self, i: usize) -> bool {
         self.cond < i && i < self.end
     }
 
     /// Which branch position `i` lies in: 0 then, 1 else, 2 a control instruction.
-    fn branch(&self, i: usize) -> u8 {
+    pub(super) fn branch(&self, i: usize) -> u8 {
         if self.cond < i && i < self.then_end {
             0
         } else if self.else_start < i && i < self.end {
@@ -63,7 +64,8 @@ struct Seen {
     last: usize,
 }
 
-fn regions(ir: &IrProgram) -> Vec<Region> {
+/// Every conditional of `ir`, found by the tags of its control instructions.
+pub(super) fn regions(ir: &IrProgram) -> Vec<Region> {
     let mut by_id: HashMap<u32, Seen> = HashMap::new();
     for (i, located) in ir.body.iter().enumerate() {
         let Some(tag) = located.instruction.tag() else {

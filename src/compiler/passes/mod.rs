@@ -9,10 +9,14 @@
 //! They run in that order. Dead-variable elimination comes before the peephole pass
 //! because it is what exposes `define x; lookup x; delete x` to it, and the peephole pass
 //! then leaves intermediate results on the stack instead of in variables.
+//!
+//! [`removed_reads`] is a check on the recorded list, not a pass: reads of a variable the
+//! program removed before, which match nothing at run time.
 
 pub mod constants;
 pub mod dead_vars;
 pub mod peephole;
+pub mod removed_reads;
 
 use super::ir::{Instruction, IrProgram};
 
