@@ -7,8 +7,9 @@
 //! bytes scanned, and answers false once the budget is spent.
 //!
 //! Trade-offs: runs of atoms without a choice are stepped in a loop with a small undo log
-//! (a stack array, no allocation); repetitions, lines loops, alternation branches other
-//! than the last viable one, and optional parts recurse, so the stack grows with the
+//! (a stack array, no allocation), as are quick runs that can end only where they stop
+//! (`([^\n]*)\n`); other repetitions, lines loops, alternation branches other than the
+//! last viable one, and optional parts recurse, so the stack grows with the
 //! number of choices on a path (bounded by the atoms, a few hundred at most).
 
 use memchr::memmem;
