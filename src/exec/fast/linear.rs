@@ -249,6 +249,16 @@ impl QuickRun {
         })
     }
 
+    /// The literal that follows, when it starts with a stop byte (`([^\n]*)\n`): the run
+    /// can then end only where it stops.
+    fn forced(&self) -> Option<&[u8]> {
+        let needle = self.next_literal.as_ref()?.needle();
+        needle
+            .first()
+            .is_some_and(|b| self.stops.contains(b))
+            .then_some(needle)
+    }
+
     /// The end of the longest run of the class in `hay[from..end]`.
     fn run_end(&self, hay: &[u8], from: usize, end: usize) -> usize {
         memchr_any(&self.stops, &hay[from..end]).map_or(end, |k| from + k)

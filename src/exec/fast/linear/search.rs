@@ -7,8 +7,9 @@
 //! bytes scanned, and answers false once the budget is spent.
 //!
 //! Trade-offs: runs of atoms without a choice are stepped in a loop with a small undo log
-//! (a stack array, no allocation); repetitions, lines loops, alternation branches other
-//! than the last viable one, and optional parts recurse, so the stack grows with the
+//! (a stack array, no allocation), as are quick runs that can end only where they stop
+//! (`([^\n]*)\n`); other repetitions, lines loops, alternation branches other than the
+//! last viable one, and optional parts recurse, so the stack grows with the
 //! number of choices on a path (bounded by the atoms, a few hundred at most).
 
 use memchr::memmem;
@@ -89,24 +90,49 @@ impl Search<'_, '_> {
         false
     }
 
-    /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
-    fn quick(&mut self, quick: &QuickRun, min: u32, next: &Ahead, i: usize, pos: usize) -> bool {
-        let bytes = self.hay.as_bytes();
-        let run_end = quick.run_end(bytes, pos, self.end);
+    /// The longest run of a quick run at `pos`, its scan charged to the budget: where it
+    /// ends and the lowest place it may give back to; `None` when the budget ran out or
+    /// the run is empty where it needs a char.
+    fn quick_run(&mut self, quick: &QuickRun, min: u32, pos: usize) -> Option<(usize, usize)> {
+        let run_end = quick.run_end(self.hay.as_bytes(), pos, self.end);
         self.touched_end |= run_end == self.end && !quick.stops.contains(&b'%');
         let cost = scan_cost(run_end - pos);
         if self.budget <= cost {
             self.budget = 0;
-            return false;
+            return None;
         }
         self.budget -= cost;
         let lowest = if min == 1 {
-            match self.hay[pos..run_end].chars().next() {
-                Some(c) => pos + c.len_utf8(),
-                None => return false,
-            }
+            pos + self.hay[pos..run_end].chars().next()?.len_utf8()
         } else {
             pos
+        };
+        Some((run_end, lowest))
+    }
+
+    /// A quick run at `pos` followed by a literal that starts with one of its stop bytes
+    /// (`([^\n]*)\n`), which the run holds nowhere: only at the run's end can the
+    /// literal start, so there is no choice to take back. Where the run ends, or `None`
+    /// when the rest cannot match (as [`Search::quick`] would answer).
+    fn forced_run(
+        &mut self,
+        quick: &QuickRun,
+        needle: &[u8],
+        min: u32,
+        pos: usize,
+    ) -> Option<usize> {
+        let (run_end, _) = self.quick_run(quick, min, pos)?;
+        // An occurrence of the literal that starts in the run but ends past `end` is
+        // invisible here; it would have to hold the `%` that follows `end`.
+        self.touched_end |= run_end + needle.len() > self.end && needle.contains(&b'%');
+        (run_end + needle.len() <= self.end).then_some(run_end)
+    }
+
+    /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
+    fn quick(&mut self, quick: &QuickRun, min: u32, next: &Ahead, i: usize, pos: usize) -> bool {
+        let bytes = self.hay.as_bytes();
+        let Some((run_end, lowest)) = self.quick_run(quick, min, pos) else {
+            return false;
         };
         match &quick.next_literal {
             Some(lit) => {
@@ -115,11 +141,7 @@ impl Search<'_, '_> {
                 self.touched_end |=
                     run_end + lit.needle().len() > self.end && lit.needle().contains(&b'%');
                 let len = lit.needle().len();
-                if lit
-                    .needle()
-                    .first()
-                    .is_some_and(|b| quick.stops.contains(b))
-                {
+                if quick.forced().is_some() {
                     // The literal starts with a stop byte (`([^\n]*)\n`), which the run
                     // holds nowhere: only at `run_end` can the literal start.
                     return run_end + len <= self.end && self.at(i + 1, run_end);
@@ -368,6 +390,16 @@ impl Search<'_, '_> {
                     }
                 }
                 Atom::Repeat(repeat) => {
+                    if let Some(quick) = &repeat.quick
+                        && let Some(needle) = quick.forced()
+                    {
+                        // No choice to take back: step on in this loop, not a call.
+                        match self.forced_run(quick, needle, repeat.min, pos) {
+                            Some(run_end) => (i, pos) = (i + 1, run_end),
+                            None => break false,
+                        }
+                        continue;
+                    }
                     break match &repeat.quick {
                         Some(quick) => self.quick(quick, repeat.min, &repeat.next, i, pos),
                         None => self.repeat(repeat, i, pos),

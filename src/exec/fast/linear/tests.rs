@@ -375,9 +375,16 @@ fn runs_followed_by_a_literal_that_starts_with_a_stop() {
         ("(a)([^\n]*)(\nb)", "a12\nb a\n\nb a\nc\nb a12"),
         ("([^%]+)(%%\n)", "x%%\n %\n%%\n y%%"),
         ("(#)(.*)(\n#)", "#a\nb\n# #\n#"),
+        // Stepped in the search's loop: a failure after it undoes its marks and takes
+        // back an earlier choice.
+        ("(?:([^\n]*)(\nx))?([^\n]+)(\n)", "ab\nxy\nab\ny\n\nx\n"),
+        ("(?:(a)([^\n]*)\n(b)|(a)([^\n]*)(\nc))", "a1\nc a\nb a\nd"),
     ] {
         assert!(check(pattern, hay).unwrap() > 0, "{pattern:?}");
     }
+    // More marks than one call's undo log holds.
+    let many = "([^\n]*)(\n)".repeat(12);
+    assert!(check(&many, &"ab\n\nc\n".repeat(5)).unwrap() > 0);
 }
 
 #[test]
