@@ -238,6 +238,31 @@ fn leaf_repeats(
     b.if_else(&flag, |b| repeats_near(b, pos, near), |b| b.bool(false))
 }
 
+/// The key of a leaf whose side to move has no legal move, for a leaf scored
+/// `child - key`: `child` (a score of 0) when it is stalemated, and `child - mated`
+/// (a score of `mated`) when it is checkmated. `mated` is in the rules' units.
+#[track_caller]
+fn no_move_key(
+    b: &mut Builder,
+    pos: &Position,
+    child: &Value<kind::Int>,
+    mated: i64,
+) -> Value<kind::Int> {
+    let check = in_check(b, pos);
+    b.if_else(
+        &check,
+        |b| {
+            let m = b.int(SCORE_BITS, mated.abs());
+            if mated < 0 {
+                b.add(child, &m)
+            } else {
+                b.sub(child, &m)
+            }
+        },
+        |_| child.clone(),
+    )
+}
+
 /// Scores a repetition 0 (`key = child`, as `child - key` is the leaf's score) and one
 /// position counted, on the leaves whose position repeats one
 /// of `near`; the flag and `near` are taken. `key` and `count` are overwritten
@@ -554,15 +579,7 @@ fn quiet_reply_leaf(
         },
         |b| {
             // Mated: -(MATE - 1) = child - (child + MATE - 1); stalemate: 0.
-            let check = in_check(b, pos);
-            b.if_else(
-                &check,
-                |b| {
-                    let m = b.int(SCORE_BITS, mate - 1);
-                    b.add(child, &m)
-                },
-                |_| child.clone(),
-            )
+            no_move_key(b, pos, child, 1 - mate)
         },
     );
     (key, options.report.then(|| report::one(b)))
@@ -880,15 +897,7 @@ pub fn search_with(
                                 };
                                 let (key, count) = b.if_else(&can_move, scored, |b| {
                                     // Mated: -MATE = child - (child + MATE); stalemate: 0.
-                                    let check = in_check(b, pos);
-                                    let key = b.if_else(
-                                        &check,
-                                        |b| {
-                                            let m = b.int(SCORE_BITS, mate);
-                                            b.add(&child, &m)
-                                        },
-                                        |_| child.clone(),
-                                    );
+                                    let key = no_move_key(b, pos, &child, -mate);
                                     (key, report.then(|| report::one(b)))
                                 });
                                 if let (Some(near), Some(has_near)) = (&near, &has_near) {
@@ -917,15 +926,7 @@ pub fn search_with(
                                 if let Some(has_near) = &has_near {
                                     b.emit(Instruction::Delete(has_near.var().clone()));
                                 }
-                                let check = in_check(b, pos);
-                                let key = b.if_else(
-                                    &check,
-                                    |b| {
-                                        let m = b.int(SCORE_BITS, mate);
-                                        b.sub(&child, &m)
-                                    },
-                                    |_| child.clone(),
-                                );
+                                let key = no_move_key(b, pos, &child, mate);
                                 let count = report.then(|| b.str(""));
                                 let third = (three && report).then(|| b.str(""));
                                 (key, (third, count))
