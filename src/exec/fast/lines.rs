@@ -35,7 +35,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::linear::{lines_loop, memchr_any, tail_run};
 use super::lockstep::{self, Answer, Outcome, Stats};
-use super::syntax::{self, DecodeError, Direction, Reader, ascii_config, put, put_bytes};
+use super::syntax::{self, AsciiDfa, DecodeError, Direction, Reader, put, put_bytes};
 
 /// A pattern of the shape `L (?:C*\n)* M R T`, ready to search.
 #[derive(Debug)]
@@ -55,14 +55,17 @@ struct Segment {
     loop_stops: Vec<u8>,
     /// `M` (possibly empty: every line start is a candidate).
     mark: memmem::Finder<'static>,
-    /// Anchored DFA for `M R`, or `None` when `R` is empty (then `M` is the whole of it).
-    rest: Option<hybrid::DFA>,
+    /// Anchored DFAs for `M R`, or `None` when `R` is empty (then `M` is the whole of it).
+    rest: Option<AsciiDfa>,
 }
 
 /// Scratch for [`Lines::find_at`]: the lazy DFA caches and the candidate lines, per
 /// segment.
 #[derive(Debug)]
 pub struct LinesCache {
+    /// Whether the caches below belong to the exact forms of the parts' DFAs (the
+    /// texts are all ASCII, see [`AsciiDfa`]), else to their quitting forms.
+    ascii: bool,
     dfa: Vec<Option<hybrid::Cache>>,
     ends: Vec<Vec<usize>>,
     /// Scratch of [`Lines::search_ahead`].
@@ -262,13 +265,18 @@ impl Lines {
         LinesPlan::new(hir)?.build()
     }
 
-    /// A fresh cache for [`Lines::find_at`].
-    pub fn create_cache(&self) -> LinesCache {
+    /// A fresh cache for [`Lines::find_at`], for texts that are all ASCII when `ascii`
+    /// (see [`AsciiDfa`]).
+    pub fn create_cache(&self, ascii: bool) -> LinesCache {
         LinesCache {
+            ascii,
             dfa: self
                 .segments
                 .iter()
-                .map(|s| s.rest.as_ref().map(hybrid::DFA::create_cache))
+                .map(|s| {
+                    let dfa = s.rest.as_ref()?.get(ascii)?;
+                    Some(dfa.create_cache())
+                })
                 .collect(),
             ends: vec![Vec::new(); self.segments.len()],
             ahead_lines: Vec::new(),
@@ -309,8 +317,9 @@ impl Lines {
         let mark = segment.mark.needle();
         let mut found = Found::None;
         for &q in ends.iter().rev() {
-            let end = match (&segment.rest, cache.dfa[k].as_mut()) {
-                (Some(dfa), Some(dcache)) => {
+            let rest = segment.rest.as_ref().map(|d| d.get(cache.ascii));
+            let end = match (rest, cache.dfa[k].as_mut()) {
+                (Some(Some(dfa)), Some(dcache)) => {
                     let input = Input::new(hay).range(q..).anchored(Anchored::Yes);
                     let before = dcache.search_total_len();
                     let result = dfa.try_search_fwd(dcache, &input);
@@ -327,7 +336,7 @@ impl Lines {
                         }
                     }
                 }
-                (Some(_), None) => {
+                (Some(_), _) => {
                     found = Found::GaveUp;
                     break;
                 }
@@ -397,7 +406,11 @@ impl Lines {
         let bytes = hay.as_bytes();
         out.clear();
         out.resize(starts.len(), Answer::REDO);
-        let Some(dfa) = &self.segments[0].rest else {
+        let Some(dfa) = self.segments[0]
+            .rest
+            .as_ref()
+            .and_then(|d| d.get(cache.ascii))
+        else {
             return Stats::default();
         };
         // Per start searched: its index, the farthest line, the effort so far, and
@@ -569,22 +582,18 @@ fn flatten(hir: &Hir, out: &mut Vec<Hir>) {
 /// one move), and a 60-ply UCI game peaks at 61.0 MB instead of 65.6 MB with 512 KB.
 const LINES_CACHE: usize = 320 << 10;
 
-/// An anchored lazy DFA for `ascii`, a parse cut down to ASCII ([`syntax::ascii_hir`]),
-/// configured like the pattern's own: giving up at the first non-ASCII byte.
-fn anchored_dfa(ascii: &Hir) -> Option<hybrid::DFA> {
+/// Anchored lazy DFAs for `ascii`, a parse cut down to ASCII ([`syntax::ascii_hir`]),
+/// configured like the pattern's own: exact on ASCII texts, or giving up at the first
+/// non-ASCII byte ([`AsciiDfa`]). `None` when either form cannot be built.
+fn anchored_dfa(ascii: &Hir) -> Option<AsciiDfa> {
     let nfa = thompson::Compiler::new()
         .configure(thompson::Config::new().which_captures(WhichCaptures::Implicit))
         .build_from_hir(ascii)
         .ok()?;
-    hybrid::Builder::new()
-        .configure(ascii_config(
-            hybrid::Config::new()
-                .unicode_word_boundary(true)
-                .cache_capacity(LINES_CACHE),
-            Direction::Forward,
-        ))
-        .build_from_nfa(nfa)
-        .ok()
+    let config = hybrid::Config::new()
+        .unicode_word_boundary(true)
+        .cache_capacity(LINES_CACHE);
+    Some(AsciiDfa::new(nfa, config, Direction::Forward))
 }
 
 #[cfg(test)]
@@ -595,13 +604,21 @@ mod tests {
         Lines::new(&regex_syntax::parse(pattern).unwrap())
     }
 
-    /// Every start of `hay`: our anchored answer against `regex`'s anchored one. The
-    /// number of starts where the search gave up (the caller then asks another engine):
+    /// Every start of `hay`: our anchored answer against `regex`'s anchored one, with
+    /// the quitting DFAs and, when `hay` is all ASCII, the exact ones. The number of
+    /// starts where the quitting search gave up (the caller then asks another engine):
     /// only allowed when a non-ASCII byte follows the start.
     fn agrees(pattern: &str, hay: &str) -> usize {
         let l = lines(pattern).unwrap_or_else(|| panic!("{pattern:?} has the shape"));
+        if hay.is_ascii() {
+            assert_eq!(agrees_in(&l, pattern, hay, true), 0);
+        }
+        agrees_in(&l, pattern, hay, false)
+    }
+
+    fn agrees_in(l: &Lines, pattern: &str, hay: &str, ascii: bool) -> usize {
         let re = regex::Regex::new(&format!("^(?:{pattern})")).unwrap();
-        let mut cache = l.create_cache();
+        let mut cache = l.create_cache(ascii);
         let mut gave_up = 0;
         for start in (0..=hay.len()).filter(|&i| hay.is_char_boundary(i)) {
             let want = re.find(&hay[start..]).map(|m| start + m.end());
@@ -616,17 +633,17 @@ mod tests {
             };
             assert_eq!(got, want, "{pattern:?} at {start} of {hay:?}");
         }
-        ahead_agrees(&l, hay);
+        ahead_agrees(l, hay, ascii);
         gave_up
     }
 
     /// `search_ahead` at every start of `hay`, in batches, against `find_at`: the same
     /// answer and effort where it decides.
-    fn ahead_agrees(l: &Lines, hay: &str) {
+    fn ahead_agrees(l: &Lines, hay: &str, ascii: bool) {
         let starts: Vec<usize> = (0..=hay.len())
             .filter(|&i| hay.is_char_boundary(i))
             .collect();
-        let mut cache = l.create_cache();
+        let mut cache = l.create_cache(ascii);
         let mut answers = Vec::new();
         for batch in starts.chunks(7) {
             l.search_ahead(&mut cache, hay, batch, &mut answers);

@@ -482,15 +482,16 @@ mod tests {
     }
     use crate::exec::Executor;
     use crate::exec::fast::pattern::Compiled;
-    use crate::exec::fast::syntax::{Direction, ascii_config, ascii_hir};
+    use crate::exec::fast::syntax::{AsciiDfa, Direction, ascii_hir};
     use crate::exec::fast::tests::Rng;
     use regex_automata::nfa::thompson;
     use regex_automata::util::prefilter::Prefilter;
 
     /// The forward lazy DFA as the executor builds it: ASCII-cut classes, quitting at
-    /// non-ASCII bytes, tagged start states (with a prefilter) or not, a cache of
-    /// `capacity` bytes (the least that works with 0).
-    fn dfa(pattern: &str, prefilter: bool, capacity: usize) -> DFA {
+    /// non-ASCII bytes unless `ascii` (the exact form, for ASCII texts), tagged start
+    /// states (with a prefilter) or not, a cache of `capacity` bytes (the least that
+    /// works with 0).
+    fn dfa(pattern: &str, prefilter: bool, capacity: usize, ascii: bool) -> DFA {
         let hir = regex_syntax::parse(pattern).unwrap();
         let nfa = thompson::Compiler::new()
             .build_from_hir(&ascii_hir(&hir))
@@ -503,18 +504,35 @@ mod tests {
             .cache_capacity(capacity)
             .skip_cache_capacity_check(true)
             .prefilter(pre);
-        DFA::builder()
-            .configure(ascii_config(config, Direction::Forward))
-            .build_from_nfa(nfa)
-            .unwrap()
+        let dfas = AsciiDfa::new(nfa, config, Direction::Forward);
+        dfas.get(ascii).unwrap().clone()
     }
 
     /// The answers at every char boundary of `hay` (overlapping starts, every lane
     /// position) against one search at a time; returns how many were `Redo`, which is
     /// only allowed where the single search gives up, reads `LONG` bytes or more, or
-    /// (`clears_allowed`) the cache was cleared during the batch.
+    /// (`clears_allowed`) the cache was cleared during the batch. On an ASCII `hay` the
+    /// exact DFA is checked too, and must never redo more than the quitting one.
     fn agrees(pattern: &str, hay: &str, prefilter: bool, capacity: usize) -> usize {
-        let dfa = dfa(pattern, prefilter, capacity);
+        let quitting = agrees_with(pattern, hay, prefilter, capacity, false);
+        if hay.is_ascii() {
+            let exact = agrees_with(pattern, hay, prefilter, capacity, true);
+            assert!(
+                exact <= quitting || capacity < 1 << 16,
+                "{pattern:?} on {hay:?}"
+            );
+        }
+        quitting
+    }
+
+    fn agrees_with(
+        pattern: &str,
+        hay: &str,
+        prefilter: bool,
+        capacity: usize,
+        ascii: bool,
+    ) -> usize {
+        let dfa = dfa(pattern, prefilter, capacity, ascii);
         let clears_allowed = capacity < 1 << 16;
         let mut cache = dfa.create_cache();
         let starts: Vec<usize> = (0..=hay.len())
@@ -662,7 +680,8 @@ mod tests {
             ("(%%\n)((?:[^%\n]*\n)*#b: [^\n]{0,30}\n)([^%]*)", "$1$3$2"),
         ];
         for (pattern, _) in rules {
-            assert!(Compiled::new(pattern).searches_ahead(), "{pattern:?}");
+            assert!(Compiled::new(pattern).searches_ahead(false), "{pattern:?}");
+            assert!(Compiled::new(pattern).searches_ahead(true), "{pattern:?}");
         }
         ALWAYS.set(true);
         let program = crate::program::Program::from_rules(

@@ -184,6 +184,10 @@ pub const DEFAULT_INDEX_MIN: usize = 1 << 14;
 #[derive(Debug, Default)]
 struct Scratch {
     caches: Vec<Option<Box<Cache>>>,
+    /// Whether the run's texts are all ASCII throughout (see [`Fast::ascii_templates`]):
+    /// every cache taken through [`Scratch::cache`] is set to it ([`Cache::set_ascii`]).
+    /// `false` (the default) is right for every text.
+    ascii: bool,
     /// The scratch spaces of the multi-core mode's helper threads (empty on one core).
     helpers: Vec<Scratch>,
     /// The pieces of earlier rope runs, whose buffers later runs reuse (see
@@ -255,6 +259,16 @@ const KEPT_STATES_MAX: usize = 24 << 20;
 const KEPT_STATES_AFTER_TRIM: usize = 8 << 20;
 
 impl Scratch {
+    /// The cache of pattern `id`, made on first use, set for this run's texts.
+    fn cache(&mut self, id: usize) -> &mut Cache {
+        if self.caches.len() <= id {
+            self.caches.resize_with(id + 1, || None);
+        }
+        let cache = self.caches[id].get_or_insert_with(Box::default);
+        cache.set_ascii(self.ascii);
+        cache
+    }
+
     /// Bounds what is kept between runs: when the lazy DFAs' states add up to more than
     /// `max` bytes, the largest caches forget theirs until at most `after` are left. The
     /// gap between the two is room for the states one move builds (about 12 MB on the
@@ -295,6 +309,11 @@ pub struct Fast {
     rule_pattern: Vec<usize>,
     /// Whether rule `i` has the same pattern and replacement as rule `i - 1`.
     same_as_previous: Vec<bool>,
+    /// Whether every replacement of the program is ASCII: a rule only copies bytes of
+    /// the state and writes its template's literals, so a run whose text is ASCII then
+    /// keeps an ASCII state throughout, and its lazy DFAs need no quit bytes (see
+    /// `syntax::AsciiDfa`).
+    ascii_templates: bool,
     /// How each rule's template uses groups, decided when its pattern is first compiled.
     needs: Vec<OnceLock<GroupNeed>>,
     /// Scratch spaces of finished runs, reused by later runs.
@@ -352,11 +371,13 @@ impl Fast {
             })
             .collect();
         let needs = (0..rules.len()).map(|_| OnceLock::new()).collect();
+        let ascii_templates = rules.iter().all(|r| r.replacement.is_ascii());
         Fast {
             program,
             patterns,
             rule_pattern,
             same_as_previous,
+            ascii_templates,
             needs,
             pool: Mutex::new(Vec::new()),
             segment_min_len: usize::MAX,
@@ -501,11 +522,8 @@ impl Fast {
         let compiled = slot.get();
         let template = self.program.template(index);
         let need = *self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
-        if scratch.caches.len() < self.patterns.len() {
-            scratch.caches.resize_with(self.patterns.len(), || None);
-        }
         let mut guard = write(state);
-        let cache = scratch.caches[id].get_or_insert_with(Box::default);
+        let cache = scratch.cache(id);
         if let Some(prefix) = compiled.segment_prefix()
             && guard.len() >= self.segment_min_len
             && let Some(result) = by_segment(compiled, cache, template, need, prefix, &mut guard)
@@ -529,7 +547,7 @@ impl Fast {
                 return (0, true, false);
             }
         };
-        let cache = scratch.caches[id].get_or_insert_with(Box::default);
+        let cache = scratch.cache(id);
         let (text, out, index) = guard.buffers();
         match rewrite::rewrite(compiled, cache, template, need, text, from, out, index) {
             None => (0, false, false),
@@ -880,11 +898,19 @@ impl Executor for Fast {
             .ok()
             .flatten()
             .unwrap_or_default();
+        // Decided once per run: every text the run meets is then ASCII too.
+        scratch.ascii = self.ascii_templates && state.is_ascii();
         let state = RwLock::new(State::new(state));
         let at = AtomicUsize::new(range.start);
         let mut run = |scratch: &mut Scratch| match &self.parallel {
             Some(parallel) => {
                 let mut helpers = std::mem::take(&mut scratch.helpers);
+                if helpers.len() < parallel.cores() - 1 {
+                    helpers.resize_with(parallel.cores() - 1, Scratch::default);
+                }
+                for helper in &mut helpers {
+                    helper.ascii = scratch.ascii;
+                }
                 parallel.with_crew(self, &state, &mut helpers, |crew| {
                     self.run_loop(&state, range.clone(), observer, scratch, Some(crew), &at);
                 });

@@ -15,11 +15,14 @@
 //!   patterns), which keeps memory down.
 //! - The lazy DFAs (forward, reverse, and those of [`super::lines`]) are built from the
 //!   pattern with its classes cut down to ASCII (`syntax::ascii_hir`) and quit at the first
-//!   non-ASCII byte they read ([`ascii_config`]); a search that quits falls back to an
+//!   non-ASCII byte they read (`syntax::ascii_config`); a search that quits falls back to an
 //!   engine built from the pattern itself (`meta::Regex`). The machine's texts are ASCII,
 //!   and on ASCII bytes both forms agree; the cut-down automata are much smaller (Unicode
 //!   `.` and `[^\n]` widen every DFA state), which took a move's peak memory from ~52 to
-//!   ~45 MB. Texts with non-ASCII chars pay for it with meta searches.
+//!   ~45 MB. Texts with non-ASCII chars pay for it with meta searches. A run whose text
+//!   and every template are ASCII keeps an ASCII state throughout: its caches say so
+//!   ([`Cache::set_ascii`]) and it runs the same automata without quit bytes
+//!   ([`AsciiDfa`]), which makes new lazy-DFA states cheaper.
 //! - Patterns with a literal prefix ([`literal::Prefix`]) find candidates with memmem or
 //!   aho-corasick (or, for a prefix that starts with `%`, by walking the state's index of
 //!   `%` bytes when the caller holds one: [`Starts`]) and run an **anchored** lazy DFA (`hybrid`) from each candidate in order;
@@ -68,7 +71,7 @@ use super::literal::{self, KnownPrefix, Literals, Prefix};
 use super::lockstep::{self, Ahead, Outcome};
 use super::nfa_form;
 use super::starts::{Needle, Starts};
-use super::syntax::{self, DecodeError, Direction, Reader, ascii_config};
+use super::syntax::{self, AsciiDfa, DecodeError, Direction, Reader};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -140,9 +143,9 @@ pub struct Compiled {
     /// The forward lazy DFA, built on first need (`None` if it cannot be built: the meta
     /// regex then searches). Anchored searches run it from each candidate; unanchored
     /// ones from the search start, skipping ahead with the literal prefix if any.
-    dfa: OnceLock<Option<Box<hybrid::DFA>>>,
+    dfa: OnceLock<Option<Box<AsciiDfa>>>,
     /// The reverse lazy DFA, which finds where an unanchored match starts.
-    reverse: OnceLock<Option<Box<hybrid::DFA>>>,
+    reverse: OnceLock<Option<Box<AsciiDfa>>>,
     /// The last resort: `regex`'s own engine, for searches the lazy DFAs give up on.
     meta: OnceLock<meta::Regex>,
     /// See [`Compiled::is_local`].
@@ -157,6 +160,10 @@ pub struct Compiled {
 /// Per-run scratch for one [`Compiled`]: lazy DFA states, engine caches, slots.
 #[derive(Debug, Default)]
 pub struct Cache {
+    /// Whether the texts searched with this cache are all ASCII (see
+    /// [`Cache::set_ascii`]): the lazy DFAs' caches below belong to the exact forms of
+    /// the [`AsciiDfa`]s, else to their quitting forms.
+    ascii: bool,
     dfa: Option<hybrid::Cache>,
     reverse: Option<hybrid::Cache>,
     /// The lazy DFA caches of [`Compiled::lines`], once made.
@@ -217,6 +224,19 @@ impl Cache {
                 .lines
                 .as_ref()
                 .map_or(0, lines::LinesCache::memory_usage)
+    }
+
+    /// Declares whether every text searched with this cache from now on is all ASCII:
+    /// the lazy DFAs then run without quit bytes ([`AsciiDfa`]). A cache starts with
+    /// `false`, which is right for every text. Changing it drops the lazy DFAs' states
+    /// (they belong to the other form).
+    pub fn set_ascii(&mut self, ascii: bool) {
+        if self.ascii != ascii {
+            self.ascii = ascii;
+            self.dfa = None;
+            self.reverse = None;
+            self.lines = None;
+        }
     }
 
     /// Frees the lazy DFAs' states; they are built again when next needed. Results do
@@ -597,8 +617,8 @@ impl Compiled {
         })
     }
 
-    /// The forward lazy DFA, built on first use; `None` when it cannot be built.
-    fn dfa(&self) -> Option<&hybrid::DFA> {
+    /// The forward lazy DFAs, built on first use; `None` when the NFA cannot be built.
+    fn dfa(&self) -> Option<&AsciiDfa> {
         self.dfa
             .get_or_init(|| {
                 // The prefilter comes from the pattern itself: it must not skip a
@@ -632,21 +652,15 @@ impl Compiled {
                         .build_from_hir(&self.ascii_hir())
                         .ok()?,
                 };
-                hybrid::Builder::new()
-                    .configure(
-                        ascii_config(lazy_config(FORWARD_CACHE), Direction::Forward)
-                            .prefilter(prefilter),
-                    )
-                    .build_from_nfa(nfa)
-                    .ok()
-                    .map(Box::new)
+                let config = lazy_config(FORWARD_CACHE).prefilter(prefilter);
+                Some(Box::new(AsciiDfa::new(nfa, config, Direction::Forward)))
             })
             .as_deref()
     }
 
-    /// The reverse lazy DFA (all matches, no groups), built on first use, as
-    /// `regex_automata::hybrid::regex` builds it; `None` when it cannot be built.
-    fn reverse(&self) -> Option<&hybrid::DFA> {
+    /// The reverse lazy DFAs (all matches, no groups), built on first use, as
+    /// `regex_automata::hybrid::regex` builds them; `None` when the NFA cannot be built.
+    fn reverse(&self) -> Option<&AsciiDfa> {
         self.reverse
             .get_or_init(|| {
                 let nfa = thompson::Compiler::new()
@@ -658,16 +672,11 @@ impl Compiled {
                     )
                     .build_from_hir(&self.ascii_hir())
                     .ok()?;
-                hybrid::Builder::new()
-                    .configure(
-                        ascii_config(lazy_config(REVERSE_CACHE), Direction::Reverse)
-                            .prefilter(None)
-                            .specialize_start_states(false)
-                            .match_kind(MatchKind::All),
-                    )
-                    .build_from_nfa(nfa)
-                    .ok()
-                    .map(Box::new)
+                let config = lazy_config(REVERSE_CACHE)
+                    .prefilter(None)
+                    .specialize_start_states(false)
+                    .match_kind(MatchKind::All);
+                Some(Box::new(AsciiDfa::new(nfa, config, Direction::Reverse)))
             })
             .as_deref()
     }
@@ -681,7 +690,10 @@ impl Compiled {
         cache: &mut Cache,
         input: &Input<'_>,
     ) -> Result<Option<(usize, usize)>, ()> {
-        let (Some(forward), Some(reverse)) = (self.dfa(), self.reverse()) else {
+        let ascii = cache.ascii;
+        let forward = self.dfa().and_then(|d| d.get(ascii));
+        let reverse = self.reverse().and_then(|d| d.get(ascii));
+        let (Some(forward), Some(reverse)) = (forward, reverse) else {
             return Err(());
         };
         let fcache = cache.dfa.get_or_insert_with(|| forward.create_cache());
@@ -777,8 +789,8 @@ impl Compiled {
         cache.unanchored
             && cache.ahead.enabled()
             && self.linear.is_some()
-            && !self.searches_ahead()
-            && self.dfa().is_some()
+            && !self.searches_ahead(cache.ascii)
+            && self.dfa().and_then(|d| d.get(cache.ascii)).is_some()
     }
 
     /// The first match when searching `hay` from `at` (a char boundary, `at <= hay.len()`),
@@ -800,7 +812,7 @@ impl Compiled {
         }
         // A sparse rule whose lockstep turned itself off runs unanchored after all.
         cache.unanchored |= cache.dfa_ahead && !cache.ahead.enabled();
-        if cache.ahead.enabled() && (cache.dfa_ahead || self.searches_ahead()) {
+        if cache.ahead.enabled() && (cache.dfa_ahead || self.searches_ahead(cache.ascii)) {
             return self.find_ahead(cache, hay, at, starts);
         }
         let bytes = hay.as_bytes();
@@ -821,9 +833,11 @@ impl Compiled {
     }
 
     /// Whether candidates are searched ahead in lockstep: by the `lines` search, or by
-    /// the lazy DFA when no other search comes first (and it builds).
-    pub(super) fn searches_ahead(&self) -> bool {
-        self.lines.is_some() || (self.dfa_candidates && self.dfa().is_some())
+    /// the lazy DFA when no other search comes first (and it builds; in its exact form
+    /// when `ascii`, see [`Cache::set_ascii`]).
+    pub(super) fn searches_ahead(&self, ascii: bool) -> bool {
+        self.lines.is_some()
+            || (self.dfa_candidates && self.dfa().and_then(|d| d.get(ascii)).is_some())
     }
 
     /// [`Compiled::find_at`] for patterns whose candidates the lazy DFA decides: the
@@ -845,9 +859,10 @@ impl Compiled {
             let Some((start, answer)) = cache.ahead.take(bytes, from) else {
                 let hint = &mut cache.start_hint;
                 let next = |i| self.next_candidate(bytes, i, starts, hint);
-                let filled = match (&self.lines, self.dfa()) {
+                let ascii = cache.ascii;
+                let filled = match (&self.lines, self.dfa().and_then(|d| d.get(ascii))) {
                     (Some(lines), _) => {
-                        let lcache = cache.lines.get_or_insert_with(|| lines.create_cache());
+                        let lcache = cache.lines.get_or_insert_with(|| lines.create_cache(ascii));
                         cache.ahead.fill(bytes, from, next, |starts, out| {
                             lines.search_ahead(lcache, hay, starts, out)
                         })
@@ -925,7 +940,8 @@ impl Compiled {
                 .then_some(start + literal.len());
         }
         if let Some(lines) = &self.lines {
-            let lcache = cache.lines.get_or_insert_with(|| lines.create_cache());
+            let ascii = cache.ascii;
+            let lcache = cache.lines.get_or_insert_with(|| lines.create_cache(ascii));
             let mut effort = lines::Effort::default();
             let found = lines.find_at(lcache, hay, start, &mut effort);
             cache.touched_end |= effort.touched_end;
@@ -966,7 +982,7 @@ impl Compiled {
             }
         }
         let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
-        let Some(dfa) = self.dfa() else {
+        let Some(dfa) = self.dfa().and_then(|d| d.get(cache.ascii)) else {
             cache.touched_end = true;
             let meta = self.meta();
             let mcache = cache.meta.get_or_insert_with(|| meta.create_cache());

@@ -382,10 +382,7 @@ fn advance(
         }
         let template = fast.program.template(index);
         let need = *fast.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
-        if scratch.caches.len() <= id {
-            scratch.caches.resize_with(id + 1, || None);
-        }
-        let cache = scratch.caches[id].get_or_insert_with(Box::default);
+        let cache = scratch.cache(id);
         let mut step = Step {
             len: text.len(),
             edges: edges(text),

@@ -9,7 +9,8 @@
 //!   any other bytes gives an error or some HIR, never a panic; callers that read bytes
 //!   from outside the process check them first (the program cache's checksum and key).
 //! - [`ascii_hir`] and [`ascii_config`]: see their docs; every lazy DFA of the executor
-//!   is built with both.
+//!   is built from an [`ascii_hir`] parse, as an [`AsciiDfa`]: quitting per
+//!   [`ascii_config`], or without those quit bytes for runs whose texts stay ASCII.
 //!
 //! Why a binary form: parsing is most of what a fresh process pays before its first
 //! move (the AST, then its translation, Unicode class tables for `[^\n]`), and every
@@ -22,7 +23,10 @@
 //!
 //! Nothing here depends on other modules of the executor.
 
+use std::sync::OnceLock;
+
 use regex_automata::hybrid::dfa as hybrid;
+use regex_automata::nfa::thompson::NFA;
 use regex_automata::util::syntax as automata_syntax;
 use regex_syntax::hir::{
     Capture, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind,
@@ -58,6 +62,66 @@ pub fn ascii_config(config: hybrid::Config, direction: Direction) -> hybrid::Con
         Direction::Reverse => 0x80..=0xBF,
     };
     quit.fold(config, |c, byte| c.quit(byte, true))
+}
+
+/// A lazy DFA of an NFA built from an [`ascii_hir`] parse, in the two forms a run may
+/// need, each built on first use from the one NFA.
+///
+/// - [`AsciiDfa::get`]`(true)`, *exact*: no quit bytes of ours. It is only right on texts
+///   whose every byte is ASCII, where the cut-down parse matches what the pattern
+///   matches: runs whose text and every template are ASCII, so that the state stays
+///   ASCII throughout (a rule only copies bytes of the state and writes its template's
+///   literals). Every new lazy-DFA state of the quitting form sets a transition per quit
+///   byte; this form skips that (a sixth of the states' cost in a fresh process's first
+///   move, PERF.md "Cold start").
+/// - [`AsciiDfa::get`]`(false)`, *quitting*: configured with [`ascii_config`], right on
+///   every text (a search that meets a non-ASCII byte quits and the caller asks another
+///   engine).
+///
+/// Both keep the configuration's `unicode_word_boundary(true)`: for a pattern with a
+/// Unicode word boundary `regex_automata` itself quits on every non-ASCII byte, which
+/// an ASCII text never holds.
+#[derive(Debug)]
+pub struct AsciiDfa {
+    nfa: NFA,
+    config: hybrid::Config,
+    direction: Direction,
+    exact: OnceLock<Option<hybrid::DFA>>,
+    quitting: OnceLock<Option<hybrid::DFA>>,
+}
+
+impl AsciiDfa {
+    /// The lazy DFAs of `nfa` (built from an [`ascii_hir`] parse) with `config` (without
+    /// quit bytes: the quitting form adds those of `direction`).
+    pub fn new(nfa: NFA, config: hybrid::Config, direction: Direction) -> AsciiDfa {
+        AsciiDfa {
+            nfa,
+            config,
+            direction,
+            exact: OnceLock::new(),
+            quitting: OnceLock::new(),
+        }
+    }
+
+    /// The exact form when `ascii` (the caller's texts are all ASCII), else the quitting
+    /// form; built on first use, `None` when it cannot be built.
+    pub fn get(&self, ascii: bool) -> Option<&hybrid::DFA> {
+        let (slot, config) = if ascii {
+            (&self.exact, self.config.clone())
+        } else {
+            (
+                &self.quitting,
+                ascii_config(self.config.clone(), self.direction),
+            )
+        };
+        slot.get_or_init(|| {
+            hybrid::Builder::new()
+                .configure(config)
+                .build_from_nfa(self.nfa.clone())
+                .ok()
+        })
+        .as_ref()
+    }
 }
 
 /// `hir` with every Unicode class cut down to its ASCII chars.

@@ -650,6 +650,82 @@ fn ascii_only_automata_hand_non_ascii_text_to_the_pattern_itself() {
     assert_eq!(check(&rules[1..2], "aéb"), "[aéb]");
 }
 
+/// Whether the last run of `fast` declared its texts all ASCII (the lazy DFAs then run
+/// without quit bytes, see `syntax::AsciiDfa`).
+fn last_run_ascii(fast: &Fast) -> bool {
+    let pool = fast.pool.lock().unwrap();
+    let scratch = pool.last().expect("a finished run pools its scratch");
+    assert!(scratch.helpers.iter().all(|h| h.ascii == scratch.ascii));
+    scratch.ascii
+}
+
+/// Rules whose patterns hold classes the ASCII cut changes (`.`, `[^\n]`, negated
+/// classes, Unicode word boundaries), searched unanchored (forward and reverse DFAs),
+/// anchored at literal candidates, in lockstep and by `lines`.
+const CUT_CLASS_RULES: [(&str, &str); 8] = [
+    ("a.b|x", "[$0]"),
+    ("[^\n]+?b", "{$0}"),
+    ("%%\n(?:[^%\n]*\n)*#b: ([^\n]*)", "%%\n#b: <$1>"),
+    ("#q: [^\n]*(?:a|b(?:[^\n]{2}\\.)*c)", "<$0>"),
+    ("\\bab\\b", "AB"),
+    ("(?:[^a-z%]|q)+z", "Z"),
+    ("#c: (\\w+)", "#c: $1$1"),
+    ("(?s:.)y", "Y"),
+];
+
+#[test]
+fn ascii_runs_drop_quit_bytes_and_agree_with_the_reference() {
+    let program = |rules: &[(&str, &str)]| {
+        Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+            .validate()
+            .unwrap()
+    };
+    let ascii_states = [
+        "aab x %%\n#b: q\n#q: xbx.c\n",
+        "%%\n#a: 1\n#b: 2y\n%%\n#c: ab ab_c\n#b: \n",
+        "q_qz ab\nab\n#q: a\n1z",
+    ];
+    let other_states = ["aéb x %%\n#b: é\n", "é ab éab\n#c: ééé", "#q: bé.c\n"];
+    for state in ascii_states.iter().chain(&other_states) {
+        check(&CUT_CLASS_RULES, state);
+        let fast = Fast::new(program(&CUT_CLASS_RULES)).parallel(2, 1);
+        fast.run(state);
+        assert_eq!(last_run_ascii(&fast), state.is_ascii(), "{state:?}");
+    }
+    // One executor, its pooled caches switching between the two forms run after run.
+    let fast = Fast::new(program(&CUT_CLASS_RULES));
+    let reference = Reference::new(program(&CUT_CLASS_RULES));
+    for state in ascii_states
+        .iter()
+        .chain(&other_states)
+        .chain(&ascii_states)
+    {
+        assert_eq!(fast.run(state), reference.run(state), "{state:?}");
+    }
+}
+
+#[test]
+fn a_non_ascii_template_keeps_the_quitting_automata_on_ascii_texts() {
+    // The first rule writes a non-ASCII char into an ASCII state; later rules must see
+    // it (`.` and `[^\n]` step over it, `\b` meets it), which the automata without quit
+    // bytes would not.
+    let mut rules = vec![("#b: (.)", "#b: é$1")];
+    rules.extend(CUT_CLASS_RULES);
+    rules.push(("#b: [^\n]{3}", "<$0>"));
+    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    for state in ["%%\n#b: ab\n#q: xbx.c\n", "#b: xy ab\n%%\n#b: 1\n"] {
+        let fast = Fast::new(program.clone());
+        let got = fast.run(state);
+        assert!(!last_run_ascii(&fast));
+        assert!(!got.is_ascii(), "{got:?}");
+        assert_eq!(check(&rules, state), got);
+    }
+    // `a.b` across the char written mid-run.
+    assert_eq!(check(&[("x", "é"), ("a.b", "[$0]")], "axb"), "[aéb]");
+}
+
 /// Rules that move, make and delete `%` bytes and the newlines around them, run with
 /// the index of `%` bytes on (every [`check`] runs one executor with it on every state,
 /// and the state asserts after each rewrite that the kept index equals a fresh scan).
