@@ -106,20 +106,20 @@ impl AsciiDfa {
     /// The exact form when `ascii` (the caller's texts are all ASCII), else the quitting
     /// form; built on first use, `None` when it cannot be built.
     pub fn get(&self, ascii: bool) -> Option<&hybrid::DFA> {
-        let (slot, config) = if ascii {
-            (&self.exact, self.config.clone())
-        } else {
-            (
-                &self.quitting,
-                ascii_config(self.config.clone(), self.direction),
-            )
-        };
-        slot.get_or_init(|| {
+        // The configuration is made inside the closures: a lookup of a built form (every
+        // search) must not pay for cloning it and setting its quit bytes.
+        let build = |config: hybrid::Config| {
             hybrid::Builder::new()
                 .configure(config)
                 .build_from_nfa(self.nfa.clone())
                 .ok()
-        })
+        };
+        if ascii {
+            self.exact.get_or_init(|| build(self.config.clone()))
+        } else {
+            self.quitting
+                .get_or_init(|| build(ascii_config(self.config.clone(), self.direction)))
+        }
         .as_ref()
     }
 }
