@@ -80,8 +80,8 @@ fn config(cases: u32) -> Config {
 // ---------------------------------------------------------------------------------------
 // The comparison
 
-/// Validates `rules`, cut after the first rule where the reference's state outgrows
-/// `limit` on any of `states`.
+/// Validates `rules`, cut where the reference's state outgrows `limit` on any of
+/// `states` (see `exec_compare::cut_at_cap`).
 fn prepare(
     rules: Vec<Rule>,
     states: &[String],
@@ -964,6 +964,31 @@ fn generated_rules_validate() {
             panic!("{rule:?} does not validate: {e}");
         }
     }
+}
+
+/// The cap on a case's state: a rule that outgrows it is kept while its state stays
+/// within four times the cap, and cut off (with the rules after it) beyond that.
+#[test]
+fn cap_keeps_a_rule_that_outgrows_it_a_little() {
+    let grow = |by: usize| Rule::new("", "x".repeat(by));
+    let rules = vec![grow(1), grow(2), grow(3), Rule::new("x", "y")];
+    let states = ["ab".to_string()];
+    // "ab" (2 bytes) -> 5 -> 17 -> 71 -> 71.
+    let kept = |limit: usize| {
+        prepare(rules.clone(), &states, limit)
+            .unwrap()
+            .rules()
+            .len()
+    };
+    assert_eq!(kept(1000), 4, "nothing outgrows the cap");
+    assert_eq!(kept(20), 3, "the third rule's 71 bytes are within 4 x 20");
+    assert_eq!(kept(17), 2, "the third rule's 71 bytes exceed 4 x 17");
+    assert_eq!(
+        kept(4),
+        1,
+        "the first rule's 5 bytes outgrow 4, within 4 x 4"
+    );
+    assert_eq!(kept(1), 0, "the first rule's 5 bytes exceed 4 x 1");
 }
 
 /// Hand-picked cases where `replace_all`'s handling of empty matches, anchors and

@@ -12,7 +12,8 @@
 //!   rules, and states made of active and paused threads or of raw text.
 //!
 //! Programs that do not validate are skipped. A program whose state outgrows a cap is cut
-//! after the rule that outgrew it. Then the reference and five fast executors (as built by
+//! after the rule that outgrew it (before it, when that rule's state is more than four
+//! times the cap). Then the reference and five fast executors (as built by
 //! default, with the index of `%` bytes kept on every state, on two cores with every
 //! state cut, with the thread-segmented state, and segmented on two cores) run it and
 //! must agree, as in `tests/equivalence.rs` (the comparison is
@@ -638,7 +639,8 @@ fn check(mut rules: Vec<Rule>, state: &str) {
     let Some(program) = validate(rules) else {
         return;
     };
-    // Cut the program after the rule that makes the state too large.
+    // Cut the program after the rule that makes the state too large (before it when it
+    // makes it far too large).
     let program = exec_compare::cut_at_cap(program, &[state.to_string()], STATE_CAP);
 
     if let Some(dir) = std::env::var_os("EXEC_EQUIVALENCE_DUMP") {

@@ -36,10 +36,19 @@ impl Observer for Recorder {
     }
 }
 
-/// Stops the run after the first rule that leaves the state longer than `limit`.
+/// How far past the cap the state of the rule that outgrows it may go for that rule to
+/// be kept: an empty pattern, or one that matches at every char, multiplies the state by
+/// its replacement's length, and a 1 MB state can come out at 6 MB and more, which the
+/// comparison (seven runs, under the fuzzer's sanitizer and coverage counters) then
+/// spends minutes on.
+const OUTGROW_FACTOR: usize = 4;
+
+/// Stops the run after the first rule that leaves the state longer than `limit`, and
+/// says how many rules to keep: that rule too when its state is at most
+/// [`OUTGROW_FACTOR`] times `limit`.
 struct Cap {
     limit: usize,
-    stopped_after: Option<usize>,
+    keep: Option<usize>,
 }
 
 impl Observer for Cap {
@@ -50,7 +59,8 @@ impl Observer for Cap {
         _: &dyn Fn() -> String,
     ) -> ControlFlow<()> {
         if report.state_len > self.limit {
-            self.stopped_after = Some(index);
+            let keep_it = report.state_len <= self.limit.saturating_mul(OUTGROW_FACTOR);
+            self.keep = Some(index + usize::from(keep_it));
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -61,18 +71,16 @@ impl Observer for Cap {
 }
 
 /// `program` cut after the first rule where the reference's state outgrows `limit` on
-/// any of `states` (the whole program when none does).
+/// any of `states`, or before it when that state is more than [`OUTGROW_FACTOR`] times
+/// `limit` (the whole program when no state outgrows `limit`).
 pub fn cut_at_cap(program: ValidProgram, states: &[String], limit: usize) -> ValidProgram {
     let reference = Reference::new(program.clone());
     let mut keep = program.rules().len();
     for state in states {
-        let mut cap = Cap {
-            limit,
-            stopped_after: None,
-        };
+        let mut cap = Cap { limit, keep: None };
         reference.run_observed(state, &mut cap);
-        if let Some(last) = cap.stopped_after {
-            keep = keep.min(last + 1);
+        if let Some(rules) = cap.keep {
+            keep = keep.min(rules);
         }
     }
     if keep == program.rules().len() {
