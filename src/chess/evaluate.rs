@@ -24,9 +24,11 @@
 //!   characters (no capture inside, so a one-pass automaton resolves the groups).
 //! - The arriving piece is the mover, or the promotion letter: the board after the move
 //!   is not read. Castling and en passant are recognised from the key (squares and
-//!   mover, captured square empty) by one rule that marks the key.
+//!   mover, captured square empty) by the arrival's rules themselves, which read the
+//!   key's `from` where the arrival's `to` can end one of them.
 //! - The gain is the sum of two table values, the arrival (`to`, promotion, captured
-//!   piece or mark, mover) and the departure (`from`, mover). The arrival is written
+//!   piece, mover, and for castling and en passant `from`) and the departure (`from`,
+//!   mover). The arrival is written
 //!   as a code of 9 digits (its value minus the least one), one rule per digit testing
 //!   the key against a trie of the table entries with that digit set and turning the
 //!   digit's `0` into `1` (one group, the match but its last character).
@@ -43,7 +45,7 @@
 //! # Stack layouts (internal)
 //!
 //! The gain works on `<key>\n<arrival code>\n<result>\n`, the key being
-//! `<mover><from><to><promotion>:<captured>` (plus [`EXTRA_MARK`]) and the result
+//! `<mover><from><to><promotion>:<captured>` and the result
 //! starting as in [`scratch_lines`]; see [`gain_rules`] and [`sum_rules`].
 
 use std::collections::BTreeMap;
@@ -137,10 +139,6 @@ fn class(chars: &[char]) -> String {
 /// Any character a board line holds (ASCII: small automata for the counted skips).
 pub const BOARD_CHAR: &str = "[./A-Za-z]";
 
-/// The key's mark for a move with an extra part (castling's rook, en passant's pawn),
-/// written after the captured character (`.` for both).
-const EXTRA_MARK: char = 'x';
-
 /// `BOARD_CHAR{n}` (empty for 0).
 fn skip(n: usize) -> String {
     match n {
@@ -222,7 +220,6 @@ fn trie(entries: &[(String, String)]) -> String {
 ///   (written before it, the board kept), then the captured character at `to` (written
 ///   in its place, the board replaced by the two lines of [`scratch_lines`]), giving the
 ///   key `<mover><from><to><promotion>:<captured>`;
-/// - one rule appends [`EXTRA_MARK`] to the key of a castling or an en passant;
 /// - the rules of [`arrival_rules`] write the arrival's code, those of [`sum_rules`] the
 ///   sum and drop the rest.
 fn gain_rules() -> Vec<(String, String)> {
@@ -255,14 +252,6 @@ fn gain_rules() -> Vec<(String, String)> {
         ),
         format!("${{1}}${{2}}\n{}", scratch_lines(code)),
     ));
-    let extras: Vec<(String, String)> = extra_moves()
-        .iter()
-        .map(|(key, mover, _)| (format!("{mover}{}{}:", &key[2..], &key[..2]), String::new()))
-        .collect();
-    rules.push((
-        format!("{THREAD}{}\\.", trie(&extras)),
-        format!("${{0}}{EXTRA_MARK}"),
-    ));
     rules.extend(arrival_rules(&tables, code));
     rules.extend(sum_rules(&tables, code));
     rules
@@ -274,9 +263,12 @@ struct GainTables {
     /// it cannot stand.
     departures: Vec<(char, Vec<Option<i64>>)>,
     /// Per mover (same order): per arrival key `<to><promotion>:`, the arrival value per
-    /// captured character of [`SQUARE_CHARS`] and then [`EXTRA_MARK`] (`None`: no such
-    /// move).
+    /// captured character of [`SQUARE_CHARS`] and then that of the move with an extra
+    /// part (castling, en passant: `None` where there is none).
     arrivals: Vec<Vec<(String, Vec<Option<i64>>)>>,
+    /// Per mover (same order): per `to` square that ends a move with an extra part, the
+    /// `from` squares of those moves (their captured square is empty).
+    extra_froms: Vec<BTreeMap<usize, Vec<usize>>>,
 }
 
 impl GainTables {
@@ -290,7 +282,14 @@ impl GainTables {
         };
         let mut departures = Vec::new();
         let mut arrivals = Vec::new();
+        let mut extra_froms = Vec::new();
         for mover in "PNBRQKpnbrqk".chars() {
+            let mut froms: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            for (key, _, _) in extras.iter().filter(|(_, m, _)| *m == mover) {
+                let (to, from) = (square_index(&key[..2]), square_index(&key[2..]));
+                froms.entry(to).or_default().push(from);
+            }
+            extra_froms.push(froms);
             let from_values = (0..64)
                 .map(|from| {
                     possible(from)
@@ -333,6 +332,7 @@ impl GainTables {
         GainTables {
             departures,
             arrivals,
+            extra_froms,
         }
     }
 
@@ -340,14 +340,47 @@ impl GainTables {
     fn arrival_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
         let by_mover: Vec<(String, String)> = (0..self.departures.len())
             .filter_map(|m| {
-                let arrivals = self.arrival_trie(m, &pred)?;
-                Some((
-                    self.departures[m].0.to_string(),
-                    format!("[a-h][1-8]{arrivals}"),
-                ))
+                let mut branches: Vec<String> = self
+                    .arrival_trie(m, &pred)
+                    .map(|arrivals| format!("[a-h][1-8]{arrivals}"))
+                    .into_iter()
+                    .collect();
+                branches.extend(self.extra_branches(m, &pred));
+                let mover = self.departures[m].0.to_string();
+                match branches.len() {
+                    0 => None,
+                    1 => Some((mover, branches.pop().expect("one branch"))),
+                    _ => Some((mover, format!("(?:{})", branches.join("|")))),
+                }
             })
             .collect();
         (!by_mover.is_empty()).then(|| trie(&by_mover))
+    }
+
+    /// The keys `<from><to>:.` of mover `m` onto an empty `to` square that ends a move
+    /// with an extra part, whose arrival value satisfies `pred`: the `from` squares of
+    /// those moves take the extra part's value, the others the plain one ([`Self::arrival_trie`]
+    /// leaves these keys out).
+    fn extra_branches(&self, m: usize, pred: impl Fn(i64) -> bool) -> Vec<String> {
+        let empty = SQUARE_CHARS.find('.').expect("`.` is a square character");
+        let mut out = Vec::new();
+        for (&to, froms) in &self.extra_froms[m] {
+            let to_key = format!("{}:", square_name(to));
+            let (_, values) = self.arrivals[m]
+                .iter()
+                .find(|(key, _)| *key == to_key)
+                .expect("a move with an extra part arrives on a possible square");
+            let others: Vec<usize> = (0..64).filter(|sq| !froms.contains(sq)).collect();
+            for (from, value) in [
+                (froms, values[SQUARE_CHARS.len()]),
+                (&others, values[empty]),
+            ] {
+                if value.is_some_and(&pred) {
+                    out.push(format!("{}{}:\\.", squares(from), square_name(to)));
+                }
+            }
+        }
+        out
     }
 
     /// The `<to><promotion>:<captured>` key ends of mover `m` whose arrival value
@@ -358,19 +391,18 @@ impl GainTables {
         let mut tails: BTreeMap<(u8, String), String> = BTreeMap::new();
         for (key, values) in &self.arrivals[m] {
             let has = |v: &Option<i64>| v.is_some_and(&pred);
+            // Onto an empty square where a move with an extra part can end, the value
+            // depends on `from`: see [`Self::extra_branches`].
+            let extra = values[captured.len()].is_some();
             let chars: Vec<char> = captured
                 .iter()
                 .zip(values)
-                .filter(|(_, v)| has(v))
+                .filter(|(c, v)| has(v) && !(extra && **c == '.'))
                 .map(|(c, _)| *c)
                 .collect();
             let (file, rank, rest) = (key.as_bytes()[0], key.as_bytes()[1] as char, &key[2..]);
             if !chars.is_empty() {
                 let tail = format!("{rest}{}", class(&chars));
-                tails.entry((file, tail)).or_default().push(rank);
-            }
-            if has(&values[captured.len()]) {
-                let tail = format!("{rest}\\.{EXTRA_MARK}");
                 tails.entry((file, tail)).or_default().push(rank);
             }
         }
