@@ -16,7 +16,7 @@
 //! square's value, then an addition), but it runs once, on the root's single thread.
 //! Everything else is incremental: a child's score is its parent's plus the mover's
 //! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
-//! written for few, cheap rules: 24 in all, none of them with a group whose place in the
+//! written for few, cheap rules: 23 in all, none of them with a group whose place in the
 //! match varies (the executor finds such groups from the match's span alone).
 //!
 //! - The board is read at two squares only, the move's `from` and `to`, by two *select*
@@ -28,10 +28,10 @@
 //!   key's `from` where the arrival's `to` can end one of them.
 //! - The gain is the sum of two table values, the arrival (`to`, promotion, captured
 //!   piece, mover, and for castling and en passant `from`) and the departure (`from`,
-//!   mover). The arrival is written
-//!   as a code of 9 digits (its value minus the least one), one rule per digit testing
-//!   the key against a trie of the table entries with that digit set and turning the
-//!   digit's `0` into `1` (one group, the match but its last character).
+//!   mover). The arrival is written as a code of 9 digits (its value minus the least
+//!   one), one rule per digit testing the key against a trie of the table entries with
+//!   that digit set and turning the digit's `0` into `1` (one group, the match but its
+//!   last character).
 //! - The departure is never written: each digit of the sum is one rule that reads the
 //!   departure key (mover, `from`) and, for the departure value it gives, tests the
 //!   arrival's digits against the codes for which that digit of the sum is 1 (carry
@@ -39,7 +39,7 @@
 //!   addition costs one rule per digit, each matching about half the threads, instead
 //!   of a carry step per digit matching all of them with groups inside an alternation,
 //!   and the departure's ten digit rules are gone (kiwipete's warm move: the leaves'
-//!   gain from 129 M to 70 M instructions, 37 rules to 24). The top digit's rule also
+//!   gain from 129 M to 68 M instructions, 37 rules to 23). The top digit's rule also
 //!   sign-extends the result to [`SCORE_BITS`] bits.
 //!
 //! # Stack layouts (internal)
@@ -638,7 +638,7 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
 /// `before` is the [`compact`] board before the move (anything may follow it on the
 /// line), `uci` its text (`e7e8q`): the board after
 /// is not needed (the arriving piece is the mover or the promotion). The rules of
-/// [`gain_rules`]: 24 rules with the two lookups and the result's
+/// [`gain_rules`]: 23 rules with the two lookups and the result's
 /// definition.
 #[track_caller]
 pub fn gain(
