@@ -1041,7 +1041,12 @@ pub(crate) mod tests {
                 Thread::active(&[], &[("pb", &line), ("m", &m)])
             })
             .collect();
-        let out = encode::threads(&exec.run(&encode::render(&threads)));
+        let state = encode::render(&threads);
+        let want_state = exec.run(&state);
+        // The fast executor agrees byte for byte with the reference on every move.
+        let fast = crate::exec::fast::Fast::new(exec.program().clone());
+        assert!(fast.run(&state) == want_state, "fast and reference differ");
+        let out = encode::threads(&want_state);
         assert_eq!(out.len(), cases.len());
         for (t, &(mover, from, to, captured, promotion)) in out.iter().zip(&cases) {
             let g = encode::decode_int(t.var("g").unwrap()).unwrap();
