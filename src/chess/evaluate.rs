@@ -16,27 +16,37 @@
 //! square's value, then an addition), but it runs once, on the root's single thread.
 //! Everything else is incremental: a child's score is its parent's plus the mover's
 //! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
-//! written for few, cheap rules: 40 in all (at 10 bits), none of them an alternation
-//! with groups inside it but the carry step.
+//! written for few, cheap rules: 23 in all, none of them with a group whose place in the
+//! match varies (the executor finds such groups from the match's span alone).
 //!
 //! - The board is read at two squares only, the move's `from` and `to`, by two *select*
 //!   rules: a trie over the square name whose branches skip a counted number of board
 //!   characters (no capture inside, so a one-pass automaton resolves the groups).
 //! - The arriving piece is the mover, or the promotion letter: the board after the move
 //!   is not read. Castling and en passant are recognised from the key (squares and
-//!   mover, captured square empty) by one rule that marks the key.
+//!   mover, captured square empty) by the arrival's rules themselves, which read the
+//!   key's `from` where the arrival's `to` can end one of them.
 //! - The gain is the sum of two table values, the arrival (`to`, promotion, captured
-//!   piece or mark, mover) and the departure (`from`, mover). Each digit of each is one
-//!   rule testing the key against a trie of the table entries with that digit set and
-//!   turning the digit's `0` into `1` (one group, the match but its last character);
-//!   the digits of both are interleaved on one line of zeros, so the addition after
-//!   them needs no rule to interleave, and its last two rules also sign-extend.
+//!   piece, mover, and for castling and en passant `from`) and the departure (`from`,
+//!   mover). The arrival is written as a code of 9 digits (its value minus the least
+//!   one), one rule per digit testing the key against a trie of the table entries with
+//!   that digit set and turning the digit's `0` into `1` (one group, the match but its
+//!   last character).
+//! - The departure is never written: each digit of the sum is one rule that reads the
+//!   departure key (mover, `from`) and, for the departure value it gives, tests the
+//!   arrival's digits against the codes for which that digit of the sum is 1 (carry
+//!   included: an interval or two of the code's low digits, a small trie). So the
+//!   addition costs one rule per digit, each matching about half the threads, instead
+//!   of a carry step per digit matching all of them with groups inside an alternation,
+//!   and the departure's ten digit rules are gone (kiwipete's warm move: the leaves'
+//!   gain from 129 M to 68 M instructions, 37 rules to 23). The top digit's rule also
+//!   sign-extends the result to [`SCORE_BITS`] bits.
 //!
 //! # Stack layouts (internal)
 //!
-//! The gain works on `<key>\n<a1d1a2d2..>\n` (arrival and departure digits interleaved),
-//! the key being `<mover><from><to><promotion>:<captured>` (plus [`EXTRA_MARK`]); see
-//! [`gain_rules`] and [`sum_rules`].
+//! The gain works on `<key>\n<arrival code>\n<result>\n`, the key being
+//! `<mover><from><to><promotion>:<captured>` and the result
+//! starting as in [`scratch_lines`]; see [`gain_rules`] and [`sum_rules`].
 
 use std::collections::BTreeMap;
 
@@ -129,10 +139,6 @@ fn class(chars: &[char]) -> String {
 /// Any character a board line holds (ASCII: small automata for the counted skips).
 pub const BOARD_CHAR: &str = "[./A-Za-z]";
 
-/// The key's mark for a move with an extra part (castling's rook, en passant's pawn),
-/// written after the captured character (`.` for both).
-const EXTRA_MARK: char = 'x';
-
 /// `BOARD_CHAR{n}` (empty for 0).
 fn skip(n: usize) -> String {
     match n {
@@ -207,17 +213,18 @@ fn trie(entries: &[(String, String)]) -> String {
 }
 
 /// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
-/// compact board before it) into the scratch line of [`sum_rules`]: the arrival and
-/// departure values of the move's gain (see [`gain`]), both in `bits` bits, interleaved:
+/// compact board before it) into the move's gain (see [`gain`]), in [`SCORE_BITS`] bits:
 /// - one rule lays out the key `<from><to><promotion>:<to>`;
 /// - two select rules read the board at fixed offsets (a trie over a square name of the
 ///   key, each branch a counted skip; the groups lie outside it): the mover at `from`
 ///   (written before it, the board kept), then the captured character at `to` (written
-///   in its place, the board replaced by a line of `2 bits` zeros), giving the key
-///   `<mover><from><to><promotion>:<captured>`;
-/// - one rule appends [`EXTRA_MARK`] to the key of a castling or an en passant;
-/// - the digit rules of [`digit_rules`], which drop the key at the end.
-fn gain_rules(bits: u8) -> Vec<(String, String)> {
+///   in its place, the board replaced by the two lines of [`scratch_lines`]), giving the
+///   key `<mover><from><to><promotion>:<captured>`;
+/// - the rules of [`arrival_rules`] write the arrival's code, those of [`sum_rules`] the
+///   sum and drop the rest.
+fn gain_rules() -> Vec<(String, String)> {
+    let tables = GainTables::new();
+    let code = ArrivalCode::new(&tables);
     let mut rules = vec![(
         format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
         "${1}${2}${3}${4}:${3}\n".to_string(),
@@ -243,17 +250,10 @@ fn gain_rules(bits: u8) -> Vec<(String, String)> {
             "({THREAD}{BOARD_CHAR}[a-h][1-8][a-h][1-8][qrbn]?:){}({BOARD_CHAR})[^\n]*\n",
             trie(&to_branches)
         ),
-        format!("${{1}}${{2}}\n{}\n", "0".repeat(2 * bits as usize)),
+        format!("${{1}}${{2}}\n{}", scratch_lines(code)),
     ));
-    let extras: Vec<(String, String)> = extra_moves()
-        .iter()
-        .map(|(key, mover, _)| (format!("{mover}{}{}:", &key[2..], &key[..2]), String::new()))
-        .collect();
-    rules.push((
-        format!("{THREAD}{}\\.", trie(&extras)),
-        format!("${{0}}{EXTRA_MARK}"),
-    ));
-    rules.extend(digit_rules(bits));
+    rules.extend(arrival_rules(&tables, code));
+    rules.extend(sum_rules(&tables, code));
     rules
 }
 
@@ -263,9 +263,12 @@ struct GainTables {
     /// it cannot stand.
     departures: Vec<(char, Vec<Option<i64>>)>,
     /// Per mover (same order): per arrival key `<to><promotion>:`, the arrival value per
-    /// captured character of [`SQUARE_CHARS`] and then [`EXTRA_MARK`] (`None`: no such
-    /// move).
+    /// captured character of [`SQUARE_CHARS`] and then that of the move with an extra
+    /// part (castling, en passant: `None` where there is none).
     arrivals: Vec<Vec<(String, Vec<Option<i64>>)>>,
+    /// Per mover (same order): per `to` square that ends a move with an extra part, the
+    /// `from` squares of those moves (their captured square is empty).
+    extra_froms: Vec<BTreeMap<usize, Vec<usize>>>,
 }
 
 impl GainTables {
@@ -279,7 +282,14 @@ impl GainTables {
         };
         let mut departures = Vec::new();
         let mut arrivals = Vec::new();
+        let mut extra_froms = Vec::new();
         for mover in "PNBRQKpnbrqk".chars() {
+            let mut froms: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            for (key, _, _) in extras.iter().filter(|(_, m, _)| *m == mover) {
+                let (to, from) = (square_index(&key[..2]), square_index(&key[2..]));
+                froms.entry(to).or_default().push(from);
+            }
+            extra_froms.push(froms);
             let from_values = (0..64)
                 .map(|from| {
                     possible(from)
@@ -322,6 +332,7 @@ impl GainTables {
         GainTables {
             departures,
             arrivals,
+            extra_froms,
         }
     }
 
@@ -329,45 +340,47 @@ impl GainTables {
     fn arrival_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
         let by_mover: Vec<(String, String)> = (0..self.departures.len())
             .filter_map(|m| {
-                let arrivals = self.arrival_trie(m, &pred)?;
-                Some((
-                    self.departures[m].0.to_string(),
-                    format!("[a-h][1-8]{arrivals}"),
-                ))
+                let mut branches: Vec<String> = self
+                    .arrival_trie(m, &pred)
+                    .map(|arrivals| format!("[a-h][1-8]{arrivals}"))
+                    .into_iter()
+                    .collect();
+                branches.extend(self.extra_branches(m, &pred));
+                let mover = self.departures[m].0.to_string();
+                match branches.len() {
+                    0 => None,
+                    1 => Some((mover, branches.pop().expect("one branch"))),
+                    _ => Some((mover, format!("(?:{})", branches.join("|")))),
+                }
             })
             .collect();
         (!by_mover.is_empty()).then(|| trie(&by_mover))
     }
 
-    /// The keys' beginnings (mover and `from`) whose departure value satisfies `pred`.
-    fn departure_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
-        let by_mover: Vec<(String, String)> = (0..self.departures.len())
-            .filter_map(|m| {
-                Some((
-                    self.departures[m].0.to_string(),
-                    self.departure_trie(m, &pred)?,
-                ))
-            })
-            .collect();
-        (!by_mover.is_empty()).then(|| trie(&by_mover))
-    }
-
-    /// The `from` squares of mover `m` whose departure value satisfies `pred`: a trie
-    /// over the file with the class of ranks.
-    fn departure_trie(&self, m: usize, pred: impl Fn(i64) -> bool) -> Option<String> {
-        let from_values = &self.departures[m].1;
-        let mut entries = Vec::new();
-        for file in 0..8 {
-            let ranks: String = (0..8)
-                .filter(|&rank| from_values[rank * 8 + file].is_some_and(&pred))
-                .map(|rank| (b'1' + rank as u8) as char)
-                .collect();
-            if !ranks.is_empty() {
-                let key = ((b'a' + file as u8) as char).to_string();
-                entries.push((key, format!("[{ranks}]")));
+    /// The keys `<from><to>:.` of mover `m` onto an empty `to` square that ends a move
+    /// with an extra part, whose arrival value satisfies `pred`: the `from` squares of
+    /// those moves take the extra part's value, the others the plain one ([`Self::arrival_trie`]
+    /// leaves these keys out).
+    fn extra_branches(&self, m: usize, pred: impl Fn(i64) -> bool) -> Vec<String> {
+        let empty = SQUARE_CHARS.find('.').expect("`.` is a square character");
+        let mut out = Vec::new();
+        for (&to, froms) in &self.extra_froms[m] {
+            let to_key = format!("{}:", square_name(to));
+            let (_, values) = self.arrivals[m]
+                .iter()
+                .find(|(key, _)| *key == to_key)
+                .expect("a move with an extra part arrives on a possible square");
+            let others: Vec<usize> = (0..64).filter(|sq| !froms.contains(sq)).collect();
+            for (from, value) in [
+                (froms, values[SQUARE_CHARS.len()]),
+                (&others, values[empty]),
+            ] {
+                if value.is_some_and(&pred) {
+                    out.push(format!("{}{}:\\.", squares(from), square_name(to)));
+                }
             }
         }
-        (!entries.is_empty()).then(|| trie(&entries))
+        out
     }
 
     /// The `<to><promotion>:<captured>` key ends of mover `m` whose arrival value
@@ -378,19 +391,18 @@ impl GainTables {
         let mut tails: BTreeMap<(u8, String), String> = BTreeMap::new();
         for (key, values) in &self.arrivals[m] {
             let has = |v: &Option<i64>| v.is_some_and(&pred);
+            // Onto an empty square where a move with an extra part can end, the value
+            // depends on `from`: see [`Self::extra_branches`].
+            let extra = values[captured.len()].is_some();
             let chars: Vec<char> = captured
                 .iter()
                 .zip(values)
-                .filter(|(_, v)| has(v))
+                .filter(|(c, v)| has(v) && !(extra && **c == '.'))
                 .map(|(c, _)| *c)
                 .collect();
             let (file, rank, rest) = (key.as_bytes()[0], key.as_bytes()[1] as char, &key[2..]);
             if !chars.is_empty() {
                 let tail = format!("{rest}{}", class(&chars));
-                tails.entry((file, tail)).or_default().push(rank);
-            }
-            if has(&values[captured.len()]) {
-                let tail = format!("{rest}\\.{EXTRA_MARK}");
                 tails.entry((file, tail)).or_default().push(rank);
             }
         }
@@ -402,122 +414,210 @@ impl GainTables {
     }
 }
 
-/// Per digit (most significant first, offset binary) of the arrival, one rule that
-/// turns the digit's `0` into `1` where the key is in the digit's table; the same for
-/// the departure's digit. The digits start as a line of zeros and come out interleaved
-/// (`a1d1a2d2..`), the layout [`sum_rules`] adds without a rule to interleave them. Then
-/// the key goes, and the line becomes the sum's scratch line.
-///
-/// Trade-off: each rule captures its match but the flipped digit (the automaton resolves
-/// that one group), and no rule writes the zeros: a rule appending `1` with `${0}` and
-/// none of groups needs a second, cheap rule per digit appending `0` elsewhere, which
-/// visits every thread. (Adding the two tables' digits with the carry in these rules,
-/// instead of the addition after them, makes tables about four times as large: slower
-/// to compile, larger automata, and slower per move in the measurements.)
-fn digit_rules(bits: u8) -> Vec<(String, String)> {
-    let tables = GainTables::new();
-    let digit = |v: i64, j: usize| encode::int(bits, v).as_bytes()[j] == b'1';
-    let mut rules = Vec::new();
-    for j in 0..bits as usize {
-        let (a, d) = (2 * j, 2 * j + 1);
-        if let Some(key) = tables.arrival_key(|v| digit(v, j)) {
-            rules.push((
-                format!("({THREAD}{key}\n[01]{{{a}}})0"),
-                "${1}1".to_string(),
-            ));
-        }
-        if let Some(key) = tables.departure_key(|v| digit(v, j)) {
-            rules.push((
-                format!("({THREAD}{key}[a-h][1-8][qrbn]?:[^\n]*\n[01]{{{d}}})0"),
-                "${1}1".to_string(),
-            ));
-        }
-    }
-    rules.push((
-        format!("{HEAD}[^\n]*\n([01]*)\n"),
-        "${1}!${2}:0\n".to_string(),
-    ));
-    rules
+/// The arrival's part of a move's gain as the rules write it: the arrival value minus
+/// the least one, `digits` binary digits (most significant first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ArrivalCode {
+    /// The least arrival value: the code of a value `v` is `v - least`.
+    least: i64,
+    /// The number of digits.
+    digits: u8,
 }
 
-/// Rules that add the interleaved digits of two `bits`-digit integers on the scratch
-/// line `!a1b1..anbn:0` and leave the sum sign-extended to `to` bits (offset binary).
-///
-/// The carry goes from the least significant pair with a cursor, as the compiler's
-/// addition does, `chunk` pairs per rule: `bits / chunk` identical steps (each moves the
-/// cursor in every thread), then two rules that drop the last carry, flip the top digit
-/// and sign-extend it (the compiler's addition and extension take three more rules).
-/// One step's alternation lists `2^(2 chunk + 1)` cases, each capturing its first `0`
-/// and `1`: at `chunk = 2` (32 cases, 5 steps) kiwipete's move took about 5% more
-/// instructions than at 1 (8 cases, 10 steps), the captures costing more than the
-/// steps saved, so [`gain`] uses 1.
-///
-/// # Panics
-/// When `bits` is not a multiple of `chunk` or `to < bits`.
-fn sum_rules(bits: u8, to: u8, chunk: usize) -> Vec<(String, String)> {
-    assert!(
-        chunk > 0 && (bits as usize).is_multiple_of(chunk) && to >= bits,
-        "sum of {bits} bits to {to} by {chunk}"
-    );
-    let step = chunk_step(chunk);
-    let mut rules = vec![step; bits as usize / chunk];
-    let pad = (to - bits) as usize;
-    rules.push((
-        format!("{HEAD}!:[01]0([01]*\n)"),
-        format!("${{1}}1{}${{2}}", "0".repeat(pad)),
-    ));
-    rules.push((
-        format!("{HEAD}!:[01]1([01]*\n)"),
-        format!("${{1}}0{}${{2}}", "1".repeat(pad)),
-    ));
-    rules
+impl ArrivalCode {
+    /// The code of every arrival value of `tables`.
+    ///
+    /// # Panics
+    /// When some move's gain does not fit in [`GAIN_BITS`] bits (the tables changed).
+    fn new(tables: &GainTables) -> ArrivalCode {
+        let arrivals = tables
+            .arrivals
+            .iter()
+            .flatten()
+            .flat_map(|(_, v)| v)
+            .flatten();
+        let (least, most) =
+            arrivals.fold((i64::MAX, i64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let departures = tables.departures.iter().flat_map(|(_, v)| v).flatten();
+        let (dlo, dhi) =
+            departures.fold((i64::MAX, i64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let half = 1i64 << (GAIN_BITS - 1);
+        assert!(
+            least + dlo >= -half && most + dhi < half,
+            "gains from {} to {} do not fit in {GAIN_BITS} bits",
+            least + dlo,
+            most + dhi
+        );
+        let digits = (64 - ((most - least) as u64).leading_zeros()).max(1) as u8;
+        ArrivalCode { least, digits }
+    }
+
+    /// The digit `j` (0 = most significant) of the code of arrival value `v`.
+    fn digit(self, v: i64, j: usize) -> bool {
+        ((v - self.least) >> (self.digits as usize - 1 - j)) & 1 == 1
+    }
+
+    /// What the sum adds to the code for a departure value `d`: the gain's offset code
+    /// ([`GAIN_BITS`] bits) is `(code + addend(d)) mod 2^GAIN_BITS`.
+    fn addend(self, d: i64) -> i64 {
+        d + self.least + (1 << (GAIN_BITS - 1))
+    }
 }
 
-/// The rule that resolves the last `w` pairs before the cursor: `x1y1..xwyw:c` becomes
-/// `:c'r1..rw` (new carry, sum digits). Every case of the alternation captures the first
-/// `0` and the first `1` it matches; the output digits always occur among the matched
-/// ones (a `1` out needs a `1` in; only all ones in give no `0`, and all ones out), so
-/// the replacement lists, per output digit, the group holding it in every case: only
-/// the matching case's groups take part.
-fn chunk_step(w: usize) -> (String, String) {
-    let n = 2 * w + 1;
-    let mut alternatives = Vec::new();
-    let mut outputs = vec![String::new(); w + 1];
-    let mut next_group = 2;
-    for case in 0..1usize << n {
-        // Matched digits, in text order: the pairs (most significant first), then c.
-        let matched: Vec<usize> = (0..n).map(|k| (case >> (n - 1 - k)) & 1).collect();
-        let (mut x, mut y) = (0, 0);
-        for p in 0..w {
-            x = 2 * x + matched[2 * p];
-            y = 2 * y + matched[2 * p + 1];
-        }
-        let sum = x + y + matched[n - 1];
-        let mut group_of = [None, None];
-        let mut alternative = String::new();
-        for (k, &d) in matched.iter().enumerate() {
-            if k == n - 1 {
-                alternative.push(':');
-            }
-            if group_of[d].is_none() {
-                group_of[d] = Some(next_group);
-                next_group += 1;
-                alternative.push_str(&format!("({d})"));
-            } else {
-                alternative.push_str(&d.to_string());
-            }
-        }
-        for (k, out) in outputs.iter_mut().enumerate() {
-            let digit = (sum >> (w - k)) & 1;
-            let group = group_of[digit].expect("an output digit occurs among the inputs");
-            out.push_str(&format!("${{{group}}}"));
-        }
-        alternatives.push(alternative);
-    }
-    (
-        format!("(%%\n#stack:\n![01]*)(?:{})", alternatives.join("|")),
-        format!("${{1}}:{}", outputs.concat()),
+/// The line of zeros the arrival's digits are written on and the line of the result's
+/// digits before the sum: the [`SCORE_BITS`] offset code of a negative gain whose low
+/// digits are zero (the top digit rule turns its head `01..1` into `10..0`).
+fn scratch_lines(code: ArrivalCode) -> String {
+    let head = (SCORE_BITS - GAIN_BITS + 1) as usize;
+    format!(
+        "{}\n0{}{}\n",
+        "0".repeat(code.digits as usize),
+        "1".repeat(head - 1),
+        "0".repeat(GAIN_BITS as usize - 1)
     )
+}
+
+/// Per digit of the arrival's code ([`ArrivalCode`]), one rule that turns the digit's
+/// `0` into `1` where the key is in the digit's table (one group, the match but its
+/// last character, which the automaton resolves).
+fn arrival_rules(tables: &GainTables, code: ArrivalCode) -> Vec<(String, String)> {
+    (0..code.digits as usize)
+        .filter_map(|j| {
+            let key = tables.arrival_key(|v| code.digit(v, j))?;
+            Some((
+                format!("({THREAD}{key}\n[01]{{{j}}})0"),
+                "${1}1".to_string(),
+            ))
+        })
+        .collect()
+}
+
+/// A regex of the `width`-digit binary numbers `y` (most significant digit first) for
+/// which `member(y)` holds, or `None` when none does: a binary trie whose full subtrees
+/// are counted runs of `[01]`, so that an interval takes at most two branches a level.
+fn binary_set(width: u32, member: &dyn Fn(u64) -> bool) -> Option<String> {
+    fn walk(base: u64, width: u32, member: &dyn Fn(u64) -> bool) -> (bool, bool, String) {
+        if width == 0 {
+            let m = member(base);
+            return (m, !m, String::new());
+        }
+        let half = 1u64 << (width - 1);
+        let (all0, none0, r0) = walk(base, width - 1, member);
+        let (all1, none1, r1) = walk(base + half, width - 1, member);
+        let text = match (none0, none1) {
+            _ if all0 && all1 => any_digits(width),
+            (true, true) => String::new(),
+            (false, true) => format!("0{r0}"),
+            (true, false) => format!("1{r1}"),
+            (false, false) => format!("(?:0{r0}|1{r1})"),
+        };
+        (all0 && all1, none0 && none1, text)
+    }
+    let (_, none, text) = walk(0, width, member);
+    (!none).then_some(text)
+}
+
+/// The arrival codes (a regex of the whole digits line) for which digit `p` (0 = least
+/// significant) of `(code + addend) mod 2^GAIN_BITS` is 1. The digit depends on the
+/// code's `p + 1` low digits only, so the set is an interval or two of those: the
+/// higher digits, when there are more, match anything.
+fn sum_digit_set(code: ArrivalCode, addend: i64, p: u32) -> Option<String> {
+    let digits = code.digits as u32;
+    let low = digits.min(p + 1);
+    let set = binary_set(low, &|y| ((y as i64 + addend) >> p) & 1 == 1)?;
+    Some(format!("{}{set}", any_digits(digits - low)))
+}
+
+/// `[01]{n}` (`[01]` for 1, empty for 0).
+fn any_digits(n: u32) -> String {
+    match n {
+        0 => String::new(),
+        1 => "[01]".to_string(),
+        _ => format!("[01]{{{n}}}"),
+    }
+}
+
+/// Per digit of the gain's offset code, most significant first, one rule writing it
+/// into the result's line where it is 1: the rule reads the departure key (mover and
+/// `from`, a trie whose branches group the squares by the regex that follows them) and
+/// then tests the arrival's digits against the set of [`sum_digit_set`] for that
+/// departure value, the carry included; the addition takes no rule of its own. The top
+/// digit turns the line's head `01..1` into `10..0` (the sign extension to
+/// [`SCORE_BITS`]); the others turn their `0` into `1` (one group: the match but its last
+/// characters). Then one rule drops the key and the arrival's digits.
+fn sum_rules(tables: &GainTables, code: ArrivalCode) -> Vec<(String, String)> {
+    let head = (SCORE_BITS - GAIN_BITS + 1) as usize;
+    let mut rules = Vec::new();
+    for k in 0..GAIN_BITS as usize {
+        let p = (GAIN_BITS as usize - 1 - k) as u32;
+        let by_mover: Vec<(String, String)> = tables
+            .departures
+            .iter()
+            .filter_map(|(mover, from_values)| {
+                // The `from` squares by the set they lead to.
+                let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+                for (from, d) in from_values.iter().enumerate() {
+                    let Some(d) = d else { continue };
+                    if let Some(set) = sum_digit_set(code, code.addend(*d), p) {
+                        groups.entry(set).or_default().push(from);
+                    }
+                }
+                let branches: Vec<String> = groups
+                    .iter()
+                    .map(|(set, froms)| {
+                        format!("{}[a-h][1-8][qrbn]?:[^\n]*\n{set}", squares(froms))
+                    })
+                    .collect();
+                match branches.len() {
+                    0 => None,
+                    1 => Some((mover.to_string(), branches[0].clone())),
+                    _ => Some((mover.to_string(), format!("(?:{})", branches.join("|")))),
+                }
+            })
+            .collect();
+        if by_mover.is_empty() {
+            continue;
+        }
+        let key = trie(&by_mover);
+        rules.push(match k {
+            0 => (
+                format!("({THREAD}{key}\n)0{}", "1".repeat(head - 1)),
+                format!("${{1}}1{}", "0".repeat(head - 1)),
+            ),
+            _ => (
+                format!("({THREAD}{key}\n[01]{{{}}})0", head - 1 + k),
+                "${1}1".to_string(),
+            ),
+        });
+    }
+    rules.push((
+        format!("{HEAD}[^\n]*\n[01]*\n([01]*\n)"),
+        "${1}${2}".to_string(),
+    ));
+    rules
+}
+
+/// A regex of the square names `squares` (indices): per file, a class of ranks.
+fn squares(squares: &[usize]) -> String {
+    let mut by_file: BTreeMap<usize, String> = BTreeMap::new();
+    for &sq in squares {
+        by_file
+            .entry(sq % 8)
+            .or_default()
+            .push((b'1' + (sq / 8) as u8) as char);
+    }
+    let entries: Vec<(String, String)> = by_file
+        .into_iter()
+        .map(|(file, ranks)| {
+            let file = ((b'a' + file as u8) as char).to_string();
+            match ranks.len() {
+                1 => (file, ranks),
+                8 => (file, "[1-8]".to_string()),
+                _ => (file, format!("[{ranks}]")),
+            }
+        })
+        .collect();
+    trie(&entries)
 }
 
 /// The 80-character board line `board` without its `//` separators: 64 characters, a8
@@ -538,7 +638,7 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
 /// `before` is the [`compact`] board before the move (anything may follow it on the
 /// line), `uci` its text (`e7e8q`): the board after
 /// is not needed (the arriving piece is the mover or the promotion). The rules of
-/// [`gain_rules`] and [`sum_rules`]: 40 rules with the two lookups and the result's
+/// [`gain_rules`]: 23 rules with the two lookups and the result's
 /// definition.
 #[track_caller]
 pub fn gain(
@@ -547,9 +647,7 @@ pub fn gain(
     uci: &Value<kind::Str>,
 ) -> Value<kind::Int> {
     b.emit(Instruction::Lookup(before.var().clone()));
-    let mut rules = gain_rules(GAIN_BITS);
-    rules.extend(sum_rules(GAIN_BITS, SCORE_BITS, 1));
-    let body = vec![stack_rules::instruction("gain", rules)];
+    let body = vec![stack_rules::instruction("gain", gain_rules())];
     stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
 }
 
@@ -570,9 +668,7 @@ pub fn gain_taking(
     } else {
         Instruction::Lookup(uci.var().clone())
     });
-    let mut rules = gain_rules(GAIN_BITS);
-    rules.extend(sum_rules(GAIN_BITS, SCORE_BITS, 1));
-    b.emit(stack_rules::instruction("gain", rules));
+    b.emit(stack_rules::instruction("gain", gain_rules()));
     b.rules_value("assign", Vec::new(), &[], Type::Int { bits: SCORE_BITS })
 }
 
@@ -771,29 +867,57 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn sums_match_native_addition_at_every_chunk() {
-        let offset = |v: i64, bits: u8| encode::int(bits, v);
-        for chunk in [1, 2] {
-            let rules: Vec<(regex::Regex, String)> = sum_rules(GAIN_BITS, SCORE_BITS, chunk)
-                .into_iter()
-                .map(|(p, r)| (regex::Regex::new(&p).unwrap(), r))
-                .collect();
-            for (a, d) in [
-                (0, 0),
-                (-1, 1),
-                (255, -256),
-                (-300, -200),
-                (383, 128),
-                (7, -9),
-            ] {
-                let (x, y) = (offset(a, GAIN_BITS), offset(d, GAIN_BITS));
-                let pairs: String = x.chars().zip(y.chars()).flat_map(|(p, q)| [p, q]).collect();
-                let mut state = format!("%%\n#stack:\n!{pairs}:0\nrest\n");
-                for (re, rep) in &rules {
-                    state = re.replace_all(&state, rep.as_str()).into_owned();
+    fn sum_digit_sets_hold_exactly_the_codes_whose_digit_is_one() {
+        let tables = GainTables::new();
+        let code = ArrivalCode::new(&tables);
+        let width = code.digits as usize;
+        // Every departure value of the tables, and addends that carry into every digit.
+        let mut addends: Vec<i64> = tables
+            .departures
+            .iter()
+            .flat_map(|(_, v)| v.iter().flatten().map(|&d| code.addend(d)))
+            .collect();
+        addends.extend([0, 1, 255, 256, 511, 512, 513, 1000, 1023]);
+        addends.sort_unstable();
+        addends.dedup();
+        for addend in addends {
+            for p in 0..GAIN_BITS as u32 {
+                let set = sum_digit_set(code, addend, p)
+                    .map(|s| regex::Regex::new(&format!("^(?:{s})$")).unwrap());
+                for x in 0..1i64 << width {
+                    let text = format!("{x:0width$b}");
+                    let want = ((x + addend) >> p) & 1 == 1;
+                    let got = set.as_ref().is_some_and(|r| r.is_match(&text));
+                    assert_eq!(got, want, "digit {p} of {x} + {addend}");
                 }
-                let want = format!("%%\n#stack:\n{}\nrest\n", offset(a + d, SCORE_BITS));
-                assert_eq!(state, want, "{a} + {d} by {chunk}");
+            }
+        }
+    }
+
+    #[test]
+    fn binary_sets_match_their_members() {
+        let mut seed = 99u64;
+        for width in 1..=6u32 {
+            for round in 0..40 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Random sets, then intervals (what the sums need).
+                let bits = seed >> 7;
+                let (lo, hi) = ((seed >> 20) % (1 << width), (seed >> 40) % (1 << width));
+                let member = |y: u64| match round % 2 {
+                    0 => (bits >> y) & 1 == 1,
+                    _ => (lo.min(hi)..=lo.max(hi)).contains(&y),
+                };
+                let set = binary_set(width, &member);
+                let re = set
+                    .as_ref()
+                    .map(|s| regex::Regex::new(&format!("^(?:{s})$")).unwrap());
+                for y in 0..1u64 << width {
+                    let text = format!("{y:0w$b}", w = width as usize);
+                    let got = re.as_ref().is_some_and(|r| r.is_match(&text));
+                    assert_eq!(got, member(y), "{y} in {set:?}");
+                }
             }
         }
     }
@@ -917,7 +1041,12 @@ pub(crate) mod tests {
                 Thread::active(&[], &[("pb", &line), ("m", &m)])
             })
             .collect();
-        let out = encode::threads(&exec.run(&encode::render(&threads)));
+        let state = encode::render(&threads);
+        let want_state = exec.run(&state);
+        // The fast executor agrees byte for byte with the reference on every move.
+        let fast = crate::exec::fast::Fast::new(exec.program().clone());
+        assert!(fast.run(&state) == want_state, "fast and reference differ");
+        let out = encode::threads(&want_state);
         assert_eq!(out.len(), cases.len());
         for (t, &(mover, from, to, captured, promotion)) in out.iter().zip(&cases) {
             let g = encode::decode_int(t.var("g").unwrap()).unwrap();
