@@ -177,8 +177,11 @@ pub const DEFAULT_ROPE_MIN: usize = 1 << 22;
 pub const DEFAULT_ROPE_PIECE: usize = 1 << 15;
 
 /// The default size from which the state keeps an index of its `%` bytes for rules whose
-/// matches start with a `%`-literal (see `starts.rs`).
-pub const DEFAULT_INDEX_MIN: usize = 1 << 14;
+/// matches start with a `%`-literal (see `starts.rs`): 1 KB. The endgames' states are of
+/// a few KB, where walking the index still costs less than a `memmem` search per
+/// candidate: from 16 KB (the earlier default), king and pawn's warm move ran 2% more
+/// instructions (PERF.md, "Small states").
+pub const DEFAULT_INDEX_MIN: usize = 1 << 10;
 
 /// Scratch space for one run: one cache per distinct pattern, made on first use.
 #[derive(Debug, Default)]
@@ -201,29 +204,63 @@ struct Scratch {
     piece_starts: starts::Starts,
 }
 
-/// Literals found absent from the state, each with the state version it was searched in:
-/// while the state has not changed since, a rule that needs one of them cannot match and
-/// is skipped without a search (a branch whose threads are all elsewhere runs hundreds of
-/// rules that would each scan the whole state for the same missing tag). Literals are
+/// Needed literals searched for in the state, each with the state version it was
+/// searched in and its first position there, or its absence: while the state has not
+/// changed since, a rule that needs an absent one cannot match and is skipped without a
+/// search (a branch whose threads are all elsewhere runs hundreds of rules that would
+/// each scan the whole state for the same missing tag), and a rule whose literals were
+/// all found takes their positions without a search (the machine's rules between two
+/// changes of the state mostly share the stack's `%%\n#stack:\n` prefix). Literals are
 /// known by their [`LiteralId`], so a lookup is an index, not a hash.
 #[derive(Debug, Default)]
-struct Absent {
+struct Seen {
     /// Bumped every time a rule changes the state.
     version: u64,
-    /// For each literal id, one more than the version it was found absent in (0: never).
-    found_absent_in: Vec<u64>,
+    /// For each literal id, one more than the version it was last searched in (0:
+    /// never), and its first position then ([`Seen::ABSENT`]: none).
+    found_in: Vec<(u64, usize)>,
 }
 
-impl Absent {
-    fn is_absent(&self, literal: LiteralId) -> bool {
-        self.found_absent_in.get(literal.0) == Some(&(self.version + 1))
+impl Seen {
+    /// The position recorded for a literal found absent.
+    const ABSENT: usize = usize::MAX;
+
+    /// What is known of `literal` in the current state: `Some(Some(at))`, its first
+    /// position; `Some(None)`, absent; `None`, not searched since the state changed.
+    fn known(&self, literal: LiteralId) -> Option<Option<usize>> {
+        match self.found_in.get(literal.0) {
+            Some(&(version, at)) if version == self.version + 1 => {
+                Some((at != Self::ABSENT).then_some(at))
+            }
+            _ => None,
+        }
     }
 
-    fn record(&mut self, literal: LiteralId) {
-        if self.found_absent_in.len() <= literal.0 {
-            self.found_absent_in.resize(literal.0 + 1, 0);
+    fn is_absent(&self, literal: LiteralId) -> bool {
+        self.known(literal) == Some(None)
+    }
+
+    /// Records the first position of `literal` in the current state (`None`: absent).
+    fn record(&mut self, literal: LiteralId, first: Option<usize>) {
+        if self.found_in.len() <= literal.0 {
+            self.found_in.resize(literal.0 + 1, (0, 0));
         }
-        self.found_absent_in[literal.0] = self.version + 1;
+        self.found_in[literal.0] = (self.version + 1, first.unwrap_or(Self::ABSENT));
+    }
+
+    /// The first position of `literal`: the one recorded in the current state, else
+    /// `find`'s answer, then recorded.
+    fn first_of(
+        &mut self,
+        literal: LiteralId,
+        find: &mut dyn FnMut() -> Option<usize>,
+    ) -> Option<usize> {
+        if let Some(known) = self.known(literal) {
+            return known;
+        }
+        let first = find();
+        self.record(literal, first);
+        first
     }
 
     fn state_changed(&mut self) {
@@ -495,12 +532,12 @@ impl Fast {
         index: usize,
         state: &RwLock<State>,
         scratch: &mut Scratch,
-        absent: &mut Absent,
+        seen: &mut Seen,
     ) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
         let slot = &self.patterns[id];
         let literal_ids = slot.ids(&self.literals);
-        if literal_ids.iter().any(|&l| absent.is_absent(l)) {
+        if literal_ids.iter().any(|&l| seen.is_absent(l)) {
             return (0, true, false);
         }
         if let Some(needed) = slot.needed_before_compiling() {
@@ -509,12 +546,11 @@ impl Fast {
             let mut guard = write(state);
             if guard.len() < self.segment_min_len {
                 let (text, _) = guard.flat();
-                let missing = needed
-                    .iter()
-                    .zip(literal_ids)
-                    .find(|(literal, _)| memchr::memmem::find(text.as_bytes(), literal).is_none());
-                if let Some((_, &literal_id)) = missing {
-                    absent.record(literal_id);
+                let missing = needed.iter().zip(literal_ids).any(|(literal, &id)| {
+                    let mut find = || memchr::memmem::find(text.as_bytes(), literal);
+                    seen.first_of(id, &mut find).is_none()
+                });
+                if missing {
                     return (0, true, false);
                 }
             }
@@ -534,18 +570,13 @@ impl Fast {
             guard.build_index();
         }
         let (text, starts) = guard.flat();
-        let from = match compiled.first_possible(text, starts) {
-            Ok(from) => from,
-            Err(missing) => {
-                let missing_id = missing.and_then(|literal| {
-                    let mut needed = compiled.needed_literals().zip(literal_ids);
-                    needed.find(|(needed, _)| *needed == literal)
-                });
-                if let Some((_, &literal_id)) = missing_id {
-                    absent.record(literal_id);
-                }
-                return (0, true, false);
-            }
+        let first_of = |k: usize, find: &mut dyn FnMut() -> Option<usize>| match literal_ids.get(k)
+        {
+            Some(&id) => seen.first_of(id, find),
+            None => find(),
+        };
+        let Ok(from) = compiled.first_possible_known(text, starts, first_of) else {
+            return (0, true, false);
         };
         let cache = scratch.cache(id);
         let (text, out, index) = guard.buffers();
@@ -578,7 +609,7 @@ impl Fast {
         // meets the same state, so it has the same matches (which replace them by
         // themselves).
         let mut last_matches = 0;
-        let mut absent = Absent::default();
+        let mut seen = Seen::default();
         // The state's length, read again only when a rule changes the state (locks cost
         // atomic operations, a noticeable share of a rule on a small state).
         let mut len = read(state).len();
@@ -588,15 +619,14 @@ impl Fast {
         while index < range.end {
             at.store(index, Ordering::Relaxed);
             if index >= whole_until {
-                let rope = self.rope_run(
-                    index, range.end, len, state, scratch, crew, observer, &absent,
-                );
+                let rope =
+                    self.rope_run(index, range.end, len, state, scratch, crew, observer, &seen);
                 match rope {
                     RopeRun::No => {}
                     RopeRun::Fallback(until) => whole_until = until,
                     RopeRun::Done(done) => {
                         if done.changed {
-                            absent.state_changed();
+                            seen.state_changed();
                             len = read(state).len();
                         }
                         fixpoint = !done.last_changed;
@@ -612,9 +642,9 @@ impl Fast {
             let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
                 (last_matches, true)
             } else {
-                let (matches, skipped, changed) = self.apply(index, state, scratch, &mut absent);
+                let (matches, skipped, changed) = self.apply(index, state, scratch, &mut seen);
                 if changed {
-                    absent.state_changed();
+                    seen.state_changed();
                     len = read(state).len();
                 }
                 fixpoint = !changed;
@@ -653,7 +683,7 @@ impl Fast {
         scratch: &mut Scratch,
         crew: Option<&parallel::Crew<'_>>,
         observer: &mut dyn Observer,
-        absent: &Absent,
+        seen: &Seen,
     ) -> RopeRun {
         let piece_len = self.rope_piece_len.max(1);
         let (crew, pieces, shortest) = match crew {
@@ -699,7 +729,7 @@ impl Fast {
         let known_of = |rule: usize| {
             let id = self.rule_pattern[rule];
             let (_, ids) = self.patterns[id].get_with_ids(&self.literals);
-            match ids.iter().any(|&l| absent.is_absent(l)) {
+            match ids.iter().any(|&l| seen.is_absent(l)) {
                 true => rope::Known::Absent,
                 false => rope::Known::Nothing,
             }

@@ -529,17 +529,35 @@ impl Compiled {
         hay: &str,
         starts: Option<&Starts>,
     ) -> Result<usize, Option<&[u8]>> {
+        self.first_possible_known(hay, starts, |_, find| find())
+    }
+
+    /// [`Compiled::first_possible`], with the first position of each needed literal in
+    /// `hay` asked of `first_of` (given the literal's place in
+    /// [`Compiled::needed_literals`] and the search that finds it), so that a caller that
+    /// remembers them for an unchanged text answers without a search. `first_of` must
+    /// answer what the search would: the first position of the literal, or `None`.
+    pub fn first_possible_known(
+        &self,
+        hay: &str,
+        starts: Option<&Starts>,
+        mut first_of: impl FnMut(usize, &mut dyn FnMut() -> Option<usize>) -> Option<usize>,
+    ) -> Result<usize, Option<&[u8]>> {
         let bytes = hay.as_bytes();
-        let first = match &self.literals.prefix {
+        let (first, required_at) = match &self.literals.prefix {
             Prefix::Never => return Err(None),
-            Prefix::One(finder) => self
-                .next_candidate(bytes, 0, starts, &mut 0)
-                .ok_or(Some(finder.needle()))?,
-            Prefix::Many(_) => self.literals.prefix.next_candidate(bytes, 0).ok_or(None)?,
-            Prefix::None => 0,
+            Prefix::One(finder) => {
+                let mut find = || self.next_candidate(bytes, 0, starts, &mut 0);
+                (first_of(0, &mut find).ok_or(Some(finder.needle()))?, 1)
+            }
+            Prefix::Many(_) => {
+                let first = self.literals.prefix.next_candidate(bytes, 0).ok_or(None)?;
+                (first, 0)
+            }
+            Prefix::None => (0, 0),
         };
         match &self.literals.required {
-            Some(finder) => match finder.find(bytes) {
+            Some(finder) => match first_of(required_at, &mut || finder.find(bytes)) {
                 Some(_) => Ok(first),
                 None => Err(Some(finder.needle())),
             },

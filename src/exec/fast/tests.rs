@@ -549,6 +549,27 @@ fn a_literal_found_absent_is_searched_again_once_the_state_changes() {
 }
 
 #[test]
+fn a_literal_found_present_is_searched_again_once_the_state_changes() {
+    // Rule 0 finds `%p` at its first place and matches nothing there; rule 1 starts
+    // from that place without a search; rule 2 writes a `%p` before it, so rule 3 must
+    // not start from the place remembered (it would miss `%p3`); rule 4 changes nothing,
+    // rule 5 takes `%p`'s new first place from it, and rule 6 needs `%p` inside.
+    let out = check(
+        &[
+            ("%p[13]", "one"),
+            ("%p4", "four"),
+            ("(a )", "${1}%p3 "),
+            ("%p[13]", "three"),
+            ("%p5", "five"),
+            ("%p2", "%p6 second"),
+            ("[a-z]+ %p", "word"),
+        ],
+        "a x %p2 y %p4\n",
+    );
+    assert_eq!(out, "a three word6 second y four\n");
+}
+
+#[test]
 fn groups_dropped_by_zero_repetitions_keep_their_numbers() {
     // `(a){0}` leaves no group 1 in the parse, but `(b)` is still group 2.
     check(
