@@ -74,8 +74,8 @@ use super::board::{
     PROMOTION_MARKS, Position,
 };
 use super::rx::{
-    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_between, ray_over,
-    var,
+    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between,
+    ray_over, var,
 };
 use super::search::MAX_MOVES;
 use crate::compiler::dsl::{Builder, Merge, Value, kind};
@@ -99,6 +99,10 @@ const KING_MOVED: &str = "#_k: \n";
 /// The same for an orthogonal move (a rook's, or a queen's): the rules dropping the
 /// mover's castling rights on a rook move require it.
 const ORTHOGONAL_MOVED: &str = "#_r: \n";
+/// The guard line a parent holds right before its board when a move other than the
+/// king's may leave its king attacked (see [`exposed_rules`]); its one-piece threads and
+/// children inherit it, and the legality rules require it or [`KING_MOVED`].
+const EXPOSED: &str = "#_g: \n";
 /// The guard line of a one-piece thread whose pawn stands one step from promotion: the
 /// promotion rules require it, so the fast executor skips them (a literal absent from
 /// the state) when no pawn can promote.
@@ -654,6 +658,52 @@ fn attack_families(king: &str, by: Side, empty: &str) -> Vec<Vec<String>> {
     families
 }
 
+/// One pattern per axis (orthogonal steps 1 and 10, diagonal steps 9 and 11), each
+/// matching within a board where an enemy slider of that axis lines up with the king of
+/// `side` (the letter `king`) with only empty squares between, or one piece of `side`
+/// other than the king and empty squares: the boards where a slider gives check or pins
+/// a piece, or would once that piece moves.
+fn lined_up(side: Side, king: char) -> Vec<String> {
+    let pieces = &side.ours()[..5];
+    let enemy = side.other();
+    let (eb, er, eq) = (enemy.letter(2), enemy.letter(3), enemy.letter(4));
+    let mut patterns = Vec::new();
+    for (steps, sliders) in [
+        (ORTHOGONAL_STEPS, format!("[{er}{eq}]")),
+        (DIAGONAL_STEPS, format!("[{eb}{eq}]")),
+    ] {
+        for step in steps.into_iter().filter(|s| *s > 0) {
+            let ray = ray_any(step as usize);
+            let between = format!("{ray}(?:[{pieces}]{ray})?");
+            patterns.push(format!("{king}{between}{sliders}|{sliders}{between}{king}"));
+        }
+    }
+    patterns
+}
+
+/// Rules on the parents of `side` before they split: the [`EXPOSED`] guard line goes
+/// right before the board of a parent in check, with an enemy slider [`lined_up`] with
+/// its king, or with an en-passant square (one rule each, so a parent may get several).
+/// Every one-piece thread and child inherits it; see [`legality_rules`].
+fn exposed_rules(side: Side, ep: &Var) -> Rules {
+    let king = side.letter(5);
+    let guard = |board: String| {
+        (
+            format!("({HEAD}{LINES})(#b: {board})"),
+            format!("${{1}}{EXPOSED}${{2}}"),
+        )
+    };
+    let fixed = attack_families(&king.to_string(), side.other(), "\\.")
+        .swap_remove(0)
+        .join("|");
+    let mut rules = vec![guard(format!("{LINE}(?:{fixed})"))];
+    for axis in lined_up(side, king) {
+        rules.push(guard(format!("{LINE}(?:{axis})")));
+    }
+    rules.push(guard(format!("{LINE}\n{}[a-h]", var(ep.name()))));
+    rules
+}
+
 /// One pattern per family of attackers, each matching within a line that holds a board
 /// (the representation of [`super::board`]) where the king of `white`'s side (else
 /// black's) is attacked by a piece of the other side.
@@ -763,22 +813,34 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
 /// castling king's start or crossed square) is attacked loses its `#_x` line (it
 /// becomes `#_z`), then the marked children are deleted.
 ///
+/// Only two kinds of children can leave the king attacked: a king's move (the
+/// [`KING_MOVED`] line), and any child of a parent that [`exposed_rules`] guarded (the
+/// [`EXPOSED`] line). Otherwise the parent is not in check, the king stays, and no
+/// enemy piece moves or appears: a knight, pawn or king attacks the king only if it did
+/// in the parent, and a slider only through the square the piece left, which then stood
+/// alone between the slider and the king (a lined-up slider). En passant, which also
+/// empties the captured pawn's square, has a parent with an en-passant square. So the
+/// attack rules start at either line, and the fast executor visits only those children
+/// (the guard lines are removed afterwards).
+///
 /// The board still holds the move's marks: our moved king is `6` (or `a`/`c`/`6` when
 /// castling), the square the piece left is already empty, and every other
-/// mark is one of our pieces, which blocks a ray as the piece will. The attack rules
-/// start at `#_x`, so they read one board per child and nothing of the other threads.
+/// mark is one of our pieces, which blocks a ray as the piece will.
 fn legality_rules(side: Side) -> Rules {
     let king = format!("[{}6ac]", side.letter(5));
-    let mut rules: Rules = attack_families(&king, side.other(), "\\.")
-        .into_iter()
-        .map(|family| {
-            (
-                format!("{CHILD_BOARD}{LINE}(?:{})", family.join("|")),
+    let families = attack_families(&king, side.other(), "\\.");
+    let guarded = format!("{EXPOSED}(?:{KING_MOVED}|{ORTHOGONAL_MOVED})?");
+    let mut rules = Vec::new();
+    for guard in [guarded.as_str(), KING_MOVED] {
+        for family in &families {
+            rules.push((
+                format!("{guard}{CHILD_BOARD}{LINE}(?:{})", family.join("|")),
                 "#_z: \n".to_string(),
-            )
-        })
-        .collect();
+            ));
+        }
+    }
     rules.push((format!("{HEAD}{LINES}#_z: [^%]*"), String::new()));
+    rules.push((EXPOSED.to_string(), String::new()));
     rules
 }
 
@@ -851,6 +913,31 @@ fn halving_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
     ]
 }
 
+/// 4 rules narrowing [`SQUARE_TABLE`] in the UCI variable `u` as [`halving_rules`]
+/// does: its three file rules, then one rule for the rank, an alternation with one
+/// branch per board row but the first that drops that many digits of the table (the
+/// branch's group holds everything before them; the other branches' groups are empty).
+/// The rows are ranges of offsets, so the alternation costs about one halving rule
+/// (the files, whose offsets are not ranges, stay halved: their alternation is slower).
+fn naming_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
+    let mut rules = halving_rules(board, u, marks, prefix);
+    rules.truncate(3);
+    let ranks: Vec<String> = (1..8usize)
+        .map(|r| {
+            format!(
+                "({}{marks}{LINE}\n#{u}: {prefix}[a-h]*)[1-8]{{{r}}}",
+                any_range(10 * r, 10 * r + 7)
+            )
+        })
+        .collect();
+    let groups: String = (2..=8).map(|g| format!("${{{g}}}")).collect();
+    rules.push((
+        format!("({board})(?:{})", ranks.join("|")),
+        format!("${{1}}{groups}"),
+    ));
+    rules
+}
+
 /// The start of a one-piece thread's board: its piece's line (which only one-piece
 /// threads have) and the board line's name. The origin rules start here rather than at
 /// `#b: `, so that the fast executor visits only the one-piece threads, and skips the
@@ -860,7 +947,7 @@ const PIECE_BOARD: &str = "#_p: [A-Za-z]\n#b: ";
 /// The origin square of a one-piece thread (its origin digit) into the UCI variable
 /// `u`, which then holds the square and a fresh [`SQUARE_TABLE`] for the target.
 fn origin_rules(u: &str) -> Rules {
-    let mut rules = halving_rules(PIECE_BOARD, u, "[1-6]", "");
+    let mut rules = naming_rules(PIECE_BOARD, u, "[1-6]", "");
     rules.push((
         format!("({PIECE_BOARD}{LINE}\n#{u}: )([a-h])[a-h]*([1-8])[1-8]*\n"),
         format!("${{1}}${{2}}${{3}}{SQUARE_TABLE}\n"),
@@ -871,7 +958,7 @@ fn origin_rules(u: &str) -> Rules {
 /// The target square of a child (its moved mark) after the origin in the UCI variable
 /// `u`; the last rule also turns the mark into the last letter of the `#_x` line.
 fn target_rules(u: &str) -> Rules {
-    let mut rules = halving_rules(CHILD_BOARD, u, MOVED_CLASS, "[a-h][1-8]");
+    let mut rules = naming_rules(CHILD_BOARD, u, MOVED_CLASS, "[a-h][1-8]");
     rules.push((
         format!(
             "(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}({LINE}\n#{u}: [a-h][1-8])([a-h])[a-h]*([1-8])[1-8]*\n"
@@ -956,6 +1043,7 @@ fn generate(
     } else {
         Vec::new()
     };
+    split.extend(exposed_rules(side, pos.ep.var()));
     split.extend(split_by_piece(side, uci));
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
