@@ -11,7 +11,12 @@
 //! 0. **The parent** (full generation only, 16 rules; 31 for black): the half-move clock
 //!    gains one, the side to move flips and, for black, the full-move number gains one.
 //!    Every child inherits them (a child that captures or moves a pawn resets the clock),
-//!    so this carry arithmetic runs once per position, not once per move.
+//!    so this carry arithmetic runs once per position, not once per move. On every
+//!    parent (full or not), 6 rules put the guard line `#_g` before the board of a
+//!    parent in check, with an enemy slider lined up with its king (at most one piece
+//!    of ours between) or with an en-passant square (see step 3), and one rule moves an
+//!    en-passant square to a line `#_ep` that only the en-passant rules read, leaving
+//!    `-` for the children to inherit (a double push sets it again in step 4).
 //! 1. **One thread per piece** (18 + 6 rules). A cursor `^` enters the board; each of
 //!    16 identical rules splits every thread in two: a copy whose first piece of ours
 //!    after the cursor is marked `@`, paused under `%mq` and the piece's letter (so the
@@ -20,8 +25,9 @@
 //!    6 rules (each visiting only its piece's threads) turn `@` into the role's origin
 //!    digit `1`..`6` and pause the thread under its move family's tag (`%mp`, `%mn`,
 //!    `%mb`, `%mr`, `%mk`; a queen becomes one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
-//!    the board and gets the origin's file and rank (7 rules, a binary search over a
-//!    table of the files and ranks the line holds meanwhile; see `halving_rules`; the
+//!    the board and gets the origin's file and rank (5 rules, a binary search over a
+//!    table of the files and ranks the line holds meanwhile, the rank in one rule; see
+//!    `halving_rules` and `naming_rules`; the
 //!    line keeps a fresh table for the target). A pawn one step from
 //!    promotion gets a guard line `#_pr` that the promotion rules require: when no pawn
 //!    can promote, the fast executor skips those 12 rules on the literal alone.
@@ -41,16 +47,19 @@
 //!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
 //!    rook in place) with the king's start and crossed squares marked `a` and `c`. Then
 //!    the one-piece threads are deleted and the children woken.
-//! 3. **Legality** (6 rules), on the marked board: a child where our king (`K`, or the
+//! 3. **Legality** (12 rules), on the marked board, of the children of a king move or
+//!    of a guarded parent (the others cannot leave the king attacked; see
+//!    `legality_rules`): a child where our king (`K`, or the
 //!    moved king `6`, or a castling king's start or crossed square `a`/`c`) is attacked
 //!    by a knight, pawn or king at a fixed offset (one alternation) or by a slider along
 //!    a ray of empty squares (the vacated square is already `.`; one rule per axis)
-//!    loses its `#_x` line, and one rule deletes those children. Without bookkeeping
+//!    loses its `#_x` line, and one rule deletes those children, one drops the guards.
+//!    Without bookkeeping
 //!    (the children of [`has_legal_move`], which are only counted) this is the last step.
-//! 4. **The child** (22 rules): the target's file and rank (7 rules, the
-//!    same binary search over the table the UCI line inherited) and the promotion letter
+//! 4. **The child** (20 rules): the target's file and rank (5 rules, the
+//!    same search over the table the UCI line inherited) and the promotion letter
 //!    (from `#_x`) for the UCI text, the en-passant square after a double push (its file
-//!    from the UCI text), the half-move clock's reset (a capture or a pawn move, both
+//!    from the UCI text; the line `#_ep` goes), the half-move clock's reset (a capture or a pawn move, both
 //!    read from `#_x`), the moved mark turned back into a piece (the last letter of
 //!    `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
 //!    letter whose king or rook left its home square (guarded by the move, see
@@ -60,9 +69,10 @@
 //! Most rules run on few threads: steps 0 and 1 on one thread per position or piece,
 //! step 2 on the threads of one family, steps 3 and 4 on one board per pseudo-legal move.
 //!
-//! Sizes (`legal-moves`, both colours): 116 rules split by piece (with the UCI text's
-//! origin square and the parent's bookkeeping), 216 move rules, 56 child rules:
-//! 388 rules, 317 distinct patterns in the program.
+//! Sizes (`legal-moves`, both colours, before the guard and `#_ep` rules and the
+//! one-rule ranks): 116 rules split by piece (with the UCI text's origin square and the
+//! parent's bookkeeping), 216 move rules, 56 child rules: 388 rules, 317 distinct
+//! patterns in the program.
 //!
 //! # Check and mobility
 //!
@@ -407,7 +417,7 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
 /// Step 2: the move rules of `side` within `scope`; with [`Scope::captures_only`], only
 /// the captures (en passant included) and the promotions (quiet ones included): no quiet
 /// move, no castling.
-fn move_rules(side: Side, castling: &Var, ep: &Var, scope: Scope) -> Rules {
+fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
     let captures = scope.captures_only;
     let mut rules = Vec::new();
     let target = if captures {
@@ -517,7 +527,8 @@ fn move_rules(side: Side, castling: &Var, ep: &Var, scope: Scope) -> Rules {
     }
     // En passant: per file of the en-passant square, from either side.
     let their_pawn = side.other().letter(0).to_string();
-    let tail = |square: String| Seg::Keep(format!("{LINE}\n{}{square}\n", var(ep.name())));
+    // The parent's en-passant square waits in its own line (see `ep_aside_rule`).
+    let tail = |square: String| Seg::Keep(format!("{LINE}\n{LINES}{EP_ASIDE}: {square}\n"));
     for file in 0..8usize {
         let name = (b'a' + file as u8) as char;
         match side {
@@ -681,6 +692,22 @@ fn lined_up(side: Side, king: char) -> Vec<String> {
     patterns
 }
 
+/// The line where a parent's en-passant square waits while its children are generated
+/// (see [`ep_aside_rule`]).
+const EP_ASIDE: &str = "#_ep";
+
+/// On the parents before they split: an en-passant square moves to its own line
+/// [`EP_ASIDE`] (which only the en-passant rules read) and the variable becomes `-`, the
+/// value every child has unless it is a double push. The children inherit `-` instead
+/// of each resetting the square (a rule over every child), and drop the line (a rule
+/// that visits only the children of a parent with an en-passant square).
+fn ep_aside_rule(ep: &Var) -> (String, String) {
+    (
+        format!("({HEAD}{})([a-h][36])\n", var(ep.name())),
+        format!("${{1}}-\n{EP_ASIDE}: ${{2}}\n"),
+    )
+}
+
 /// Rules on the parents of `side` before they split: the [`EXPOSED`] guard line goes
 /// right before the board of a parent in check, with an enemy slider [`lined_up`] with
 /// its king, or with an en-passant square (one rule each, so a parent may get several).
@@ -730,9 +757,10 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     }
     let at = |name: &Var| var(name.name());
     let (e, h) = (pos.ep.var(), pos.halfmove.var());
-    // En passant square: set after a double push (read from the board's mark, before
-    // it becomes a letter), else `-`.
-    rules.push((format!("({HEAD}{})[^\n]*", at(e)), "${1}-".to_string()));
+    // En passant square: `-` from the parent (see `ep_aside_rule`), whose square the
+    // children drop; set after a double push (read from the board's mark, before it
+    // becomes a letter).
+    rules.push((format!("{EP_ASIDE}: {LINE}\n"), String::new()));
     let (landing, behind) = match side {
         Side::White => (40, '3'),
         Side::Black => (30, '6'),
@@ -1044,11 +1072,12 @@ fn generate(
         Vec::new()
     };
     split.extend(exposed_rules(side, pos.ep.var()));
+    split.push(ep_aside_rule(pos.ep.var()));
     split.extend(split_by_piece(side, uci));
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
         "move_rules",
-        move_rules(side, pos.castling.var(), pos.ep.var(), scope),
+        move_rules(side, pos.castling.var(), scope),
         &reads,
         &writes,
     );
