@@ -11,7 +11,12 @@
 //! 0. **The parent** (full generation only, 16 rules; 31 for black): the half-move clock
 //!    gains one, the side to move flips and, for black, the full-move number gains one.
 //!    Every child inherits them (a child that captures or moves a pawn resets the clock),
-//!    so this carry arithmetic runs once per position, not once per move.
+//!    so this carry arithmetic runs once per position, not once per move. On every
+//!    parent (full or not), 6 rules put the guard line `#_g` before the board of a
+//!    parent in check, with an enemy slider lined up with its king (at most one piece
+//!    of ours between) or with an en-passant square (see step 3), and one rule moves an
+//!    en-passant square to a line `#_ep` that only the en-passant rules read, leaving
+//!    `-` for the children to inherit (a double push sets it again in step 4).
 //! 1. **One thread per piece** (18 + 6 rules). A cursor `^` enters the board; each of
 //!    16 identical rules splits every thread in two: a copy whose first piece of ours
 //!    after the cursor is marked `@`, paused under `%mq` and the piece's letter (so the
@@ -20,8 +25,9 @@
 //!    6 rules (each visiting only its piece's threads) turn `@` into the role's origin
 //!    digit `1`..`6` and pause the thread under its move family's tag (`%mp`, `%mn`,
 //!    `%mb`, `%mr`, `%mk`; a queen becomes one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
-//!    the board and gets the origin's file and rank (7 rules, a binary search over a
-//!    table of the files and ranks the line holds meanwhile; see `halving_rules`; the
+//!    the board and gets the origin's file and rank (5 rules, a binary search over a
+//!    table of the files and ranks the line holds meanwhile, the rank in one rule; see
+//!    `halving_rules` and `naming_rules`; the
 //!    line keeps a fresh table for the target). A pawn one step from
 //!    promotion gets a guard line `#_pr` that the promotion rules require: when no pawn
 //!    can promote, the fast executor skips those 12 rules on the literal alone.
@@ -41,16 +47,19 @@
 //!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
 //!    rook in place) with the king's start and crossed squares marked `a` and `c`. Then
 //!    the one-piece threads are deleted and the children woken.
-//! 3. **Legality** (6 rules), on the marked board: a child where our king (`K`, or the
+//! 3. **Legality** (12 rules), on the marked board, of the children of a king move or
+//!    of a guarded parent (the others cannot leave the king attacked; see
+//!    `legality_rules`): a child where our king (`K`, or the
 //!    moved king `6`, or a castling king's start or crossed square `a`/`c`) is attacked
 //!    by a knight, pawn or king at a fixed offset (one alternation) or by a slider along
 //!    a ray of empty squares (the vacated square is already `.`; one rule per axis)
-//!    loses its `#_x` line, and one rule deletes those children. Without bookkeeping
+//!    loses its `#_x` line, and one rule deletes those children, one drops the guards.
+//!    Without bookkeeping
 //!    (the children of [`has_legal_move`], which are only counted) this is the last step.
-//! 4. **The child** (22 rules): the target's file and rank (7 rules, the
-//!    same binary search over the table the UCI line inherited) and the promotion letter
+//! 4. **The child** (20 rules): the target's file and rank (5 rules, the
+//!    same search over the table the UCI line inherited) and the promotion letter
 //!    (from `#_x`) for the UCI text, the en-passant square after a double push (its file
-//!    from the UCI text), the half-move clock's reset (a capture or a pawn move, both
+//!    from the UCI text; the line `#_ep` goes), the half-move clock's reset (a capture or a pawn move, both
 //!    read from `#_x`), the moved mark turned back into a piece (the last letter of
 //!    `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
 //!    letter whose king or rook left its home square (guarded by the move, see
@@ -60,9 +69,10 @@
 //! Most rules run on few threads: steps 0 and 1 on one thread per position or piece,
 //! step 2 on the threads of one family, steps 3 and 4 on one board per pseudo-legal move.
 //!
-//! Sizes (`legal-moves`, both colours): 116 rules split by piece (with the UCI text's
-//! origin square and the parent's bookkeeping), 216 move rules, 56 child rules:
-//! 388 rules, 317 distinct patterns in the program.
+//! Sizes (`legal-moves`, both colours, before the guard and `#_ep` rules and the
+//! one-rule ranks): 116 rules split by piece (with the UCI text's origin square and the
+//! parent's bookkeeping), 216 move rules, 56 child rules: 388 rules, 317 distinct
+//! patterns in the program.
 //!
 //! # Check and mobility
 //!
@@ -74,8 +84,8 @@ use super::board::{
     PROMOTION_MARKS, Position,
 };
 use super::rx::{
-    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_between, ray_over,
-    var,
+    HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between,
+    ray_over, var,
 };
 use super::search::MAX_MOVES;
 use crate::compiler::dsl::{Builder, Merge, Value, kind};
@@ -99,6 +109,10 @@ const KING_MOVED: &str = "#_k: \n";
 /// The same for an orthogonal move (a rook's, or a queen's): the rules dropping the
 /// mover's castling rights on a rook move require it.
 const ORTHOGONAL_MOVED: &str = "#_r: \n";
+/// The guard line a parent holds right before its board when a move other than the
+/// king's may leave its king attacked (see [`exposed_rules`]); its one-piece threads and
+/// children inherit it, and the legality rules require it or [`KING_MOVED`].
+const EXPOSED: &str = "#_g: \n";
 /// The guard line of a one-piece thread whose pawn stands one step from promotion: the
 /// promotion rules require it, so the fast executor skips them (a literal absent from
 /// the state) when no pawn can promote.
@@ -403,7 +417,7 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
 /// Step 2: the move rules of `side` within `scope`; with [`Scope::captures_only`], only
 /// the captures (en passant included) and the promotions (quiet ones included): no quiet
 /// move, no castling.
-fn move_rules(side: Side, castling: &Var, ep: &Var, scope: Scope) -> Rules {
+fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
     let captures = scope.captures_only;
     let mut rules = Vec::new();
     let target = if captures {
@@ -513,7 +527,8 @@ fn move_rules(side: Side, castling: &Var, ep: &Var, scope: Scope) -> Rules {
     }
     // En passant: per file of the en-passant square, from either side.
     let their_pawn = side.other().letter(0).to_string();
-    let tail = |square: String| Seg::Keep(format!("{LINE}\n{}{square}\n", var(ep.name())));
+    // The parent's en-passant square waits in its own line (see `ep_aside_rule`).
+    let tail = |square: String| Seg::Keep(format!("{LINE}\n{LINES}{EP_ASIDE}: {square}\n"));
     for file in 0..8usize {
         let name = (b'a' + file as u8) as char;
         match side {
@@ -654,6 +669,68 @@ fn attack_families(king: &str, by: Side, empty: &str) -> Vec<Vec<String>> {
     families
 }
 
+/// One pattern per axis (orthogonal steps 1 and 10, diagonal steps 9 and 11), each
+/// matching within a board where an enemy slider of that axis lines up with the king of
+/// `side` (the letter `king`) with only empty squares between, or one piece of `side`
+/// other than the king and empty squares: the boards where a slider gives check or pins
+/// a piece, or would once that piece moves.
+fn lined_up(side: Side, king: char) -> Vec<String> {
+    let pieces = &side.ours()[..5];
+    let enemy = side.other();
+    let (eb, er, eq) = (enemy.letter(2), enemy.letter(3), enemy.letter(4));
+    let mut patterns = Vec::new();
+    for (steps, sliders) in [
+        (ORTHOGONAL_STEPS, format!("[{er}{eq}]")),
+        (DIAGONAL_STEPS, format!("[{eb}{eq}]")),
+    ] {
+        for step in steps.into_iter().filter(|s| *s > 0) {
+            let ray = ray_any(step as usize);
+            let between = format!("{ray}(?:[{pieces}]{ray})?");
+            patterns.push(format!("{king}{between}{sliders}|{sliders}{between}{king}"));
+        }
+    }
+    patterns
+}
+
+/// The line where a parent's en-passant square waits while its children are generated
+/// (see [`ep_aside_rule`]).
+const EP_ASIDE: &str = "#_ep";
+
+/// On the parents before they split: an en-passant square moves to its own line
+/// [`EP_ASIDE`] (which only the en-passant rules read) and the variable becomes `-`, the
+/// value every child has unless it is a double push. The children inherit `-` instead
+/// of each resetting the square (a rule over every child), and drop the line (a rule
+/// that visits only the children of a parent with an en-passant square).
+fn ep_aside_rule(ep: &Var) -> (String, String) {
+    (
+        format!("({HEAD}{})([a-h][36])\n", var(ep.name())),
+        format!("${{1}}-\n{EP_ASIDE}: ${{2}}\n"),
+    )
+}
+
+/// Rules on the parents of `side` before they split: the [`EXPOSED`] guard line goes
+/// right before the board of a parent in check, with an enemy slider [`lined_up`] with
+/// its king, or with an en-passant square (one rule each, so a parent may get several).
+/// Every one-piece thread and child inherits it; see [`legality_rules`].
+fn exposed_rules(side: Side, ep: &Var) -> Rules {
+    let king = side.letter(5);
+    let guard = |board: String| {
+        (
+            format!("({HEAD}{LINES})(#b: {board})"),
+            format!("${{1}}{EXPOSED}${{2}}"),
+        )
+    };
+    let fixed = attack_families(&king.to_string(), side.other(), "\\.")
+        .swap_remove(0)
+        .join("|");
+    let mut rules = vec![guard(format!("{LINE}(?:{fixed})"))];
+    for axis in lined_up(side, king) {
+        rules.push(guard(format!("{LINE}(?:{axis})")));
+    }
+    rules.push(guard(format!("{LINE}\n{}[a-h]", var(ep.name()))));
+    rules
+}
+
 /// One pattern per family of attackers, each matching within a line that holds a board
 /// (the representation of [`super::board`]) where the king of `white`'s side (else
 /// black's) is attacked by a piece of the other side.
@@ -680,9 +757,10 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     }
     let at = |name: &Var| var(name.name());
     let (e, h) = (pos.ep.var(), pos.halfmove.var());
-    // En passant square: set after a double push (read from the board's mark, before
-    // it becomes a letter), else `-`.
-    rules.push((format!("({HEAD}{})[^\n]*", at(e)), "${1}-".to_string()));
+    // En passant square: `-` from the parent (see `ep_aside_rule`), whose square the
+    // children drop; set after a double push (read from the board's mark, before it
+    // becomes a letter).
+    rules.push((format!("{EP_ASIDE}: {LINE}\n"), String::new()));
     let (landing, behind) = match side {
         Side::White => (40, '3'),
         Side::Black => (30, '6'),
@@ -763,22 +841,34 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
 /// castling king's start or crossed square) is attacked loses its `#_x` line (it
 /// becomes `#_z`), then the marked children are deleted.
 ///
+/// Only two kinds of children can leave the king attacked: a king's move (the
+/// [`KING_MOVED`] line), and any child of a parent that [`exposed_rules`] guarded (the
+/// [`EXPOSED`] line). Otherwise the parent is not in check, the king stays, and no
+/// enemy piece moves or appears: a knight, pawn or king attacks the king only if it did
+/// in the parent, and a slider only through the square the piece left, which then stood
+/// alone between the slider and the king (a lined-up slider). En passant, which also
+/// empties the captured pawn's square, has a parent with an en-passant square. So the
+/// attack rules start at either line, and the fast executor visits only those children
+/// (the guard lines are removed afterwards).
+///
 /// The board still holds the move's marks: our moved king is `6` (or `a`/`c`/`6` when
 /// castling), the square the piece left is already empty, and every other
-/// mark is one of our pieces, which blocks a ray as the piece will. The attack rules
-/// start at `#_x`, so they read one board per child and nothing of the other threads.
+/// mark is one of our pieces, which blocks a ray as the piece will.
 fn legality_rules(side: Side) -> Rules {
     let king = format!("[{}6ac]", side.letter(5));
-    let mut rules: Rules = attack_families(&king, side.other(), "\\.")
-        .into_iter()
-        .map(|family| {
-            (
-                format!("{CHILD_BOARD}{LINE}(?:{})", family.join("|")),
+    let families = attack_families(&king, side.other(), "\\.");
+    let guarded = format!("{EXPOSED}(?:{KING_MOVED}|{ORTHOGONAL_MOVED})?");
+    let mut rules = Vec::new();
+    for guard in [guarded.as_str(), KING_MOVED] {
+        for family in &families {
+            rules.push((
+                format!("{guard}{CHILD_BOARD}{LINE}(?:{})", family.join("|")),
                 "#_z: \n".to_string(),
-            )
-        })
-        .collect();
+            ));
+        }
+    }
     rules.push((format!("{HEAD}{LINES}#_z: [^%]*"), String::new()));
+    rules.push((EXPOSED.to_string(), String::new()));
     rules
 }
 
@@ -851,6 +941,31 @@ fn halving_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
     ]
 }
 
+/// 4 rules narrowing [`SQUARE_TABLE`] in the UCI variable `u` as [`halving_rules`]
+/// does: its three file rules, then one rule for the rank, an alternation with one
+/// branch per board row but the first that drops that many digits of the table (the
+/// branch's group holds everything before them; the other branches' groups are empty).
+/// The rows are ranges of offsets, so the alternation costs about one halving rule
+/// (the files, whose offsets are not ranges, stay halved: their alternation is slower).
+fn naming_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
+    let mut rules = halving_rules(board, u, marks, prefix);
+    rules.truncate(3);
+    let ranks: Vec<String> = (1..8usize)
+        .map(|r| {
+            format!(
+                "({}{marks}{LINE}\n#{u}: {prefix}[a-h]*)[1-8]{{{r}}}",
+                any_range(10 * r, 10 * r + 7)
+            )
+        })
+        .collect();
+    let groups: String = (2..=8).map(|g| format!("${{{g}}}")).collect();
+    rules.push((
+        format!("({board})(?:{})", ranks.join("|")),
+        format!("${{1}}{groups}"),
+    ));
+    rules
+}
+
 /// The start of a one-piece thread's board: its piece's line (which only one-piece
 /// threads have) and the board line's name. The origin rules start here rather than at
 /// `#b: `, so that the fast executor visits only the one-piece threads, and skips the
@@ -860,7 +975,7 @@ const PIECE_BOARD: &str = "#_p: [A-Za-z]\n#b: ";
 /// The origin square of a one-piece thread (its origin digit) into the UCI variable
 /// `u`, which then holds the square and a fresh [`SQUARE_TABLE`] for the target.
 fn origin_rules(u: &str) -> Rules {
-    let mut rules = halving_rules(PIECE_BOARD, u, "[1-6]", "");
+    let mut rules = naming_rules(PIECE_BOARD, u, "[1-6]", "");
     rules.push((
         format!("({PIECE_BOARD}{LINE}\n#{u}: )([a-h])[a-h]*([1-8])[1-8]*\n"),
         format!("${{1}}${{2}}${{3}}{SQUARE_TABLE}\n"),
@@ -871,7 +986,7 @@ fn origin_rules(u: &str) -> Rules {
 /// The target square of a child (its moved mark) after the origin in the UCI variable
 /// `u`; the last rule also turns the mark into the last letter of the `#_x` line.
 fn target_rules(u: &str) -> Rules {
-    let mut rules = halving_rules(CHILD_BOARD, u, MOVED_CLASS, "[a-h][1-8]");
+    let mut rules = naming_rules(CHILD_BOARD, u, MOVED_CLASS, "[a-h][1-8]");
     rules.push((
         format!(
             "(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}({LINE}\n#{u}: [a-h][1-8])([a-h])[a-h]*([1-8])[1-8]*\n"
@@ -956,11 +1071,13 @@ fn generate(
     } else {
         Vec::new()
     };
+    split.extend(exposed_rules(side, pos.ep.var()));
+    split.push(ep_aside_rule(pos.ep.var()));
     split.extend(split_by_piece(side, uci));
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
         "move_rules",
-        move_rules(side, pos.castling.var(), pos.ep.var(), scope),
+        move_rules(side, pos.castling.var(), scope),
         &reads,
         &writes,
     );
