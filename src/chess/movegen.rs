@@ -669,6 +669,18 @@ fn attack_families(king: &str, by: Side, empty: &str) -> Vec<Vec<String>> {
     families
 }
 
+/// The two axes along which the other side's sliders attack `side`'s king: the board
+/// steps of each (orthogonal, then diagonal) with the class of the enemy letters that
+/// move along it (rook or queen, bishop or queen).
+fn enemy_slider_axes(side: Side) -> [([i32; 4], String); 2] {
+    let enemy = side.other();
+    let (eb, er, eq) = (enemy.letter(2), enemy.letter(3), enemy.letter(4));
+    [
+        (ORTHOGONAL_STEPS, format!("[{er}{eq}]")),
+        (DIAGONAL_STEPS, format!("[{eb}{eq}]")),
+    ]
+}
+
 /// One pattern per axis (orthogonal steps 1 and 10, diagonal steps 9 and 11), each
 /// matching within a board where an enemy slider of that axis lines up with the king of
 /// `side` (the letter `king`) with only empty squares between, or one piece of `side`
@@ -676,13 +688,8 @@ fn attack_families(king: &str, by: Side, empty: &str) -> Vec<Vec<String>> {
 /// a piece, or would once that piece moves.
 fn lined_up(side: Side, king: char) -> Vec<String> {
     let pieces = &side.ours()[..5];
-    let enemy = side.other();
-    let (eb, er, eq) = (enemy.letter(2), enemy.letter(3), enemy.letter(4));
     let mut patterns = Vec::new();
-    for (steps, sliders) in [
-        (ORTHOGONAL_STEPS, format!("[{er}{eq}]")),
-        (DIAGONAL_STEPS, format!("[{eb}{eq}]")),
-    ] {
+    for (steps, sliders) in enemy_slider_axes(side) {
         for step in steps.into_iter().filter(|s| *s > 0) {
             let ray = ray_any(step as usize);
             let between = format!("{ray}(?:[{pieces}]{ray})?");

@@ -29,7 +29,10 @@
 //! the king steps add a line per step to the threads in check (a few, and only their
 //! rules visit them: each starts with a literal that only those threads hold).
 
-use super::{HAS_TAG, Rules, STUCK_TAG, Scope, Side, attack_families, generate_both, lined_up};
+use super::{
+    HAS_TAG, Rules, STUCK_TAG, Scope, Side, attack_families, enemy_slider_axes, generate_both,
+    lined_up,
+};
 use crate::chess::board::{DIAGONAL_STEPS, ORTHOGONAL_STEPS, Position};
 use crate::chess::rx::{HEAD, LINE, LINES, any, ray_any};
 use crate::compiler::dsl::{Builder, Value, kind};
@@ -77,14 +80,9 @@ fn quick_rules(pos: &Position) -> Rules {
     for side in [Side::White, Side::Black] {
         let ours = side.ours();
         let (king, pieces) = (side.letter(5), &ours[..5]);
-        let enemy = side.other();
-        let (eb, er, eq) = (enemy.letter(2), enemy.letter(3), enemy.letter(4));
         let line = quick_line(side);
         let lined = lined_up_line(side);
-        let axes = [
-            (ORTHOGONAL_STEPS, format!("[{er}{eq}]")),
-            (DIAGONAL_STEPS, format!("[{eb}{eq}]")),
-        ];
+        let axes = enemy_slider_axes(side);
         // Lined up: an enemy slider on a line from our king with at most one piece of
         // ours between (else only empty squares): one rule per axis renames the line to
         // `lined`. Only those lines can hold a pin or a slider's check, so the pin rules
