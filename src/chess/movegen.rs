@@ -27,8 +27,8 @@
 //!    `%mb`, `%mr`, `%mk`; a queen becomes one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
 //!    the board and gets the origin's file and rank (5 rules, a binary search over a
 //!    table of the files and ranks the line holds meanwhile, the rank in one rule; see
-//!    `halving_rules` and `naming_rules`; the
-//!    line keeps a fresh table for the target). A pawn one step from
+//!    `halving_rules` and `naming_rules`), followed by the origin's two windows: the
+//!    15 files and the 15 ranks centred on the origin's (see `origin_rules`). A pawn one step from
 //!    promotion gets a guard line `#_pr` that the promotion rules require: when no pawn
 //!    can promote, the fast executor skips those 12 rules on the literal alone.
 //! 2. **One thread per move** (108 rules). Each rule starts with its family's tag, so
@@ -41,7 +41,10 @@
 //!    *paused* copy of the thread with the move made on the board (origin `.`, target =
 //!    the mover's digit) and, right before the board, a line `#_x: ` with the target
 //!    square's old content and the moving piece's letter (kept in the one-piece thread
-//!    as `#_p`; a promotion adds its UCI letter and the new piece's letter): one rule
+//!    as `#_p`; a promotion adds its UCI letter and the new piece's letter). With the
+//!    UCI text, the rule also reads the target's file and rank in the windows, at the
+//!    places its file and row offsets give, and the child's UCI line becomes the origin
+//!    and the target (without the windows): the children need no naming rules. One rule
 //!    per direction and distance for sliders (56) and per step for the king (8), one per
 //!    jump for knights (8), pushes, double pushes, captures, promotions to each piece and
 //!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
@@ -56,9 +59,8 @@
 //!    loses its `#_x` line, and one rule deletes those children, one drops the guards.
 //!    Without bookkeeping
 //!    (the children of [`has_legal_move`], which are only counted) this is the last step.
-//! 4. **The child** (20 rules): the target's file and rank (5 rules, the
-//!    same search over the table the UCI line inherited) and the promotion letter
-//!    (from `#_x`) for the UCI text, the en-passant square after a double push (its file
+//! 4. **The child** (16 rules): the promotion letter (from `#_x`) for the UCI text,
+//!    the en-passant square after a double push (its file
 //!    from the UCI text; the line `#_ep` goes), the half-move clock's reset (a capture or a pawn move, both
 //!    read from `#_x`), the moved mark turned back into a piece (the last letter of
 //!    `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
@@ -227,7 +229,12 @@ const FAMILY_TAGS: &str = "[pnbrk]";
 /// board; the child holds instead `#_x: ` and the target square's old content, then the
 /// piece's letter or, for a `promotion` (UCI letter, piece letter), the pawn's letter and
 /// both letters of the promotion: the child rules read the move from that line.
-fn fork_rule(family: Family, segs: &[Seg], promotion: Option<(char, char)>) -> (String, String) {
+fn fork_rule(
+    family: Family,
+    segs: &[Seg],
+    promotion: Option<(char, char)>,
+    tail: &Tail,
+) -> (String, String) {
     let head = family.head();
     // A promotion needs the guard line (see `split_by_piece`); the child drops it.
     let guard = match promotion {
@@ -271,10 +278,45 @@ fn fork_rule(family: Family, segs: &[Seg], promotion: Option<(char, char)>) -> (
             }
         }
     }
-    let tail = segs.len() + first;
-    pattern.push_str("([^%]*)");
-    parent.push_str(&format!("${{{tail}}}"));
-    child.push_str(&format!("${{{tail}}}"));
+    let g = segs.len() + first;
+    match tail.uci {
+        // The rest of the board line and the lines up to `after` in one group, then
+        // the rest of the thread.
+        None => {
+            let mut next = g;
+            if !tail.after.is_empty() {
+                pattern.push_str(&format!("({LINE}\n{})", tail.after));
+                parent.push_str(&format!("${{{g}}}"));
+                child.push_str(&format!("${{{g}}}"));
+                next += 1;
+            }
+            pattern.push_str("([^%]*)");
+            parent.push_str(&format!("${{{next}}}"));
+            child.push_str(&format!("${{{next}}}"));
+        }
+        // The UCI line holds the origin square and its windows (see `origin_rules`):
+        // the target's file and rank stand at fixed places in them, so the child's line
+        // becomes the origin and the target, without the windows.
+        Some(u) => {
+            let (df, drow) = tail.delta;
+            let to_file = (WINDOW_CENTRE as i32 + df) as usize;
+            let to_rank = (WINDOW - 1 - to_file) as i32 + WINDOW_CENTRE as i32 + drow;
+            pattern.push_str(&format!(
+                "(({LINE}\n#{u}: [a-h][1-8]){}([a-h]){}([1-8]){LINE})(\n{}[^%]*)",
+                any(to_file),
+                any(to_rank as usize),
+                tail.after
+            ));
+            parent.push_str(&format!("${{{g}}}${{{}}}", g + 4));
+            child.push_str(&format!(
+                "${{{}}}${{{}}}${{{}}}${{{}}}",
+                g + 1,
+                g + 2,
+                g + 3,
+                g + 4
+            ));
+        }
+    }
     let x = captured.unwrap_or_else(|| ".".to_string());
     let moved = match promotion {
         None => "${2}".to_string(),
@@ -310,19 +352,39 @@ impl Landing {
     }
 }
 
-/// The move of the piece on the origin (`origin` class) by `k` steps of `step` onto a
-/// square of class `target`, the squares between empty; the child's target gets
-/// `mark` (`$O`: the origin's digit).
+/// What a move rule matches after its board segments ([`fork_rule`]).
+struct Tail<'a> {
+    /// The UCI variable, whose line (right after the board) holds the origin square and
+    /// its windows (see [`origin_rules`]).
+    uci: Option<&'a str>,
+    /// The target's file and board-row offsets from the origin (a row down is +1).
+    delta: (i32, i32),
+    /// A pattern the lines after the board (the UCI line's included) must start with,
+    /// such as a variable's value (then `LINES` and the variable).
+    after: String,
+}
+
+/// The move of the piece on the origin (`origin` class) by `k` steps of `step` (`ray`
+/// is `(step, k)`) onto a square of class `target`, the squares between empty; the
+/// child's target gets `mark` (`$O`: the origin's digit).
 fn step_move(
     family: Family,
     origin: &str,
-    step: i32,
-    k: usize,
+    (step, k): (i32, usize),
     target: &str,
     mark: Landing,
     origin_range: Option<(usize, usize)>,
+    uci: Option<&str>,
 ) -> (String, String) {
     let Landing { mark, promotion } = mark;
+    // The step's file and row offsets (a step's file offset is at most 2 either way).
+    let drow = (step + 5 * step.signum()) / 10;
+    let k_ = k as i32;
+    let tail = Tail {
+        uci,
+        delta: ((step - 10 * drow) * k_, drow * k_),
+        after: String::new(),
+    };
     let between = ray_between(step.unsigned_abs() as usize, k);
     let d = step * k as i32;
     let before = |range: Option<(usize, usize)>| match range {
@@ -339,6 +401,7 @@ fn step_move(
                 Seg::Target(target.to_string(), mark),
             ],
             promotion,
+            &tail,
         )
     } else {
         let range = origin_range.map(|(lo, hi)| {
@@ -356,6 +419,7 @@ fn step_move(
                 Seg::Origin(origin.to_string(), "."),
             ],
             promotion,
+            &tail,
         )
     }
 }
@@ -417,7 +481,7 @@ fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
 /// Step 2: the move rules of `side` within `scope`; with [`Scope::captures_only`], only
 /// the captures (en passant included) and the promotions (quiet ones included): no quiet
 /// move, no castling.
-fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
+fn move_rules(side: Side, castling: &Var, scope: Scope, uci: Option<&str>) -> Rules {
     let captures = scope.captures_only;
     let mut rules = Vec::new();
     let target = if captures {
@@ -431,11 +495,11 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
         rules.push(step_move(
             Family::Knight,
             "2",
-            step,
-            1,
+            (step, 1),
             &target,
             Landing::ORIGIN,
             None,
+            uci,
         ));
     }
     // Sliders, and the king's single steps.
@@ -447,21 +511,21 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
             rules.push(step_move(
                 Family::King,
                 "6",
-                step,
-                1,
+                (step, 1),
                 &target,
                 Landing::ORIGIN,
                 None,
+                uci,
             ));
             for k in 1..=7 {
                 rules.push(step_move(
                     family,
                     sliders,
-                    step,
-                    k,
+                    (step, k),
                     &target,
                     Landing::ORIGIN,
                     None,
+                    uci,
                 ));
             }
         }
@@ -476,20 +540,20 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
         rules.push(step_move(
             Family::Pawn,
             "1",
-            forward,
-            1,
+            (forward, 1),
             "\\.",
             Landing::plain("1"),
             Some(quiet_range),
+            uci,
         ));
         rules.push(step_move(
             Family::Pawn,
             "1",
-            forward,
-            2,
+            (forward, 2),
             "\\.",
             Landing::plain("7"),
             Some(start_range),
+            uci,
         ));
     }
     // One pawn step onto `target` (empty square or enemy), landing as `landing`.
@@ -497,11 +561,11 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
         step_move(
             Family::Pawn,
             "1",
-            direction,
-            1,
+            (direction, 1),
             target,
             landing,
             Some(range),
+            uci,
         )
     };
     for cap in caps {
@@ -528,7 +592,11 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
     // En passant: per file of the en-passant square, from either side.
     let their_pawn = side.other().letter(0).to_string();
     // The parent's en-passant square waits in its own line (see `ep_aside_rule`).
-    let tail = |square: String| Seg::Keep(format!("{LINE}\n{LINES}{EP_ASIDE}: {square}\n"));
+    let tail = |square: &str, df: i32, drow: i32| Tail {
+        uci,
+        delta: (df, drow),
+        after: format!("{LINES}{EP_ASIDE}: {square}\n"),
+    };
     for file in 0..8usize {
         let name = (b'a' + file as u8) as char;
         match side {
@@ -544,9 +612,9 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
                         Seg::Keep(any(8)),
                         Seg::Origin("1".into(), "."),
                         Seg::Swap(their_pawn.clone(), "."),
-                        tail(square.clone()),
                     ],
                     None,
+                    &tail(&square, 1, -1),
                 ));
                 // From the right (file + 1): captured pawn at t + 10, origin at t + 11.
                 rules.push(fork_rule(
@@ -557,9 +625,9 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
                         Seg::Keep(any(9)),
                         Seg::Swap(their_pawn.clone(), "."),
                         Seg::Origin("1".into(), "."),
-                        tail(square),
                     ],
                     None,
+                    &tail(&square, -1, -1),
                 ));
             }
             Side::Black => {
@@ -574,9 +642,9 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
                         Seg::Origin("1".into(), "."),
                         Seg::Keep(any(8)),
                         Seg::Target("\\.".into(), "1"),
-                        tail(square.clone()),
                     ],
                     None,
+                    &tail(&square, -1, 1),
                 ));
                 // From the left (file - 1): origin at t - 11, captured at t - 10.
                 rules.push(fork_rule(
@@ -587,16 +655,20 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
                         Seg::Swap(their_pawn.clone(), "."),
                         Seg::Keep(any(9)),
                         Seg::Target("\\.".into(), "1"),
-                        tail(square),
                     ],
                     None,
+                    &tail(&square, 1, 1),
                 ));
             }
         }
     }
     // Castling: the king's start becomes `a`, the crossed square `c`, the king's target
     // its digit; the rook moves after the legality check.
-    let rights = |letters: &str| Seg::Keep(format!("{LINE}\n{}{letters}", var(castling.name())));
+    let rights = |letters: &str, df: i32| Tail {
+        uci,
+        delta: (df, 0),
+        after: format!("{}{letters}", var(castling.name())),
+    };
     let (home, rook, short, long) = match side {
         Side::White => (70, "R", "K", "K?Q"),
         Side::Black => (0, "r", "[KQ]*k", "[KQk]*q"),
@@ -610,9 +682,9 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
                 Seg::Swap("\\.".into(), "c"),
                 Seg::Swap("\\.".into(), "6"),
                 Seg::Keep(rook.into()),
-                rights(short),
             ],
             None,
+            &rights(short, 2),
         ));
         rules.push(fork_rule(
             Family::King,
@@ -621,9 +693,9 @@ fn move_rules(side: Side, castling: &Var, scope: Scope) -> Rules {
                 Seg::Swap("\\.".into(), "6"),
                 Seg::Swap("\\.".into(), "c"),
                 Seg::Origin("6".into(), "a"),
-                rights(long),
             ],
             None,
+            &rights(long, -2),
         ));
     }
     // The one-piece threads go, the children wake up.
@@ -797,25 +869,22 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         }
     }
     // The moved mark becomes the last letter of the `#_x` line (the piece, or the piece
-    // promoted to): with the UCI text, in the rule that names the target square.
-    match uci {
-        Some(u) => {
-            // The origin square is already there (see `origin_rules`).
-            rules.extend(target_rules(u.name()));
-            // The promotion's letter, from the `#_x` line (see `fork_rule`).
-            rules.push((
-                format!(
-                    "(#_x: [^\n]{}([qrbn]){LINE}\n#b: {LINE}\n#{}: {LINE})\n",
-                    side.letter(0),
-                    u.name()
-                ),
-                "${1}${2}\n".to_string(),
-            ));
-        }
-        None => rules.push((
-            format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
-            "${1}${2}".to_string(),
-        )),
+    // promoted to). The UCI text already holds the origin and target squares (see
+    // `origin_rules`).
+    rules.push((
+        format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
+        "${1}${2}".to_string(),
+    ));
+    if let Some(u) = uci {
+        // The promotion's letter, from the `#_x` line (see `fork_rule`).
+        rules.push((
+            format!(
+                "(#_x: [^\n]{}([qrbn]){LINE}\n#b: {LINE}\n#{}: {LINE})\n",
+                side.letter(0),
+                u.name()
+            ),
+            "${1}${2}\n".to_string(),
+        ));
     }
     // Half-move clock (already incremented in the parent, see `parent_rules`): reset on
     // a capture or a pawn move (the `#_x` line's first letter is then not `.`).
@@ -899,20 +968,30 @@ fn parent_rules(side: Side, pos: &Position) -> Rules {
     rules
 }
 
-/// The square table a UCI line holds while a square is being named: the files, then the
-/// ranks from the board's top row down (row `r` of the board is rank `8 - r`).
-const SQUARE_TABLE: &str = "abcdefgh87654321";
+/// The square table a UCI line holds while the origin square is being named: the files
+/// padded with [`WINDOW_CENTRE`] `x` on either side, then the ranks from the board's top
+/// row down (row `r` of the board is rank `8 - r`) padded with `0` the same way.
+const SQUARE_TABLE: &str = "xxxxxxxabcdefghxxxxxxx0000000876543210000000";
+/// The class of a file table's characters in [`SQUARE_TABLE`].
+const FILE_CLASS: &str = "[a-hx]";
+/// The class of a rank table's characters in [`SQUARE_TABLE`].
+const RANK_CLASS: &str = "[0-8]";
+/// The length of a window: the files (or ranks) from 7 before a square's to 7 after it.
+const WINDOW: usize = 15;
+/// Where a window holds its square's own file (or rank).
+const WINDOW_CENTRE: usize = 7;
 
 /// 6 rules narrowing [`SQUARE_TABLE`] in the UCI variable `u` (the line right after the
-/// board, holding `prefix`, a pattern, then the table) to the square of the board that
-/// holds a character of class `marks` (one per board): three rules halve the files left
-/// in the table (the square's file at least 4, its file mod 4 at least 2, its file odd),
-/// three halve the ranks by the board row the same way. The table's first file and first
-/// rank are then the square's. `board` is the pattern up to the board's first square.
+/// board, holding `prefix`, a pattern, then the table) by the square of the board that
+/// holds a character of class `marks` (one per board): three rules drop the first 4, 2
+/// or 1 characters of the files' table (the square's file at least 4, its file mod 4 at
+/// least 2, its file odd), three those of the ranks' table by the board row the same
+/// way. The first [`WINDOW`] characters of each table are then the square's windows.
+/// `board` is the pattern up to the board's first square.
 ///
 /// A binary search rather than one rule per file and per rank: 7 rules (with the one
-/// that keeps the square) instead of 16 over every thread, at the price of 16 bytes per
-/// thread while they run.
+/// that keeps the square) instead of 16 over every thread, at the price of the table's
+/// bytes per thread while they run.
 fn halving_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
     let drop = |square: String, class: &str, skipped: &str, n: usize| {
         (
@@ -921,28 +1000,29 @@ fn halving_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
         )
     };
     let row = format!("(?:{})*", any(10));
+    let files = format!("{FILE_CLASS}*");
     vec![
         // Files: at least 4, then 2 or 3 mod 4, then odd (a row is 10 characters).
-        drop(format!("{row}{}", any_range(4, 7)), "[a-h]", "", 4),
+        drop(format!("{row}{}", any_range(4, 7)), FILE_CLASS, "", 4),
         drop(
             format!("{row}(?:{})?{}", any(4), any_range(2, 3)),
-            "[a-h]",
+            FILE_CLASS,
             "",
             2,
         ),
-        drop(format!("(?:{})*{}", any(2), any(1)), "[a-h]", "", 1),
+        drop(format!("(?:{})*{}", any(2), any(1)), FILE_CLASS, "", 1),
         // Rows (ranks 8 down to 1): at least 4, then 2 or 3 mod 4, then odd.
-        drop(any_range(40, 77), "[1-8]", "[a-h]*", 4),
+        drop(any_range(40, 77), RANK_CLASS, &files, 4),
         drop(
             format!("(?:{})?{}", any(40), any_range(20, 37)),
-            "[1-8]",
-            "[a-h]*",
+            RANK_CLASS,
+            &files,
             2,
         ),
         drop(
             format!("(?:{})*{}", any(20), any_range(10, 17)),
-            "[1-8]",
-            "[a-h]*",
+            RANK_CLASS,
+            &files,
             1,
         ),
     ]
@@ -950,17 +1030,18 @@ fn halving_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
 
 /// 4 rules narrowing [`SQUARE_TABLE`] in the UCI variable `u` as [`halving_rules`]
 /// does: its three file rules, then one rule for the rank, an alternation with one
-/// branch per board row but the first that drops that many digits of the table (the
-/// branch's group holds everything before them; the other branches' groups are empty).
-/// The rows are ranges of offsets, so the alternation costs about one halving rule
-/// (the files, whose offsets are not ranges, stay halved: their alternation is slower).
+/// branch per board row but the first that drops that many characters of the ranks'
+/// table (the branch's group holds everything before them; the other branches' groups
+/// are empty). The rows are ranges of offsets, so the alternation costs about one
+/// halving rule (the files, whose offsets are not ranges, stay halved: their
+/// alternation is slower).
 fn naming_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
     let mut rules = halving_rules(board, u, marks, prefix);
     rules.truncate(3);
     let ranks: Vec<String> = (1..8usize)
         .map(|r| {
             format!(
-                "({}{marks}{LINE}\n#{u}: {prefix}[a-h]*)[1-8]{{{r}}}",
+                "({}{marks}{LINE}\n#{u}: {prefix}{FILE_CLASS}*){RANK_CLASS}{{{r}}}",
                 any_range(10 * r, 10 * r + 7)
             )
         })
@@ -980,25 +1061,19 @@ fn naming_rules(board: &str, u: &str, marks: &str, prefix: &str) -> Rules {
 const PIECE_BOARD: &str = "#_p: [A-Za-z]\n#b: ";
 
 /// The origin square of a one-piece thread (its origin digit) into the UCI variable
-/// `u`, which then holds the square and a fresh [`SQUARE_TABLE`] for the target.
+/// `u`, which then holds the square's name and its two windows: the [`WINDOW`] files
+/// centred on the square's (padded with `x` past the board's edge), then the rows'
+/// ranks the same way. A move rule then reads its target's file and rank at fixed
+/// places of the windows, [`WINDOW_CENTRE`] plus its file and row offsets (see
+/// [`fork_rule`]): the children are named without a rule of their own.
 fn origin_rules(u: &str) -> Rules {
     let mut rules = naming_rules(PIECE_BOARD, u, "[1-6]", "");
-    rules.push((
-        format!("({PIECE_BOARD}{LINE}\n#{u}: )([a-h])[a-h]*([1-8])[1-8]*\n"),
-        format!("${{1}}${{2}}${{3}}{SQUARE_TABLE}\n"),
-    ));
-    rules
-}
-
-/// The target square of a child (its moved mark) after the origin in the UCI variable
-/// `u`; the last rule also turns the mark into the last letter of the `#_x` line.
-fn target_rules(u: &str) -> Rules {
-    let mut rules = naming_rules(CHILD_BOARD, u, MOVED_CLASS, "[a-h][1-8]");
+    let (c, w) = (WINDOW_CENTRE, WINDOW - 1 - WINDOW_CENTRE);
     rules.push((
         format!(
-            "(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}({LINE}\n#{u}: [a-h][1-8])([a-h])[a-h]*([1-8])[1-8]*\n"
+            "({PIECE_BOARD}{LINE}\n#{u}: )({FILE_CLASS}{{{c}}}([a-h]){FILE_CLASS}{{{w}}}){FILE_CLASS}*({RANK_CLASS}{{{c}}}([1-8]){RANK_CLASS}{{{w}}}){RANK_CLASS}*\n"
         ),
-        "${1}${2}${3}${4}${5}\n".to_string(),
+        "${1}${3}${5}${2}${4}\n".to_string(),
     ));
     rules
 }
@@ -1084,7 +1159,7 @@ fn generate(
     b.rules("split_by_piece", split, &reads, &writes);
     b.rules(
         "move_rules",
-        move_rules(side, pos.castling.var(), scope),
+        move_rules(side, pos.castling.var(), scope, uci.map(|u| u.name())),
         &reads,
         &writes,
     );
@@ -1265,34 +1340,170 @@ mod tests {
     use super::*;
     use crate::chess::board::square_name;
 
-    /// The square rules, applied one after the other as the reference does, name every
-    /// square of the board, at the origin stage and at the child stage.
+    /// Applies `rules` one after the other as the reference executor does.
+    fn apply(rules: &Rules, state: String) -> String {
+        rules.iter().fold(state, |s, (p, r)| {
+            let re = regex::Regex::new(p).expect("a valid pattern");
+            re.replace_all(&s, r.as_str()).into_owned()
+        })
+    }
+
+    /// The windows a UCI line holds after the origin square at `offset`, computed from
+    /// the board's geometry: the files 7 left to 7 right of the square's (`x` off the
+    /// board), then the ranks of the rows 7 above to 7 below its row (`0` off the board).
+    fn windows(offset: usize) -> String {
+        let (row, file) = ((offset / 10) as i32, (offset % 10) as i32);
+        let files = (file - 7..=file + 7).map(|f| match f {
+            0..=7 => (b'a' + f as u8) as char,
+            _ => 'x',
+        });
+        let ranks = (row - 7..=row + 7).map(|r| match r {
+            0..=7 => (b'8' - r as u8) as char,
+            _ => '0',
+        });
+        files.chain(ranks).collect()
+    }
+
+    /// The origin rules, applied one after the other as the reference does, name every
+    /// square of the board and leave its windows.
     #[test]
-    fn square_rules_name_every_square() {
+    fn origin_rules_name_every_square() {
         for offset in (0..80).filter(|o| o % 10 < 8) {
             let name = square_name(offset).expect("a square");
             let mut board = crate::chess::board::START_BOARD.replace(['P', 'p'], ".");
             board.replace_range(offset..=offset, "3");
             let origin = format!("%mb\n#stack:\n#_p: B\n#b: {board}\n#u: {SQUARE_TABLE}\n#t: w\n");
-            let child = format!("%%\n#stack:\n#_x: .B\n#b: {board}\n#u: h1{SQUARE_TABLE}\n");
-            for (state, rules, want) in [
-                (
-                    origin,
-                    origin_rules("u"),
-                    format!("#b: {board}\n#u: {name}{SQUARE_TABLE}\n#t: w\n"),
-                ),
-                (
-                    child,
-                    target_rules("u"),
-                    format!("#b: {}\n#u: h1{name}\n", board.replace('3', "B")),
-                ),
-            ] {
-                let out = rules.iter().fold(state, |s, (p, r)| {
-                    let re = regex::Regex::new(p).expect("a valid pattern");
-                    re.replace_all(&s, r.as_str()).into_owned()
-                });
-                assert!(out.ends_with(&want), "{name}: {out:?}");
+            let want = format!("#b: {board}\n#u: {name}{}\n#t: w\n", windows(offset));
+            let out = apply(&origin_rules("u"), origin);
+            assert!(out.ends_with(&want), "{name}: {out:?}");
+        }
+    }
+
+    /// The one-piece thread of `letter` (origin digit `digit`, family tag `tag`) on
+    /// `offset` of `board`, as the split and origin rules leave it, with `lines` after
+    /// the UCI line.
+    fn piece_thread(
+        tag: &str,
+        letter: char,
+        digit: char,
+        board: &str,
+        offset: usize,
+        lines: &str,
+    ) -> String {
+        let mut board = board.to_string();
+        board.replace_range(offset..=offset, &digit.to_string());
+        let name = square_name(offset).expect("a square");
+        format!(
+            "%{tag}\n#stack:\n#_p: {letter}\n#b: {board}\n#u: {name}{}\n{lines}",
+            windows(offset)
+        )
+    }
+
+    /// Every child the move rules make has the UCI line of its move: the origin, then
+    /// the square its board's moved mark (or the castling king's digit) stands on, for
+    /// every family from every square of an empty board, and for en passant and
+    /// castling.
+    #[test]
+    fn move_rules_name_every_target() {
+        let empty = "........//".repeat(8);
+        let castling = Var::new("c");
+        for side in [Side::White, Side::Black] {
+            let rules = move_rules(side, &castling, Scope::ALL, Some("u"));
+            let mut threads = Vec::new();
+            for offset in (0..80).filter(|o| o % 10 < 8) {
+                let pieces = [
+                    ("mn", 1, '2'),
+                    ("mb", 2, '3'),
+                    ("mr", 3, '4'),
+                    ("mb", 4, '5'),
+                    ("mr", 4, '5'),
+                    ("mk", 5, '6'),
+                ];
+                for (tag, role, digit) in pieces {
+                    let letter = side.letter(role);
+                    threads.push(piece_thread(
+                        tag,
+                        letter,
+                        digit,
+                        &empty,
+                        offset,
+                        "#c: -\n#_ep: -\n",
+                    ));
+                }
+                if (10..70).contains(&offset) {
+                    let guard = if (10..20).contains(&offset) || (60..70).contains(&offset) {
+                        format!("{PROMOTING}: \n")
+                    } else {
+                        String::new()
+                    };
+                    let pawn = piece_thread(
+                        "mp",
+                        side.letter(0),
+                        '1',
+                        &empty,
+                        offset,
+                        "#c: -\n#_ep: -\n",
+                    );
+                    threads.push(pawn.replacen("#_p: ", &format!("{guard}#_p: "), 1));
+                }
             }
+            // En passant from both sides onto d6 (white) or d3 (black), and castling
+            // both ways with every right.
+            let (ep, pawn_row, their_pawn) = match side {
+                Side::White => ("d6", 30, 'p'),
+                Side::Black => ("d3", 40, 'P'),
+            };
+            for from in [pawn_row + 2, pawn_row + 4] {
+                let mut board = empty.clone();
+                board.replace_range(pawn_row + 3..=pawn_row + 3, &their_pawn.to_string());
+                let lines = format!("#c: -\n#_ep: {ep}\n");
+                threads.push(piece_thread(
+                    "mp",
+                    side.letter(0),
+                    '1',
+                    &board,
+                    from,
+                    &lines,
+                ));
+            }
+            let home = match side {
+                Side::White => 70,
+                Side::Black => 0,
+            };
+            let mut board = empty.clone();
+            let rook = side.letter(3).to_string();
+            board.replace_range(home..=home, &rook);
+            board.replace_range(home + 7..=home + 7, &rook);
+            threads.push(piece_thread(
+                "mk",
+                side.letter(5),
+                '6',
+                &board,
+                home + 4,
+                "#c: KQkq\n#_ep: -\n",
+            ));
+            let out = apply(&rules, threads.concat());
+            let mut children = 0;
+            for child in out.split("%%\n").skip(1) {
+                let line = |name: &str| {
+                    child
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name))
+                        .expect("the line")
+                        .to_string()
+                };
+                let (board, uci) = (line("#b: "), line("#u: "));
+                let mark = board
+                    .find(|c: char| c.is_ascii_digit() || c == '=')
+                    .expect("a moved mark");
+                let target = square_name(mark).expect("a square");
+                assert_eq!(uci.len(), 4, "{child}");
+                assert_eq!(uci[2..], target, "{child}");
+                children += 1;
+            }
+            // 8 knights' and kings' moves at most per square, 13 or 14 a rook's, up to
+            // 27 a queen's: many children, all checked.
+            assert!(children > 1000, "{children}");
         }
     }
 }
