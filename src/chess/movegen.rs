@@ -43,8 +43,10 @@
 //!    square's old content and the moving piece's letter (kept in the one-piece thread
 //!    as `#_p`; a promotion adds its UCI letter and the new piece's letter). With the
 //!    UCI text, the rule also reads the target's file and rank in the windows, at the
-//!    places its file and row offsets give, and the child's UCI line becomes the origin
-//!    and the target (without the windows): the children need no naming rules. One rule
+//!    places its file and row offsets give, and the child's UCI line becomes the origin,
+//!    the target and a promotion's letter (without the windows), and the target gets the
+//!    piece's letter (the one promoted to; a castling king's `K`) rather than a digit:
+//!    the children need no naming and no mark rules. One rule
 //!    per direction and distance for sliders (56) and per step for the king (8), one per
 //!    jump for knights (8), pushes, double pushes, captures, promotions to each piece and
 //!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
@@ -59,11 +61,12 @@
 //!    loses its `#_x` line, and one rule deletes those children, one drops the guards.
 //!    Without bookkeeping
 //!    (the children of [`has_legal_move`], which are only counted) this is the last step.
-//! 4. **The child** (16 rules): the promotion letter (from `#_x`) for the UCI text,
-//!    the en-passant square after a double push (its file
-//!    from the UCI text; the line `#_ep` goes), the half-move clock's reset (a capture or a pawn move, both
-//!    read from `#_x`), the moved mark turned back into a piece (the last letter of
-//!    `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
+//! 4. **The child** (14 rules with the UCI text): the en-passant square after a double
+//!    push (with the UCI text, a pawn's quiet move from its second rank to its fourth,
+//!    the file from the text; else the pushed pawn's mark `7`; the line `#_ep` goes),
+//!    the half-move clock's reset (a capture or a pawn move, both
+//!    read from `#_x`), without the UCI text the moved mark turned back into a piece
+//!    (the last letter of `#_x`), castling finished (`acKR` → `.RK.`) and the castling rights losing every
 //!    letter whose king or rook left its home square (guarded by the move, see
 //!    `rights_rules`). These rules start at `#_x` (only children in generation have it)
 //!    and read the few lines they need; the last one removes `#_x`.
@@ -250,6 +253,11 @@ fn fork_rule(
         .position(|s| matches!(s, Seg::Origin(..)))
         .map(|i| i + first);
     let mut captured = None;
+    // With the UCI text: what the target gets, the moving piece's letter (`#_p`'s) or
+    // the letter of the piece promoted to.
+    let landed: Option<String> = tail
+        .uci
+        .map(|_| promotion.map_or("${2}".to_string(), |(_, piece)| piece.to_string()));
     for (i, seg) in segs.iter().enumerate() {
         let g = i + first;
         let (pat, text) = match seg {
@@ -263,7 +271,12 @@ fn fork_rule(
                 } else {
                     format!("${{{g}}}")
                 });
-                (p, Some(*t))
+                // With the UCI text the target gets the moved piece's letter at once (the
+                // children are named without reading a mark, see `child_rules`).
+                match &landed {
+                    None => (p, Some(*t)),
+                    Some(letter) => (p, Some(letter.as_str())),
+                }
             }
         };
         pattern.push_str(&format!("({pat})"));
@@ -308,8 +321,12 @@ fn fork_rule(
                 tail.after
             ));
             parent.push_str(&format!("${{{g}}}${{{}}}", g + 4));
+            // A promotion's UCI letter ends the line.
+            let letter = promotion
+                .map(|(uci, _)| uci.to_string())
+                .unwrap_or_default();
             child.push_str(&format!(
-                "${{{}}}${{{}}}${{{}}}${{{}}}",
+                "${{{}}}${{{}}}${{{}}}{letter}${{{}}}",
                 g + 1,
                 g + 2,
                 g + 3,
@@ -663,7 +680,7 @@ fn move_rules(side: Side, castling: &Var, scope: Scope, uci: Option<&str>) -> Ru
         }
     }
     // Castling: the king's start becomes `a`, the crossed square `c`, the king's target
-    // its digit; the rook moves after the legality check.
+    // its digit (its letter with the UCI text); the rook moves after the legality check.
     let rights = |letters: &str, df: i32| Tail {
         uci,
         delta: (df, 0),
@@ -673,6 +690,11 @@ fn move_rules(side: Side, castling: &Var, scope: Scope, uci: Option<&str>) -> Ru
         Side::White => (70, "R", "K", "K?Q"),
         Side::Black => (0, "r", "[KQ]*k", "[KQk]*q"),
     };
+    let king: &'static str = match (uci, side) {
+        (None, _) => "6",
+        (Some(_), Side::White) => "K",
+        (Some(_), Side::Black) => "k",
+    };
     if !captures {
         rules.push(fork_rule(
             Family::King,
@@ -680,7 +702,7 @@ fn move_rules(side: Side, castling: &Var, scope: Scope, uci: Option<&str>) -> Ru
                 Seg::Keep(any(home + 4)),
                 Seg::Origin("6".into(), "a"),
                 Seg::Swap("\\.".into(), "c"),
-                Seg::Swap("\\.".into(), "6"),
+                Seg::Swap("\\.".into(), king),
                 Seg::Keep(rook.into()),
             ],
             None,
@@ -690,7 +712,7 @@ fn move_rules(side: Side, castling: &Var, scope: Scope, uci: Option<&str>) -> Ru
             Family::King,
             &[
                 Seg::Keep(format!("{}{rook}\\.", any(home))),
-                Seg::Swap("\\.".into(), "6"),
+                Seg::Swap("\\.".into(), king),
                 Seg::Swap("\\.".into(), "c"),
                 Seg::Origin("6".into(), "a"),
             ],
@@ -837,54 +859,54 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
     let at = |name: &Var| var(name.name());
     let (e, h) = (pos.ep.var(), pos.halfmove.var());
     // En passant square: `-` from the parent (see `ep_aside_rule`), whose square the
-    // children drop; set after a double push (read from the board's mark, before it
-    // becomes a letter).
+    // children drop; set after a double push.
     rules.push((format!("{EP_ASIDE}: {LINE}\n"), String::new()));
     let (landing, behind) = match side {
         Side::White => (40, '3'),
         Side::Black => (30, '6'),
     };
+    // Only a pawn's quiet move (`_` then the pawn's letter, see `fork_rule`) can be a
+    // double push: the rules start there, so that the fast executor visits only those
+    // children.
+    let pushed = format!("#_x: _{}\n#b: ", side.letter(0));
     match uci {
-        // The file is the UCI text's first letter.
-        Some(u) => rules.push((
-            format!(
-                "({CHILD_BOARD}{LINE}{DOUBLE_PUSH}{LINE}\n#{}: ([a-h]){LINE}\n{})-",
-                u.name(),
-                at(e)
-            ),
-            format!("${{1}}${{2}}{behind}"),
-        )),
+        // With the UCI text (the board has no marks then, see `fork_rule`), a double
+        // push is a pawn's quiet move from its second rank to its fourth; the file is
+        // the text's first letter.
+        Some(u) => {
+            let (from, to) = match side {
+                Side::White => ('2', '4'),
+                Side::Black => ('7', '5'),
+            };
+            rules.push((
+                format!(
+                    "({pushed}{LINE}\n#{}: ([a-h]){from}[a-h]{to}\n{})-",
+                    u.name(),
+                    at(e)
+                ),
+                format!("${{1}}${{2}}{behind}"),
+            ));
+        }
+        // Otherwise, the pushed pawn's mark is on the file's square of the fourth rank.
         None => {
             for f in 0..8usize {
                 let file = (b'a' + f as u8) as char;
                 rules.push((
                     format!(
-                        "({CHILD_BOARD}{}{DOUBLE_PUSH}{LINE}\n{})-",
+                        "({pushed}{}{DOUBLE_PUSH}{LINE}\n{})-",
                         any(landing + f),
                         at(e)
                     ),
                     format!("${{1}}{file}{behind}"),
                 ));
             }
+            // The moved mark becomes the last letter of the `#_x` line (the piece, or
+            // the piece promoted to). With the UCI text, the move rules wrote the letter.
+            rules.push((
+                format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
+                "${1}${2}".to_string(),
+            ));
         }
-    }
-    // The moved mark becomes the last letter of the `#_x` line (the piece, or the piece
-    // promoted to). The UCI text already holds the origin and target squares (see
-    // `origin_rules`).
-    rules.push((
-        format!("(#_x: {LINE}([A-Za-z])\n#b: {LINE}){MOVED_CLASS}"),
-        "${1}${2}".to_string(),
-    ));
-    if let Some(u) = uci {
-        // The promotion's letter, from the `#_x` line (see `fork_rule`).
-        rules.push((
-            format!(
-                "(#_x: [^\n]{}([qrbn]){LINE}\n#b: {LINE}\n#{}: {LINE})\n",
-                side.letter(0),
-                u.name()
-            ),
-            "${1}${2}\n".to_string(),
-        ));
     }
     // Half-move clock (already incremented in the parent, see `parent_rules`): reset on
     // a capture or a pawn move (the `#_x` line's first letter is then not `.`).
@@ -1400,15 +1422,19 @@ mod tests {
     }
 
     /// Every child the move rules make has the UCI line of its move: the origin, then
-    /// the square its board's moved mark (or the castling king's digit) stands on, for
-    /// every family from every square of an empty board, and for en passant and
-    /// castling.
+    /// the square where its board gained the moving piece's letter (the king's when
+    /// castling), then a promotion's letter; for every family from every square of an
+    /// empty board, and for en passant and castling.
     #[test]
     fn move_rules_name_every_target() {
         let empty = "........//".repeat(8);
         let castling = Var::new("c");
         for side in [Side::White, Side::Black] {
-            let rules = move_rules(side, &castling, Scope::ALL, Some("u"));
+            let rules: Vec<(regex::Regex, String)> =
+                move_rules(side, &castling, Scope::ALL, Some("u"))
+                    .into_iter()
+                    .map(|(p, r)| (regex::Regex::new(&p).expect("a valid pattern"), r))
+                    .collect();
             let mut threads = Vec::new();
             for offset in (0..80).filter(|o| o % 10 < 8) {
                 let pieces = [
@@ -1482,24 +1508,37 @@ mod tests {
                 home + 4,
                 "#c: KQkq\n#_ep: -\n",
             ));
-            let out = apply(&rules, threads.concat());
             let mut children = 0;
-            for child in out.split("%%\n").skip(1) {
-                let line = |name: &str| {
-                    child
-                        .lines()
+            for thread in threads {
+                let line = |text: &str, name: &str| {
+                    text.lines()
                         .find_map(|l| l.strip_prefix(name))
                         .expect("the line")
                         .to_string()
                 };
-                let (board, uci) = (line("#b: "), line("#u: "));
-                let mark = board
-                    .find(|c: char| c.is_ascii_digit() || c == '=')
-                    .expect("a moved mark");
-                let target = square_name(mark).expect("a square");
-                assert_eq!(uci.len(), 4, "{child}");
-                assert_eq!(uci[2..], target, "{child}");
-                children += 1;
+                let (parent, origin) = (line(&thread, "#b: "), line(&thread, "#u: "));
+                let (letter, origin) = (line(&thread, "#_p: "), &origin[..2]);
+                let out = rules.iter().fold(thread.clone(), |s, (re, r)| {
+                    re.replace_all(&s, r.as_str()).into_owned()
+                });
+                for child in out.split("%%\n").skip(1) {
+                    let (board, uci) = (line(child, "#b: "), line(child, "#u: "));
+                    let target = (0..board.len())
+                        .find(|&i| {
+                            let c = board.as_bytes()[i] as char;
+                            side.ours().contains(c) && parent.as_bytes()[i] as char != c
+                        })
+                        .expect("the moved piece");
+                    let landed = board.as_bytes()[target] as char;
+                    assert_eq!(uci[..2], *origin, "{thread}{child}");
+                    assert_eq!(uci[2..4], square_name(target).expect("a square"), "{child}");
+                    match uci.len() {
+                        4 => assert_eq!(landed.to_string(), letter, "{child}"),
+                        5 => assert_eq!(uci[4..], landed.to_ascii_lowercase().to_string()),
+                        _ => panic!("{child}"),
+                    }
+                    children += 1;
+                }
             }
             // 8 knights' and kings' moves at most per square, 13 or 14 a rook's, up to
             // 27 a queen's: many children, all checked.
