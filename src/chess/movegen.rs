@@ -404,14 +404,9 @@ fn step_move(
     };
     let between = ray_between(step.unsigned_abs() as usize, k);
     let d = step * k as i32;
-    // The board before the first of the origin and the target, which never holds the
-    // origin's digit (the one digit of a one-piece thread's board): excluding it ends
-    // the run there, so that the fast executor's search gives back few characters (or
-    // none) instead of running to the line's end; the matches are the same.
-    let digits = origin.trim_matches(['[', ']']);
     let before = |range: Option<(usize, usize)>| match range {
-        None => format!("[^\n{digits}]*"),
-        Some((lo, hi)) => format!("[^\n{digits}]{{{lo},{hi}}}"),
+        None => LINE.to_string(),
+        Some((lo, hi)) => any_range(lo, hi),
     };
     if d > 0 {
         fork_rule(
