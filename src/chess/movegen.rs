@@ -309,13 +309,21 @@ fn fork_rule(
         }
         // The UCI line holds the origin square and its windows (see `origin_rules`):
         // the target's file and rank stand at fixed places in them, so the child's line
-        // becomes the origin and the target, without the windows.
+        // becomes the origin and the target, without the windows. (The board part has
+        // matched, so the target is on the board and those places hold a file and a
+        // rank. The line is the one right after the board, and its name is matched by
+        // its length: `[^\n]` everywhere adds no byte class (the name's digits, `[a-h]`
+        // or `[1-8]` would) to the rule's lazy DFAs, whose every state would grow; on
+        // promotion capture the longest rays' caches then overflowed and their states
+        // were rebuilt in every run.)
         Some(u) => {
             let (df, drow) = tail.delta;
             let to_file = (WINDOW_CENTRE as i32 + df) as usize;
             let to_rank = (WINDOW - 1 - to_file) as i32 + WINDOW_CENTRE as i32 + drow;
             pattern.push_str(&format!(
-                "(({LINE}\n#{u}: [a-h][1-8]){}([a-h]){}([1-8]){LINE})(\n{}[^%]*)",
+                "(({LINE}\n#{}: {}){}([^\n]){}([^\n]){LINE})(\n{}[^%]*)",
+                any(u.len()),
+                any(2),
                 any(to_file),
                 any(to_rank as usize),
                 tail.after
