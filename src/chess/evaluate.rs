@@ -12,7 +12,7 @@
 //! # Where the work is
 //!
 //! Cost is rules × active threads. The full score ([`full_score_white`]) runs once, on
-//! the root's single thread, in 46 rules, most of which treat every piece at once (see
+//! the root's single thread, in 45 rules, most of which treat every piece at once (see
 //! [`full_score`]: the pieces' values as binary units, paired from the lowest digit up);
 //! reading the board square by square took 736 rules and 64 additions (1,824 rules),
 //! about 2.4 M instructions, 8% of a warm king-and-pawn `play` move. Everything else is incremental: a child's score is its parent's plus the mover's
@@ -712,7 +712,7 @@ pub fn captures_on_target(
 
 /// The score of `board` (the 80-character board line) from white's view, in
 /// [`SCORE_BITS`] bits: the sum over its pieces of [`white_units`] (a pawn on the first
-/// or last rank counts 0), wrapped to [`SCORE_BITS`] bits. 46 rules, most of which treat
+/// or last rank counts 0), wrapped to [`SCORE_BITS`] bits. 45 rules, most of which treat
 /// every piece at once (see the `full_score` module); they work on any number of threads.
 #[track_caller]
 pub fn full_score_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Int> {

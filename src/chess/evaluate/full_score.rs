@@ -7,61 +7,56 @@
 //! negative value is a large code whose top digits are set; an empty square's code is
 //! 0), so that the score's offset code is the sum of the 64 codes plus
 //! `2^(SCORE_BITS - 1)`, modulo `2^SCORE_BITS`. The sum is counted in *units*: a unit of
-//! *tag* `j` (the character `0` + `j`: `0`-`9`, `:`, `;`, `<`, `=`) stands for `2^j`.
-//! Every element of the piece line ends with [`ANCHOR`] (`\x01`): tokens
-//! `<square><char>\x01` (such as `e4P\x01`), units `<tag>\x01`. The rules:
+//! *tag* `j` (the letter `A` + `j`) stands for `2^j`. The rules:
 //!
 //! 1. **Layout** (one rule at the thread's head, every group at a fixed offset): the
-//!    board on top of the stack becomes the *piece line*, one token per square, followed
-//!    by a unit of the top tag (the offset) and, on the line below, the result's
-//!    [`SCORE_BITS`] digits, all `0`.
+//!    board on top of the stack becomes the *piece line*, one token `\x01<square><char>`
+//!    per square (such as `\x01e4P`), followed by a unit of the top tag (the offset) and,
+//!    on the line below, the result's [`SCORE_BITS`] digits, all `0`.
 //! 2. **Empty squares** (one rule): their tokens go, so that the rules after it look at
 //!    the pieces only.
 //! 3. **Units** (one rule per tag): the tokens whose piece's code has digit `j` set get a
 //!    unit of tag `j` written after them: a trie over the square names, each ending in the
-//!    class of the pieces concerned. Then the tokens go (one rule).
+//!    class of the pieces concerned.
 //! 4. **Sweep** (one rule per tag, from the lowest): every two units of tag `j` become one
-//!    of tag `j + 1` (the first goes, the carry takes the second's place: a lazy
-//!    `<unit>([^\n]*?)<unit>`, since `<tag>\x01` is found only at a unit), so that one
-//!    unit at most of each tag is left,
+//!    of tag `j + 1` (where the first of them stood went the text between them, and the
+//!    carry goes where the second stood), so that one unit at most of each tag is left,
 //!    the carries included, since the tags are swept in order. Units of the top tag go in
 //!    pairs (the score wraps, as the additions it replaces did).
 //! 5. **Digits** (one rule per digit, at the thread's head): digit `j` of the result is
 //!    1 where a unit of tag `j` is left: the rule turns its `0` into `1` (one group: the
 //!    match but its last character). A last rule drops the piece line.
 //!
-//! With the tables: 1 + 1 + 14 + 1 + 14 + 14 + 1 = 46 rules, against 1,824 for the
-//! square-by-square reading and the 64 additions it replaced. The sweep's rules find
-//! their candidates by their literal prefix `<tag>\x01`; the token rules have no literal
-//! prefix and run the unanchored lazy DFA over the state once, instead of an anchored
-//! search at every `\x01` (an earlier form, whose elements all started with `\x01`, spent
-//! most of its time on such candidates, as did one with a token per square and digit,
-//! 562 in all). A warm run on one thread: about 0.18 M instructions on king and pawn and
-//! 0.68 M on the start position, against 2.4 M for the square-by-square reading. Most of
-//! the rest is per match (a black piece's negative code sets the six top digits: six
-//! units more to write and pair).
+//! With the tables: 1 + 1 + 14 + 14 + 14 + 1 = 45 rules, against 1,824 for the
+//! square-by-square reading and the 64 additions it replaced, and most of them look at a
+//! handful of short matches: a rule not anchored at the head is searched at its literal
+//! prefix, `\x01` and a letter, so an endgame's rules see a few pieces and units, not the
+//! 64 squares (an earlier form, with a token per square and digit, 562 in all, spent
+//! most of its time on the tokens that were not set).
 //!
 //! # Why the global rules stay in their thread and line
 //!
 //! The rules of steps 2 to 4 are not anchored at a thread's head (they rewrite many
-//! places of a line at once), so every match of their patterns holds an [`ANCHOR`]
-//! (`\x01`) and no newline: a match lies inside one line, and that line holds a
+//! places of a line at once), so every one of their patterns starts with [`ANCHOR`]
+//! (`\x01`) and matches no newline: a match lies inside one line, and that line holds a
 //! `\x01`. No value holds that character (the DSL refuses it in literal texts and the
 //! string rules' cursor, the only other rules that write it, take it off before their
 //! instruction ends; `play`'s parse turns it into `?` in the text it is given, and the
 //! native side writes checked FENs), so while these rules run the only `\x01` of the
 //! state are those of the piece lines this instruction wrote, one per active thread,
-//! which the last rule removes. In a piece line every element ends with `\x01`, and the
-//! character before it tells tokens (a piece or `.`) from units (a tag, never a letter
-//! or `.`): `<tag>\x01` is found only at a unit.
+//! which the last rule removes. In a piece line every element starts with `\x01`, and
+//! the next character tells tokens (a file, `a`-`h`) from units (a tag, `A`-`N`).
 
 use super::{SCORE_BITS, possible, trie, white_units};
 
-/// The character every element of the piece line ends with (see the module's docs).
+/// The character every element of the piece line starts with (see the module's docs).
 const ANCHOR: char = '\x01';
 
 /// The characters a square may hold (the layout reads only these).
 const TOKEN_CHARS: &str = "[A-Za-z.]";
+
+/// Any character of the piece line but an element's start (and a newline).
+const INSIDE: &str = "[^\x01\\n]";
 
 /// The value of character `c` on square `sq` (a1 = 0), white's view, in units of 5 cp:
 /// 0 for an empty square, a pawn where none can stand and any character that is not a
@@ -79,10 +74,9 @@ fn code(c: char, sq: usize) -> i64 {
     square_value(c, sq).rem_euclid(1 << SCORE_BITS)
 }
 
-/// The character of tag `j` (a unit of it stands for `2^j`): `0` + `j`, never a letter,
-/// `.` or a character a regex escapes.
+/// The letter of tag `j` (a unit of it stands for `2^j`).
 fn tag(j: usize) -> char {
-    (b'0' + j as u8) as char
+    (b'A' + j as u8) as char
 }
 
 /// The rules that turn the 80-character board line on top of the stack into the score's
@@ -91,9 +85,8 @@ fn tag(j: usize) -> char {
 pub(super) fn rules() -> Vec<(String, String)> {
     let bits = SCORE_BITS as usize;
     let mut rules = vec![layout()];
-    rules.push((format!("[a-h][1-8]\\.{ANCHOR}"), String::new()));
+    rules.push((format!("{ANCHOR}[a-h][1-8]\\."), String::new()));
     rules.extend((0..bits).filter_map(unit_rule));
-    rules.push((format!("[a-h][1-8]{TOKEN_CHARS}{ANCHOR}"), String::new()));
     rules.extend((0..bits).map(sweep_rule));
     rules.extend((0..bits).rev().map(digit_rule));
     rules.push((
@@ -115,11 +108,11 @@ fn layout() -> (String, String) {
     let mut line = String::from("${1}");
     for sq in 0..64 {
         let group = 2 + super::compact_offset(sq);
-        line.push_str(&format!("{}${{{group}}}{ANCHOR}", super::square_name(sq)));
+        line.push_str(&format!("{ANCHOR}{}${{{group}}}", super::square_name(sq)));
     }
     let bits = SCORE_BITS as usize;
     line.push_str(&format!(
-        "{}{ANCHOR}\n{}\n",
+        "{ANCHOR}{}\n{}\n",
         tag(bits - 1),
         "0".repeat(bits)
     ));
@@ -140,22 +133,25 @@ fn unit_rule(j: usize) -> Option<(String, String)> {
         .collect();
     (!entries.is_empty()).then(|| {
         (
-            format!("({}{ANCHOR})", trie(&entries)),
-            format!("${{1}}{}{ANCHOR}", tag(j)),
+            format!("({ANCHOR}{})", trie(&entries)),
+            format!("${{1}}{ANCHOR}{}", tag(j)),
         )
     })
 }
 
 /// The rule that turns every two units of tag `j` into one of tag `j + 1` (none for the
-/// top tag): the first unit goes, the text up to the second (group 1) stays, the second
-/// becomes the carry.
+/// top tag): the first unit and the text up to the second (group 1) become that text,
+/// the second unit the carry.
 fn sweep_rule(j: usize) -> (String, String) {
-    let unit = format!("{}{ANCHOR}", tag(j));
+    let unit = format!("{ANCHOR}{}", tag(j));
     let carry = match j + 1 {
         n if n == SCORE_BITS as usize => String::new(),
-        n => format!("{}{ANCHOR}", tag(n)),
+        n => format!("{ANCHOR}{}", tag(n)),
     };
-    (format!("{unit}([^\\n]*?){unit}"), format!("${{1}}{carry}"))
+    (
+        format!("{unit}((?:{INSIDE}|{ANCHOR}[^{}\\n])*){unit}", tag(j)),
+        format!("${{1}}{carry}"),
+    )
 }
 
 /// The rule that sets digit `p` (0 = least significant) of the result where a unit of tag
@@ -163,7 +159,7 @@ fn sweep_rule(j: usize) -> (String, String) {
 fn digit_rule(p: usize) -> (String, String) {
     let top = SCORE_BITS as usize - 1;
     let pattern = format!(
-        "({}[^\n]*{}{ANCHOR}[^\n]*\n{})0",
+        "({}[^\n]*{ANCHOR}{}[^\n]*\n{})0",
         super::THREAD,
         tag(p),
         super::any_digits((top - p) as u32)
@@ -223,16 +219,16 @@ mod tests {
 
     #[test]
     fn the_plan_fits_the_rule_count() {
-        assert_eq!(rules().len(), 46);
+        assert_eq!(rules().len(), 45);
     }
 
     #[test]
-    fn rules_off_the_head_need_the_anchor_and_stay_on_a_line() {
+    fn rules_off_the_head_start_with_the_anchor_and_stay_on_a_line() {
         let negated = regex::Regex::new(r"\[\^[^\]]*\]").unwrap();
         for (pattern, replacement) in rules() {
             let head = pattern.trim_start_matches('(');
             if !head.starts_with(super::super::THREAD) {
-                assert!(head.contains(ANCHOR), "{pattern:?}");
+                assert!(head.starts_with(ANCHOR), "{pattern:?}");
                 // No newline but in the negated classes (`[^\x01\n]`, `[^A\n]`).
                 let outside = negated.replace_all(&pattern, "");
                 assert!(
