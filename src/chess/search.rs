@@ -264,10 +264,15 @@ fn no_move_key(
 }
 
 /// Scores a repetition 0 (`key = child`, as `child - key` is the leaf's score) and one
-/// position counted, on the leaves whose position repeats one
-/// of `near`; the flag and `near` are taken. `key` and `count` are overwritten
-/// in place on those threads only: the others pay three rules (the flag's take, the
-/// condition, the wake-up after it), the rest running on the threads that hold `near`.
+/// position counted, on the leaves whose position repeats one of `near`; the flag,
+/// `near` and `key` are taken, and the leaf's key is returned (a fresh value). `count`
+/// is overwritten in place on the repeating threads only.
+///
+/// The key waits on the stack, under the test, instead of in a variable: the passes
+/// then keep it there from the `if` that computed it to the tournament, and a
+/// repetition replaces it there (`pop`, then the child's score). The leaves without an
+/// entry near pay three rules: the flag's take, the condition, the wake-up after it;
+/// the rest runs on the threads that hold `near`.
 ///
 /// Run after the leaf is scored: the position variables must still be the leaf's where
 /// it can repeat. A capture search may have replaced them (after a capture, which no
@@ -282,13 +287,14 @@ fn leaf_repetition(
     child: &Value<kind::Int>,
     key: &Value<kind::Int>,
     count: Option<&Value<kind::Str>>,
-) {
+) -> Value<kind::Int> {
+    b.emit(Instruction::Take(key.var().clone()));
     let flag = take_flag(b, has_near);
     b.when(&flag, |b| {
         let repeats = repeats_near(b, pos, near);
         b.when(&repeats, |b| {
+            b.emit(Instruction::Pop);
             b.emit(Instruction::Lookup(child.var().clone()));
-            b.emit(Instruction::Assign(key.var().clone()));
             if let Some(count) = count {
                 let one = report::one(b);
                 b.emit(Instruction::Lookup(one.var().clone()));
@@ -296,6 +302,7 @@ fn leaf_repetition(
             }
         });
     });
+    b.rules_value("assign", Vec::new(), &[], key.ty())
 }
 
 /// The score of a child that repeats a history entry: [`eval::MATE`] when it leaves
@@ -895,14 +902,14 @@ pub fn search_with(
                                         (g.clone(), report.then(|| report::one(b)))
                                     }
                                 };
-                                let (key, count) = b.if_else(&can_move, scored, |b| {
+                                let (mut key, count) = b.if_else(&can_move, scored, |b| {
                                     // Mated: -MATE = child - (child + MATE); stalemate: 0.
                                     let key = no_move_key(b, pos, &child, -mate);
                                     (key, report.then(|| report::one(b)))
                                 });
                                 if let (Some(near), Some(has_near)) = (&near, &has_near) {
                                     // A repetition scores 0 = child - child.
-                                    leaf_repetition(
+                                    key = leaf_repetition(
                                         b,
                                         pos,
                                         near,

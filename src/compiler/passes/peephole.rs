@@ -10,6 +10,7 @@
 //! | `lookup x; delete x` | `take x` (one rule instead of two) |
 //! | `lookup x; lookup x` | `lookup x; dup` (dup does not scan the variables) |
 //! | `define x; take x` | nothing (the value stays on the stack) |
+//! | `define x; delete y; take x` | `delete y` |
 //! | `rules` with no rule and no declared variable | nothing |
 //! | `pause t; reactivate t` | nothing |
 //! | `pause t; reactivate e ...; reactivate t` | `reactivate e ...` (an `if` with no else) |
@@ -45,6 +46,9 @@ pub(super) fn push(body: &mut Vec<Located>, next: Located) {
         }
         (Take(x), Some(Define(y)), _) if x == y => {
             body.pop();
+        }
+        (Take(x), Some(Delete(y)), Some(Define(z))) if x == z && x != y => {
+            body.remove(n - 2);
         }
         (
             Rules {
@@ -187,6 +191,29 @@ mod tests {
             ]),
             vec![Not]
         );
+        assert_eq!(
+            after(vec![Not, Define(x.clone()), Take(x.clone())]),
+            vec![Not]
+        );
+        assert_eq!(
+            after(vec![
+                Not,
+                Define(x.clone()),
+                Delete(y.clone()),
+                Take(x.clone())
+            ]),
+            vec![Not, Delete(y.clone())]
+        );
+        // An assign may replace an older value: kept.
+        let kept = vec![Assign(x.clone()), Take(x.clone())];
+        assert_eq!(after(kept.clone()), kept);
+        let empty = Rules {
+            name: "assign".into(),
+            rules: vec![],
+            reads: vec![],
+            writes: vec![],
+        };
+        assert_eq!(after(vec![Not, empty, Pop]), vec![Not, Pop]);
         assert_eq!(after(vec![Pause(then), Reactivate(then)]), vec![]);
         assert_eq!(
             after(vec![Pause(then), Reactivate(other), Reactivate(then)]),
