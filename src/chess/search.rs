@@ -305,6 +305,31 @@ fn leaf_repetition(
     b.rules_value("assign", Vec::new(), &[], key.ty())
 }
 
+/// Whether the thread holds `stuck` (set to `T` on the child with no reply, the one
+/// thread of its group), as a boolean; `stuck` is taken. Three rules on the threads left
+/// after the tournament over the replies, where keeping `replied` for the same answer
+/// cost two rules (a copy and a store) on every leaf: a scratch line `!` on the threads
+/// that hold it, `F` pushed on the others (values never start with `!`), then `T` for
+/// the scratch line.
+#[track_caller]
+fn stuck_flag(b: &mut Builder, stuck: &Value<kind::Bool>) -> Value<kind::Bool> {
+    let name = stuck.var().name();
+    b.rules(
+        "stuck_flag",
+        vec![
+            (
+                format!("{HEAD}((?:[^%\n]*\n)*)#{name}: T\n"),
+                "${1}!\n${2}".to_string(),
+            ),
+            (format!("{HEAD}([^!]|\\z)"), "${1}F\n${2}".to_string()),
+            (format!("{HEAD}!\n"), "${1}T\n".to_string()),
+        ],
+        &[stuck.var()],
+        &[stuck.var()],
+    );
+    b.rules_value("assign", Vec::new(), &[], Type::Bool)
+}
+
 /// The score of a child that repeats a history entry: [`eval::MATE`] when it leaves
 /// the opponent checkmated, else 0 (stalemate or a repetition); no reply is searched.
 #[track_caller]
@@ -803,6 +828,9 @@ pub fn search_with(
                         );
                         let reply = replies.uci.expect("asked for uci");
                         let replied = replies.moved.expect("asked for keep_stuck");
+                        // Set on the child's thread when it has no reply, instead of
+                        // keeping `replied` on every leaf (see `stuck_flag`).
+                        let stuck: Value<kind::Bool> = b.fresh(Type::Bool);
                         // Each leaf's score is `child - key`: the tournament keeps the
                         // largest key (the same thread the smallest score would keep), and
                         // the subtraction runs once per child instead of once per leaf.
@@ -923,6 +951,8 @@ pub fn search_with(
                             },
                             |b| {
                                 // No reply: MATE = child - (child - MATE) in check, else 0.
+                                b.emit(Instruction::Push("T".to_string()));
+                                b.emit(Instruction::Define(stuck.var().clone()));
                                 if !report {
                                     b.emit(Instruction::Delete(reply.var().clone()));
                                 }
@@ -941,7 +971,7 @@ pub fn search_with(
                         );
                         let count = keep_best_maybe_counting(b, &key, count);
                         let leaf = b.sub(&child, &key);
-                        let no_reply = b.not(&replied);
+                        let no_reply = stuck_flag(b, &stuck);
                         unstash(b);
                         let reply = report.then(|| reply.clone());
                         (no_reply, leaf, (reply, third), count)
