@@ -42,6 +42,11 @@ enum Step {
         cond: usize,
         body: Vec<Step>,
     },
+    /// `if bools[cond] {} else { body }`: an empty then-branch.
+    Unless {
+        cond: usize,
+        body: Vec<Step>,
+    },
     /// In a group: a fork into `T` and `F`, the body, then a tournament on the last int.
     Fork(Vec<Step>),
     /// A tournament on an int over each run of adjacent active threads, with no group:
@@ -77,6 +82,7 @@ fn step() -> impl Strategy<Value = Step> {
                     ret_else,
                 }),
             (0..8usize, body.clone()).prop_map(|(cond, body)| Step::When { cond, body }),
+            (0..8usize, body.clone()).prop_map(|(cond, body)| Step::Unless { cond, body }),
             body.prop_map(Step::Fork),
         ]
     })
@@ -161,6 +167,17 @@ fn build(b: &mut Builder, steps: &[Step], scope: &mut Scope) {
                     let mut inner = scope.clone();
                     build(b, body, &mut inner);
                 });
+            }
+            Step::Unless { cond, body } => {
+                let c = scope.bool(*cond).clone();
+                b.if_else(
+                    &c,
+                    |_| (),
+                    |b| {
+                        let mut inner = scope.clone();
+                        build(b, body, &mut inner);
+                    },
+                );
             }
             Step::Fork(body) => {
                 let best = b.grouped(|b| {
@@ -347,6 +364,45 @@ fn each_rewrite_fires_and_keeps_the_state() {
 /// `if p { true } else { x < y }` then `when` on the result, as the leaves'
 /// `has_legal_move` (quick test, slow test) feeds the `if` on its result: the test
 /// moves into the else-branch and the `if` is written with `cond_not`.
+/// A test with an empty then-branch after a branch that pushed a constant: the
+/// passing threads wait at once under the test's then-tag.
+#[test]
+fn a_test_with_an_empty_then_branch_after_a_constant_branch() {
+    for value in [true, false] {
+        let steps = vec![
+            Step::If {
+                cond: 0,
+                then: vec![Step::Bool(value)],
+                otherwise: vec![Step::Lt(0, 1)],
+                ret: (0, 0),
+                ret_else: (0, 0),
+            },
+            Step::Unless {
+                cond: 2,
+                body: vec![Step::Add(0, 1), Step::Best(2)],
+            },
+            // Newer values for the outputs: the test is the last read of its flag.
+            Step::Lt(0, 1),
+            Step::Lt(1, 0),
+            Step::Not(0),
+        ];
+        let ir = program(&steps);
+        let compiled = compiler::compile(ir.clone(), &CompileOptions::default());
+        let negations = compiled
+            .ir
+            .body
+            .iter()
+            .filter(|l| matches!(l.instruction, Instruction::CondNot { .. }))
+            .count();
+        assert!(negations >= 1, "{:#?}", compiled.ir.body);
+        let state = state();
+        let (with, fewer) = outcome(&ir, CompileOptions::default(), &state);
+        let (without, more) = outcome(&ir, without_joins(), &state);
+        assert_eq!(with, without);
+        assert!(fewer < more, "{fewer} rules, {more} without the pass");
+    }
+}
+
 #[test]
 fn a_test_after_a_constant_branch_becomes_cond_not() {
     use Instruction as I;

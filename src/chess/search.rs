@@ -263,6 +263,35 @@ fn no_move_key(
     )
 }
 
+/// The key of a leaf of the plain search (no endgame term, no capture test) and its
+/// count, when its gain `g` has been taken onto the stack before `can_move` was
+/// computed: the gain where the side to move can move, else the key of
+/// [`no_move_key`] (mated: `child + MATE`; stalemated: `child`). The key is left on
+/// the stack by both branches and defined after the join, so the where-it-can-move
+/// branch has no instruction of its own (the joins pass then lets those threads wait
+/// at once instead of pausing and waking them around an empty branch).
+#[track_caller]
+fn leaf_on_stack(
+    b: &mut Builder,
+    pos: &Position,
+    can_move: &Value<kind::Bool>,
+    child: &Value<kind::Int>,
+    g: &Value<kind::Int>,
+    report: bool,
+) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
+    let count = b.if_else(
+        can_move,
+        |b| report.then(|| report::one(b)),
+        |b| {
+            b.emit(Instruction::Pop);
+            let key = no_move_key(b, pos, child, -mate_units());
+            b.emit(Instruction::Lookup(key.var().clone()));
+            report.then(|| report::one(b))
+        },
+    );
+    (b.rules_value("assign", Vec::new(), &[], g.ty()), count)
+}
+
 /// Scores a repetition 0 (`key = child`, as `child - key` is the leaf's score) and one
 /// position counted, on the leaves whose position repeats one of `near`; the flag,
 /// `near` and `key` are taken, and the leaf's key is returned (a fresh value). `count`
@@ -898,6 +927,14 @@ pub fn search_with(
                                     }
                                     b.emit(Instruction::Delete(saved.var().clone()));
                                 }
+                                // Without the endgame term and the capture test, a leaf
+                                // where the side to move can move is keyed by its gain:
+                                // the gain then waits on the stack, under the test, and
+                                // is the key as it is (see `leaf_on_stack`).
+                                let plain = !endgame && took.is_none();
+                                if plain {
+                                    b.emit(Instruction::Take(g.var().clone()));
+                                }
                                 let can_move = has_legal_move(b, pos);
                                 let scored = |b: &mut Builder| {
                                     // The endgame term e scores child - (g - e).
@@ -930,11 +967,15 @@ pub fn search_with(
                                         (g.clone(), report.then(|| report::one(b)))
                                     }
                                 };
-                                let (mut key, count) = b.if_else(&can_move, scored, |b| {
-                                    // Mated: -MATE = child - (child + MATE); stalemate: 0.
-                                    let key = no_move_key(b, pos, &child, -mate);
-                                    (key, report.then(|| report::one(b)))
-                                });
+                                let (mut key, count) = if plain {
+                                    leaf_on_stack(b, pos, &can_move, &child, &g, report)
+                                } else {
+                                    b.if_else(&can_move, scored, |b| {
+                                        // Mated: -MATE = child - (child + MATE); stalemate: 0.
+                                        let key = no_move_key(b, pos, &child, -mate);
+                                        (key, report.then(|| report::one(b)))
+                                    })
+                                };
                                 if let (Some(near), Some(has_near)) = (&near, &has_near) {
                                     // A repetition scores 0 = child - child.
                                     key = leaf_repetition(

@@ -331,26 +331,10 @@ fn ends_constant(seq: &[Node]) -> bool {
     }
 }
 
-/// Appends the test `cond` (a `cond e<id>`) to a sequence, decided where it ends by
-/// pushing a constant.
+/// Appends the test `cond` (a `cond e<id>`) to a sequence, and to both branches of the
+/// conditional it ends with when a branch of that one ends with a constant: the test is
+/// decided there when the sequence is written out ([`decide`]).
 fn resolve(seq: &mut Vec<Node>, cond: &Located) {
-    match pushed_bool(seq.last()) {
-        Some(true) => {
-            seq.pop();
-            return;
-        }
-        Some(false) => {
-            let Some(Node::Op(last)) = seq.last_mut() else {
-                unreachable!("a push")
-            };
-            let Instruction::Cond { tag } = cond.instruction else {
-                unreachable!("a cond")
-            };
-            last.instruction = Instruction::Pause(tag);
-            return;
-        }
-        None => {}
-    }
     if let Some(Node::If(conditional)) = seq.last_mut()
         && (ends_constant(&conditional.then) || ends_constant(&conditional.otherwise))
     {
@@ -359,6 +343,47 @@ fn resolve(seq: &mut Vec<Node>, cond: &Located) {
         return;
     }
     seq.push(Node::Op(cond.clone()));
+}
+
+/// Decides the test `cond e<id>` that [`resolve`] appended to a sequence. After a
+/// constant it vanishes (the threads go on) or becomes a pause, under `e<id>`; else it
+/// stays. `negated` (the conditional of `e<id>` has an empty then-branch) turns it
+/// around: the threads that pass the test wait under `t<id>` (a pause after a constant
+/// `T`, `cond_not t<id>` after any other value) and the others go on into the
+/// else-branch.
+fn decide(seq: &mut Vec<Node>, test: Tag, negated: bool) {
+    let then_tag = Tag {
+        id: test.id,
+        side: Side::Then,
+    };
+    match seq.last_mut() {
+        Some(Node::Op(located)) if located.instruction == (Instruction::Cond { tag: test }) => {
+            let Some(Node::Op(mut located)) = seq.pop() else {
+                unreachable!("checked")
+            };
+            match pushed_bool(seq.last()) {
+                Some(value) => {
+                    seq.pop();
+                    if value == negated {
+                        located.instruction =
+                            Instruction::Pause(if negated { then_tag } else { test });
+                        seq.push(Node::Op(located));
+                    }
+                }
+                None => {
+                    if negated {
+                        located.instruction = Instruction::CondNot { tag: then_tag };
+                    }
+                    seq.push(Node::Op(located));
+                }
+            }
+        }
+        Some(Node::If(conditional)) => {
+            decide(&mut conditional.then, test, negated);
+            decide(&mut conditional.otherwise, test, negated);
+        }
+        _ => {}
+    }
 }
 
 /// Whether an instruction only ever changes each active thread on its own (see the
@@ -498,6 +523,18 @@ fn flatten_if(conditional: If, out: &mut Vec<Located>) {
     let else_empty = conditional.otherwise.is_empty();
     match conditional.head {
         Head::Cond(cond) => {
+            // Every then-thread waits under another tag: `cond_not` with that tag.
+            if let [
+                Node::Op(Located {
+                    instruction: Instruction::Pause(tag),
+                    ..
+                }),
+            ] = conditional.then[..]
+            {
+                out.push(at(Instruction::CondNot { tag }));
+                flatten(conditional.otherwise, out);
+                return;
+            }
             if then_empty {
                 if else_empty {
                     // Both branches empty: the condition is popped.
@@ -511,7 +548,19 @@ fn flatten_if(conditional: If, out: &mut Vec<Located>) {
             }
             out.push(cond);
         }
-        Head::Distributed(inner) => flatten_if(*inner, out),
+        Head::Distributed(mut inner) => {
+            // With an empty then-branch, the threads that pass the test wait under
+            // `t<id>` at once, and the others run the else-branch.
+            let negated = then_empty && !else_empty;
+            decide(&mut inner.then, else_tag, negated);
+            decide(&mut inner.otherwise, else_tag, negated);
+            flatten_if(*inner, out);
+            if negated {
+                flatten(conditional.otherwise, out);
+                out.push(at(Instruction::Reactivate(then_tag)));
+                return;
+            }
+        }
     }
     // A then-branch that ends with a pause leaves no thread to pause under `t<id>`.
     let parks = matches!(
