@@ -1010,8 +1010,26 @@ pub fn search_with(
                                 (key, (third, count))
                             },
                         );
-                        let count = keep_best_maybe_counting(b, &key, count);
-                        let leaf = b.sub(&child, &key);
+                        let (count, leaf) = match count {
+                            // The tournament leaves the key on top of the stack: taken
+                            // there from the join, it needs no copy on every leaf.
+                            None => {
+                                b.emit(Instruction::Take(key.var().clone()));
+                                b.emit(Instruction::Tournament {
+                                    bits: key.bits(),
+                                    max_threads: MAX_MOVES,
+                                    best: Best::Max,
+                                });
+                                b.emit(Instruction::Lookup(child.var().clone()));
+                                b.emit(Instruction::Swap);
+                                b.emit(Instruction::Sub { bits: key.bits() });
+                                (None, b.rules_value("assign", Vec::new(), &[], key.ty()))
+                            }
+                            count => {
+                                let count = keep_best_maybe_counting(b, &key, count);
+                                (count, b.sub(&child, &key))
+                            }
+                        };
                         let no_reply = stuck_flag(b, &stuck);
                         unstash(b);
                         let reply = report.then(|| reply.clone());
