@@ -343,6 +343,26 @@ fn each_rewrite_fires_and_keeps_the_state() {
                 ret_else: (0, 0),
             },
         ],
+        // The else-branch returns `false`: its threads wait under the next test's tag.
+        vec![
+            If {
+                cond: 1,
+                then: vec![Lt(1, 0)],
+                otherwise: vec![Bool(false)],
+                ret: (0, 0),
+                ret_else: (0, 0),
+            },
+            If {
+                cond: 2,
+                then: vec![Add(0, 0)],
+                otherwise: vec![Int(-3)],
+                ret: (0, 0),
+                ret_else: (0, 0),
+            },
+            Lt(0, 1),
+            Lt(1, 0),
+            Not(0),
+        ],
         // Inside `if p`, an `if p` is decided (p is index 0 in scope).
         vec![known_if(vec![known_if(vec![Int(5)])])],
         // A constant condition.

@@ -16,6 +16,7 @@
 //! | condition after a join | `if c { A; push T } else { B }; cond e` | `if c { A } else { B; cond e }` (then-threads stay active; `push F` becomes `pause e`) |
 //! | empty then-branch | `cond e; pause t; reactivate e; B; reactivate t` | `cond_not t; B; reactivate t` |
 //! | empty branches | `cond e; reactivate e` | `pop` |
+//! | a branch that only waits | `if c { A } else { pause x }` | `cond x; A` (and `cond_not x` for a then-branch) |
 //! | a read before the join | `if c { A; lookup x } else { B }; delete x` | `if c { A; take x } else { B; delete x }` |
 //!
 //! The common tail `X` is one instruction at a time from the end, and only a
@@ -533,6 +534,18 @@ fn flatten_if(conditional: If, out: &mut Vec<Located>) {
             {
                 out.push(at(Instruction::CondNot { tag }));
                 flatten(conditional.otherwise, out);
+                return;
+            }
+            // Every else-thread waits under another tag: `cond` with that tag.
+            if let [
+                Node::Op(Located {
+                    instruction: Instruction::Pause(tag),
+                    ..
+                }),
+            ] = conditional.otherwise[..]
+            {
+                out.push(at(Instruction::Cond { tag }));
+                flatten(conditional.then, out);
                 return;
             }
             if then_empty {
