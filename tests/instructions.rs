@@ -348,6 +348,33 @@ fn cond_pause_reactivate() {
     );
 }
 
+#[test]
+fn cond_not_pauses_the_true_threads() {
+    let tag = Tag {
+        id: 5,
+        side: Side::Then,
+    };
+    let program = rules(&[I::CondNot { tag }]);
+    let before = encode::render(&[
+        stack(&["T", "a"]),
+        bystander("p0"),
+        stack(&["F", "a"]),
+        stack(&["F"]),
+        stack(&["x"]),
+    ]);
+    let out = encode::threads(&run_both(&program, &before));
+    assert_eq!(
+        out,
+        vec![
+            stack(&["a"]).paused("t5"),
+            bystander("p0"),
+            stack(&["a"]),
+            stack(&[]),
+            stack(&["x"]),
+        ]
+    );
+}
+
 // ----- threads -----
 
 #[test]
@@ -722,6 +749,9 @@ fn any_instruction() -> impl Strategy<Value = I> {
         Just(I::Neg { bits: 4 }),
         Just(I::Cond {
             tag: tag(1, Side::Else)
+        }),
+        Just(I::CondNot {
+            tag: tag(1, Side::Then)
         }),
         Just(I::Pause(tag(1, Side::Then))),
         Just(I::Reactivate(tag(1, Side::Else))),

@@ -182,12 +182,13 @@ fn passes_change_no_result_on_expressions() {
     ]));
     let cases = [[1, 2, 3], [-128, 127, 0], [127, -128, -1], [0, 0, 0]];
     let expected: Vec<i64> = cases.iter().map(|c| eval(&e, c)).collect();
-    for mask in 0..8 {
+    for mask in 0..16 {
         {
             let options = CompileOptions {
                 const_inline: mask & 1 != 0,
                 dead_var_elim: mask & 2 != 0,
                 peephole: mask & 4 != 0,
+                joins: mask & 8 != 0,
             };
             let program = compile(expr_program(&e), options);
             let inputs: Vec<Vec<(&str, String)>> = cases
@@ -678,10 +679,11 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
         "--no-const-inline",
         "--no-dead-var-elim",
         "--no-peephole",
+        "--no-joins",
     ]);
     let plain = String::from_utf8(plain.stdout).unwrap();
     assert!(plain.contains("recorded"), "{plain}");
-    for pass in ["const-inline", "dead-var-elim", "peephole"] {
+    for pass in ["const-inline", "dead-var-elim", "peephole", "joins"] {
         assert!(!plain.contains(pass), "{plain}");
     }
     let listing = cli(&["compile", "--program", "demo-max", "--ir"]);

@@ -263,11 +263,45 @@ fn no_move_key(
     )
 }
 
+/// The key of a leaf of the plain search (no endgame term, no capture test) and its
+/// count, when its gain `g` has been taken onto the stack before `can_move` was
+/// computed: the gain where the side to move can move, else the key of
+/// [`no_move_key`] (mated: `child + MATE`; stalemated: `child`). The key is left on
+/// the stack by both branches and defined after the join, so the where-it-can-move
+/// branch has no instruction of its own (the joins pass then lets those threads wait
+/// at once instead of pausing and waking them around an empty branch).
+#[track_caller]
+fn leaf_on_stack(
+    b: &mut Builder,
+    pos: &Position,
+    can_move: &Value<kind::Bool>,
+    child: &Value<kind::Int>,
+    g: &Value<kind::Int>,
+    report: bool,
+) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
+    let count = b.if_else(
+        can_move,
+        |b| report.then(|| report::one(b)),
+        |b| {
+            b.emit(Instruction::Pop);
+            let key = no_move_key(b, pos, child, -mate_units());
+            b.emit(Instruction::Lookup(key.var().clone()));
+            report.then(|| report::one(b))
+        },
+    );
+    (b.rules_value("assign", Vec::new(), &[], g.ty()), count)
+}
+
 /// Scores a repetition 0 (`key = child`, as `child - key` is the leaf's score) and one
-/// position counted, on the leaves whose position repeats one
-/// of `near`; the flag and `near` are taken. `key` and `count` are overwritten
-/// in place on those threads only: the others pay three rules (the flag's take, the
-/// condition, the wake-up after it), the rest running on the threads that hold `near`.
+/// position counted, on the leaves whose position repeats one of `near`; the flag,
+/// `near` and `key` are taken, and the leaf's key is returned (a fresh value). `count`
+/// is overwritten in place on the repeating threads only.
+///
+/// The key waits on the stack, under the test, instead of in a variable: the passes
+/// then keep it there from the `if` that computed it to the tournament, and a
+/// repetition replaces it there (`pop`, then the child's score). The leaves without an
+/// entry near pay three rules: the flag's take, the condition, the wake-up after it;
+/// the rest runs on the threads that hold `near`.
 ///
 /// Run after the leaf is scored: the position variables must still be the leaf's where
 /// it can repeat. A capture search may have replaced them (after a capture, which no
@@ -282,13 +316,14 @@ fn leaf_repetition(
     child: &Value<kind::Int>,
     key: &Value<kind::Int>,
     count: Option<&Value<kind::Str>>,
-) {
+) -> Value<kind::Int> {
+    b.emit(Instruction::Take(key.var().clone()));
     let flag = take_flag(b, has_near);
     b.when(&flag, |b| {
         let repeats = repeats_near(b, pos, near);
         b.when(&repeats, |b| {
+            b.emit(Instruction::Pop);
             b.emit(Instruction::Lookup(child.var().clone()));
-            b.emit(Instruction::Assign(key.var().clone()));
             if let Some(count) = count {
                 let one = report::one(b);
                 b.emit(Instruction::Lookup(one.var().clone()));
@@ -296,6 +331,32 @@ fn leaf_repetition(
             }
         });
     });
+    b.rules_value("assign", Vec::new(), &[], key.ty())
+}
+
+/// Whether the thread holds `stuck` (set to `T` on the child with no reply, the one
+/// thread of its group), as a boolean; `stuck` is taken. Three rules on the threads left
+/// after the tournament over the replies, where keeping `replied` for the same answer
+/// cost two rules (a copy and a store) on every leaf: a scratch line `!` on the threads
+/// that hold it, `F` pushed on the others (values never start with `!`), then `T` for
+/// the scratch line.
+#[track_caller]
+fn stuck_flag(b: &mut Builder, stuck: &Value<kind::Bool>) -> Value<kind::Bool> {
+    let name = stuck.var().name();
+    b.rules(
+        "stuck_flag",
+        vec![
+            (
+                format!("{HEAD}((?:[^%\n]*\n)*)#{name}: T\n"),
+                "${1}!\n${2}".to_string(),
+            ),
+            (format!("{HEAD}([^!]|\\z)"), "${1}F\n${2}".to_string()),
+            (format!("{HEAD}!\n"), "${1}T\n".to_string()),
+        ],
+        &[stuck.var()],
+        &[stuck.var()],
+    );
+    b.rules_value("assign", Vec::new(), &[], Type::Bool)
 }
 
 /// The score of a child that repeats a history entry: [`eval::MATE`] when it leaves
@@ -796,6 +857,9 @@ pub fn search_with(
                         );
                         let reply = replies.uci.expect("asked for uci");
                         let replied = replies.moved.expect("asked for keep_stuck");
+                        // Set on the child's thread when it has no reply, instead of
+                        // keeping `replied` on every leaf (see `stuck_flag`).
+                        let stuck: Value<kind::Bool> = b.fresh(Type::Bool);
                         // Each leaf's score is `child - key`: the tournament keeps the
                         // largest key (the same thread the smallest score would keep), and
                         // the subtraction runs once per child instead of once per leaf.
@@ -863,6 +927,14 @@ pub fn search_with(
                                     }
                                     b.emit(Instruction::Delete(saved.var().clone()));
                                 }
+                                // Without the endgame term and the capture test, a leaf
+                                // where the side to move can move is keyed by its gain:
+                                // the gain then waits on the stack, under the test, and
+                                // is the key as it is (see `leaf_on_stack`).
+                                let plain = !endgame && took.is_none();
+                                if plain {
+                                    b.emit(Instruction::Take(g.var().clone()));
+                                }
                                 let can_move = has_legal_move(b, pos);
                                 let scored = |b: &mut Builder| {
                                     // The endgame term e scores child - (g - e).
@@ -895,14 +967,18 @@ pub fn search_with(
                                         (g.clone(), report.then(|| report::one(b)))
                                     }
                                 };
-                                let (key, count) = b.if_else(&can_move, scored, |b| {
-                                    // Mated: -MATE = child - (child + MATE); stalemate: 0.
-                                    let key = no_move_key(b, pos, &child, -mate);
-                                    (key, report.then(|| report::one(b)))
-                                });
+                                let (mut key, count) = if plain {
+                                    leaf_on_stack(b, pos, &can_move, &child, &g, report)
+                                } else {
+                                    b.if_else(&can_move, scored, |b| {
+                                        // Mated: -MATE = child - (child + MATE); stalemate: 0.
+                                        let key = no_move_key(b, pos, &child, -mate);
+                                        (key, report.then(|| report::one(b)))
+                                    })
+                                };
                                 if let (Some(near), Some(has_near)) = (&near, &has_near) {
                                     // A repetition scores 0 = child - child.
-                                    leaf_repetition(
+                                    key = leaf_repetition(
                                         b,
                                         pos,
                                         near,
@@ -916,6 +992,8 @@ pub fn search_with(
                             },
                             |b| {
                                 // No reply: MATE = child - (child - MATE) in check, else 0.
+                                b.emit(Instruction::Push("T".to_string()));
+                                b.emit(Instruction::Define(stuck.var().clone()));
                                 if !report {
                                     b.emit(Instruction::Delete(reply.var().clone()));
                                 }
@@ -932,9 +1010,27 @@ pub fn search_with(
                                 (key, (third, count))
                             },
                         );
-                        let count = keep_best_maybe_counting(b, &key, count);
-                        let leaf = b.sub(&child, &key);
-                        let no_reply = b.not(&replied);
+                        let (count, leaf) = match count {
+                            // The tournament leaves the key on top of the stack: taken
+                            // there from the join, it needs no copy on every leaf.
+                            None => {
+                                b.emit(Instruction::Take(key.var().clone()));
+                                b.emit(Instruction::Tournament {
+                                    bits: key.bits(),
+                                    max_threads: MAX_MOVES,
+                                    best: Best::Max,
+                                });
+                                b.emit(Instruction::Lookup(child.var().clone()));
+                                b.emit(Instruction::Swap);
+                                b.emit(Instruction::Sub { bits: key.bits() });
+                                (None, b.rules_value("assign", Vec::new(), &[], key.ty()))
+                            }
+                            count => {
+                                let count = keep_best_maybe_counting(b, &key, count);
+                                (count, b.sub(&child, &key))
+                            }
+                        };
+                        let no_reply = stuck_flag(b, &stuck);
                         unstash(b);
                         let reply = report.then(|| reply.clone());
                         (no_reply, leaf, (reply, third), count)

@@ -34,6 +34,9 @@ pub struct CompileArgs {
     /// Do not remove do-nothing instruction sequences.
     #[arg(long)]
     no_peephole: bool,
+    /// Do not rewrite the joins of conditionals (common tails, known conditions).
+    #[arg(long)]
+    no_joins: bool,
 }
 
 /// Runs `compile`.
@@ -52,6 +55,7 @@ pub fn run(args: CompileArgs) -> Result<(), CliError> {
         const_inline: !args.no_const_inline,
         dead_var_elim: !args.no_dead_var_elim,
         peephole: !args.no_peephole,
+        joins: !args.no_joins,
     };
     let compiled = compiler::compile((entry.build)(), &options);
     let valid = compiled

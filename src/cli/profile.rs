@@ -39,6 +39,9 @@ pub struct ProfileArgs {
     /// Compile without peephole clean-ups.
     #[arg(long)]
     no_peephole: bool,
+    /// Compile without the joins pass.
+    #[arg(long)]
+    no_joins: bool,
     /// Compile without constant inlining.
     #[arg(long)]
     no_const_inline: bool,
@@ -65,6 +68,7 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
     let options = CompileOptions {
         dead_var_elim: !args.no_dead_var_elim,
         peephole: !args.no_peephole,
+        joins: !args.no_joins,
         const_inline: !args.no_const_inline,
     };
     let fen: Fen = args.fen.parse()?;

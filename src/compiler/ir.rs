@@ -2,7 +2,8 @@
 //! location of the DSL call that recorded it.
 //!
 //! Contract: an [`IrProgram`] is a straight-line list. Control flow is expressed with
-//! [`Instruction::Cond`], [`Instruction::Pause`] and [`Instruction::Reactivate`] over
+//! [`Instruction::Cond`], [`Instruction::CondNot`], [`Instruction::Pause`] and
+//! [`Instruction::Reactivate`] over
 //! thread tags, never with jumps, so passes can reason about it as a sequence and lowering
 //! is one instruction at a time. Types are only what lowering needs: the instructions that
 //! depend on a type carry it (an integer width, an enumeration's variants), and the stack
@@ -144,6 +145,13 @@ pub enum Instruction {
         /// The else-tag of the conditional.
         tag: Tag,
     },
+    /// Pop a boolean; threads that popped `T` are paused under `tag` (the negation of
+    /// [`Instruction::Cond`]: an `if` whose then-branch is empty runs its else-branch on
+    /// the threads left active, with no pause and wake-up around an empty branch).
+    CondNot {
+        /// The then-tag of the conditional.
+        tag: Tag,
+    },
     /// Pause every active thread under `tag`.
     Pause(Tag),
     /// Make every thread paused under `tag` active again.
@@ -266,6 +274,7 @@ impl Instruction {
             Sub { .. } => "sub",
             Neg { .. } => "neg",
             Cond { .. } => "cond",
+            CondNot { .. } => "cond_not",
             Pause(_) => "pause",
             Reactivate(_) => "reactivate",
             Fork => "fork",
@@ -319,9 +328,10 @@ impl Instruction {
     /// The conditional this instruction belongs to, if it is a control instruction.
     pub fn tag(&self) -> Option<Tag> {
         match self {
-            Instruction::Cond { tag } | Instruction::Pause(tag) | Instruction::Reactivate(tag) => {
-                Some(*tag)
-            }
+            Instruction::Cond { tag }
+            | Instruction::CondNot { tag }
+            | Instruction::Pause(tag)
+            | Instruction::Reactivate(tag) => Some(*tag),
             _ => None,
         }
     }
@@ -338,7 +348,9 @@ impl fmt::Display for Instruction {
             Lookup(v) | Assign(v) | Define(v) | Delete(v) | Take(v) => write!(f, " {v}"),
             Compare { op, ty } => write!(f, " {op:?} {ty:?}"),
             Add { bits } | Sub { bits } | Neg { bits } => write!(f, " bits={bits}"),
-            Cond { tag } | Pause(tag) | Reactivate(tag) => write!(f, " {tag}"),
+            Cond { tag } | CondNot { tag } | Pause(tag) | Reactivate(tag) => {
+                write!(f, " {tag}")
+            }
             ForkList { max_len } => write!(f, " max_len={max_len}"),
             MarkGroups { level } | UnmarkGroups { level } => write!(f, " level={level}"),
             Gather { max_threads } => write!(f, " max_threads={max_threads}"),

@@ -6,8 +6,9 @@
 //!    each operation appends instructions ([`ir::Instruction`]) to a flat list, with the
 //!    source location of the DSL call.
 //! 2. Passes ([`passes`]) rewrite the list: constant inlining, dead-variable elimination,
-//!    peephole clean-ups. Each can be switched off in [`CompileOptions`] (and on the
-//!    command line: `--no-const-inline`, `--no-dead-var-elim`, `--no-peephole`); the
+//!    peephole clean-ups, joins. Each can be switched off in [`CompileOptions`] (and on
+//!    the command line: `--no-const-inline`, `--no-dead-var-elim`, `--no-peephole`,
+//!    `--no-joins`); the
 //!    [`report::PassReport`] shows instructions, rules and peak variables after each.
 //! 3. Lowering ([`lower`]) turns each instruction into a few `(pattern, replacement)`
 //!    rules. No pattern has a backreference or a look-around; every one compiles with the
@@ -43,7 +44,7 @@
 //! | stack | push, pop, dup, swap | [`lower::stack`] |
 //! | variables | lookup, assign, define, delete, take | [`lower::vars`] |
 //! | values | not, and, or, compare (bool, enum, int), eq_text (any type), add, sub, neg | [`lower::values`] |
-//! | control | cond, pause, reactivate | [`lower::control`] |
+//! | control | cond, cond_not, pause, reactivate | [`lower::control`] |
 //! | threads | fork, fork_bool, fork_list, destroy, mark/unmark groups, gather, tournament | [`lower::threads`] |
 //! | text | list_push, concat, slice, map_chars, split, join, matches | [`lower::strings`] |
 //!
@@ -118,6 +119,8 @@ pub struct CompileOptions {
     pub dead_var_elim: bool,
     /// Remove do-nothing instruction sequences.
     pub peephole: bool,
+    /// Fewer control rules where the branches of an `if` meet ([`passes::joins`]).
+    pub joins: bool,
 }
 
 impl Default for CompileOptions {
@@ -126,6 +129,7 @@ impl Default for CompileOptions {
             const_inline: true,
             dead_var_elim: true,
             peephole: true,
+            joins: true,
         }
     }
 }
@@ -137,6 +141,7 @@ impl CompileOptions {
             const_inline: false,
             dead_var_elim: false,
             peephole: false,
+            joins: false,
         }
     }
 }
@@ -168,6 +173,10 @@ pub fn compile(ir: IrProgram, options: &CompileOptions) -> Compiled {
     if options.peephole {
         ir = passes::peephole::run(&ir);
         report.stages.push(Stage::measure("peephole", &ir));
+    }
+    if options.joins {
+        ir = passes::peephole::run(&passes::joins::run(&ir));
+        report.stages.push(Stage::measure("joins", &ir));
     }
     let program = lower::lower(&ir);
     Compiled {

@@ -9,7 +9,7 @@
 //!
 //! The families live in their own files: [`stack`] (push, pop, dup, swap), [`vars`]
 //! (lookup, assign, define, delete, take), [`values`] (booleans, comparisons, integer
-//! arithmetic), [`control`] (cond, pause, reactivate), [`threads`] (forks, destroy,
+//! arithmetic), [`control`] (cond, cond_not, pause, reactivate), [`threads`] (forks, destroy,
 //! groups, gather, tournament), [`strings`] (lists, text and line patterns) and
 //! [`custom`] (hand-designed rules, whose origin reads `rules:<name>`).
 //!
@@ -92,6 +92,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         Sub { bits } => values::sub(&mut out, *bits),
         Neg { bits } => values::neg(&mut out, *bits),
         Cond { tag } => control::cond(&mut out, *tag),
+        CondNot { tag } => control::cond_not(&mut out, *tag),
         Pause(tag) => control::pause(&mut out, *tag),
         Reactivate(tag) => control::reactivate(&mut out, *tag),
         Fork => threads::fork(&mut out),

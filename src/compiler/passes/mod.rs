@@ -5,16 +5,22 @@
 //! - [`dead_vars`]: delete every variable right after its last use.
 //! - [`peephole`]: drop instruction sequences that do nothing (push then pop, pause then
 //!   reactivate...).
+//! - [`joins`]: fewer control rules where the branches of an `if` meet (common tails
+//!   after the join, conditions known or constant in a branch, `cond_not` for an `if`
+//!   with an empty then-branch); the peephole pass runs again after it.
 //!
 //! They run in that order. Dead-variable elimination comes before the peephole pass
 //! because it is what exposes `define x; lookup x; delete x` to it, and the peephole pass
-//! then leaves intermediate results on the stack instead of in variables.
+//! then leaves intermediate results on the stack instead of in variables. The joins pass
+//! reads the conditionals in the shapes the peephole pass leaves, and its output no
+//! longer nests the way dead-variable elimination expects: it comes last.
 //!
 //! [`removed_reads`] is a check on the recorded list, not a pass: reads of a variable the
 //! program removed before, which match nothing at run time.
 
 pub mod constants;
 pub mod dead_vars;
+pub mod joins;
 pub mod peephole;
 pub mod removed_reads;
 

@@ -9,6 +9,9 @@
 //! | `assign x; delete x` | `pop` |
 //! | `lookup x; delete x` | `take x` (one rule instead of two) |
 //! | `lookup x; lookup x` | `lookup x; dup` (dup does not scan the variables) |
+//! | `define x; take x` | nothing (the value stays on the stack) |
+//! | `define x; delete y; take x` | `delete y` |
+//! | `rules` with no rule and no declared variable | nothing |
 //! | `pause t; reactivate t` | nothing |
 //! | `pause t; reactivate e ...; reactivate t` | `reactivate e ...` (an `if` with no else) |
 //!
@@ -30,7 +33,9 @@ pub fn run(ir: &IrProgram) -> IrProgram {
     IrProgram { body, ..ir.clone() }
 }
 
-fn push(body: &mut Vec<Located>, next: Located) {
+/// Appends `next` to `body`, applying the rewrites at its end (the joins pass uses it on
+/// the instructions around each rewrite of its own).
+pub(super) fn push(body: &mut Vec<Located>, next: Located) {
     use Instruction::*;
     let n = body.len();
     let last = body.last().map(|l| &l.instruction);
@@ -39,6 +44,22 @@ fn push(body: &mut Vec<Located>, next: Located) {
         (Pop, Some(Push(_) | Lookup(_) | Dup), _) | (Swap, Some(Swap), _) => {
             body.pop();
         }
+        (Take(x), Some(Define(y)), _) if x == y => {
+            body.pop();
+        }
+        (Take(x), Some(Delete(y)), Some(Define(z))) if x == z && x != y => {
+            body.remove(n - 2);
+        }
+        (
+            Rules {
+                rules,
+                reads,
+                writes,
+                ..
+            },
+            _,
+            _,
+        ) if rules.is_empty() && reads.is_empty() && writes.is_empty() => {}
         (Delete(x), Some(Lookup(y)), Some(z)) if x == y && z.stored() == Some(x) => {
             body.truncate(n - 2);
         }
@@ -170,6 +191,29 @@ mod tests {
             ]),
             vec![Not]
         );
+        assert_eq!(
+            after(vec![Not, Define(x.clone()), Take(x.clone())]),
+            vec![Not]
+        );
+        assert_eq!(
+            after(vec![
+                Not,
+                Define(x.clone()),
+                Delete(y.clone()),
+                Take(x.clone())
+            ]),
+            vec![Not, Delete(y.clone())]
+        );
+        // An assign may replace an older value: kept.
+        let kept = vec![Assign(x.clone()), Take(x.clone())];
+        assert_eq!(after(kept.clone()), kept);
+        let empty = Rules {
+            name: "assign".into(),
+            rules: vec![],
+            reads: vec![],
+            writes: vec![],
+        };
+        assert_eq!(after(vec![Not, empty, Pop]), vec![Not, Pop]);
         assert_eq!(after(vec![Pause(then), Reactivate(then)]), vec![]);
         assert_eq!(
             after(vec![Pause(then), Reactivate(other), Reactivate(then)]),
