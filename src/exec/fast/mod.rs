@@ -17,8 +17,9 @@
 //!    that a fresh process does not parse again and
 //!    skips a rule whose state lacks a needed literal before compiling its pattern;
 //!    with it, each compiled pattern's plain data ([`parse_table`]). `nfa_form`: an
-//!    NFA as plain data, replayed into the NFA builder (the program cache keeps the NFAs
-//!    of the lazy DFAs a fresh process is sure to build).
+//!    NFA as plain data, its states that behave alike merged, replayed into the NFA
+//!    builder (the program cache keeps the NFAs of the lazy DFAs a fresh process is sure
+//!    to build, and those of the `lines` parts).
 //!    `starts`: the index of the state's `%` bytes, built on first need on large states
 //!    and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
 //!    their candidates instead of calling memmem once per thread. `local`: which
@@ -26,7 +27,7 @@
 //! 2. Matchers. `linear`: plain-sequence patterns (push, pop, lookups, forks): an
 //!    anchored depth-first search with memchr/memmem that finds the match end and its
 //!    groups at once. `lockstep`: several anchored lazy-DFA walks interleaved. `lines`
-//!    (uses `linear`, `lockstep`): patterns that skip whole lines to one line of a
+//!    (uses `linear`, `lockstep`, `nfa_form`): patterns that skip whole lines to one line of a
 //!    thread (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with
 //!    `M`, an anchored DFA for the rest only there.
 //! 3. The compiled pattern. `pattern`: each distinct pattern compiled once, lazily on
@@ -111,8 +112,7 @@ impl PatternSlot {
     fn get(&self) -> &Compiled {
         self.compiled.get_or_init(|| {
             // The stored form when the program cache kept one (copied out, so that the
-            // table is not locked while the pattern's `lines` automata are built), else
-            // the parse.
+            // table is not locked while the pattern is compiled), else the parse.
             let stored = remembered::stored(&self.source, |form, stored| {
                 (Box::<[u8]>::from(form), Box::<[u8]>::from(stored))
             });

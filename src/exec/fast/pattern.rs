@@ -249,9 +249,8 @@ impl Cache {
     }
 }
 
-/// What compiling a pattern reads off its parse: plain data (the lazy DFAs of its
-/// `lines` form aside, which [`Compiled::from_plain`] builds from the binary forms of
-/// their parts). The program cache keeps it (see `remembered.rs` and PERF.md, "Cold
+/// What compiling a pattern reads off its parse: plain data (its `lines` form keeps the
+/// stored NFAs of its parts, whose lazy DFAs are built on first use). The program cache keeps it (see `remembered.rs` and PERF.md, "Cold
 /// start"), so that a fresh process compiles a pattern without decoding and walking its
 /// parse.
 #[derive(Debug)]
@@ -488,7 +487,7 @@ impl Compiled {
             ),
             _ => (None, None),
         };
-        let lines = lines.and_then(|plan| plan.build());
+        let lines = lines.map(|plan| plan.build());
         let literal = linear.as_ref().and_then(Linear::as_literal).map(Box::from);
         Compiled {
             dfa_candidates: anchored
@@ -654,16 +653,18 @@ impl Compiled {
                 let stored = self.forward.as_deref().map(nfa_form::decode);
                 let nfa = match stored {
                     Some(Ok(nfa)) => {
-                        debug_assert_eq!(
-                            format!("{nfa:?}"),
-                            format!(
-                                "{:?}",
-                                thompson::Compiler::new()
-                                    .build_from_hir(&self.ascii_hir())
-                                    .ok()?
-                            ),
-                            "a stored NFA that is not the pattern's"
-                        );
+                        #[cfg(debug_assertions)]
+                        {
+                            let fresh = thompson::Compiler::new()
+                                .build_from_hir(&self.ascii_hir())
+                                .ok()?;
+                            let mut form = Vec::new();
+                            nfa_form::encode(&fresh, &mut form);
+                            debug_assert!(
+                                self.forward.as_deref() == Some(&form[..]),
+                                "a stored NFA that is not the pattern's"
+                            );
+                        }
                         nfa
                     }
                     _ => thompson::Compiler::new()
