@@ -879,21 +879,24 @@ impl Compiled {
                 let hint = &mut cache.start_hint;
                 let next = |i| self.next_candidate(bytes, i, starts, hint);
                 let ascii = cache.ascii;
-                let filled = match (&self.lines, self.dfa().and_then(|d| d.get(ascii))) {
-                    (Some(lines), _) => {
+                // The pattern's own DFA only when there is no `lines` form: building it
+                // for a pattern that has one (compiling its parse) cost a fresh process
+                // more than the `lines` searches themselves.
+                let filled = match &self.lines {
+                    Some(lines) => {
                         let lcache = cache.lines.get_or_insert_with(|| lines.create_cache(ascii));
                         cache.ahead.fill(bytes, from, next, |starts, out| {
                             lines.search_ahead(lcache, hay, starts, out)
                         })
                     }
-                    (None, Some(dfa)) => {
+                    None => {
+                        // `searches_ahead` rules out a DFA that does not build.
+                        let dfa = self.dfa().and_then(|d| d.get(ascii))?;
                         let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
                         cache.ahead.fill(bytes, from, next, |starts, out| {
                             lockstep::search(dfa, dcache, bytes, starts, out)
                         })
                     }
-                    // `searches_ahead` rules this out.
-                    (None, None) => return None,
                 };
                 if !filled {
                     return None;
