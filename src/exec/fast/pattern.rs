@@ -54,7 +54,7 @@
 //! DFA, meta, capture engines) are built on first use. Each lazy DFA's cache is capped
 //! (see [`FORWARD_CACHE`]) and can be dropped between runs ([`Cache::forget_states`]).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex_automata::dfa::onepass;
 use regex_automata::hybrid::dfa as hybrid;
@@ -112,7 +112,7 @@ enum GroupEngine {
 pub struct Compiled {
     /// The pattern's parse in binary form ([`syntax::encode`]): engines are built from
     /// it when first needed, without parsing the pattern again.
-    parsed: Box<[u8]>,
+    parsed: Arc<[u8]>,
     /// Group slots (two per group, group 0 included).
     slot_len: usize,
     literals: Literals,
@@ -452,7 +452,7 @@ impl Compiled {
     /// parse: it is read only when an engine is first needed. Bytes that do not read
     /// back are an error. Debug builds check the result against a compilation of the
     /// parse.
-    pub fn from_stored(parsed: Box<[u8]>, stored: &[u8]) -> Result<Compiled, DecodeError> {
+    pub fn from_stored(parsed: Arc<[u8]>, stored: &[u8]) -> Result<Compiled, DecodeError> {
         let plain = Plain::decode(stored)?;
         #[cfg(debug_assertions)]
         if let Ok(hir) = syntax::decode(&parsed) {
@@ -468,7 +468,7 @@ impl Compiled {
 
     /// The pattern ready to search, from the facts read off its parse and the parse's
     /// binary form.
-    fn from_plain(plain: Plain, parsed: Box<[u8]>) -> Compiled {
+    fn from_plain(plain: Plain, parsed: Arc<[u8]>) -> Compiled {
         let Plain {
             slot_len,
             literals,
