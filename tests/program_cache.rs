@@ -181,7 +181,7 @@ fn damaged_parses_are_reported_and_replaced() {
     let expected = answer(load(&cache, &compiled).program.unwrap());
     let path = cache.parses_path(PROGRAM, &CompileOptions::default());
     let good = std::fs::read(&path).unwrap();
-    assert!(good.starts_with(b"regex-chess parsed patterns 4\n"));
+    assert!(good.starts_with(b"regex-chess parsed patterns 5\n"));
     let mut flipped = good.clone();
     let last = flipped.len() - 5;
     flipped[last] ^= 0x40;
@@ -190,6 +190,9 @@ fn damaged_parses_are_reported_and_replaced() {
     // The format before the compiled patterns' forms were kept: stale, never read.
     let mut stale = good.clone();
     stale[28] = b'3';
+    // The format before the stored NFAs were merged and the `lines` parts kept as NFAs.
+    let mut unmerged = good.clone();
+    unmerged[28] = b'4';
     let foreign = ProgramCache::new(dir.path(), "f2");
     assert_eq!(load(&foreign, &compiled).source, Source::Compiled);
     let foreign_path = foreign.parses_path(PROGRAM, &CompileOptions::default());
@@ -199,6 +202,7 @@ fn damaged_parses_are_reported_and_replaced() {
         ("checksum", flipped),
         ("format", old_version),
         ("format", stale),
+        ("format", unmerged),
         ("header", Vec::new()),
         ("another build", std::fs::read(&foreign_path).unwrap()),
     ];

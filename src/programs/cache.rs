@@ -68,7 +68,7 @@ pub const ENV_OFF: &str = "REGEX_CHESS_NO_CACHE";
 /// The first line of every cache file.
 const MAGIC: &str = "regex-chess program cache";
 /// The first line of every file of parsed patterns, with its format version.
-const PARSES_MAGIC: &str = "regex-chess parsed patterns 4";
+const PARSES_MAGIC: &str = "regex-chess parsed patterns 5";
 
 static DISABLED: AtomicBool = AtomicBool::new(false);
 

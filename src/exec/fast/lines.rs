@@ -27,6 +27,8 @@
 //! start (it matches, or it is the only candidate line), and leaves the rest to
 //! [`Lines::find_at`].
 
+use std::sync::OnceLock;
+
 use memchr::memmem;
 use regex_automata::hybrid::dfa as hybrid;
 use regex_automata::nfa::thompson::{self, WhichCaptures};
@@ -35,6 +37,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::linear::{lines_loop, memchr_any, tail_run};
 use super::lockstep::{self, Answer, Outcome, Stats};
+use super::nfa_form;
 use super::syntax::{self, AsciiDfa, DecodeError, Direction, Reader, put, put_bytes};
 
 /// A pattern of the shape `L (?:C*\n)* M R T`, ready to search.
@@ -56,7 +59,35 @@ struct Segment {
     /// `M` (possibly empty: every line start is a candidate).
     mark: memmem::Finder<'static>,
     /// Anchored DFAs for `M R`, or `None` when `R` is empty (then `M` is the whole of it).
-    rest: Option<AsciiDfa>,
+    rest: Option<RestDfa>,
+}
+
+/// The anchored lazy DFAs of a segment's `M R`, built on first use from the stored form
+/// of their NFA ([`nfa_form`]): a pattern compiled but never searched (the helper thread
+/// compiles patterns ahead of the run, some of whose rules are then skipped) never pays
+/// for them.
+#[derive(Debug)]
+struct RestDfa {
+    nfa: Box<[u8]>,
+    dfa: OnceLock<Option<AsciiDfa>>,
+}
+
+impl RestDfa {
+    /// The exact form when `ascii`, else the quitting form (see [`AsciiDfa::get`]);
+    /// `None` when the NFA does not read back or a DFA does not build (the search then
+    /// gives up and the caller asks another engine).
+    fn get(&self, ascii: bool) -> Option<&hybrid::DFA> {
+        self.dfa
+            .get_or_init(|| {
+                let nfa = nfa_form::decode(&self.nfa).ok()?;
+                let config = hybrid::Config::new()
+                    .unicode_word_boundary(true)
+                    .cache_capacity(LINES_CACHE);
+                Some(AsciiDfa::new(nfa, config, Direction::Forward))
+            })
+            .as_ref()?
+            .get(ascii)
+    }
 }
 
 /// Scratch for [`Lines::find_at`]: the lazy DFA caches and the candidate lines, per
@@ -106,7 +137,9 @@ pub struct Effort {
 }
 
 /// The plain data of a [`Lines`] form: what [`Lines::new`] reads off the parse, without
-/// the lazy DFAs (each segment keeps the binary form of its `M R` part's parse instead).
+/// the lazy DFAs (each segment keeps the stored form of its `M R` part's NFA instead,
+/// [`nfa_form`], which costs less to read back than the part's parse costs to read back
+/// and compile).
 /// The program cache keeps it (see `remembered.rs`), so that a fresh process builds the
 /// form without the pattern's parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,13 +154,14 @@ pub struct LinesPlan {
 struct SegmentPlan {
     loop_stops: Vec<u8>,
     mark: Box<[u8]>,
-    /// The parse of `M R` in binary form ([`syntax::encode`]), or `None` when `R` is
-    /// empty.
+    /// The stored form ([`nfa_form`]) of the NFA of `M R` (its parse cut down to ASCII,
+    /// [`syntax::ascii_hir`]), or `None` when `R` is empty.
     rest: Option<Box<[u8]>>,
 }
 
 impl LinesPlan {
-    /// The plan of `hir` when it has the shape (see the module docs).
+    /// The plan of `hir` when it has the shape (see the module docs) and its parts'
+    /// NFAs build.
     pub fn new(hir: &Hir) -> Option<LinesPlan> {
         let mut items = Vec::new();
         flatten(hir, &mut items);
@@ -164,7 +198,7 @@ impl LinesPlan {
                 Some(j) if one_line(&items[i..j]) => j,
                 _ => items.len(),
             };
-            segments.push(SegmentPlan::new(loop_stops, &items[i..end]));
+            segments.push(SegmentPlan::new(loop_stops, &items[i..end])?);
             i = end;
         }
         if segments.is_empty() {
@@ -177,18 +211,14 @@ impl LinesPlan {
         })
     }
 
-    /// The form, with its lazy DFAs built (`None` when one does not build).
-    pub fn build(&self) -> Option<Lines> {
-        let segments = self
-            .segments
-            .iter()
-            .map(SegmentPlan::build)
-            .collect::<Option<Vec<_>>>()?;
-        Some(Lines {
+    /// The form (its lazy DFAs are built on first use).
+    pub fn build(&self) -> Lines {
+        let segments = self.segments.iter().map(SegmentPlan::build).collect();
+        Lines {
             lead: self.lead.clone(),
             segments,
             tail: self.tail.clone(),
-        })
+        }
     }
 
     /// Appends the plan's stored form.
@@ -215,8 +245,8 @@ impl LinesPlan {
         }
     }
 
-    /// Reads a plan written by [`LinesPlan::encode`]. (A segment's part is read back
-    /// when the form is built: one that does not read back builds no form.)
+    /// Reads a plan written by [`LinesPlan::encode`]. (A segment's NFA is read back when
+    /// its DFA is first needed: one that does not read back gives up that search.)
     pub fn decode(reader: &mut Reader<'_>) -> Result<LinesPlan, DecodeError> {
         let stops = |reader: &mut Reader<'_>| {
             let bytes = reader.bytes()?;
@@ -259,10 +289,10 @@ impl LinesPlan {
 }
 
 impl Lines {
-    /// The form of `hir` when it has this shape (and the lazy DFAs build).
+    /// The form of `hir` when it has this shape (and its parts' NFAs build).
     #[cfg(test)]
     pub fn new(hir: &Hir) -> Option<Lines> {
-        LinesPlan::new(hir)?.build()
+        Some(LinesPlan::new(hir)?.build())
     }
 
     /// A fresh cache for [`Lines::find_at`], for texts that are all ASCII when `ascii`
@@ -489,7 +519,9 @@ impl Lines {
 }
 
 impl SegmentPlan {
-    fn new(loop_stops: Vec<u8>, items: &[Hir]) -> SegmentPlan {
+    /// The plan of a segment whose loop stops at `loop_stops` and whose part is the
+    /// concatenation of `items`; `None` when the part's NFA does not build.
+    fn new(loop_stops: Vec<u8>, items: &[Hir]) -> Option<SegmentPlan> {
         let mut mark = Vec::new();
         for item in items {
             match item.kind() {
@@ -500,28 +532,37 @@ impl SegmentPlan {
         let only_mark = items
             .iter()
             .all(|h| matches!(h.kind(), HirKind::Literal(_)));
-        let rest = (!only_mark).then(|| {
-            let mut form = Vec::new();
-            syntax::encode(&Hir::concat(items.to_vec()), &mut form);
-            form.into()
-        });
-        SegmentPlan {
+        let rest = match only_mark {
+            true => None,
+            false => {
+                let ascii = syntax::ascii_hir(&Hir::concat(items.to_vec()));
+                let nfa = thompson::Compiler::new()
+                    .configure(thompson::Config::new().which_captures(WhichCaptures::Implicit))
+                    .build_from_hir(&ascii)
+                    .ok()?;
+                let mut form = Vec::new();
+                if !nfa_form::encode(&nfa, &mut form) {
+                    return None;
+                }
+                Some(form.into())
+            }
+        };
+        Some(SegmentPlan {
             loop_stops,
             mark: mark.into(),
             rest,
-        }
+        })
     }
 
-    fn build(&self) -> Option<Segment> {
-        let rest = match &self.rest {
-            None => None,
-            Some(form) => Some(anchored_dfa(&syntax::decode_ascii(form).ok()?)?),
-        };
-        Some(Segment {
+    fn build(&self) -> Segment {
+        Segment {
             loop_stops: self.loop_stops.clone(),
             mark: super::literal::finder(&self.mark),
-            rest,
-        })
+            rest: self.rest.as_ref().map(|form| RestDfa {
+                nfa: form.clone(),
+                dfa: OnceLock::new(),
+            }),
+        }
     }
 }
 
@@ -581,20 +622,6 @@ fn flatten(hir: &Hir, out: &mut Vec<Hir>) {
 /// capture, kiwipete, the queen's gambit or perft position 4 (callgrind, warm runs of
 /// one move), and a 60-ply UCI game peaks at 61.0 MB instead of 65.6 MB with 512 KB.
 const LINES_CACHE: usize = 320 << 10;
-
-/// Anchored lazy DFAs for `ascii`, a parse cut down to ASCII ([`syntax::ascii_hir`]),
-/// configured like the pattern's own: exact on ASCII texts, or giving up at the first
-/// non-ASCII byte ([`AsciiDfa`]). `None` when either form cannot be built.
-fn anchored_dfa(ascii: &Hir) -> Option<AsciiDfa> {
-    let nfa = thompson::Compiler::new()
-        .configure(thompson::Config::new().which_captures(WhichCaptures::Implicit))
-        .build_from_hir(ascii)
-        .ok()?;
-    let config = hybrid::Config::new()
-        .unicode_word_boundary(true)
-        .cache_capacity(LINES_CACHE);
-    Some(AsciiDfa::new(nfa, config, Direction::Forward))
-}
 
 #[cfg(test)]
 mod tests {

@@ -17,8 +17,9 @@
 //!    that a fresh process does not parse again and
 //!    skips a rule whose state lacks a needed literal before compiling its pattern;
 //!    with it, each compiled pattern's plain data ([`parse_table`]). `nfa_form`: an
-//!    NFA as plain data, replayed into the NFA builder (the program cache keeps the NFAs
-//!    of the lazy DFAs a fresh process is sure to build).
+//!    NFA as plain data, its states that behave alike merged, replayed into the NFA
+//!    builder (the program cache keeps the NFAs of the lazy DFAs a fresh process is sure
+//!    to build, and those of the `lines` parts).
 //!    `starts`: the index of the state's `%` bytes, built on first need on large states
 //!    and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
 //!    their candidates instead of calling memmem once per thread. `local`: which
@@ -26,7 +27,7 @@
 //! 2. Matchers. `linear`: plain-sequence patterns (push, pop, lookups, forks): an
 //!    anchored depth-first search with memchr/memmem that finds the match end and its
 //!    groups at once. `lockstep`: several anchored lazy-DFA walks interleaved. `lines`
-//!    (uses `linear`, `lockstep`): patterns that skip whole lines to one line of a
+//!    (uses `linear`, `lockstep`, `nfa_form`): patterns that skip whole lines to one line of a
 //!    thread (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with
 //!    `M`, an anchored DFA for the rest only there.
 //! 3. The compiled pattern. `pattern`: each distinct pattern compiled once, lazily on
@@ -72,7 +73,7 @@ mod tests;
 use std::collections::HashMap;
 use std::ops::{ControlFlow, Range};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use super::{Executor, Observer, RuleReport};
 use crate::program::ValidProgram;
@@ -110,11 +111,10 @@ struct PatternSlot {
 impl PatternSlot {
     fn get(&self) -> &Compiled {
         self.compiled.get_or_init(|| {
-            // The stored form when the program cache kept one (copied out, so that the
-            // table is not locked while the pattern's `lines` automata are built), else
-            // the parse.
+            // The stored form when the program cache kept one (shared out of the table,
+            // which is not locked while the pattern is compiled), else the parse.
             let stored = remembered::stored(&self.source, |form, stored| {
-                (Box::<[u8]>::from(form), Box::<[u8]>::from(stored))
+                (Arc::clone(form), Arc::clone(stored))
             });
             let from_stored = stored.and_then(|(form, stored)| {
                 let compiled = Compiled::from_stored(form, &stored);
@@ -172,6 +172,12 @@ impl PatternSlot {
 /// (PERF.md, "The rope by default from 4 MB"). Several cores always use it on the
 /// states they cut.
 pub const DEFAULT_ROPE_MIN: usize = 1 << 22;
+
+/// The largest state on which the helper that compiles ahead checks a pattern's needed
+/// literals before compiling it (see [`Fast::lacks_needed`]): one search per literal
+/// of every pattern ahead costs little on a small state, and the patterns it leaves out
+/// are what a small state's first move wastes most on.
+const AHEAD_CHECK_MAX: usize = 1 << 15;
 
 /// The default length of a rope's pieces (see [`Fast::rope`]).
 pub const DEFAULT_ROPE_PIECE: usize = 1 << 15;
@@ -284,7 +290,11 @@ impl Literals {
         needed
             .map(|literal| {
                 let next = known.len();
-                LiteralId(*known.entry(literal.to_vec()).or_insert(next))
+                // A literal met before is looked up without copying it.
+                match known.get(literal) {
+                    Some(&id) => LiteralId(id),
+                    None => LiteralId(*known.entry(literal.to_vec()).or_insert(next)),
+                }
             })
             .collect()
     }
@@ -440,8 +450,17 @@ impl Fast {
 
     /// Compiles, in rule order, the patterns of the rules of `range` from rule `at` on
     /// (read again after each pattern: the run compiles what it meets itself) until
-    /// `stop` is set; sets `all_compiled` when it went through every rule of the program.
-    fn compile_rules(&self, range: Range<usize>, at: &AtomicUsize, stop: &AtomicBool) {
+    /// `stop` is set, leaving out those `state` lacks a needed literal of right now (see
+    /// [`Fast::lacks_needed`]); sets `all_compiled` when it went through every rule of
+    /// the program (later runs compile what they meet that is still not compiled, as
+    /// they would without a helper).
+    fn compile_rules(
+        &self,
+        range: Range<usize>,
+        at: &AtomicUsize,
+        stop: &AtomicBool,
+        state: &RwLock<State>,
+    ) {
         let whole = range == (0..self.rule_pattern.len());
         let mut index = range.start;
         while index < range.end {
@@ -453,7 +472,7 @@ impl Fast {
             let Some(&id) = self.rule_pattern.get(index) else {
                 break;
             };
-            if index < range.end {
+            if index < range.end && !self.lacks_needed(&self.patterns[id], state) {
                 let (compiled, _) = self.patterns[id].get_with_ids(&self.literals);
                 let template = self.program.template(index);
                 self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
@@ -462,6 +481,29 @@ impl Fast {
         }
         if whole && index >= range.end {
             self.all_compiled.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether `state` lacks, right now, a literal that the pattern of `slot` needs (its
+    /// remembered needed literals, while it is not compiled), on a flat state of at most
+    /// [`AHEAD_CHECK_MAX`] bytes that no rule is writing: a rule of that pattern met
+    /// now would be skipped without compiling it. The helper that compiles ahead leaves
+    /// such patterns to the run, which compiles one itself if its literal appears by the
+    /// time it gets there: in a fresh process's first move on the endgames, the helper
+    /// compiled a pattern for every rule ahead, and about 10 M instructions of it went to
+    /// patterns whose rules the run then skipped (PERF.md, "Cold start").
+    fn lacks_needed(&self, slot: &PatternSlot, state: &RwLock<State>) -> bool {
+        let Some(needed) = slot.needed_before_compiling() else {
+            return false;
+        };
+        let Ok(guard) = state.try_read() else {
+            return false;
+        };
+        match guard.text_if_flat() {
+            Some(text) if text.len() <= AHEAD_CHECK_MAX => needed
+                .iter()
+                .any(|literal| memchr::memmem::find(text.as_bytes(), literal).is_none()),
+            _ => false,
         }
     }
 
@@ -952,8 +994,9 @@ impl Executor for Fast {
             let stop = AtomicBool::new(false);
             std::thread::scope(|scope| {
                 // A helper that cannot start leaves the compiling to the run.
-                let helper = std::thread::Builder::new()
-                    .spawn_scoped(scope, || self.compile_rules(range.clone(), &at, &stop));
+                let helper = std::thread::Builder::new().spawn_scoped(scope, || {
+                    self.compile_rules(range.clone(), &at, &stop, &state)
+                });
                 run(&mut scratch);
                 stop.store(true, Ordering::Relaxed);
                 drop(helper);

@@ -54,7 +54,7 @@
 //! DFA, meta, capture engines) are built on first use. Each lazy DFA's cache is capped
 //! (see [`FORWARD_CACHE`]) and can be dropped between runs ([`Cache::forget_states`]).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex_automata::dfa::onepass;
 use regex_automata::hybrid::dfa as hybrid;
@@ -112,7 +112,7 @@ enum GroupEngine {
 pub struct Compiled {
     /// The pattern's parse in binary form ([`syntax::encode`]): engines are built from
     /// it when first needed, without parsing the pattern again.
-    parsed: Box<[u8]>,
+    parsed: Arc<[u8]>,
     /// Group slots (two per group, group 0 included).
     slot_len: usize,
     literals: Literals,
@@ -249,9 +249,8 @@ impl Cache {
     }
 }
 
-/// What compiling a pattern reads off its parse: plain data (the lazy DFAs of its
-/// `lines` form aside, which [`Compiled::from_plain`] builds from the binary forms of
-/// their parts). The program cache keeps it (see `remembered.rs` and PERF.md, "Cold
+/// What compiling a pattern reads off its parse: plain data (its `lines` form keeps the
+/// stored NFAs of its parts, whose lazy DFAs are built on first use). The program cache keeps it (see `remembered.rs` and PERF.md, "Cold
 /// start"), so that a fresh process compiles a pattern without decoding and walking its
 /// parse.
 #[derive(Debug)]
@@ -453,7 +452,7 @@ impl Compiled {
     /// parse: it is read only when an engine is first needed. Bytes that do not read
     /// back are an error. Debug builds check the result against a compilation of the
     /// parse.
-    pub fn from_stored(parsed: Box<[u8]>, stored: &[u8]) -> Result<Compiled, DecodeError> {
+    pub fn from_stored(parsed: Arc<[u8]>, stored: &[u8]) -> Result<Compiled, DecodeError> {
         let plain = Plain::decode(stored)?;
         #[cfg(debug_assertions)]
         if let Ok(hir) = syntax::decode(&parsed) {
@@ -469,7 +468,7 @@ impl Compiled {
 
     /// The pattern ready to search, from the facts read off its parse and the parse's
     /// binary form.
-    fn from_plain(plain: Plain, parsed: Box<[u8]>) -> Compiled {
+    fn from_plain(plain: Plain, parsed: Arc<[u8]>) -> Compiled {
         let Plain {
             slot_len,
             literals,
@@ -488,7 +487,7 @@ impl Compiled {
             ),
             _ => (None, None),
         };
-        let lines = lines.and_then(|plan| plan.build());
+        let lines = lines.map(|plan| plan.build());
         let literal = linear.as_ref().and_then(Linear::as_literal).map(Box::from);
         Compiled {
             dfa_candidates: anchored
@@ -654,16 +653,18 @@ impl Compiled {
                 let stored = self.forward.as_deref().map(nfa_form::decode);
                 let nfa = match stored {
                     Some(Ok(nfa)) => {
-                        debug_assert_eq!(
-                            format!("{nfa:?}"),
-                            format!(
-                                "{:?}",
-                                thompson::Compiler::new()
-                                    .build_from_hir(&self.ascii_hir())
-                                    .ok()?
-                            ),
-                            "a stored NFA that is not the pattern's"
-                        );
+                        #[cfg(debug_assertions)]
+                        {
+                            let fresh = thompson::Compiler::new()
+                                .build_from_hir(&self.ascii_hir())
+                                .ok()?;
+                            let mut form = Vec::new();
+                            nfa_form::encode(&fresh, &mut form);
+                            debug_assert!(
+                                self.forward.as_deref() == Some(&form[..]),
+                                "a stored NFA that is not the pattern's"
+                            );
+                        }
                         nfa
                     }
                     _ => thompson::Compiler::new()
@@ -878,21 +879,24 @@ impl Compiled {
                 let hint = &mut cache.start_hint;
                 let next = |i| self.next_candidate(bytes, i, starts, hint);
                 let ascii = cache.ascii;
-                let filled = match (&self.lines, self.dfa().and_then(|d| d.get(ascii))) {
-                    (Some(lines), _) => {
+                // The pattern's own DFA only when there is no `lines` form: building it
+                // for a pattern that has one (compiling its parse) cost a fresh process
+                // more than the `lines` searches themselves.
+                let filled = match &self.lines {
+                    Some(lines) => {
                         let lcache = cache.lines.get_or_insert_with(|| lines.create_cache(ascii));
                         cache.ahead.fill(bytes, from, next, |starts, out| {
                             lines.search_ahead(lcache, hay, starts, out)
                         })
                     }
-                    (None, Some(dfa)) => {
+                    None => {
+                        // `searches_ahead` rules out a DFA that does not build.
+                        let dfa = self.dfa().and_then(|d| d.get(ascii))?;
                         let dcache = cache.dfa.get_or_insert_with(|| dfa.create_cache());
                         cache.ahead.fill(bytes, from, next, |starts, out| {
                             lockstep::search(dfa, dcache, bytes, starts, out)
                         })
                     }
-                    // `searches_ahead` rules this out.
-                    (None, None) => return None,
                 };
                 if !filled {
                     return None;

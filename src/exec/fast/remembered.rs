@@ -24,7 +24,7 @@
 //! Layer 1: uses `syntax` and `literal` only.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use regex_syntax::hir::Hir;
 
@@ -37,15 +37,16 @@ pub type Needed = Box<[Box<[u8]>]>;
 /// What is remembered of one pattern.
 #[derive(Debug)]
 struct Entry {
-    /// The parse's binary form ([`syntax::encode`]).
-    form: Box<[u8]>,
+    /// The parse's binary form ([`syntax::encode`]), shared with the patterns compiled
+    /// from it (the tries' forms run to tens of KB).
+    form: Arc<[u8]>,
     /// The literals every match needs.
     needed: Needed,
     /// The prefix, when it is plain data.
     prefix: Option<KnownPrefix>,
     /// The compiled pattern's stored form (see `Compiled::store`), empty when it is not
     /// kept.
-    stored: Box<[u8]>,
+    stored: Arc<[u8]>,
 }
 
 /// How the table writes an entry's prefix: `0` not kept, `1` [`KnownPrefix::None`], `2`
@@ -111,7 +112,7 @@ pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
         let pattern =
             std::str::from_utf8(reader.take(len)?).map_err(|_| DecodeError("pattern not UTF-8"))?;
         let len = reader.number()?;
-        let form = Box::<[u8]>::from(reader.take(len)?);
+        let form = Arc::<[u8]>::from(reader.take(len)?);
         let tag = reader.take(1)?[0];
         let count = reader.count()?;
         let needed = (0..count)
@@ -182,8 +183,9 @@ pub fn parse(pattern: &str) -> (Hir, Option<KnownPrefix>) {
 
 /// What `read` makes of the remembered parse of `pattern` (its binary form) and the
 /// compiled pattern's stored form, when there is an entry that keeps one; `None`
-/// otherwise. `read` runs with the table locked: it should only read.
-pub fn stored<T>(pattern: &str, read: impl FnOnce(&[u8], &[u8]) -> T) -> Option<T> {
+/// otherwise. `read` runs with the table locked: it should only read (or take a share
+/// of the bytes).
+pub fn stored<T>(pattern: &str, read: impl FnOnce(&Arc<[u8]>, &Arc<[u8]>) -> T) -> Option<T> {
     let remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
     let entry = remembered.as_ref()?.get(pattern)?;
     (!entry.stored.is_empty()).then(|| read(&entry.form, &entry.stored))
@@ -229,7 +231,7 @@ mod tests {
         }
         let mut form = Vec::new();
         syntax::encode(&syntax::parse(patterns[0]), &mut form);
-        let read = |form: &[u8], stored: &[u8]| (form.to_vec(), stored.to_vec());
+        let read = |form: &Arc<[u8]>, stored: &Arc<[u8]>| (form.to_vec(), stored.to_vec());
         assert_eq!(stored(patterns[0], read), Some((form, vec![1])));
         assert_eq!(stored(patterns[1], read), None, "none kept");
         assert_eq!(stored("remembered-test-not-in-the-table", read), None);

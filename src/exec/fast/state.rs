@@ -119,6 +119,11 @@ impl State {
         self.len
     }
 
+    /// The text when the state is flat, else `None` (without making it flat).
+    pub fn text_if_flat(&self) -> Option<&str> {
+        (!self.segmented).then_some(self.text.as_str())
+    }
+
     /// The text of a flat state (see [`State::flat`], which makes it flat); empty when
     /// the state is segmented.
     pub fn flat_text(&self) -> &str {

@@ -962,3 +962,49 @@ fn rope_joins_stretches_of_unchanged_pieces() {
     check(&[none[0], last, none[1]], &state);
     check(&[first, none[0], last], &state);
 }
+
+/// The helper that compiles ahead leaves out the patterns whose remembered needed
+/// literals a small flat state lacks right now, compiles the others, and still marks the
+/// program as gone through; on a state past [`super::AHEAD_CHECK_MAX`] it compiles them
+/// all. A run then compiles a left-out pattern itself when it needs it, and answers as
+/// the reference does.
+#[test]
+fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
+    use super::state::State;
+    use std::sync::RwLock;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let rules = [
+        ("(#ahead-present: )(x)", "${1}y"),
+        ("#ahead-absent: (x)", "z"),
+        ("#ahead-present: y", "#ahead-absent: x"),
+        ("#ahead-absent: x", "done"),
+    ];
+    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    let table = super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
+    assert!(super::remember_parses(&table).is_ok());
+    let compiled = |fast: &Fast| -> Vec<bool> {
+        fast.patterns
+            .iter()
+            .map(|p| p.compiled.get().is_some())
+            .collect()
+    };
+    let (at, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let small = "#ahead-present: x\n#ahead-present: y\n";
+    let fast = Fast::new(program.clone());
+    fast.compile_rules(0..4, &at, &stop, &RwLock::new(State::new(small)));
+    // Rule 0 is the run's own (the helper starts after `at`).
+    assert_eq!(compiled(&fast), [false, false, true, false]);
+    assert!(fast.all_compiled.load(Ordering::Relaxed));
+    let mut large = String::from(small);
+    large.push_str(&".".repeat(super::AHEAD_CHECK_MAX));
+    let fast = Fast::new(program.clone());
+    fast.compile_rules(0..4, &at, &stop, &RwLock::new(State::new(&large)));
+    assert!(fast.all_compiled.load(Ordering::Relaxed));
+    assert_eq!(compiled(&fast), [false, true, true, true]);
+    let fast = Fast::new(program.clone()).compile_ahead(true);
+    let reference = Reference::new(program);
+    assert_eq!(fast.run(small), reference.run(small));
+    assert_eq!(fast.run(small), "done\ndone\n");
+}
