@@ -525,25 +525,13 @@ fn flatten_if(conditional: If, out: &mut Vec<Located>) {
     match conditional.head {
         Head::Cond(cond) => {
             // Every then-thread waits under another tag: `cond_not` with that tag.
-            if let [
-                Node::Op(Located {
-                    instruction: Instruction::Pause(tag),
-                    ..
-                }),
-            ] = conditional.then[..]
-            {
+            if let Some(tag) = lone_pause(&conditional.then) {
                 out.push(at(Instruction::CondNot { tag }));
                 flatten(conditional.otherwise, out);
                 return;
             }
             // Every else-thread waits under another tag: `cond` with that tag.
-            if let [
-                Node::Op(Located {
-                    instruction: Instruction::Pause(tag),
-                    ..
-                }),
-            ] = conditional.otherwise[..]
-            {
+            if let Some(tag) = lone_pause(&conditional.otherwise) {
                 out.push(at(Instruction::Cond { tag }));
                 flatten(conditional.then, out);
                 return;
@@ -598,6 +586,19 @@ fn flatten_if(conditional: If, out: &mut Vec<Located>) {
     }
 }
 
+/// The tag of a branch that only pauses its threads under another tag.
+fn lone_pause(branch: &[Node]) -> Option<Tag> {
+    match branch {
+        [
+            Node::Op(Located {
+                instruction: Instruction::Pause(tag),
+                ..
+            }),
+        ] => Some(*tag),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -605,16 +606,7 @@ mod tests {
     use crate::compiler::lower;
     use crate::exec::{Executor, reference::Reference};
 
-    fn program(instructions: Vec<Instruction>) -> IrProgram {
-        let site = Site::caller();
-        IrProgram {
-            body: instructions
-                .into_iter()
-                .map(|instruction| Located { instruction, site })
-                .collect(),
-            ..IrProgram::default()
-        }
-    }
+    use crate::compiler::passes::test_program as program;
 
     fn tag(id: u32, side: Side) -> Tag {
         Tag { id, side }

@@ -26,6 +26,20 @@ pub mod removed_reads;
 
 use super::ir::{Instruction, IrProgram};
 
+/// A program of `instructions`, all at one site, with nothing else declared: the passes'
+/// unit tests build their inputs with it.
+#[cfg(test)]
+fn test_program(instructions: Vec<Instruction>) -> IrProgram {
+    let site = super::ir::Site::caller();
+    IrProgram {
+        body: instructions
+            .into_iter()
+            .map(|instruction| super::ir::Located { instruction, site })
+            .collect(),
+        ..IrProgram::default()
+    }
+}
+
 /// The largest number of variables a thread can hold at once, counted along the
 /// instruction list (inputs at the start, `assign` and `define` add, `delete` and `take`
 /// remove).

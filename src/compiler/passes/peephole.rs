@@ -112,18 +112,9 @@ pub(super) fn push(body: &mut Vec<Located>, next: Located) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compiler::ir::{Side, Site, Tag, Var};
+    use crate::compiler::ir::{Side, Tag, Var};
 
-    fn program(instructions: Vec<Instruction>) -> IrProgram {
-        let site = Site::caller();
-        IrProgram {
-            body: instructions
-                .into_iter()
-                .map(|instruction| Located { instruction, site })
-                .collect(),
-            ..IrProgram::default()
-        }
-    }
+    use crate::compiler::passes::test_program as program;
 
     fn after(instructions: Vec<Instruction>) -> Vec<Instruction> {
         run(&program(instructions))

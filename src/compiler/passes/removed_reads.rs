@@ -60,18 +60,9 @@ pub fn removed_reads(ir: &IrProgram) -> Vec<(usize, usize, Var)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compiler::ir::{Located, Side, Site, Tag};
+    use crate::compiler::ir::{Side, Tag};
 
-    fn program(body: Vec<Instruction>) -> IrProgram {
-        let site = Site::caller();
-        IrProgram {
-            body: body
-                .into_iter()
-                .map(|instruction| Located { instruction, site })
-                .collect(),
-            ..IrProgram::default()
-        }
-    }
+    use crate::compiler::passes::test_program as program;
 
     #[test]
     fn finds_reads_after_a_removal_on_the_same_threads_only() {
