@@ -730,6 +730,77 @@ fn lines_state() -> impl Strategy<Value = String> {
 }
 
 // ---------------------------------------------------------------------------------------
+// Patterns that parse the text from its start: `\A H M R T`
+
+const START_HEADS: &[&str] = &[
+    "[^%]*",
+    "([^%]*)",
+    "([^%]*\nHistory: ([^\n]*)\n[^%]*)",
+    "[^%]*\nMoves:[^\n]*",
+    "[^%]*?",
+    "(?:[^%\n]*\n)*",
+    "(.*\n)*?",
+    "",
+    "(8 ([a-z.]) ([a-z.])\n7 ([a-z.]))",
+];
+const START_MARKS: &[&str] = &[
+    "(%%\n#stack:\n)",
+    "%%\n#stack:\n",
+    "(\n[^%]*%%\n#stack:\n)",
+    "#x: ",
+    "(#y: )",
+    "\n",
+    "",
+];
+const START_TAILS: &[&str] = &["", "(?s:.*)", "[^%]*", "([^%]*)", "\n", "\\z", "(?s:(.*))"];
+
+/// A rule that starts with `\A`, as the `play` program's parsing of its input does
+/// (`\A([^%]*)(%%\n#stack:\n)([^\n]*)\n`): linear after the `\A` (or, with a free
+/// part from [`node`] or a `\\z`, not), with a replacement that uses the groups.
+fn text_start_rule() -> impl Strategy<Value = Rule> {
+    (
+        (select(START_HEADS), select(START_MARKS)),
+        prop_oneof![4 => select(LINE_RESTS).prop_map(Node::Leaf), 1 => node()],
+        select(START_TAILS),
+        prop::bool::weighted(0.3),
+        prop::collection::vec(piece(), 0..5),
+    )
+        .prop_map(|((head, mark), rest, tail, wrap, pieces)| {
+            let mut middle = String::new();
+            let mut counted = Groups(Vec::new());
+            rest.render(&mut middle, &mut counted);
+            let body = format!("{head}{mark}{middle}{tail}");
+            let pattern = if wrap {
+                format!("\\A({body})")
+            } else {
+                format!("\\A{body}")
+            };
+            let groups = groups_of(&pattern);
+            Rule::new(pattern.clone(), render_replacement(&pieces, &groups, false))
+        })
+}
+
+/// States for [`text_start_rule`]: a header of lines before the threads (as the `play`
+/// program's input has), stray text, or the machine's threads.
+fn text_start_state() -> impl Strategy<Value = String> {
+    let header = prop::collection::vec(
+        prop_oneof![
+            2 => "History: [a-h1-8 ]{0,12}\n",
+            1 => "Moves:[0-9 ]{0,4}\n",
+            1 => "#number: [0-9]{0,3}\n",
+            1 => "8 [a-z.] [a-z.]\n7 [a-z.]\n",
+            1 => "[a-z :é♟]{0,10}\n",
+        ],
+        0..5,
+    )
+    .prop_map(|lines| lines.concat());
+    prop_oneof![
+        3 => (header, lines_state()).prop_map(|(h, s)| format!("{h}{s}")),
+        1 => any_state(),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
 // Programs
 
 /// How often a rule is written in a row: mostly once, sometimes a run that the fast
@@ -821,6 +892,23 @@ proptest! {
     fn line_lookups_agree(
         rules in lines_program(),
         state in prop_oneof![3 => lines_state(), 1 => any_state()],
+    ) {
+        check(rules, &state)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(2000))]
+    /// Rules anchored at the text's start, whose groups the fast executor resolves with
+    /// the linear form of what follows the `\A`, among rules that change the text first.
+    #[test]
+    fn text_start_rules_agree(
+        rules in prop::collection::vec(
+            (prop_oneof![3 => text_start_rule(), 1 => dialect_rule()], repeat()),
+            1..8,
+        )
+        .prop_map(flatten),
+        state in text_start_state(),
     ) {
         check(rules, &state)?;
     }

@@ -155,6 +155,11 @@ pub struct Compiled {
     forward: Option<Box<[u8]>>,
     groups: OnceLock<GroupEngine>,
     pikevm: OnceLock<pikevm::PikeVM>,
+    /// The linear form of the pattern after a leading `\A` ([`after_text_start`]), when
+    /// the pattern has no linear form of its own: it resolves the groups of the
+    /// pattern's matches, which all start at 0 (see [`Compiled::resolve_groups`]).
+    /// Built on first need.
+    start_linear: OnceLock<Option<Linear>>,
 }
 
 /// Per-run scratch for one [`Compiled`]: lazy DFA states, engine caches, slots.
@@ -512,6 +517,7 @@ impl Compiled {
             forward,
             groups: OnceLock::new(),
             pikevm: OnceLock::new(),
+            start_linear: OnceLock::new(),
         }
     }
 
@@ -752,6 +758,14 @@ impl Compiled {
                 .build_from_hir(&self.hir())
                 .expect("a validated pattern builds a meta regex")
         })
+    }
+
+    /// The linear form of the pattern after a leading `\A` (see `start_linear`), built
+    /// on first use.
+    fn start_linear(&self) -> Option<&Linear> {
+        self.start_linear
+            .get_or_init(|| after_text_start(&self.hir()).as_ref().and_then(Linear::new))
+            .as_ref()
     }
 
     fn pikevm(&self) -> &pikevm::PikeVM {
@@ -1058,6 +1072,19 @@ impl Compiled {
         {
             return;
         }
+        // A pattern `\A X` with a linear `X` (the `play` program's parsing of its input,
+        // `\A([^%]*)(%%\n#stack:\n)...`): its matches start at 0, where `\A` holds
+        // and takes no width, so the match is `X`'s leftmost-first match anchored at 0
+        // and `X`'s linear form resolves its groups, as `Linear::resolve` would the
+        // pattern's own. The engines took about 70,000 instructions a match on these
+        // (the backtracker: more groups than the one-pass DFA takes).
+        if start == 0
+            && self.linear.is_none()
+            && let Some(linear) = self.start_linear()
+            && linear.resolve(hay, start, end, &mut cache.groups)
+        {
+            return;
+        }
         cache.slots.clear();
         cache.slots.resize(slot_len, None);
         let input = Input::new(hay).span(start..end).anchored(Anchored::Yes);
@@ -1095,6 +1122,19 @@ impl Compiled {
             (Some(start), Some(end)),
             "group resolution must find the same match"
         );
+    }
+}
+
+/// The pattern `hir` without its leading `\A`, when it starts with one (a concatenation
+/// whose first part is `\A`): what follows must match from position 0. `None` for any
+/// other pattern.
+fn after_text_start(hir: &Hir) -> Option<Hir> {
+    let HirKind::Concat(parts) = hir.kind() else {
+        return None;
+    };
+    match parts.first()?.kind() {
+        HirKind::Look(regex_syntax::hir::Look::Start) => Some(Hir::concat(parts[1..].to_vec())),
+        _ => None,
     }
 }
 
@@ -1336,5 +1376,79 @@ mod tests {
         assert!(!trie("(%%\n#stack:\n(?:a|b|c)[01]{3})0"));
         // Not linear at all.
         assert!(!trie("%%\n#stack:\n(?:ab)*c"));
+    }
+
+    /// The groups `regex` gives for its first match of `pattern` in `hay`.
+    fn regex_groups(pattern: &str, hay: &str) -> Option<Vec<Option<usize>>> {
+        let re = regex::Regex::new(pattern).unwrap();
+        let caps = re.captures(hay)?;
+        Some(
+            (0..caps.len())
+                .flat_map(|g| {
+                    let m = caps.get(g);
+                    [m.map(|m| m.start()), m.map(|m| m.end())]
+                })
+                .collect(),
+        )
+    }
+
+    /// Patterns that start with `\A` and go on linearly (the `play` program's parsing of
+    /// its input) resolve their groups with the linear form of what follows, exactly as
+    /// `regex` does, on texts where the greedy runs must give back (several `%%` and
+    /// history lines, an unfinished last line, non-ASCII bytes); other patterns keep
+    /// the engines.
+    #[test]
+    fn text_start_patterns_resolve_groups_linearly() {
+        let patterns = [
+            "\\A([^%]*)(%%\n#stack:\n)([^\n]*)\n",
+            "\\A[^%]*%%\n#stack:\n([^\n]*)\n(?s:.*)",
+            "\\A([^%]*\nHistory: ([^\n]*)\n[^%]*)(%%\n#stack:\n)",
+            "\\A([^%]*\nMoves:)[^\n]*(\n[^%]*%%\n#stack:\n)([^\n]*)\n",
+            "\\A([^%]*)#number: ([^\n]*)\n([^%]*%%\n#stack:\n)",
+            "\\A(8 ([a-z.]) ([a-z.])\n7 ([a-z.]))",
+            "\\A((?:[^%\n]*\n)*)(#x: )([^\n]*)\n",
+            "\\A(x|xy)(y?)z?",
+        ];
+        let hays = [
+            "game\nHistory: e2e4 e7e5\nMoves: 3\n#number: 7\n%%\n#stack:\nabc\nd\n%%\n#stack:\n\n",
+            "History: \nHistory: x\n\n%%\n#stack:\n",
+            "\nMoves:\n%%\n#stack:\n♟é\n%x",
+            "8 r .\n7 k\n%%\n#stack:\n",
+            "#y: 1\n#x: 2\n#x: 3\n%%\n",
+            "xyz",
+            "xy",
+            "%%\n#stack:\n",
+        ];
+        for pattern in patterns {
+            let compiled = Compiled::new(pattern);
+            assert!(
+                compiled.linear.is_none(),
+                "{pattern:?} is not linear itself"
+            );
+            assert!(compiled.start_linear().is_some(), "{pattern:?}");
+            for hay in hays {
+                let mut cache = Cache::default();
+                compiled.begin_rule(&mut cache, hay.len());
+                let found = compiled.find_at(&mut cache, hay, 0, None);
+                let want = regex_groups(pattern, hay);
+                assert_eq!(found, want.as_ref().map(|w| (w[0].unwrap(), w[1].unwrap())));
+                if let (Some((start, end)), Some(want)) = (found, want) {
+                    compiled.resolve_groups(&mut cache, hay, start, end);
+                    assert_eq!(cache.groups, want, "{pattern:?} on {hay:?}");
+                    // The linear form itself decides (no engine behind it).
+                    let mut slots = vec![None; want.len()];
+                    let linear = compiled.start_linear().unwrap();
+                    assert!(linear.resolve(hay, start, end, &mut slots));
+                    assert_eq!(slots, want, "{pattern:?} on {hay:?}");
+                }
+            }
+        }
+        // `\A` elsewhere than first, or a look-around after it: no linear form.
+        for pattern in ["(\\A)x", "x|\\A", "\\A(x)\\z", "\\Ax\\b"] {
+            assert!(
+                Compiled::new(pattern).start_linear().is_none(),
+                "{pattern:?}"
+            );
+        }
     }
 }
