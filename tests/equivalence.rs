@@ -801,6 +801,64 @@ fn text_start_state() -> impl Strategy<Value = String> {
 }
 
 // ---------------------------------------------------------------------------------------
+// Lists: loops of one char and a run without it, `(?:;[^;\n]*)+`
+
+const LIST_LOOPS: &[&str] = &[
+    "(?:;[^;\n]*)+",
+    "(?:;[^;\n]*)*",
+    "(?:;[^;\n]*){1}",
+    "(?:;[^;\n]*){2}",
+    "(?:;[^;]*)+",
+    "(?:é[^é\n]*)+",
+    "(?:;[^;\n]*)+?",
+    "(?:;[^\n]*)+",
+    "(?:;[^;\n]+)+",
+    "(?:;[^;\n]*){2,}",
+];
+const LIST_LEADS: &[&str] = &["(%%\n#stack:\n)", "%%\n#stack:\n", "", "(#x: )"];
+const LIST_TAILS: &[&str] = &["\n([^%]*)", "\n", "", "(;?)", "(;[^\n]*)", "([^%]*)"];
+
+/// A rule of the SAN's list forks' shape, `(%%\n#stack:\n)((?:;[^;\n]*){1})((?:;[^;\n]*)+)\n([^%]*)`,
+/// whose loops the fast executor merges to resolve groups, with variants it must not
+/// merge (lazy, a run that takes the loop's char or needs a char, two turns at least).
+fn list_rule() -> impl Strategy<Value = Rule> {
+    (
+        select(LIST_LEADS),
+        prop::collection::vec((select(LIST_LOOPS), prop::bool::ANY), 1..4),
+        select(LIST_TAILS),
+        prop::collection::vec(piece(), 0..5),
+    )
+        .prop_map(|(lead, loops, tail, pieces)| {
+            let body: String = loops
+                .iter()
+                .map(|(l, group)| {
+                    if *group {
+                        format!("({l})")
+                    } else {
+                        l.to_string()
+                    }
+                })
+                .collect();
+            let pattern = format!("{lead}{body}{tail}");
+            let groups = groups_of(&pattern);
+            Rule::new(pattern.clone(), render_replacement(&pieces, &groups, false))
+        })
+}
+
+/// Threads whose stack holds lists (`;e4;d4;;Nf3`, some ending in `;`, some with
+/// non-ASCII items), and other states.
+fn list_state() -> impl Strategy<Value = String> {
+    let list = prop::collection::vec("[a-h1-8éNx]{0,3}", 0..6)
+        .prop_map(|items| items.iter().map(|i| format!(";{i}")).collect::<String>());
+    let thread = (list, prop::collection::vec("[;a-z\n]{0,6}", 0..3))
+        .prop_map(|(list, rest)| format!("%%\n#stack:\n{list}\n{}", rest.concat()));
+    prop_oneof![
+        3 => prop::collection::vec(thread, 0..12).prop_map(|t| t.concat()),
+        1 => any_state(),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
 // Programs
 
 /// How often a rule is written in a row: mostly once, sometimes a run that the fast
@@ -909,6 +967,22 @@ proptest! {
         )
         .prop_map(flatten),
         state in text_start_state(),
+    ) {
+        check(rules, &state)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(2000))]
+    /// List rules, whose groups the fast executor resolves with merged loops.
+    #[test]
+    fn list_rules_agree(
+        rules in prop::collection::vec(
+            (prop_oneof![3 => list_rule(), 1 => dialect_rule()], repeat()),
+            1..8,
+        )
+        .prop_map(flatten),
+        state in list_state(),
     ) {
         check(rules, &state)?;
     }

@@ -40,7 +40,10 @@
 //!   does, without its other engines and their caches.
 //! - Groups: groups at fixed offsets from either edge of the match are computed from
 //!   the match span; linear
-//!   patterns (see [`super::linear`]) are resolved by a budgeted search on the span;
+//!   patterns (see [`super::linear`]) are resolved by a budgeted search on the span, and
+//!   so are patterns whose form for groups is linear (`for_groups`: a leading `\A`
+//!   left out for matches at 0, loops like `(?:;[^;\n]*)+` merged into `;[^\n]*`, which
+//!   give the same matches with the same groups);
 //!   otherwise a one-pass DFA when the pattern is one-pass, else the bounded backtracker, else the
 //!   PikeVM, always anchored on the match span, as `regex` itself does.
 //!
@@ -63,7 +66,9 @@ use regex_automata::util::prefilter::Prefilter;
 use regex_automata::util::primitives::NonMaxUsize;
 use regex_automata::{Anchored, Input, MatchKind, meta};
 
-use regex_syntax::hir::{Hir, HirKind};
+use regex_syntax::hir::{
+    Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition,
+};
 
 use super::linear::Linear;
 use super::lines::{self, Lines, LinesPlan};
@@ -155,11 +160,12 @@ pub struct Compiled {
     forward: Option<Box<[u8]>>,
     groups: OnceLock<GroupEngine>,
     pikevm: OnceLock<pikevm::PikeVM>,
-    /// The linear form of the pattern after a leading `\A` ([`after_text_start`]), when
-    /// the pattern has no linear form of its own: it resolves the groups of the
-    /// pattern's matches, which all start at 0 (see [`Compiled::resolve_groups`]).
-    /// Built on first need.
-    start_linear: OnceLock<Option<Linear>>,
+    /// When the pattern has no linear form of its own, the linear form of its parse
+    /// rewritten for group resolution only ([`for_groups`]: a leading `\A` dropped, then
+    /// `true`, since it then holds only for matches at 0; loops merged), which resolves
+    /// the groups of its matches (see [`Compiled::resolve_groups`]). Built on first
+    /// need.
+    group_linear: OnceLock<Option<(Linear, bool)>>,
 }
 
 /// Per-run scratch for one [`Compiled`]: lazy DFA states, engine caches, slots.
@@ -517,7 +523,7 @@ impl Compiled {
             forward,
             groups: OnceLock::new(),
             pikevm: OnceLock::new(),
-            start_linear: OnceLock::new(),
+            group_linear: OnceLock::new(),
         }
     }
 
@@ -760,12 +766,16 @@ impl Compiled {
         })
     }
 
-    /// The linear form of the pattern after a leading `\A` (see `start_linear`), built
-    /// on first use.
-    fn start_linear(&self) -> Option<&Linear> {
-        self.start_linear
-            .get_or_init(|| after_text_start(&self.hir()).as_ref().and_then(Linear::new))
+    /// The linear form for group resolution (see `group_linear`) and whether it left out
+    /// a leading `\A`, built on first use.
+    fn group_linear(&self) -> Option<(&Linear, bool)> {
+        self.group_linear
+            .get_or_init(|| {
+                let (hir, from_start) = for_groups(&self.hir());
+                Linear::new(&hir).map(|linear| (linear, from_start))
+            })
             .as_ref()
+            .map(|(linear, from_start)| (linear, *from_start))
     }
 
     fn pikevm(&self) -> &pikevm::PikeVM {
@@ -1072,15 +1082,16 @@ impl Compiled {
         {
             return;
         }
-        // A pattern `\A X` with a linear `X` (the `play` program's parsing of its input,
-        // `\A([^%]*)(%%\n#stack:\n)...`): its matches start at 0, where `\A` holds
-        // and takes no width, so the match is `X`'s leftmost-first match anchored at 0
-        // and `X`'s linear form resolves its groups, as `Linear::resolve` would the
-        // pattern's own. The engines took about 70,000 instructions a match on these
-        // (the backtracker: more groups than the one-pass DFA takes).
-        if start == 0
-            && self.linear.is_none()
-            && let Some(linear) = self.start_linear()
+        // A pattern with no linear form of its own whose form for groups is linear (see
+        // [`for_groups`]: the `play` program's parsing of its input,
+        // `\A([^%]*)(%%\n#stack:\n)...`, and the SAN's list forks,
+        // `(%%\n#stack:\n)((?:;[^;\n]*){1})((?:;[^;\n]*)+)\n([^%]*)`): that form has the
+        // same matches with the same groups, so its linear form resolves them, as
+        // `Linear::resolve` would the pattern's own. The engines took 13,000 (one-pass
+        // DFA) to 70,000 (backtracker) instructions a match on these.
+        if self.linear.is_none()
+            && let Some((linear, from_start)) = self.group_linear()
+            && (start == 0 || !from_start)
             && linear.resolve(hay, start, end, &mut cache.groups)
         {
             return;
@@ -1125,17 +1136,105 @@ impl Compiled {
     }
 }
 
-/// The pattern `hir` without its leading `\A`, when it starts with one (a concatenation
-/// whose first part is `\A`): what follows must match from position 0. `None` for any
-/// other pattern.
-fn after_text_start(hir: &Hir) -> Option<Hir> {
-    let HirKind::Concat(parts) = hir.kind() else {
+/// The pattern `hir` rewritten for group resolution: its matches that start at 0 (all of
+/// them when `true` comes back) are the same, with the same groups, as those of `hir`.
+/// - A leading `\A` (the first part of a concatenation) is left out (`true`): at 0 it
+///   holds and takes no width, so a match anchored there is the rest's.
+/// - Loops are merged (see [`merged_loop`]).
+///
+/// Either may make a pattern linear that was not.
+fn for_groups(hir: &Hir) -> (Hir, bool) {
+    if let HirKind::Concat(parts) = hir.kind()
+        && let Some(first) = parts.first()
+        && matches!(first.kind(), HirKind::Look(Look::Start))
+    {
+        return (merged_loops(&Hir::concat(parts[1..].to_vec())), true);
+    }
+    (merged_loops(hir), false)
+}
+
+/// `hir` with every loop [`merged_loop`] takes merged.
+fn merged_loops(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Repetition(rep) => merged_loop(rep).unwrap_or_else(|| {
+            Hir::repetition(Repetition {
+                sub: Box::new(merged_loops(&rep.sub)),
+                ..rep.clone()
+            })
+        }),
+        HirKind::Capture(cap) => Hir::capture(Capture {
+            sub: Box::new(merged_loops(&cap.sub)),
+            ..cap.clone()
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(merged_loops).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(merged_loops).collect()),
+        _ => hir.clone(),
+    }
+}
+
+/// A greedy `(?:aC*)+` (`(?:aC*)*`), `a` one char, `C*` a greedy run of a class without
+/// `a`, written as `a[Ca]*` (`(?:a[Ca]*)?`): the SAN's lists, `(?:;[^;\n]*)+`.
+///
+/// Why it is exact: both match the same texts (`a` then any chars of `C` or `a`, each
+/// `a` starting the next turn of the loop), a text in one way only (a turn ends where
+/// the next `a` is, since `C` lacks `a`), and with the same preference: from a start,
+/// the loop's ends are tried from the farthest down to one char after the start (then,
+/// for `*`, the start itself), one char at a time, as the merged run gives back. (The
+/// last turn's run gives back to its `a`; then the turn is dropped, which ends before
+/// that `a`; then the turn before it gives back a char, after which no turn can follow,
+/// and so on.) The body holds no group, so only the end matters to what follows.
+fn merged_loop(rep: &Repetition) -> Option<Hir> {
+    if !rep.greedy || rep.max.is_some() || rep.min > 1 {
+        return None;
+    }
+    let HirKind::Concat(parts) = rep.sub.kind() else {
         return None;
     };
-    match parts.first()?.kind() {
-        HirKind::Look(regex_syntax::hir::Look::Start) => Some(Hir::concat(parts[1..].to_vec())),
-        _ => None,
+    let [first, run] = &parts[..] else {
+        return None;
+    };
+    let HirKind::Literal(lit) = first.kind() else {
+        return None;
+    };
+    let mut chars = std::str::from_utf8(&lit.0).ok()?.chars();
+    let (Some(a), None) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    let HirKind::Repetition(inner) = run.kind() else {
+        return None;
+    };
+    if !inner.greedy || inner.min != 0 || inner.max.is_some() {
+        return None;
     }
+    let HirKind::Class(Class::Unicode(class)) = inner.sub.kind() else {
+        return None;
+    };
+    let single = ClassUnicode::new([ClassUnicodeRange::new(a, a)]);
+    let mut common = class.clone();
+    common.intersect(&single);
+    if !common.ranges().is_empty() {
+        return None;
+    }
+    let mut wider = class.clone();
+    wider.union(&single);
+    let body = Hir::concat(vec![
+        first.clone(),
+        Hir::repetition(Repetition {
+            min: 0,
+            max: None,
+            greedy: true,
+            sub: Box::new(Hir::class(Class::Unicode(wider))),
+        }),
+    ]);
+    Some(match rep.min {
+        1 => body,
+        _ => Hir::repetition(Repetition {
+            min: 0,
+            max: Some(1),
+            greedy: true,
+            sub: Box::new(body),
+        }),
+    })
 }
 
 /// Alternation branches from which a linear pattern whose groups are all at fixed
@@ -1378,27 +1477,15 @@ mod tests {
         assert!(!trie("%%\n#stack:\n(?:ab)*c"));
     }
 
-    /// The groups `regex` gives for its first match of `pattern` in `hay`.
-    fn regex_groups(pattern: &str, hay: &str) -> Option<Vec<Option<usize>>> {
-        let re = regex::Regex::new(pattern).unwrap();
-        let caps = re.captures(hay)?;
-        Some(
-            (0..caps.len())
-                .flat_map(|g| {
-                    let m = caps.get(g);
-                    [m.map(|m| m.start()), m.map(|m| m.end())]
-                })
-                .collect(),
-        )
-    }
-
-    /// Patterns that start with `\A` and go on linearly (the `play` program's parsing of
-    /// its input) resolve their groups with the linear form of what follows, exactly as
-    /// `regex` does, on texts where the greedy runs must give back (several `%%` and
-    /// history lines, an unfinished last line, non-ASCII bytes); other patterns keep
-    /// the engines.
+    /// Patterns whose form for groups ([`for_groups`]) is linear, where their own is
+    /// not: those that start with `\A` and go on linearly (the `play` program's parsing
+    /// of its input), and those with merged loops (the SAN's list forks). Their groups
+    /// come out of that form's linear search (no engine behind it) exactly as `regex`
+    /// gives them, at every start, on texts where the greedy runs must give back
+    /// (several `%%` and history lines, unfinished last lines, lists ending in `;`,
+    /// non-ASCII chars); other patterns keep the engines.
     #[test]
-    fn text_start_patterns_resolve_groups_linearly() {
+    fn group_forms_resolve_groups_linearly() {
         let patterns = [
             "\\A([^%]*)(%%\n#stack:\n)([^\n]*)\n",
             "\\A[^%]*%%\n#stack:\n([^\n]*)\n(?s:.*)",
@@ -1408,6 +1495,14 @@ mod tests {
             "\\A(8 ([a-z.]) ([a-z.])\n7 ([a-z.]))",
             "\\A((?:[^%\n]*\n)*)(#x: )([^\n]*)\n",
             "\\A(x|xy)(y?)z?",
+            "\\A((?:;[^;\n]*)+)(;?)",
+            "(%%\n#stack:\n)((?:;[^;\n]*){1})((?:;[^;\n]*)+)\n([^%]*)",
+            "(%%\n#stack:\n)((?:;[^;\n]*){2})((?:;[^;\n]*)+)\n([^%]*)",
+            "(#stack:\n)((?:;[^;\n]*)*)(;?[^\n]*)",
+            "((?:;[^;\n]*)+)(;[^\n]*)",
+            "((?:;[^;\n]*)*)(;?)",
+            "((?:é[^é%]*)+)(é?)([^%]*)",
+            "(x(?:;[^;]*)+)(;?)",
         ];
         let hays = [
             "game\nHistory: e2e4 e7e5\nMoves: 3\n#number: 7\n%%\n#stack:\nabc\nd\n%%\n#stack:\n\n",
@@ -1418,35 +1513,65 @@ mod tests {
             "xyz",
             "xy",
             "%%\n#stack:\n",
+            "%%\n#stack:\n;e4;d4;;Nf3\nrest\n%%\n#stack:\n;a\n%%\n#stack:\n;a;b;\n",
+            ";;x;\n;y",
+            "x;a;b;;\n;éé;é",
+            "é;éaé\né%é",
+            ";",
+            "",
         ];
         for pattern in patterns {
+            let re = regex::Regex::new(pattern).unwrap();
             let compiled = Compiled::new(pattern);
-            assert!(
-                compiled.linear.is_none(),
-                "{pattern:?} is not linear itself"
-            );
-            assert!(compiled.start_linear().is_some(), "{pattern:?}");
+            assert!(compiled.linear.is_none(), "{pattern:?} is linear itself");
+            let (linear, _) = compiled.group_linear().expect(pattern);
             for hay in hays {
                 let mut cache = Cache::default();
-                compiled.begin_rule(&mut cache, hay.len());
-                let found = compiled.find_at(&mut cache, hay, 0, None);
-                let want = regex_groups(pattern, hay);
-                assert_eq!(found, want.as_ref().map(|w| (w[0].unwrap(), w[1].unwrap())));
-                if let (Some((start, end)), Some(want)) = (found, want) {
+                for at in (0..=hay.len()).filter(|&i| hay.is_char_boundary(i)) {
+                    compiled.begin_rule(&mut cache, hay.len());
+                    let found = compiled.find_at(&mut cache, hay, at, None);
+                    let want = re.captures_at(hay, at);
+                    let span = want
+                        .as_ref()
+                        .and_then(|c| c.get(0))
+                        .map(|m| (m.start(), m.end()));
+                    assert_eq!(found, span, "{pattern:?} on {hay:?} at {at}");
+                    let (Some((start, end)), Some(want)) = (found, want) else {
+                        continue;
+                    };
+                    let want: Vec<Option<usize>> = (0..want.len())
+                        .flat_map(|g| {
+                            let m = want.get(g);
+                            [m.map(|m| m.start()), m.map(|m| m.end())]
+                        })
+                        .collect();
                     compiled.resolve_groups(&mut cache, hay, start, end);
-                    assert_eq!(cache.groups, want, "{pattern:?} on {hay:?}");
-                    // The linear form itself decides (no engine behind it).
-                    let mut slots = vec![None; want.len()];
-                    let linear = compiled.start_linear().unwrap();
-                    assert!(linear.resolve(hay, start, end, &mut slots));
-                    assert_eq!(slots, want, "{pattern:?} on {hay:?}");
+                    assert_eq!(cache.groups, want, "{pattern:?} on {hay:?} at {at}");
+                    // The linear form itself decides, at 0 for the `\A` patterns.
+                    if start == 0 || !pattern.starts_with("\\A") {
+                        let mut slots = vec![None; want.len()];
+                        assert!(linear.resolve(hay, start, end, &mut slots));
+                        assert_eq!(slots, want, "{pattern:?} on {hay:?} at {at}");
+                    }
                 }
             }
         }
-        // `\A` elsewhere than first, or a look-around after it: no linear form.
-        for pattern in ["(\\A)x", "x|\\A", "\\A(x)\\z", "\\Ax\\b"] {
+        // `\A` elsewhere than first, a look-around after it, a lazy loop or run, a loop
+        // whose run takes its first char, must be one char long or turns at least
+        // twice: no linear form.
+        for pattern in [
+            "(\\A)x",
+            "x|\\A",
+            "\\A(x)\\z",
+            "\\Ax\\b",
+            "(?:;[^;\n]*)+?x",
+            "(?:;[^;\n]*?)+x",
+            "(?:;[^\n]*)+x",
+            "(?:;[^;\n]+)+x",
+            "(?:;[^;\n]*){2,}x",
+        ] {
             assert!(
-                Compiled::new(pattern).start_linear().is_none(),
+                Compiled::new(pattern).group_linear().is_none(),
                 "{pattern:?}"
             );
         }
