@@ -315,6 +315,17 @@ impl Lines {
         }
     }
 
+    /// Builds the parts' lazy DFAs for texts that are all ASCII when `ascii` (see
+    /// [`AsciiDfa`]), as the first [`Lines::create_cache`] would: the helper thread that
+    /// compiles ahead of a run does it, so that the run finds them built.
+    pub fn build_dfas(&self, ascii: bool) {
+        for segment in &self.segments {
+            if let Some(rest) = &segment.rest {
+                rest.get(ascii);
+            }
+        }
+    }
+
     /// The match anchored at `start` (a char boundary of `hay`), if any.
     pub fn find_at(
         &self,

@@ -453,15 +453,26 @@ impl Fast {
     /// `stop` is set, leaving out those `state` lacks a needed literal of right now (see
     /// [`Fast::lacks_needed`]); sets `all_compiled` when it went through every rule of
     /// the program (later runs compile what they meet that is still not compiled, as
-    /// they would without a helper).
+    /// they would without a helper). Then, until `stop`, goes again over the left-out
+    /// rules still ahead of the run, in rule order, and compiles the patterns whose
+    /// literals the state has gained meanwhile (the run's earlier rules write them):
+    /// the first pass meets the state as the run started it, before the rules that
+    /// write the tags most patterns need, so it used to leave out nearly all of them
+    /// and end within the run's first rules (PERF.md, "Cold start"). With each pattern
+    /// it builds the engines a search of it is sure to build
+    /// ([`Compiled::build_search_engines`]) for texts that are all ASCII when `ascii`
+    /// (the run's [`Scratch::ascii`]).
     fn compile_rules(
         &self,
         range: Range<usize>,
         at: &AtomicUsize,
         stop: &AtomicBool,
         state: &RwLock<State>,
+        ascii: bool,
     ) {
         let whole = range == (0..self.rule_pattern.len());
+        // The rules left out for a literal the state lacked, in rule order.
+        let mut left_out = Vec::new();
         let mut index = range.start;
         while index < range.end {
             if stop.load(Ordering::Relaxed) {
@@ -472,16 +483,50 @@ impl Fast {
             let Some(&id) = self.rule_pattern.get(index) else {
                 break;
             };
-            if index < range.end && !self.lacks_needed(&self.patterns[id], state) {
-                let (compiled, _) = self.patterns[id].get_with_ids(&self.literals);
-                let template = self.program.template(index);
-                self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
+            if index < range.end {
+                if self.lacks_needed(&self.patterns[id], state) {
+                    left_out.push(index);
+                } else {
+                    self.compile_rule(index, ascii);
+                }
             }
             index += 1;
         }
         if whole && index >= range.end {
             self.all_compiled.store(true, Ordering::Relaxed);
         }
+        while !left_out.is_empty() && !stop.load(Ordering::Relaxed) {
+            let before = left_out.len();
+            left_out.retain(|&index| {
+                let slot = &self.patterns[self.rule_pattern[index]];
+                if stop.load(Ordering::Relaxed) {
+                    return true;
+                }
+                // Passed by the run, or compiled for another rule of its pattern.
+                if index <= at.load(Ordering::Relaxed) || slot.compiled.get().is_some() {
+                    return false;
+                }
+                if self.lacks_needed(slot, state) {
+                    return true;
+                }
+                self.compile_rule(index, ascii);
+                false
+            });
+            if left_out.len() == before {
+                // Nothing gained: give the run time to change the state.
+                std::thread::sleep(std::time::Duration::from_micros(100));
+            }
+        }
+    }
+
+    /// Compiles the pattern of rule `index` and the engines its search is sure to build
+    /// (for texts that are all ASCII when `ascii`), and decides how its template uses
+    /// groups.
+    fn compile_rule(&self, index: usize, ascii: bool) {
+        let (compiled, _) = self.patterns[self.rule_pattern[index]].get_with_ids(&self.literals);
+        compiled.build_search_engines(ascii);
+        let template = self.program.template(index);
+        self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
     }
 
     /// Whether `state` lacks, right now, a literal that the pattern of `slot` needs (its
@@ -990,12 +1035,13 @@ impl Executor for Fast {
             }
             None => self.run_loop(&state, range.clone(), observer, scratch, None, &at),
         };
+        let ascii = scratch.ascii;
         if self.compile_ahead && self.uncompiled(&range) {
             let stop = AtomicBool::new(false);
             std::thread::scope(|scope| {
                 // A helper that cannot start leaves the compiling to the run.
                 let helper = std::thread::Builder::new().spawn_scoped(scope, || {
-                    self.compile_rules(range.clone(), &at, &stop, &state)
+                    self.compile_rules(range.clone(), &at, &stop, &state, ascii)
                 });
                 run(&mut scratch);
                 stop.store(true, Ordering::Relaxed);

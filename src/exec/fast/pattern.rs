@@ -623,6 +623,21 @@ impl Compiled {
         syntax::decode_ascii(&self.parsed).expect("the executor's own encoding reads back")
     }
 
+    /// Builds the engines that a search of the pattern builds on its first use whatever
+    /// the text, for texts that are all ASCII when `ascii` (see [`AsciiDfa`]): the forward
+    /// lazy DFA when candidates are searched with it or when the program cache kept its
+    /// NFA (see `Plain::stored`), and the lazy DFAs of the `lines` form. The helper thread
+    /// that compiles ahead of a run calls it, so that the run finds them built; results
+    /// are the same either way.
+    pub fn build_search_engines(&self, ascii: bool) {
+        if self.forward.is_some() || self.dfa_candidates {
+            let _ = self.dfa().and_then(|d| d.get(ascii));
+        }
+        if let Some(lines) = &self.lines {
+            lines.build_dfas(ascii);
+        }
+    }
+
     /// The NFA, built on first use.
     fn nfa(&self) -> &NFA {
         self.nfa.get_or_init(|| {
