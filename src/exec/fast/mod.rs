@@ -110,31 +110,40 @@ struct PatternSlot {
 
 impl PatternSlot {
     fn get(&self) -> &Compiled {
-        self.compiled.get_or_init(|| {
-            // The stored form when the program cache kept one (shared out of the table,
-            // which is not locked while the pattern is compiled), else the parse.
-            let stored = remembered::stored(&self.source, |form, stored| {
-                (Arc::clone(form), Arc::clone(stored))
-            });
-            let from_stored = stored.and_then(|(form, stored)| {
-                let compiled = Compiled::from_stored(form, &stored);
-                debug_assert!(compiled.is_ok(), "the stored form of {:?}", self.source);
-                compiled.ok()
-            });
-            let compiled = from_stored.unwrap_or_else(|| {
-                let (hir, prefix) = remembered::parse(&self.source);
-                Compiled::from_hir_known(&hir, prefix.as_ref())
-            });
-            debug_assert!(
-                self.needed.as_ref().is_none_or(|needed| needed
-                    .iter()
-                    .map(|l| &l[..])
-                    .eq(compiled.needed_literals())),
-                "the remembered needed literals of {:?}",
-                self.source
-            );
-            compiled
-        })
+        self.compiled.get_or_init(|| self.build())
+    }
+
+    /// The compiled pattern, built outside the lock when it is not built yet (see
+    /// `syntax::set_built`): for the helper that compiles ahead, so that a run that
+    /// meets the pattern meanwhile compiles it itself instead of waiting.
+    fn get_ahead(&self) -> &Compiled {
+        syntax::set_built(&self.compiled, || self.build())
+    }
+
+    /// Compiles the pattern.
+    fn build(&self) -> Compiled {
+        // The stored form when the program cache kept one (shared out of the table,
+        // which is not locked while the pattern is compiled), else the parse.
+        let stored = remembered::stored(&self.source, |form, stored| {
+            (Arc::clone(form), Arc::clone(stored))
+        });
+        let from_stored = stored.and_then(|(form, stored)| {
+            let compiled = Compiled::from_stored(form, &stored);
+            debug_assert!(compiled.is_ok(), "the stored form of {:?}", self.source);
+            compiled.ok()
+        });
+        let compiled = from_stored.unwrap_or_else(|| {
+            let (hir, prefix) = remembered::parse(&self.source);
+            Compiled::from_hir_known(&hir, prefix.as_ref())
+        });
+        debug_assert!(
+            self.needed
+                .as_ref()
+                .is_none_or(|needed| needed.iter().map(|l| &l[..]).eq(compiled.needed_literals())),
+            "the remembered needed literals of {:?}",
+            self.source
+        );
+        compiled
     }
 
     /// The compiled pattern and the ids of its needed literals.
@@ -523,7 +532,9 @@ impl Fast {
     /// (for texts that are all ASCII when `ascii`), and decides how its template uses
     /// groups.
     fn compile_rule(&self, index: usize, ascii: bool) {
-        let (compiled, _) = self.patterns[self.rule_pattern[index]].get_with_ids(&self.literals);
+        let slot = &self.patterns[self.rule_pattern[index]];
+        let compiled = slot.get_ahead();
+        slot.ids(&self.literals);
         compiled.build_search_engines(ascii);
         let template = self.program.template(index);
         self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));

@@ -1093,3 +1093,32 @@ fn the_helper_compiles_left_out_patterns_once_their_literals_appear() {
         assert_eq!(fast.run(text), reference.run(text), "{text:?}");
     }
 }
+
+/// `syntax::set_built` builds outside the lock: a thread that needs the value while
+/// another builds it does not wait, and the value set first is the one both get.
+#[test]
+fn set_built_does_not_hold_the_lock_while_it_builds() {
+    use std::sync::OnceLock;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let lock = OnceLock::new();
+    let (go, wait) = mpsc::channel::<()>();
+    let (started, on_start) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let lock = &lock;
+        let builder = scope.spawn(move || {
+            *super::syntax::set_built(lock, || {
+                started.send(()).unwrap();
+                // Held up until the other thread has its value (at most a minute: a
+                // set_built that held the lock fails the test instead of hanging).
+                let _ = wait.recv_timeout(Duration::from_secs(60));
+                1
+            })
+        });
+        on_start.recv().unwrap();
+        assert_eq!(*lock.get_or_init(|| 2), 2);
+        go.send(()).unwrap();
+        assert_eq!(builder.join().unwrap(), 2);
+    });
+    assert_eq!(super::syntax::set_built(&lock, || 3), &2);
+}
