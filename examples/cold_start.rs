@@ -14,18 +14,23 @@
 //! The first run is [`first_run`], every later one [`warm_run`], each a function of its
 //! own that is never inlined, so that callgrind counts each run's instructions on the
 //! main thread by itself: one process with RUNS = 2 under
-//! `valgrind --tool=callgrind --separate-threads=yes` writes one file per thread; the main
+//! `valgrind --tool=callgrind --separate-threads=yes --fair-sched=yes` (callgrind runs
+//! one thread at a time; with fair scheduling they take turns, so that the helper gets
+//! about as far as on a second core of its own) writes one file per thread; the main
 //! thread's file gives the inclusive cost of `first_run` (the first run) and of
 //! `warm_run` (one warm run), and every other thread's file is a helper that compiled
-//! ahead (thread 2 started by the first run; thread 3, when there is one, by the warm run,
-//! which starts a helper only while some pattern of the program is not compiled). The
-//! helper's instructions run on the second core in parallel with the run, so they are
-//! reported apart, not added to the run's. A run that waits for a pattern the helper is
-//! compiling spends no instructions while it waits; `--no-ahead` gives the other bound,
-//! every compile on the run's thread. `scripts/cold-start.sh` does all this for a list of
-//! FENs and both bounds, and prints first, warm, allowed = 2 x warm + 60 M (20 ms being
-//! about 60 M instructions on the machine measured) and first / allowed; with `time` it
-//! instead takes the medians of the printed wall-clock times of repeated processes.
+//! ahead (thread 2 started by the first run; thread 3, when there is one, by the warm
+//! run, which starts a helper only while some pattern of the program is not compiled).
+//! The helper's instructions run on the second core in parallel with the run, so they
+//! are reported apart, not added to the run's. The run does not wait for the helper's
+//! builds: the helper builds outside the patterns' locks, and a run that needs a
+//! pattern meanwhile compiles it itself, so the main thread's count is all of the run's
+//! work. `--no-ahead` gives the bound for a machine whose second core is busy: every
+//! compile on the run's thread. `scripts/cold_start.py` does all this for the bench
+//! positions and both bounds, and prints first, warm, allowed = 2 x warm + 60 M (20 ms
+//! being about 60 M instructions on the machine measured) and first / allowed; with
+//! `time` it takes the medians of the printed wall-clock times of repeated processes
+//! instead.
 //!
 //! The earlier method, the whole process's instructions by difference (RUNS = 0, 1, 2:
 //! first = N1 - N0, warm = N2 - N1, both threads counted), counts in N2 - N1 whatever the

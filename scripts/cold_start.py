@@ -34,12 +34,16 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FENS = os.environ.get("FENS", os.path.join(HERE, "..", "data", "positions", "bench-after-white.txt"))
+FENS = os.environ.get(
+    "FENS", os.path.join(HERE, "..", "data", "positions", "bench-after-white.txt")
+)
 ALLOWANCE_M = 60.0  # 20 ms in M instructions
 ALLOWANCE_MS = 20.0
 # BOUNDS=ahead measures only with the helper (`--no-ahead` runs the same code whatever the
 # helper does, so one measurement of it serves two builds that differ only there).
-BOUNDS = {"ahead": (True,), "no-ahead": (False,)}.get(os.environ.get("BOUNDS", ""), (True, False))
+BOUNDS = {"ahead": (True,), "no-ahead": (False,)}.get(
+    os.environ.get("BOUNDS", ""), (True, False)
+)
 
 
 def fens() -> list:
