@@ -48,7 +48,7 @@ BOUNDS = {"ahead": (True,), "no-ahead": (False,)}.get(
 
 def fens() -> list:
     with open(FENS) as f:
-        return [line.strip() for line in f if line.strip()]
+        return [line.strip() for line in f if line.strip() and not line.startswith("#")]
 
 
 def inclusive(path: str, names: list) -> dict:
