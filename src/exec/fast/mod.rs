@@ -504,8 +504,30 @@ impl Fast {
         if whole && index >= range.end {
             self.all_compiled.store(true, Ordering::Relaxed);
         }
+        // The state as last checked: the left-out patterns are checked against a copy,
+        // taken under the lock only when the state changed, so that the helper holds the
+        // lock for a copy's time, not for a search per pattern (a helper preempted while
+        // it holds the lock would hold up the run's next rule).
+        let mut text = String::new();
         while !left_out.is_empty() && !stop.load(Ordering::Relaxed) {
-            let before = left_out.len();
+            let checkable = match state.try_read() {
+                Ok(guard) => match guard.text_if_flat() {
+                    Some(now) if now.len() <= AHEAD_CHECK_MAX && now == text => None,
+                    Some(now) if now.len() <= AHEAD_CHECK_MAX => {
+                        text.clear();
+                        text.push_str(now);
+                        Some(true)
+                    }
+                    // Too large to check, as in `lacks_needed`: compile them all.
+                    _ => Some(false),
+                },
+                Err(_) => None,
+            };
+            let Some(checkable) = checkable else {
+                // Unchanged, or being written: give the run time to change the state.
+                std::thread::sleep(std::time::Duration::from_micros(100));
+                continue;
+            };
             left_out.retain(|&index| {
                 let slot = &self.patterns[self.rule_pattern[index]];
                 if stop.load(Ordering::Relaxed) {
@@ -515,16 +537,18 @@ impl Fast {
                 if index <= at.load(Ordering::Relaxed) || slot.compiled.get().is_some() {
                     return false;
                 }
-                if self.lacks_needed(slot, state) {
+                let lacks = |needed: &[Box<[u8]>]| {
+                    let bytes = text.as_bytes();
+                    needed
+                        .iter()
+                        .any(|l| memchr::memmem::find(bytes, l).is_none())
+                };
+                if checkable && slot.needed_before_compiling().is_some_and(lacks) {
                     return true;
                 }
                 self.compile_rule(index, ascii);
                 false
             });
-            if left_out.len() == before {
-                // Nothing gained: give the run time to change the state.
-                std::thread::sleep(std::time::Duration::from_micros(100));
-            }
         }
     }
 
