@@ -77,16 +77,24 @@ impl RestDfa {
     /// `None` when the NFA does not read back or a DFA does not build (the search then
     /// gives up and the caller asks another engine).
     fn get(&self, ascii: bool) -> Option<&hybrid::DFA> {
-        self.dfa
-            .get_or_init(|| {
-                let nfa = nfa_form::decode(&self.nfa).ok()?;
-                let config = hybrid::Config::new()
-                    .unicode_word_boundary(true)
-                    .cache_capacity(LINES_CACHE);
-                Some(AsciiDfa::new(nfa, config, Direction::Forward))
-            })
-            .as_ref()?
-            .get(ascii)
+        self.dfa.get_or_init(|| self.build()).as_ref()?.get(ascii)
+    }
+
+    /// The DFAs, built from the stored NFA.
+    fn build(&self) -> Option<AsciiDfa> {
+        let nfa = nfa_form::decode(&self.nfa).ok()?;
+        let config = hybrid::Config::new()
+            .unicode_word_boundary(true)
+            .cache_capacity(LINES_CACHE);
+        Some(AsciiDfa::new(nfa, config, Direction::Forward))
+    }
+
+    /// Builds what [`RestDfa::get`] returns for `ascii` when it is not built yet,
+    /// without holding a lock while it builds (see [`syntax::set_built`]).
+    fn build_ahead(&self, ascii: bool) {
+        if let Some(dfa) = syntax::set_built(&self.dfa, || self.build()) {
+            dfa.build_ahead(ascii);
+        }
     }
 }
 
@@ -312,6 +320,17 @@ impl Lines {
             ahead_lines: Vec::new(),
             ahead_starts: Vec::new(),
             ahead_answers: Vec::new(),
+        }
+    }
+
+    /// Builds the parts' lazy DFAs for texts that are all ASCII when `ascii` (see
+    /// [`AsciiDfa`]), as the first [`Lines::create_cache`] would: the helper thread that
+    /// compiles ahead of a run does it, so that the run finds them built.
+    pub fn build_dfas(&self, ascii: bool) {
+        for segment in &self.segments {
+            if let Some(rest) = &segment.rest {
+                rest.build_ahead(ascii);
+            }
         }
     }
 

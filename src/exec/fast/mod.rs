@@ -110,31 +110,40 @@ struct PatternSlot {
 
 impl PatternSlot {
     fn get(&self) -> &Compiled {
-        self.compiled.get_or_init(|| {
-            // The stored form when the program cache kept one (shared out of the table,
-            // which is not locked while the pattern is compiled), else the parse.
-            let stored = remembered::stored(&self.source, |form, stored| {
-                (Arc::clone(form), Arc::clone(stored))
-            });
-            let from_stored = stored.and_then(|(form, stored)| {
-                let compiled = Compiled::from_stored(form, &stored);
-                debug_assert!(compiled.is_ok(), "the stored form of {:?}", self.source);
-                compiled.ok()
-            });
-            let compiled = from_stored.unwrap_or_else(|| {
-                let (hir, prefix) = remembered::parse(&self.source);
-                Compiled::from_hir_known(&hir, prefix.as_ref())
-            });
-            debug_assert!(
-                self.needed.as_ref().is_none_or(|needed| needed
-                    .iter()
-                    .map(|l| &l[..])
-                    .eq(compiled.needed_literals())),
-                "the remembered needed literals of {:?}",
-                self.source
-            );
-            compiled
-        })
+        self.compiled.get_or_init(|| self.build())
+    }
+
+    /// The compiled pattern, built outside the lock when it is not built yet (see
+    /// `syntax::set_built`): for the helper that compiles ahead, so that a run that
+    /// meets the pattern meanwhile compiles it itself instead of waiting.
+    fn get_ahead(&self) -> &Compiled {
+        syntax::set_built(&self.compiled, || self.build())
+    }
+
+    /// Compiles the pattern.
+    fn build(&self) -> Compiled {
+        // The stored form when the program cache kept one (shared out of the table,
+        // which is not locked while the pattern is compiled), else the parse.
+        let stored = remembered::stored(&self.source, |form, stored| {
+            (Arc::clone(form), Arc::clone(stored))
+        });
+        let from_stored = stored.and_then(|(form, stored)| {
+            let compiled = Compiled::from_stored(form, &stored);
+            debug_assert!(compiled.is_ok(), "the stored form of {:?}", self.source);
+            compiled.ok()
+        });
+        let compiled = from_stored.unwrap_or_else(|| {
+            let (hir, prefix) = remembered::parse(&self.source);
+            Compiled::from_hir_known(&hir, prefix.as_ref())
+        });
+        debug_assert!(
+            self.needed
+                .as_ref()
+                .is_none_or(|needed| needed.iter().map(|l| &l[..]).eq(compiled.needed_literals())),
+            "the remembered needed literals of {:?}",
+            self.source
+        );
+        compiled
     }
 
     /// The compiled pattern and the ids of its needed literals.
@@ -453,15 +462,26 @@ impl Fast {
     /// `stop` is set, leaving out those `state` lacks a needed literal of right now (see
     /// [`Fast::lacks_needed`]); sets `all_compiled` when it went through every rule of
     /// the program (later runs compile what they meet that is still not compiled, as
-    /// they would without a helper).
+    /// they would without a helper). Then, until `stop`, goes again over the left-out
+    /// rules still ahead of the run, in rule order, and compiles the patterns whose
+    /// literals the state has gained meanwhile (the run's earlier rules write them):
+    /// the first pass meets the state as the run started it, before the rules that
+    /// write the tags most patterns need, so it used to leave out nearly all of them
+    /// and end within the run's first rules (PERF.md, "Cold start"). With each pattern
+    /// it builds the engines a search of it is sure to build
+    /// ([`Compiled::build_search_engines`]) for texts that are all ASCII when `ascii`
+    /// (the run's [`Scratch::ascii`]).
     fn compile_rules(
         &self,
         range: Range<usize>,
         at: &AtomicUsize,
         stop: &AtomicBool,
         state: &RwLock<State>,
+        ascii: bool,
     ) {
         let whole = range == (0..self.rule_pattern.len());
+        // The rules left out for a literal the state lacked, in rule order.
+        let mut left_out = Vec::new();
         let mut index = range.start;
         while index < range.end {
             if stop.load(Ordering::Relaxed) {
@@ -472,16 +492,76 @@ impl Fast {
             let Some(&id) = self.rule_pattern.get(index) else {
                 break;
             };
-            if index < range.end && !self.lacks_needed(&self.patterns[id], state) {
-                let (compiled, _) = self.patterns[id].get_with_ids(&self.literals);
-                let template = self.program.template(index);
-                self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
+            if index < range.end {
+                if self.lacks_needed(&self.patterns[id], state) {
+                    left_out.push(index);
+                } else {
+                    self.compile_rule(index, ascii);
+                }
             }
             index += 1;
         }
         if whole && index >= range.end {
             self.all_compiled.store(true, Ordering::Relaxed);
         }
+        // The state as last checked: the left-out patterns are checked against a copy,
+        // taken under the lock only when the state changed, so that the helper holds the
+        // lock for a copy's time, not for a search per pattern (a helper preempted while
+        // it holds the lock would hold up the run's next rule).
+        let mut text = String::new();
+        while !left_out.is_empty() && !stop.load(Ordering::Relaxed) {
+            let checkable = match state.try_read() {
+                Ok(guard) => match guard.text_if_flat() {
+                    Some(now) if now.len() <= AHEAD_CHECK_MAX && now == text => None,
+                    Some(now) if now.len() <= AHEAD_CHECK_MAX => {
+                        text.clear();
+                        text.push_str(now);
+                        Some(true)
+                    }
+                    // Too large to check, as in `lacks_needed`: compile them all.
+                    _ => Some(false),
+                },
+                Err(_) => None,
+            };
+            let Some(checkable) = checkable else {
+                // Unchanged, or being written: give the run time to change the state.
+                std::thread::sleep(std::time::Duration::from_micros(100));
+                continue;
+            };
+            left_out.retain(|&index| {
+                let slot = &self.patterns[self.rule_pattern[index]];
+                if stop.load(Ordering::Relaxed) {
+                    return true;
+                }
+                // Passed by the run, or compiled for another rule of its pattern.
+                if index <= at.load(Ordering::Relaxed) || slot.compiled.get().is_some() {
+                    return false;
+                }
+                let lacks = |needed: &[Box<[u8]>]| {
+                    let bytes = text.as_bytes();
+                    needed
+                        .iter()
+                        .any(|l| memchr::memmem::find(bytes, l).is_none())
+                };
+                if checkable && slot.needed_before_compiling().is_some_and(lacks) {
+                    return true;
+                }
+                self.compile_rule(index, ascii);
+                false
+            });
+        }
+    }
+
+    /// Compiles the pattern of rule `index` and the engines its search is sure to build
+    /// (for texts that are all ASCII when `ascii`), and decides how its template uses
+    /// groups.
+    fn compile_rule(&self, index: usize, ascii: bool) {
+        let slot = &self.patterns[self.rule_pattern[index]];
+        let compiled = slot.get_ahead();
+        slot.ids(&self.literals);
+        compiled.build_search_engines(ascii);
+        let template = self.program.template(index);
+        self.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
     }
 
     /// Whether `state` lacks, right now, a literal that the pattern of `slot` needs (its
@@ -990,12 +1070,13 @@ impl Executor for Fast {
             }
             None => self.run_loop(&state, range.clone(), observer, scratch, None, &at),
         };
+        let ascii = scratch.ascii;
         if self.compile_ahead && self.uncompiled(&range) {
             let stop = AtomicBool::new(false);
             std::thread::scope(|scope| {
                 // A helper that cannot start leaves the compiling to the run.
                 let helper = std::thread::Builder::new().spawn_scoped(scope, || {
-                    self.compile_rules(range.clone(), &at, &stop, &state)
+                    self.compile_rules(range.clone(), &at, &stop, &state, ascii)
                 });
                 run(&mut scratch);
                 stop.store(true, Ordering::Relaxed);

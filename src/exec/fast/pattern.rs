@@ -635,6 +635,26 @@ impl Compiled {
         syntax::decode_ascii(&self.parsed).expect("the executor's own encoding reads back")
     }
 
+    /// Builds the engines that a search of the pattern builds on its first use whatever
+    /// the text, for texts that are all ASCII when `ascii` (see [`AsciiDfa`]): the forward
+    /// lazy DFA when candidates are searched with it or when the program cache kept its
+    /// NFA (see `Plain::stored`), and the lazy DFAs of the `lines` form. The helper thread
+    /// that compiles ahead of a run calls it, so that the run finds them built; results
+    /// are the same either way.
+    pub fn build_search_engines(&self, ascii: bool) {
+        // Built outside the locks and then set (see `syntax::set_built`): a run that
+        // needs one meanwhile builds its own instead of waiting for the helper's.
+        if self.forward.is_some() || self.dfa_candidates {
+            let dfa = syntax::set_built(&self.dfa, || self.new_dfa());
+            if let Some(dfa) = dfa {
+                dfa.build_ahead(ascii);
+            }
+        }
+        if let Some(lines) = &self.lines {
+            lines.build_dfas(ascii);
+        }
+    }
+
     /// The NFA, built on first use.
     fn nfa(&self) -> &NFA {
         self.nfa.get_or_init(|| {
@@ -648,45 +668,44 @@ impl Compiled {
 
     /// The forward lazy DFAs, built on first use; `None` when the NFA cannot be built.
     fn dfa(&self) -> Option<&AsciiDfa> {
-        self.dfa
-            .get_or_init(|| {
-                // The prefilter comes from the pattern itself: it must not skip a
-                // non-ASCII byte where a match of the pattern could start (the DFA
-                // would not see it and quit), and skipping places where none can start
-                // is right for both forms. When every match starts with one literal,
-                // that literal is the prefilter (much cheaper to build than the one
-                // read off the parse, and as right).
-                let prefilter = match &self.literals.prefix {
-                    Prefix::One(finder) => {
-                        Prefilter::new(MatchKind::LeftmostFirst, &[finder.needle()])
-                    }
-                    _ => Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &self.hir()),
-                };
-                let stored = self.forward.as_deref().map(nfa_form::decode);
-                let nfa = match stored {
-                    Some(Ok(nfa)) => {
-                        #[cfg(debug_assertions)]
-                        {
-                            let fresh = thompson::Compiler::new()
-                                .build_from_hir(&self.ascii_hir())
-                                .ok()?;
-                            let mut form = Vec::new();
-                            nfa_form::encode(&fresh, &mut form);
-                            debug_assert!(
-                                self.forward.as_deref() == Some(&form[..]),
-                                "a stored NFA that is not the pattern's"
-                            );
-                        }
-                        nfa
-                    }
-                    _ => thompson::Compiler::new()
+        self.dfa.get_or_init(|| self.new_dfa()).as_deref()
+    }
+
+    /// Builds the forward lazy DFAs (see [`Compiled::dfa`]).
+    fn new_dfa(&self) -> Option<Box<AsciiDfa>> {
+        // The prefilter comes from the pattern itself: it must not skip a
+        // non-ASCII byte where a match of the pattern could start (the DFA
+        // would not see it and quit), and skipping places where none can start
+        // is right for both forms. When every match starts with one literal,
+        // that literal is the prefilter (much cheaper to build than the one
+        // read off the parse, and as right).
+        let prefilter = match &self.literals.prefix {
+            Prefix::One(finder) => Prefilter::new(MatchKind::LeftmostFirst, &[finder.needle()]),
+            _ => Prefilter::from_hir_prefix(MatchKind::LeftmostFirst, &self.hir()),
+        };
+        let stored = self.forward.as_deref().map(nfa_form::decode);
+        let nfa = match stored {
+            Some(Ok(nfa)) => {
+                #[cfg(debug_assertions)]
+                {
+                    let fresh = thompson::Compiler::new()
                         .build_from_hir(&self.ascii_hir())
-                        .ok()?,
-                };
-                let config = lazy_config(FORWARD_CACHE).prefilter(prefilter);
-                Some(Box::new(AsciiDfa::new(nfa, config, Direction::Forward)))
-            })
-            .as_deref()
+                        .ok()?;
+                    let mut form = Vec::new();
+                    nfa_form::encode(&fresh, &mut form);
+                    debug_assert!(
+                        self.forward.as_deref() == Some(&form[..]),
+                        "a stored NFA that is not the pattern's"
+                    );
+                }
+                nfa
+            }
+            _ => thompson::Compiler::new()
+                .build_from_hir(&self.ascii_hir())
+                .ok()?,
+        };
+        let config = lazy_config(FORWARD_CACHE).prefilter(prefilter);
+        Some(Box::new(AsciiDfa::new(nfa, config, Direction::Forward)))
     }
 
     /// The reverse lazy DFAs (all matches, no groups), built on first use, as

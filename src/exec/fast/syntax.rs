@@ -90,7 +90,38 @@ pub struct AsciiDfa {
     quitting: OnceLock<Option<hybrid::DFA>>,
 }
 
+/// The value of `lock`, built with `build` outside the lock when it has none yet and then
+/// set: unlike `get_or_init`, another thread that needs the value meanwhile does not wait
+/// for this one (a helper thread preempted while it builds would hold up the run that
+/// waits for it); it builds its own, and whichever is set first is kept. For values that
+/// `build` makes the same every time.
+pub fn set_built<T>(lock: &OnceLock<T>, build: impl FnOnce() -> T) -> &T {
+    if let Some(value) = lock.get() {
+        return value;
+    }
+    let _ = lock.set(build());
+    lock.get().expect("set just now, by this thread or another")
+}
+
 impl AsciiDfa {
+    /// Builds the form [`AsciiDfa::get`] returns for `ascii` when it is not built yet,
+    /// without holding its lock while it builds (see [`set_built`]).
+    pub fn build_ahead(&self, ascii: bool) {
+        let build = |config: hybrid::Config| {
+            hybrid::Builder::new()
+                .configure(config)
+                .build_from_nfa(self.nfa.clone())
+                .ok()
+        };
+        if ascii {
+            set_built(&self.exact, || build(self.config.clone()));
+        } else {
+            set_built(&self.quitting, || {
+                build(ascii_config(self.config.clone(), self.direction))
+            });
+        }
+    }
+
     /// The lazy DFAs of `nfa` (built from an [`ascii_hir`] parse) with `config` (without
     /// quit bytes: the quitting form adds those of `direction`).
     pub fn new(nfa: NFA, config: hybrid::Config, direction: Direction) -> AsciiDfa {

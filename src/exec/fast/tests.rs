@@ -967,7 +967,8 @@ fn rope_joins_stretches_of_unchanged_pieces() {
 /// literals a small flat state lacks right now, compiles the others, and still marks the
 /// program as gone through; on a state past [`super::AHEAD_CHECK_MAX`] it compiles them
 /// all. A run then compiles a left-out pattern itself when it needs it, and answers as
-/// the reference does.
+/// the reference does. (`stop` is set from the start: the helper then makes no second
+/// pass over the left-out patterns, see the next test.)
 #[test]
 fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
     use super::state::State;
@@ -993,18 +994,131 @@ fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
     let (at, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
     let small = "#ahead-present: x\n#ahead-present: y\n";
     let fast = Fast::new(program.clone());
-    fast.compile_rules(0..4, &at, &stop, &RwLock::new(State::new(small)));
+    let state = RwLock::new(State::new(small));
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(|| fast.compile_rules(0..4, &at, &stop, &state, true));
+        // The first pass is done once the program is marked as gone through.
+        while !fast.all_compiled.load(Ordering::Relaxed) {
+            std::thread::yield_now();
+        }
+        stop.store(true, Ordering::Relaxed);
+        helper.join().unwrap();
+    });
+    stop.store(false, Ordering::Relaxed);
     // Rule 0 is the run's own (the helper starts after `at`).
     assert_eq!(compiled(&fast), [false, false, true, false]);
     assert!(fast.all_compiled.load(Ordering::Relaxed));
     let mut large = String::from(small);
     large.push_str(&".".repeat(super::AHEAD_CHECK_MAX));
     let fast = Fast::new(program.clone());
-    fast.compile_rules(0..4, &at, &stop, &RwLock::new(State::new(&large)));
+    fast.compile_rules(0..4, &at, &stop, &RwLock::new(State::new(&large)), true);
     assert!(fast.all_compiled.load(Ordering::Relaxed));
     assert_eq!(compiled(&fast), [false, true, true, true]);
     let fast = Fast::new(program.clone()).compile_ahead(true);
     let reference = Reference::new(program);
     assert_eq!(fast.run(small), reference.run(small));
     assert_eq!(fast.run(small), "done\ndone\n");
+}
+
+/// After its first pass, the helper goes again over the patterns it left out, until the
+/// run stops it: one whose needed literal the state has gained meanwhile is compiled (and
+/// its search engines built), one the run has passed is dropped, and one whose literal is
+/// still absent is left to the run.
+#[test]
+fn the_helper_compiles_left_out_patterns_once_their_literals_appear() {
+    use super::state::State;
+    use std::sync::RwLock;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+    let rules = [
+        ("#again-start: x", "#again-start: y"),
+        ("#again-passed: (x)", "z"),
+        ("#again-later: (x)+ ([a-z]+)", "${2}"),
+        ("#again-never: (x)", "w"),
+    ];
+    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    let table = super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
+    assert!(super::remember_parses(&table).is_ok());
+    let compiled = |fast: &Fast| -> Vec<bool> {
+        fast.patterns
+            .iter()
+            .map(|p| p.compiled.get().is_some())
+            .collect()
+    };
+    let fast = Fast::new(program.clone());
+    let (at, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let state = RwLock::new(State::new("#again-start: x\n"));
+    // Waits (at most a minute, so that a broken helper fails instead of hanging) until
+    // `done` holds.
+    let wait_for = |done: &dyn Fn() -> bool| {
+        let start = Instant::now();
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the helper never got there"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    };
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(|| fast.compile_rules(0..4, &at, &stop, &state, true));
+        wait_for(&|| fast.all_compiled.load(Ordering::Relaxed));
+        assert_eq!(compiled(&fast), [false, false, false, false]);
+        // The run passes rule 1 and writes what rules 1 and 2 need.
+        at.store(1, Ordering::Relaxed);
+        *state.write().unwrap() = State::new("#again-passed: x\n#again-later: xx abc\n");
+        wait_for(&|| fast.patterns[2].compiled.get().is_some());
+        stop.store(true, Ordering::Relaxed);
+        helper.join().unwrap();
+    });
+    // Rule 1's pattern may or may not be compiled: the helper can read `at` just before
+    // the run passes the rule and the state just after it gains the literal.
+    let compiled = compiled(&fast);
+    assert_eq!(
+        (compiled[0], compiled[2], compiled[3]),
+        (false, true, false)
+    );
+    assert!(fast.needs[2].get().is_some());
+    // Runs with the helper answer as the reference does.
+    let reference = Reference::new(program.clone());
+    for text in [
+        "#again-start: x\n",
+        "#again-start: x\n#again-later: xxx abc\n#again-never: x\n",
+        "#again-passed: x\n#again-later: x q\n",
+    ] {
+        let fast = Fast::new(program.clone()).compile_ahead(true);
+        assert_eq!(fast.run(text), reference.run(text), "{text:?}");
+        assert_eq!(fast.run(text), reference.run(text), "{text:?}");
+    }
+}
+
+/// `syntax::set_built` builds outside the lock: a thread that needs the value while
+/// another builds it does not wait, and the value set first is the one both get.
+#[test]
+fn set_built_does_not_hold_the_lock_while_it_builds() {
+    use std::sync::OnceLock;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let lock = OnceLock::new();
+    let (go, wait) = mpsc::channel::<()>();
+    let (started, on_start) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let lock = &lock;
+        let builder = scope.spawn(move || {
+            *super::syntax::set_built(lock, || {
+                started.send(()).unwrap();
+                // Held up until the other thread has its value (at most a minute: a
+                // set_built that held the lock fails the test instead of hanging).
+                let _ = wait.recv_timeout(Duration::from_secs(60));
+                1
+            })
+        });
+        on_start.recv().unwrap();
+        assert_eq!(*lock.get_or_init(|| 2), 2);
+        go.send(()).unwrap();
+        assert_eq!(builder.join().unwrap(), 2);
+    });
+    assert_eq!(super::syntax::set_built(&lock, || 3), &2);
 }
