@@ -311,9 +311,12 @@ fn leaf_on_stack(
 /// [`child_has_near`]): a rule parks every active thread under a marker of its own
 /// (`%r` and `near`'s name), a second wakes the parked threads that hold `near` (it
 /// needs `near`'s line, so the fast executor skips it when no thread holds one, the
-/// common case), and a last one wakes the rest after the comparison. Every leaf pays
-/// two rules, where a flag copied onto every leaf cost its bytes and four rules (its
-/// take, the condition's two, the wake-up). The comparison reads and deletes only
+/// common case), and a last one ([`wake_parked`]) wakes the rest after the comparison:
+/// here with `wake`, else the caller's (the search without a report or a third ply
+/// leaves them parked through the end of its `if` over the replies, whose wait and
+/// wake-up then visit only the few active threads). Every leaf pays two rules, where a
+/// flag copied onto every leaf cost its bytes and four rules (its take, the condition's
+/// two, the wake-up). The comparison reads and deletes only
 /// `near`, whose every holder runs it, and reads the position variables, which live
 /// on after it: no variable's last use falls where some threads are parked.
 ///
@@ -329,6 +332,7 @@ fn leaf_repetition(
     child: &Value<kind::Int>,
     key: &Value<kind::Int>,
     count: Option<&Value<kind::Str>>,
+    wake: bool,
 ) -> Value<kind::Int> {
     b.emit(Instruction::Take(key.var().clone()));
     let name = near.var().name();
@@ -355,8 +359,15 @@ fn leaf_repetition(
             b.emit(Instruction::Assign(count.var().clone()));
         }
     });
-    b.rules("near_only", vec![(parked, "%%\n".to_string())], &[], &[]);
+    if wake {
+        b.rules("near_only", vec![wake_parked(near)], &[], &[]);
+    }
     b.rules_value("assign", Vec::new(), &[], key.ty())
+}
+
+/// The rule that wakes the threads [`leaf_repetition`] parked.
+fn wake_parked(near: &Value<kind::Str>) -> (String, String) {
+    (format!("%r{}\n", near.var().name()), "%%\n".to_string())
 }
 
 /// Whether the thread holds `stuck` (set to `T` on the child with no reply, the one
@@ -885,6 +896,13 @@ pub fn search_with(
                         // Set on the child's thread when it has no reply, instead of
                         // keeping `replied` on every leaf (see `stuck_flag`).
                         let stuck: Value<kind::Bool> = b.fresh(Type::Bool);
+                        // Without a report or a third ply, the leaves that
+                        // `leaf_repetition` parks wait through the end of the `if`
+                        // below (the key, its only value, stays on the stack, so no
+                        // rule of the join runs on them): the rules that wait and wake
+                        // the then-threads around the no-reply branch visit only the few
+                        // holders of `near`, and one rule wakes every leaf after it.
+                        let late_wake = !report && !three;
                         // Each leaf's score is `child - key`: the tournament keeps the
                         // largest key (the same thread the smallest score would keep), and
                         // the subtraction runs once per child instead of once per leaf.
@@ -1003,8 +1021,15 @@ pub fn search_with(
                                 };
                                 if let Some(near) = &near {
                                     // A repetition scores 0 = child - child.
-                                    key =
-                                        leaf_repetition(b, pos, near, &child, &key, count.as_ref());
+                                    key = leaf_repetition(
+                                        b,
+                                        pos,
+                                        near,
+                                        &child,
+                                        &key,
+                                        count.as_ref(),
+                                        !late_wake,
+                                    );
                                 }
                                 (key, (None, count))
                             },
@@ -1033,6 +1058,11 @@ pub fn search_with(
                             // there from the join, it needs no copy on every leaf.
                             None => {
                                 b.emit(Instruction::Take(key.var().clone()));
+                                // After the take, which the passes cancel with the
+                                // join's define (no rule of the join is left).
+                                if let Some(near) = near.as_ref().filter(|_| late_wake) {
+                                    b.rules("near_only", vec![wake_parked(near)], &[], &[]);
+                                }
                                 b.emit(Instruction::Tournament {
                                     bits: key.bits(),
                                     max_threads: MAX_MOVES,
