@@ -186,18 +186,24 @@ fn root_input(
     }
 }
 
-/// Once per child, before its replies: whether it has entries one reply away (`near`
-/// not empty); where it has none, `near` is deleted, so that its replies carry none.
+/// Once per child, before its replies: where the child has no entry one reply away
+/// (`near` empty), `near` is deleted, so that its replies carry none. With `flag`, it
+/// also returns whether `near` is left, as a flag every reply then copies.
 ///
 /// The leaves then settle the common case (no entry near, as on every position of a
-/// game without reversible moves back and forth) in the three rules of a `when` on the
-/// flag this returns: [`leaf_repetition`] and [`leaf_repeats`] run the comparison on the
-/// threads that hold `near` only.
+/// game without reversible moves back and forth) without the comparison: the 2-ply
+/// leaf ([`leaf_repetition`]) wakes only the threads that hold `near`, so it needs no
+/// flag; the `3ply-qe` leaf ([`leaf_repeats`]) tests the flag in the three rules of an
+/// `if`.
 #[track_caller]
-fn child_has_near(b: &mut Builder, near: &Value<kind::Str>) -> Value<kind::Bool> {
+fn child_has_near(
+    b: &mut Builder,
+    near: &Value<kind::Str>,
+    flag: bool,
+) -> Option<Value<kind::Bool>> {
     let none = b.eq_text(near, "");
     b.when(&none, |b| b.emit(Instruction::Delete(near.var().clone())));
-    b.not(&none)
+    flag.then(|| b.not(&none))
 }
 
 /// Takes the flag of [`child_has_near`] off the thread, as a fresh temporary (kept on
@@ -293,15 +299,26 @@ fn leaf_on_stack(
 }
 
 /// Scores a repetition 0 (`key = child`, as `child - key` is the leaf's score) and one
-/// position counted, on the leaves whose position repeats one of `near`; the flag,
-/// `near` and `key` are taken, and the leaf's key is returned (a fresh value). `count`
-/// is overwritten in place on the repeating threads only.
+/// position counted, on the leaves whose position repeats one of `near`; `near` and
+/// `key` are taken, and the leaf's key is returned (a fresh value). `count` is
+/// overwritten in place on the repeating threads only.
 ///
 /// The key waits on the stack, under the test, instead of in a variable: the passes
 /// then keep it there from the `if` that computed it to the tournament, and a
-/// repetition replaces it there (`pop`, then the child's score). The leaves without an
-/// entry near pay three rules: the flag's take, the condition, the wake-up after it;
-/// the rest runs on the threads that hold `near`.
+/// repetition replaces it there (`pop`, then the child's score).
+///
+/// Only the threads holding `near` run the comparison (the others had none, see
+/// [`child_has_near`]): a rule parks every active thread under a marker of its own
+/// (`%r` and `near`'s name), a second wakes the parked threads that hold `near` (it
+/// needs `near`'s line, so the fast executor skips it when no thread holds one, the
+/// common case), and a last one ([`wake_parked`]) wakes the rest after the comparison:
+/// here with `wake`, else the caller's (the search without a report or a third ply
+/// leaves them parked through the end of its `if` over the replies, whose wait and
+/// wake-up then visit only the few active threads). Every leaf pays two rules, where a
+/// flag copied onto every leaf cost its bytes and four rules (its take, the condition's
+/// two, the wake-up). The comparison reads and deletes only
+/// `near`, whose every holder runs it, and reads the position variables, which live
+/// on after it: no variable's last use falls where some threads are parked.
 ///
 /// Run after the leaf is scored: the position variables must still be the leaf's where
 /// it can repeat. A capture search may have replaced them (after a capture, which no
@@ -312,26 +329,45 @@ fn leaf_repetition(
     b: &mut Builder,
     pos: &Position,
     near: &Value<kind::Str>,
-    has_near: &Value<kind::Bool>,
     child: &Value<kind::Int>,
     key: &Value<kind::Int>,
     count: Option<&Value<kind::Str>>,
+    wake: bool,
 ) -> Value<kind::Int> {
     b.emit(Instruction::Take(key.var().clone()));
-    let flag = take_flag(b, has_near);
-    b.when(&flag, |b| {
-        let repeats = repeats_near(b, pos, near);
-        b.when(&repeats, |b| {
-            b.emit(Instruction::Pop);
-            b.emit(Instruction::Lookup(child.var().clone()));
-            if let Some(count) = count {
-                let one = report::one(b);
-                b.emit(Instruction::Lookup(one.var().clone()));
-                b.emit(Instruction::Assign(count.var().clone()));
-            }
-        });
+    let name = near.var().name();
+    let parked = format!("%r{name}\n");
+    b.rules(
+        "near_only",
+        vec![
+            ("%%\n".to_string(), parked.clone()),
+            (
+                format!("{parked}((?:[^%\n]*\n)*#{name}: )"),
+                "%%\n${1}".to_string(),
+            ),
+        ],
+        &[near.var()],
+        &[],
+    );
+    let repeats = repeats_near(b, pos, near);
+    b.when(&repeats, |b| {
+        b.emit(Instruction::Pop);
+        b.emit(Instruction::Lookup(child.var().clone()));
+        if let Some(count) = count {
+            let one = report::one(b);
+            b.emit(Instruction::Lookup(one.var().clone()));
+            b.emit(Instruction::Assign(count.var().clone()));
+        }
     });
+    if wake {
+        b.rules("near_only", vec![wake_parked(near)], &[], &[]);
+    }
     b.rules_value("assign", Vec::new(), &[], key.ty())
+}
+
+/// The rule that wakes the threads [`leaf_repetition`] parked.
+fn wake_parked(near: &Value<kind::Str>) -> (String, String) {
+    (format!("%r{}\n", near.var().name()), "%%\n".to_string())
 }
 
 /// Whether the thread holds `stuck` (set to `T` on the child with no reply, the one
@@ -843,7 +879,7 @@ pub fn search_with(
                 let allowed = input.as_ref().map(|i| i.allowed.clone());
                 let near = input.as_ref().map(|i| i.near.clone());
                 let searched = |b: &mut Builder| {
-                    let has_near = near.as_ref().map(|n| child_has_near(b, n));
+                    let has_near = near.as_ref().and_then(|n| child_has_near(b, n, three));
                     let (no_reply, score, (reply, third), count) = b.grouped(|b| {
                         stash(b, pos, &saved, &uci);
                         let replies = fork_legal_moves(
@@ -860,6 +896,13 @@ pub fn search_with(
                         // Set on the child's thread when it has no reply, instead of
                         // keeping `replied` on every leaf (see `stuck_flag`).
                         let stuck: Value<kind::Bool> = b.fresh(Type::Bool);
+                        // Without a report or a third ply, the leaves that
+                        // `leaf_repetition` parks wait through the end of the `if`
+                        // below (the key, its only value, stays on the stack, so no
+                        // rule of the join runs on them): the rules that wait and wake
+                        // the then-threads around the no-reply branch visit only the few
+                        // holders of `near`, and one rule wakes every leaf after it.
+                        let late_wake = !report && !three;
                         // Each leaf's score is `child - key`: the tournament keeps the
                         // largest key (the same thread the smallest score would keep), and
                         // the subtraction runs once per child instead of once per leaf.
@@ -976,16 +1019,16 @@ pub fn search_with(
                                         (key, report.then(|| report::one(b)))
                                     })
                                 };
-                                if let (Some(near), Some(has_near)) = (&near, &has_near) {
+                                if let Some(near) = &near {
                                     // A repetition scores 0 = child - child.
                                     key = leaf_repetition(
                                         b,
                                         pos,
                                         near,
-                                        has_near,
                                         &child,
                                         &key,
                                         count.as_ref(),
+                                        !late_wake,
                                     );
                                 }
                                 (key, (None, count))
@@ -1015,6 +1058,11 @@ pub fn search_with(
                             // there from the join, it needs no copy on every leaf.
                             None => {
                                 b.emit(Instruction::Take(key.var().clone()));
+                                // After the take, which the passes cancel with the
+                                // join's define (no rule of the join is left).
+                                if let Some(near) = near.as_ref().filter(|_| late_wake) {
+                                    b.rules("near_only", vec![wake_parked(near)], &[], &[]);
+                                }
                                 b.emit(Instruction::Tournament {
                                     bits: key.bits(),
                                     max_threads: MAX_MOVES,
