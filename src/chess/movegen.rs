@@ -413,15 +413,36 @@ fn step_move(
     };
     let between = ray_between(step.unsigned_abs() as usize, k);
     let d = step * k as i32;
-    let before = |range: Option<(usize, usize)>| match range {
-        None => LINE.to_string(),
-        Some((lo, hi)) => any_range(lo, hi),
+    // The board offsets the origin can have: the rows from which the move stays on the
+    // board (`(step, k)` moves `drow * k` rows), within `origin_range` if given.
+    let rows = drow * k_;
+    let (first_row, last_row) = ((-rows).max(0) as usize, (7 - rows).min(7) as usize);
+    let (lo, hi) = origin_range.unwrap_or((0, 77));
+    let (lo, hi) = (lo.max(10 * first_row), hi.min(10 * last_row + 7));
+    // The squares before the first one matched: as many as that square's offset (the
+    // origin's, or the target's when it comes first), and none of them a digit, since a
+    // one-piece thread's board holds one, its origin's (the class adds no byte class to
+    // the lazy DFAs: the pattern names those digits anyway). The linear search then
+    // resolves the groups giving back at most the move's length from the origin (with
+    // `[^\n]*`, from the line's end: most of a move rule's cost on the wide positions when
+    // the target comes first), and the lazy DFA only tracks the targets a move from the
+    // possible rows can reach (a long ray's DFA no longer outgrows its cache).
+    let not_origin = format!(
+        "[^\n{}]",
+        origin.trim_start_matches('[').trim_end_matches(']')
+    );
+    let before = |lo: i32, hi: i32| {
+        if lo <= 0 && hi >= 77 {
+            format!("{not_origin}*")
+        } else {
+            format!("{not_origin}{{{lo},{hi}}}")
+        }
     };
     if d > 0 {
         fork_rule(
             family,
             &[
-                Seg::Keep(before(origin_range)),
+                Seg::Keep(before(lo as i32, hi as i32)),
                 Seg::Origin(origin.to_string(), "."),
                 Seg::Keep(between),
                 Seg::Target(target.to_string(), mark),
@@ -430,16 +451,10 @@ fn step_move(
             &tail,
         )
     } else {
-        let range = origin_range.map(|(lo, hi)| {
-            (
-                (lo as i32 + d).max(0) as usize,
-                (hi as i32 + d).max(0) as usize,
-            )
-        });
         fork_rule(
             family,
             &[
-                Seg::Keep(before(range)),
+                Seg::Keep(before((lo as i32 + d).max(0), (hi as i32 + d).max(0))),
                 Seg::Target(target.to_string(), mark),
                 Seg::Keep(between),
                 Seg::Origin(origin.to_string(), "."),
