@@ -938,24 +938,33 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         format!("(#_x: [^.\n]{LINE}\n{})[0-9]*", at(h)),
         "${1}0".to_string(),
     ));
-    // Castling finished: the rook jumps over. (Anchored at the head: the literal `acKR`
-    // is then the one the fast executor checks, and these rules are skipped when no
-    // child castles.)
-    let board = format!("{HEAD}{LINES}#b: ");
+    // Castling finished: the rook jumps over. The rules start at the castling child's
+    // `#_x` line (a quiet king move: nothing captured, the king's letter), so that the
+    // fast executor visits only the children of quiet king moves (anchored at the head,
+    // they walked every child's lines whenever one castled), and the squares stand at
+    // fixed offsets from the board's start.
     let (k, r) = (side.letter(5), side.letter(3));
+    let home = match side {
+        Side::White => 70,
+        Side::Black => 0,
+    };
+    let board = format!("{X}: \\.{k}\n#b: ");
     rules.push((
-        format!("({board}{LINE})ac{k}{r}"),
+        format!("({board}{})ac{k}{r}", any(home + 4)),
         format!("${{1}}.{r}{k}."),
     ));
     rules.push((
-        format!("({board}{LINE}){r}\\.{k}ca"),
+        format!("({board}{}){r}\\.{k}ca", any(home)),
         format!("${{1}}..{k}{r}."),
     ));
     rules.extend(rights_rules(side, pos.castling.var()));
     for guard in [KING_MOVED, ORTHOGONAL_MOVED] {
         rules.push((format!("{guard}{X}: "), format!("{X}: ")));
     }
-    rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
+    // The `#_x` line goes. Only children in generation hold one (one each), so the rule
+    // starts at the line itself: the fast executor jumps from one to the next instead of
+    // walking every child's lines from its head.
+    rules.push((format!("{X}: [^\n]*\n"), String::new()));
     rules
 }
 
@@ -1144,7 +1153,9 @@ fn rights_rules(side: Side, c: &Var) -> Rules {
             } else {
                 ORTHOGONAL_MOVED
             };
-            format!("{line}{CHILD_BOARD}")
+            // The `#_x` line's second letter is the mover's: a queen's orthogonal moves
+            // (which carry the same guard line) are not visited.
+            format!("{line}#_x: [^\n]{piece}\n#b: ")
         } else {
             format!("#_x: {piece}{LINE}\n#b: ")
         };
@@ -1170,12 +1181,22 @@ fn rights_rules(side: Side, c: &Var) -> Rules {
     }
     rules.push(rights(7, 'r', "K?Q?", "k"));
     rules.push(rights(0, 'r', "K?Q?k?", "q"));
-    // No right left: `-`. (`#c: ` then the line's end is the literal the fast executor
-    // looks for, so the rule is skipped when no child lost its last right.)
-    rules.push((
-        format!("(#_x: {LINE}\n{LINES})#{}: \n", c.name()),
-        format!("${{1}}#{}: -\n", c.name()),
-    ));
+    // No right left: `-`. Only the children that the rules above may have touched can
+    // have lost their last right: one rule for each guard (a king move, a rook move, the
+    // capture of one of their rooks), so that the fast executor visits those
+    // children only, and `#c: ` then the line's end is a needed literal, so the rules are
+    // skipped when no child lost its last right.
+    let their_rook = side.other().letter(3);
+    for guard in [
+        format!("{KING_MOVED}#_x: {LINE}"),
+        format!("{ORTHOGONAL_MOVED}#_x: [^\n]{}", side.letter(3)),
+        format!("#_x: {their_rook}{LINE}"),
+    ] {
+        rules.push((
+            format!("({guard}\n{LINES})#{}: \n", c.name()),
+            format!("${{1}}#{}: -\n", c.name()),
+        ));
+    }
     rules
 }
 
