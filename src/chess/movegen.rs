@@ -1541,6 +1541,8 @@ mod tests {
     fn move_rules_name_every_target() {
         let empty = "........//".repeat(8);
         let castling = Var::new("c");
+        // The tags of the children the move rules make.
+        let tags = regex::Regex::new("%m[gc]\n").expect("a valid pattern");
         for side in [Side::White, Side::Black] {
             let rules: Vec<(regex::Regex, String)> =
                 move_rules(side, &castling, Scope::ALL, Some("u"))
@@ -1610,7 +1612,6 @@ mod tests {
                 "#c: KQkq\n#_ep: -\n",
             );
             threads.push((castling, None));
-            let tags = regex::Regex::new("%m[gc]\n").expect("a valid pattern");
             let mut children = 0;
             for (thread, expected) in threads {
                 let line = |text: &str, name: &str| {
