@@ -12,8 +12,8 @@
 //!    gains one, the side to move flips and, for black, the full-move number gains one.
 //!    Every child inherits them (a child that captures or moves a pawn resets the clock),
 //!    so this carry arithmetic runs once per position, not once per move. On every
-//!    parent (full or not), 6 rules put the guard line `#_g` before the board of a
-//!    parent in check, with an enemy slider lined up with its king (at most one piece
+//!    parent (full or not), 6 rules put the guard line `#_g` before the board (and the
+//!    line `#_G` right after the head) of a parent in check, with an enemy slider lined up with its king (at most one piece
 //!    of ours between) or with an en-passant square (see step 3), and one rule moves an
 //!    en-passant square to a line `#_ep` that only the en-passant rules read, leaving
 //!    `-` for the children to inherit (a double push sets it again in step 4).
@@ -51,15 +51,17 @@
 //!    jump for knights (8), pushes, double pushes, captures, promotions to each piece and
 //!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
 //!    rook in place) with the king's start and crossed squares marked `a` and `c`. Then
-//!    the one-piece threads are deleted and the children woken.
-//! 3. **Legality** (12 rules), on the marked board, of the children of a king move or
+//!    the one-piece threads are deleted. The children are paused under `%mg`, those of
+//!    a king move under `%mc`.
+//! 3. **Legality** (16 rules), on the marked board, of the children of a king move or
 //!    of a guarded parent (the others cannot leave the king attacked; see
 //!    `legality_rules`): a child where our king (`K`, or the
 //!    moved king `6`, or a castling king's start or crossed square `a`/`c`) is attacked
 //!    by a knight, pawn or king at a fixed offset (one alternation) or by a slider along
 //!    a ray of empty squares (the vacated square is already `.`; one rule per axis)
-//!    loses its `#_x` line, and one rule deletes those children, one drops the guards.
-//!    Without bookkeeping
+//!    loses its `#_x` line; two rules delete those children (each starting at a literal
+//!    head: `%mc`, or `%mg` and the exposed parent's `#_G`), two drop the guards, two
+//!    wake the children. Without bookkeeping
 //!    (the children of [`has_legal_move`], which are only counted) this is the last step.
 //! 4. **The child** (14 rules with the UCI text): the en-passant square after a double
 //!    push (with the UCI text, a pawn's quiet move from its second rank to its fourth,
@@ -119,6 +121,15 @@ const ORTHOGONAL_MOVED: &str = "#_r: \n";
 /// king's may leave its king attacked (see [`exposed_rules`]); its one-piece threads and
 /// children inherit it, and the legality rules require it or [`KING_MOVED`].
 const EXPOSED: &str = "#_g: \n";
+/// The line an exposed parent (see [`EXPOSED`]) also gets right after its head, which
+/// its children inherit there: the rule deleting the illegal children starts at the
+/// head of a child holding it (a literal), so that the fast executor visits only the
+/// children of exposed parents (and of king moves, see [`CHECKED_TAG`]), not every child.
+const EXPOSED_HEAD: &str = "#_G: \n";
+/// The tag of a child of a king move (castling included) while its siblings are being
+/// generated (the others have [`CHILD_TAG`]): with [`EXPOSED_HEAD`], what the deletion
+/// of the illegal children starts at.
+const CHECKED_TAG: &str = "mc";
 /// The guard line of a one-piece thread whose pawn stands one step from promotion: the
 /// promotion rules require it, so the fast executor skips them (a literal absent from
 /// the state) when no pawn can promote.
@@ -353,7 +364,11 @@ fn fork_rule(
         Family::Orthogonal => ORTHOGONAL_MOVED,
         _ => "",
     };
-    let child_head = format!("%{CHILD_TAG}\n#stack:\n${{1}}{moved_line}{X}: {x}{moved}\n#b: ");
+    let tag = match family {
+        Family::King => CHECKED_TAG,
+        _ => CHILD_TAG,
+    };
+    let child_head = format!("%{tag}\n#stack:\n${{1}}{moved_line}{X}: {x}{moved}\n#b: ");
     (pattern, format!("{parent}{child_head}{child}"))
 }
 
@@ -413,15 +428,36 @@ fn step_move(
     };
     let between = ray_between(step.unsigned_abs() as usize, k);
     let d = step * k as i32;
-    let before = |range: Option<(usize, usize)>| match range {
-        None => LINE.to_string(),
-        Some((lo, hi)) => any_range(lo, hi),
+    // The board offsets the origin can have: the rows from which the move stays on the
+    // board (`(step, k)` moves `drow * k` rows), within `origin_range` if given.
+    let rows = drow * k_;
+    let (first_row, last_row) = ((-rows).max(0) as usize, (7 - rows).min(7) as usize);
+    let (lo, hi) = origin_range.unwrap_or((0, 77));
+    let (lo, hi) = (lo.max(10 * first_row), hi.min(10 * last_row + 7));
+    // The squares before the first one matched: as many as that square's offset (the
+    // origin's, or the target's when it comes first), and none of them a digit, since a
+    // one-piece thread's board holds one, its origin's (the class adds no byte class to
+    // the lazy DFAs: the pattern names those digits anyway). The linear search then
+    // resolves the groups giving back at most the move's length from the origin (with
+    // `[^\n]*`, from the line's end: most of a move rule's cost on the wide positions when
+    // the target comes first), and the lazy DFA only tracks the targets a move from the
+    // possible rows can reach (a long ray's DFA no longer outgrows its cache).
+    let not_origin = format!(
+        "[^\n{}]",
+        origin.trim_start_matches('[').trim_end_matches(']')
+    );
+    let before = |lo: i32, hi: i32| {
+        if lo <= 0 && hi >= 77 {
+            format!("{not_origin}*")
+        } else {
+            format!("{not_origin}{{{lo},{hi}}}")
+        }
     };
     if d > 0 {
         fork_rule(
             family,
             &[
-                Seg::Keep(before(origin_range)),
+                Seg::Keep(before(lo as i32, hi as i32)),
                 Seg::Origin(origin.to_string(), "."),
                 Seg::Keep(between),
                 Seg::Target(target.to_string(), mark),
@@ -430,16 +466,10 @@ fn step_move(
             &tail,
         )
     } else {
-        let range = origin_range.map(|(lo, hi)| {
-            (
-                (lo as i32 + d).max(0) as usize,
-                (hi as i32 + d).max(0) as usize,
-            )
-        });
         fork_rule(
             family,
             &[
-                Seg::Keep(before(range)),
+                Seg::Keep(before((lo as i32 + d).max(0), (hi as i32 + d).max(0))),
                 Seg::Target(target.to_string(), mark),
                 Seg::Keep(between),
                 Seg::Origin(origin.to_string(), "."),
@@ -729,9 +759,8 @@ fn move_rules(side: Side, castling: &Var, scope: Scope, uci: Option<&str>) -> Ru
             &rights(long, -2),
         ));
     }
-    // The one-piece threads go, the children wake up.
+    // The one-piece threads go (the children wake up after the legality rules).
     rules.push((format!("%m{FAMILY_TAGS}\n[^%]*"), String::new()));
-    rules.push((format!("%{CHILD_TAG}\n"), "%%\n".to_string()));
     rules
 }
 
@@ -826,8 +855,8 @@ fn exposed_rules(side: Side, ep: &Var) -> Rules {
     let king = side.letter(5);
     let guard = |board: String| {
         (
-            format!("({HEAD}{LINES})(#b: {board})"),
-            format!("${{1}}{EXPOSED}${{2}}"),
+            format!("{HEAD}({LINES})(#b: {board})"),
+            format!("{HEAD}{EXPOSED_HEAD}${{1}}{EXPOSED}${{2}}"),
         )
     };
     let fixed = attack_families(&king.to_string(), side.other(), "\\.")
@@ -923,24 +952,33 @@ fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rul
         format!("(#_x: [^.\n]{LINE}\n{})[0-9]*", at(h)),
         "${1}0".to_string(),
     ));
-    // Castling finished: the rook jumps over. (Anchored at the head: the literal `acKR`
-    // is then the one the fast executor checks, and these rules are skipped when no
-    // child castles.)
-    let board = format!("{HEAD}{LINES}#b: ");
+    // Castling finished: the rook jumps over. The rules start at the castling child's
+    // `#_x` line (a quiet king move: nothing captured, the king's letter), so that the
+    // fast executor visits only the children of quiet king moves (anchored at the head,
+    // they walked every child's lines whenever one castled), and the squares stand at
+    // fixed offsets from the board's start.
     let (k, r) = (side.letter(5), side.letter(3));
+    let home = match side {
+        Side::White => 70,
+        Side::Black => 0,
+    };
+    let board = format!("{X}: \\.{k}\n#b: ");
     rules.push((
-        format!("({board}{LINE})ac{k}{r}"),
+        format!("({board}{})ac{k}{r}", any(home + 4)),
         format!("${{1}}.{r}{k}."),
     ));
     rules.push((
-        format!("({board}{LINE}){r}\\.{k}ca"),
+        format!("({board}{}){r}\\.{k}ca", any(home)),
         format!("${{1}}..{k}{r}."),
     ));
     rules.extend(rights_rules(side, pos.castling.var()));
     for guard in [KING_MOVED, ORTHOGONAL_MOVED] {
         rules.push((format!("{guard}{X}: "), format!("{X}: ")));
     }
-    rules.push((format!("({HEAD}{LINES})#_x: [^\n]*\n"), "${1}".to_string()));
+    // The `#_x` line goes. Only children in generation hold one (one each), so the rule
+    // starts at the line itself: the fast executor jumps from one to the next instead of
+    // walking every child's lines from its head.
+    rules.push((format!("{X}: [^\n]*\n"), String::new()));
     rules
 }
 
@@ -974,8 +1012,21 @@ fn legality_rules(side: Side) -> Rules {
             ));
         }
     }
-    rules.push((format!("{HEAD}{LINES}#_z: [^%]*"), String::new()));
-    rules.push((EXPOSED.to_string(), String::new()));
+    // The illegal children go: only children of king moves and of exposed parents can
+    // be illegal, and each rule starts at their literal head.
+    for head in [
+        format!("%{CHECKED_TAG}\n#stack:\n"),
+        format!("%{CHILD_TAG}\n#stack:\n{EXPOSED_HEAD}"),
+    ] {
+        rules.push((format!("{head}{LINES}#_z: [^%]*"), String::new()));
+    }
+    for guard in [EXPOSED, EXPOSED_HEAD] {
+        rules.push((guard.to_string(), String::new()));
+    }
+    // The children wake up.
+    for tag in [CHILD_TAG, CHECKED_TAG] {
+        rules.push((format!("%{tag}\n"), "%%\n".to_string()));
+    }
     rules
 }
 
@@ -1129,7 +1180,9 @@ fn rights_rules(side: Side, c: &Var) -> Rules {
             } else {
                 ORTHOGONAL_MOVED
             };
-            format!("{line}{CHILD_BOARD}")
+            // The `#_x` line's second letter is the mover's: a queen's orthogonal moves
+            // (which carry the same guard line) are not visited.
+            format!("{line}#_x: [^\n]{piece}\n#b: ")
         } else {
             format!("#_x: {piece}{LINE}\n#b: ")
         };
@@ -1155,12 +1208,22 @@ fn rights_rules(side: Side, c: &Var) -> Rules {
     }
     rules.push(rights(7, 'r', "K?Q?", "k"));
     rules.push(rights(0, 'r', "K?Q?k?", "q"));
-    // No right left: `-`. (`#c: ` then the line's end is the literal the fast executor
-    // looks for, so the rule is skipped when no child lost its last right.)
-    rules.push((
-        format!("(#_x: {LINE}\n{LINES})#{}: \n", c.name()),
-        format!("${{1}}#{}: -\n", c.name()),
-    ));
+    // No right left: `-`. Only the children that the rules above may have touched can
+    // have lost their last right: one rule for each guard (a king move, a rook move, the
+    // capture of one of their rooks), so that the fast executor visits those
+    // children only, and `#c: ` then the line's end is a needed literal, so the rules are
+    // skipped when no child lost its last right.
+    let their_rook = side.other().letter(3);
+    for guard in [
+        format!("{KING_MOVED}#_x: {LINE}"),
+        format!("{ORTHOGONAL_MOVED}#_x: [^\n]{}", side.letter(3)),
+        format!("#_x: {their_rook}{LINE}"),
+    ] {
+        rules.push((
+            format!("({guard}\n{LINES})#{}: \n", c.name()),
+            format!("${{1}}#{}: -\n", c.name()),
+        ));
+    }
     rules
 }
 
@@ -1430,14 +1493,56 @@ mod tests {
         )
     }
 
+    /// The moves of a lone piece of the family `tag` (`mn`, `mb`, `mr` or `mk`) on
+    /// `offset` of an empty board, from the board's geometry.
+    fn lone_moves(tag: &str, offset: usize) -> usize {
+        let (row, file) = ((offset / 10) as i32, (offset % 10) as i32);
+        let on = |r: i32, f: i32| (0..8).contains(&r) && (0..8).contains(&f);
+        let knight = [
+            (1, 2),
+            (2, 1),
+            (-1, 2),
+            (-2, 1),
+            (1, -2),
+            (2, -1),
+            (-1, -2),
+            (-2, -1),
+        ];
+        let diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+        let orthogonal = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+        let king: Vec<(i32, i32)> = diagonal.iter().chain(&orthogonal).copied().collect();
+        let (steps, slides): (&[(i32, i32)], bool) = match tag {
+            "mn" => (&knight, false),
+            "mb" => (&diagonal, true),
+            "mr" => (&orthogonal, true),
+            _ => (&king, false),
+        };
+        let ray = |&(dr, df): &(i32, i32)| {
+            let (mut r, mut f, mut n) = (row + dr, file + df, 0);
+            while on(r, f) {
+                n += 1;
+                if !slides {
+                    break;
+                }
+                (r, f) = (r + dr, f + df);
+            }
+            n
+        };
+        steps.iter().map(ray).sum()
+    }
+
     /// Every child the move rules make has the UCI line of its move: the origin, then
     /// the square where its board gained the moving piece's letter (the king's when
     /// castling), then a promotion's letter; for every family from every square of an
-    /// empty board, and for en passant and castling.
+    /// empty board, and for en passant and castling. A lone knight, bishop, rook, queen
+    /// or king has exactly the moves the board's geometry gives it (the move rules bound
+    /// the squares before the origin by the rows a move can start from).
     #[test]
     fn move_rules_name_every_target() {
         let empty = "........//".repeat(8);
         let castling = Var::new("c");
+        // The tags of the children the move rules make.
+        let tags = regex::Regex::new("%m[gc]\n").expect("a valid pattern");
         for side in [Side::White, Side::Black] {
             let rules: Vec<(regex::Regex, String)> =
                 move_rules(side, &castling, Scope::ALL, Some("u"))
@@ -1456,14 +1561,9 @@ mod tests {
                 ];
                 for (tag, role, digit) in pieces {
                     let letter = side.letter(role);
-                    threads.push(piece_thread(
-                        tag,
-                        letter,
-                        digit,
-                        &empty,
-                        offset,
-                        "#c: -\n#_ep: -\n",
-                    ));
+                    let thread =
+                        piece_thread(tag, letter, digit, &empty, offset, "#c: -\n#_ep: -\n");
+                    threads.push((thread, Some(lone_moves(tag, offset))));
                 }
                 if (10..70).contains(&offset) {
                     let guard = if (10..20).contains(&offset) || (60..70).contains(&offset) {
@@ -1479,7 +1579,7 @@ mod tests {
                         offset,
                         "#c: -\n#_ep: -\n",
                     );
-                    threads.push(pawn.replacen("#_p: ", &format!("{guard}#_p: "), 1));
+                    threads.push((pawn.replacen("#_p: ", &format!("{guard}#_p: "), 1), None));
                 }
             }
             // En passant from both sides onto d6 (white) or d3 (black), and castling
@@ -1492,14 +1592,8 @@ mod tests {
                 let mut board = empty.clone();
                 board.replace_range(pawn_row + 3..=pawn_row + 3, &their_pawn.to_string());
                 let lines = format!("#c: -\n#_ep: {ep}\n");
-                threads.push(piece_thread(
-                    "mp",
-                    side.letter(0),
-                    '1',
-                    &board,
-                    from,
-                    &lines,
-                ));
+                let thread = piece_thread("mp", side.letter(0), '1', &board, from, &lines);
+                threads.push((thread, None));
             }
             let home = match side {
                 Side::White => 70,
@@ -1509,16 +1603,17 @@ mod tests {
             let rook = side.letter(3).to_string();
             board.replace_range(home..=home, &rook);
             board.replace_range(home + 7..=home + 7, &rook);
-            threads.push(piece_thread(
+            let castling = piece_thread(
                 "mk",
                 side.letter(5),
                 '6',
                 &board,
                 home + 4,
                 "#c: KQkq\n#_ep: -\n",
-            ));
+            );
+            threads.push((castling, None));
             let mut children = 0;
-            for thread in threads {
+            for (thread, expected) in threads {
                 let line = |text: &str, name: &str| {
                     text.lines()
                         .find_map(|l| l.strip_prefix(name))
@@ -1530,7 +1625,11 @@ mod tests {
                 let out = rules.iter().fold(thread.clone(), |s, (re, r)| {
                     re.replace_all(&s, r.as_str()).into_owned()
                 });
-                for child in out.split("%%\n").skip(1) {
+                let made: Vec<&str> = tags.split(&out).skip(1).collect();
+                if let Some(expected) = expected {
+                    assert_eq!(made.len(), expected, "{thread}{out}");
+                }
+                for child in made {
                     let (board, uci) = (line(child, "#b: "), line(child, "#u: "));
                     let target = (0..board.len())
                         .find(|&i| {
