@@ -17,7 +17,7 @@
 //! reading the board square by square took 736 rules and 64 additions (1,824 rules),
 //! about 2.4 M instructions, 8% of a warm king-and-pawn `play` move. Everything else is incremental: a child's score is its parent's plus the mover's
 //! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
-//! written for few, cheap rules: 23 in all, none of them with a group whose place in the
+//! written for few, cheap rules: 22 in all, none of them with a group whose place in the
 //! match varies (the executor finds such groups from the match's span alone).
 //!
 //! - The board is read at two squares only, the move's `from` and `to`, by two *select*
@@ -42,6 +42,11 @@
 //!   and the departure's ten digit rules are gone (kiwipete's warm move: the leaves'
 //!   gain from 129 M to 68 M instructions, 37 rules to 23). The top digit's rule also
 //!   sign-extends the result to [`SCORE_BITS`] bits.
+//! - The last digit of the sum is the gain's parity: the last arrival rule writes it in
+//!   place of the code's last digit (its trie also reads the departure's parity), the
+//!   sum's rules read that digit flipped where the departure makes it differ, and the
+//!   rule dropping the key copies it into the result (22 rules; the sum's rule for its
+//!   last digit, which visited every leaf, is gone).
 //!
 //! # Stack layouts (internal)
 //!
@@ -340,14 +345,52 @@ impl GainTables {
 
     /// The key lines (mover first) whose arrival value satisfies `pred`.
     fn arrival_key(&self, pred: impl Fn(i64) -> bool) -> Option<String> {
+        let every: Vec<usize> = (0..64).collect();
+        self.key_by_mover(|m| {
+            let mut branches: Vec<String> = self
+                .arrival_trie(m, &pred)
+                .map(|arrivals| format!("[a-h][1-8]{arrivals}"))
+                .into_iter()
+                .collect();
+            branches.extend(self.extra_branches(m, &every, &pred));
+            branches
+        })
+    }
+
+    /// The key lines (mover first) of the moves whose gain is odd: the last digit of the
+    /// gain's offset code (the gain plus 2^([`GAIN_BITS`] - 1)), which the last arrival
+    /// rule writes in place of the code's own last digit (see [`sum_digit_set`]). The departure's parity splits each mover's `from` squares
+    /// in two; each half takes the arrival values of the parity that makes the sum odd.
+    fn odd_gain_key(&self) -> Option<String> {
+        self.key_by_mover(|m| {
+            let mut branches = Vec::new();
+            for parity in [0, 1] {
+                let froms: Vec<usize> = self.departures[m]
+                    .1
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.is_some_and(|d| d.rem_euclid(2) == parity))
+                    .map(|(from, _)| from)
+                    .collect();
+                if froms.is_empty() {
+                    continue;
+                }
+                let odd = |v: i64| (v + parity).rem_euclid(2) == 1;
+                if let Some(arrivals) = self.arrival_trie(m, odd) {
+                    branches.push(format!("{}{arrivals}", squares(&froms)));
+                }
+                branches.extend(self.extra_branches(m, &froms, odd));
+            }
+            branches
+        })
+    }
+
+    /// A trie over the movers of the branches `branches_of(m)` gives each mover `m` (the
+    /// key after the mover's letter), leaving out movers without any.
+    fn key_by_mover(&self, branches_of: impl Fn(usize) -> Vec<String>) -> Option<String> {
         let by_mover: Vec<(String, String)> = (0..self.departures.len())
             .filter_map(|m| {
-                let mut branches: Vec<String> = self
-                    .arrival_trie(m, &pred)
-                    .map(|arrivals| format!("[a-h][1-8]{arrivals}"))
-                    .into_iter()
-                    .collect();
-                branches.extend(self.extra_branches(m, &pred));
+                let mut branches = branches_of(m);
                 let mover = self.departures[m].0.to_string();
                 match branches.len() {
                     0 => None,
@@ -359,11 +402,16 @@ impl GainTables {
         (!by_mover.is_empty()).then(|| trie(&by_mover))
     }
 
-    /// The keys `<from><to>:.` of mover `m` onto an empty `to` square that ends a move
-    /// with an extra part, whose arrival value satisfies `pred`: the `from` squares of
-    /// those moves take the extra part's value, the others the plain one ([`Self::arrival_trie`]
-    /// leaves these keys out).
-    fn extra_branches(&self, m: usize, pred: impl Fn(i64) -> bool) -> Vec<String> {
+    /// The keys `<from><to>:.` of mover `m` from a square of `allowed` onto an empty `to`
+    /// square that ends a move with an extra part, whose arrival value satisfies `pred`:
+    /// the `from` squares of those moves take the extra part's value, the others the plain
+    /// one ([`Self::arrival_trie`] leaves these keys out).
+    fn extra_branches(
+        &self,
+        m: usize,
+        allowed: &[usize],
+        pred: impl Fn(i64) -> bool,
+    ) -> Vec<String> {
         let empty = SQUARE_CHARS.find('.').expect("`.` is a square character");
         let mut out = Vec::new();
         for (&to, froms) in &self.extra_froms[m] {
@@ -372,12 +420,21 @@ impl GainTables {
                 .iter()
                 .find(|(key, _)| *key == to_key)
                 .expect("a move with an extra part arrives on a possible square");
-            let others: Vec<usize> = (0..64).filter(|sq| !froms.contains(sq)).collect();
+            let extra: Vec<usize> = froms
+                .iter()
+                .copied()
+                .filter(|sq| allowed.contains(sq))
+                .collect();
+            let others: Vec<usize> = allowed
+                .iter()
+                .copied()
+                .filter(|sq| !froms.contains(sq))
+                .collect();
             for (from, value) in [
-                (froms, values[SQUARE_CHARS.len()]),
+                (&extra, values[SQUARE_CHARS.len()]),
                 (&others, values[empty]),
             ] {
-                if value.is_some_and(&pred) {
+                if !from.is_empty() && value.is_some_and(&pred) {
                     out.push(format!("{}{}:\\.", squares(from), square_name(to)));
                 }
             }
@@ -481,11 +538,18 @@ fn scratch_lines(code: ArrivalCode) -> String {
 
 /// Per digit of the arrival's code ([`ArrivalCode`]), one rule that turns the digit's
 /// `0` into `1` where the key is in the digit's table (one group, the match but its
-/// last character, which the automaton resolves).
+/// last character, which the automaton resolves). The last digit is not the code's but
+/// the gain's last digit ([`GainTables::odd_gain_key`]: its rule reads the departure's
+/// parity too), which the rule dropping the key copies into the result: the sum needs
+/// no rule for that digit.
 fn arrival_rules(tables: &GainTables, code: ArrivalCode) -> Vec<(String, String)> {
-    (0..code.digits as usize)
+    let last = code.digits as usize - 1;
+    (0..=last)
         .filter_map(|j| {
-            let key = tables.arrival_key(|v| code.digit(v, j))?;
+            let key = match j == last {
+                true => tables.odd_gain_key()?,
+                false => tables.arrival_key(|v| code.digit(v, j))?,
+            };
             Some((
                 format!("({THREAD}{key}\n[01]{{{j}}})0"),
                 "${1}1".to_string(),
@@ -523,10 +587,15 @@ fn binary_set(width: u32, member: &dyn Fn(u64) -> bool) -> Option<String> {
 /// significant) of `(code + addend) mod 2^GAIN_BITS` is 1. The digit depends on the
 /// code's `p + 1` low digits only, so the set is an interval or two of those: the
 /// higher digits, when there are more, match anything.
+///
+/// The line holds the code with its last digit replaced by the sum's last digit (see
+/// [`arrival_rules`]): the code's own is that digit flipped when the addend is odd, so
+/// the set is of the line as written.
 fn sum_digit_set(code: ArrivalCode, addend: i64, p: u32) -> Option<String> {
     let digits = code.digits as u32;
     let low = digits.min(p + 1);
-    let set = binary_set(low, &|y| ((y as i64 + addend) >> p) & 1 == 1)?;
+    let flip = (addend & 1) as u64;
+    let set = binary_set(low, &|y| (((y ^ flip) as i64 + addend) >> p) & 1 == 1)?;
     Some(format!("{}{set}", any_digits(digits - low)))
 }
 
@@ -546,11 +615,13 @@ fn any_digits(n: u32) -> String {
 /// departure value, the carry included; the addition takes no rule of its own. The top
 /// digit turns the line's head `01..1` into `10..0` (the sign extension to
 /// [`SCORE_BITS`]); the others turn their `0` into `1` (one group: the match but its last
-/// characters). Then one rule drops the key and the arrival's digits.
+/// characters). The last digit takes no rule: the last arrival rule wrote it at the end
+/// of the arrival's digits, and the rule that drops the key and the arrival's digits
+/// copies it into the result (groups at fixed offsets from the match's end).
 fn sum_rules(tables: &GainTables, code: ArrivalCode) -> Vec<(String, String)> {
     let head = (SCORE_BITS - GAIN_BITS + 1) as usize;
     let mut rules = Vec::new();
-    for k in 0..GAIN_BITS as usize {
+    for k in 0..GAIN_BITS as usize - 1 {
         let p = (GAIN_BITS as usize - 1 - k) as u32;
         let by_mover: Vec<(String, String)> = tables
             .departures
@@ -593,8 +664,8 @@ fn sum_rules(tables: &GainTables, code: ArrivalCode) -> Vec<(String, String)> {
         });
     }
     rules.push((
-        format!("{HEAD}[^\n]*\n[01]*\n([01]*\n)"),
-        "${1}${2}".to_string(),
+        format!("{HEAD}[^\n]*\n[01]*([01])\n([01]{{{}}})0\n", SCORE_BITS - 1),
+        "${1}${3}${2}\n".to_string(),
     ));
     rules
 }
@@ -640,7 +711,7 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
 /// `before` is the [`compact`] board before the move (anything may follow it on the
 /// line), `uci` its text (`e7e8q`): the board after
 /// is not needed (the arriving piece is the mover or the promotion). The rules of
-/// [`gain_rules`]: 23 rules with the two lookups and the result's
+/// [`gain_rules`]: 22 rules with the two lookups and the result's
 /// definition.
 #[track_caller]
 pub fn gain(
@@ -841,7 +912,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn sum_digit_sets_hold_exactly_the_codes_whose_digit_is_one() {
+    fn sum_digit_sets_hold_exactly_the_lines_whose_digit_is_one() {
         let tables = GainTables::new();
         let code = ArrivalCode::new(&tables);
         let width = code.digits as usize;
@@ -859,7 +930,9 @@ pub(crate) mod tests {
                 let set = sum_digit_set(code, addend, p)
                     .map(|s| regex::Regex::new(&format!("^(?:{s})$")).unwrap());
                 for x in 0..1i64 << width {
-                    let text = format!("{x:0width$b}");
+                    // The line holds the code but for its last digit, the sum's.
+                    let line = (x & !1) | ((x + addend) & 1);
+                    let text = format!("{line:0width$b}");
                     let want = ((x + addend) >> p) & 1 == 1;
                     let got = set.as_ref().is_some_and(|r| r.is_match(&text));
                     assert_eq!(got, want, "digit {p} of {x} + {addend}");
