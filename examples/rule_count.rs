@@ -21,9 +21,10 @@
 
 use std::ops::Range;
 
-use regex_chess::chess::runner;
 use regex_chess::exec::fast::Fast;
 use regex_chess::exec::{Executor, NoObserver};
+
+mod support;
 
 /// The counted run of `rules` (kept out of line so that callgrind can count exactly it).
 #[inline(never)]
@@ -58,34 +59,8 @@ fn main() {
     else {
         usage()
     };
-    let text = std::fs::read_to_string(bench).unwrap_or_else(|e| {
-        eprintln!("rule_count: cannot read {bench}: {e}");
-        std::process::exit(1);
-    });
-    let load = |name: &str| {
-        runner::load(name).unwrap_or_else(|e| {
-            eprintln!("rule_count: {e}");
-            std::process::exit(1);
-        })
-    };
-    let board = Fast::new(load("board"));
-    let program = load("play");
-    let count = program.rules().len();
-    let play = Fast::new(program);
-    let Some(line) = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .nth(idx)
-    else {
-        usage()
-    };
-    let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-    let [fen, white_move, ..] = fields[..] else {
-        usage()
-    };
-    let first = board.run(&format!("engine: black\n{fen}\n"));
-    let input = format!("{first}{white_move}\n");
+    let (play, input) = support::play_and_input("rule_count", bench, idx);
+    let count = play.program().rules().len();
     // A whole run first, as `play_warm` warms up.
     play.run(&input);
     let (mut state, mut at) = (input, 0);

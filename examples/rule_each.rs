@@ -15,9 +15,10 @@
 
 use std::ops::ControlFlow;
 
-use regex_chess::chess::runner;
 use regex_chess::exec::fast::Fast;
 use regex_chess::exec::{Executor, Observer, RuleReport};
+
+mod support;
 
 /// Marks the end of a rule for callgrind's `--dump-before` (kept out of line).
 #[inline(never)]
@@ -80,32 +81,7 @@ fn main() {
     let (Ok(first), Ok(last)) = (first.parse::<usize>(), last.parse::<usize>()) else {
         usage()
     };
-    let text = std::fs::read_to_string(bench).unwrap_or_else(|e| {
-        eprintln!("rule_each: cannot read {bench}: {e}");
-        std::process::exit(1);
-    });
-    let load = |name: &str| {
-        runner::load(name).unwrap_or_else(|e| {
-            eprintln!("rule_each: {e}");
-            std::process::exit(1);
-        })
-    };
-    let board = Fast::new(load("board"));
-    let play = Fast::new(load("play"));
-    let Some(line) = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .nth(idx)
-    else {
-        usage()
-    };
-    let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-    let [fen, white_move, ..] = fields[..] else {
-        usage()
-    };
-    let first_state = board.run(&format!("engine: black\n{fen}\n"));
-    let input = format!("{first_state}{white_move}\n");
+    let (play, input) = support::play_and_input("rule_each", bench, idx);
     play.run(&input);
     let mut marks = Marks {
         first,
