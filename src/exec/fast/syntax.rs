@@ -107,19 +107,21 @@ impl AsciiDfa {
     /// Builds the form [`AsciiDfa::get`] returns for `ascii` when it is not built yet,
     /// without holding its lock while it builds (see [`set_built`]).
     pub fn build_ahead(&self, ascii: bool) {
-        let build = |config: hybrid::Config| {
-            hybrid::Builder::new()
-                .configure(config)
-                .build_from_nfa(self.nfa.clone())
-                .ok()
-        };
         if ascii {
-            set_built(&self.exact, || build(self.config.clone()));
+            set_built(&self.exact, || self.build(self.config.clone()));
         } else {
             set_built(&self.quitting, || {
-                build(ascii_config(self.config.clone(), self.direction))
+                self.build(ascii_config(self.config.clone(), self.direction))
             });
         }
+    }
+
+    /// A lazy DFA of the NFA with `config`, `None` when it cannot be built.
+    fn build(&self, config: hybrid::Config) -> Option<hybrid::DFA> {
+        hybrid::Builder::new()
+            .configure(config)
+            .build_from_nfa(self.nfa.clone())
+            .ok()
     }
 
     /// The lazy DFAs of `nfa` (built from an [`ascii_hir`] parse) with `config` (without
@@ -139,17 +141,11 @@ impl AsciiDfa {
     pub fn get(&self, ascii: bool) -> Option<&hybrid::DFA> {
         // The configuration is made inside the closures: a lookup of a built form (every
         // search) must not pay for cloning it and setting its quit bytes.
-        let build = |config: hybrid::Config| {
-            hybrid::Builder::new()
-                .configure(config)
-                .build_from_nfa(self.nfa.clone())
-                .ok()
-        };
         if ascii {
-            self.exact.get_or_init(|| build(self.config.clone()))
+            self.exact.get_or_init(|| self.build(self.config.clone()))
         } else {
             self.quitting
-                .get_or_init(|| build(ascii_config(self.config.clone(), self.direction)))
+                .get_or_init(|| self.build(ascii_config(self.config.clone(), self.direction)))
         }
         .as_ref()
     }

@@ -963,6 +963,25 @@ fn rope_joins_stretches_of_unchanged_pieces() {
     check(&[first, none[0], last], &state);
 }
 
+/// The program of `rules` for the compile-ahead helper's tests, with its parses
+/// remembered (`remember_parses`) as the two tests need them.
+fn ahead_program(rules: &[(&str, &str)]) -> crate::program::ValidProgram {
+    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    let table = super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
+    assert!(super::remember_parses(&table).is_ok());
+    program
+}
+
+/// Which of `fast`'s patterns are compiled, in pattern order.
+fn compiled(fast: &Fast) -> Vec<bool> {
+    fast.patterns
+        .iter()
+        .map(|p| p.compiled.get().is_some())
+        .collect()
+}
+
 /// The helper that compiles ahead leaves out the patterns whose remembered needed
 /// literals a small flat state lacks right now, compiles the others, and still marks the
 /// program as gone through; on a state past [`super::AHEAD_CHECK_MAX`] it compiles them
@@ -980,17 +999,7 @@ fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
         ("#ahead-present: y", "#ahead-absent: x"),
         ("#ahead-absent: x", "done"),
     ];
-    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
-        .validate()
-        .unwrap();
-    let table = super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
-    assert!(super::remember_parses(&table).is_ok());
-    let compiled = |fast: &Fast| -> Vec<bool> {
-        fast.patterns
-            .iter()
-            .map(|p| p.compiled.get().is_some())
-            .collect()
-    };
+    let program = ahead_program(&rules);
     let (at, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
     let small = "#ahead-present: x\n#ahead-present: y\n";
     let fast = Fast::new(program.clone());
@@ -1036,17 +1045,7 @@ fn the_helper_compiles_left_out_patterns_once_their_literals_appear() {
         ("#again-later: (x)+ ([a-z]+)", "${2}"),
         ("#again-never: (x)", "w"),
     ];
-    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
-        .validate()
-        .unwrap();
-    let table = super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
-    assert!(super::remember_parses(&table).is_ok());
-    let compiled = |fast: &Fast| -> Vec<bool> {
-        fast.patterns
-            .iter()
-            .map(|p| p.compiled.get().is_some())
-            .collect()
-    };
+    let program = ahead_program(&rules);
     let fast = Fast::new(program.clone());
     let (at, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
     let state = RwLock::new(State::new("#again-start: x\n"));
@@ -1075,11 +1074,8 @@ fn the_helper_compiles_left_out_patterns_once_their_literals_appear() {
     });
     // Rule 1's pattern may or may not be compiled: the helper can read `at` just before
     // the run passes the rule and the state just after it gains the literal.
-    let compiled = compiled(&fast);
-    assert_eq!(
-        (compiled[0], compiled[2], compiled[3]),
-        (false, true, false)
-    );
+    let done = compiled(&fast);
+    assert_eq!((done[0], done[2], done[3]), (false, true, false));
     assert!(fast.needs[2].get().is_some());
     // Runs with the helper answer as the reference does.
     let reference = Reference::new(program.clone());
