@@ -66,9 +66,7 @@ use regex_automata::util::prefilter::Prefilter;
 use regex_automata::util::primitives::NonMaxUsize;
 use regex_automata::{Anchored, Input, MatchKind, meta};
 
-use regex_syntax::hir::{
-    Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition,
-};
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 
 use super::linear::Linear;
 use super::lines::{self, Lines, LinesPlan};
@@ -1174,21 +1172,12 @@ fn for_groups(hir: &Hir) -> (Hir, bool) {
 
 /// `hir` with every loop [`merged_loop`] takes merged.
 fn merged_loops(hir: &Hir) -> Hir {
-    match hir.kind() {
-        HirKind::Repetition(rep) => merged_loop(rep).unwrap_or_else(|| {
-            Hir::repetition(Repetition {
-                sub: Box::new(merged_loops(&rep.sub)),
-                ..rep.clone()
-            })
-        }),
-        HirKind::Capture(cap) => Hir::capture(Capture {
-            sub: Box::new(merged_loops(&cap.sub)),
-            ..cap.clone()
-        }),
-        HirKind::Concat(subs) => Hir::concat(subs.iter().map(merged_loops).collect()),
-        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(merged_loops).collect()),
-        _ => hir.clone(),
+    if let HirKind::Repetition(rep) = hir.kind()
+        && let Some(merged) = merged_loop(rep)
+    {
+        return merged;
     }
+    syntax::map_subs(hir, merged_loops)
 }
 
 /// A greedy `(?:aC*)+` (`(?:aC*)*`), `a` one char, `C*` a greedy run of a class without

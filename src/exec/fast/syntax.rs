@@ -167,17 +167,26 @@ pub fn ascii_hir(hir: &Hir) -> Hir {
             ascii.intersect(&ClassUnicode::new([ClassUnicodeRange::new('\0', '\x7F')]));
             Hir::class(Class::Unicode(ascii))
         }
+        _ => map_subs(hir, ascii_hir),
+    }
+}
+
+/// `hir` rebuilt with `f` applied to each of its direct sub-expressions (a repetition's or
+/// a group's body, a concatenation's or an alternation's parts); a leaf (empty, literal,
+/// class, look) comes back as it is. The rewrites of parses recurse through it.
+pub fn map_subs(hir: &Hir, f: impl Fn(&Hir) -> Hir) -> Hir {
+    match hir.kind() {
         HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
         HirKind::Repetition(rep) => Hir::repetition(Repetition {
-            sub: Box::new(ascii_hir(&rep.sub)),
+            sub: Box::new(f(&rep.sub)),
             ..rep.clone()
         }),
         HirKind::Capture(cap) => Hir::capture(Capture {
-            sub: Box::new(ascii_hir(&cap.sub)),
+            sub: Box::new(f(&cap.sub)),
             ..cap.clone()
         }),
-        HirKind::Concat(subs) => Hir::concat(subs.iter().map(ascii_hir).collect()),
-        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(ascii_hir).collect()),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(f).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(f).collect()),
     }
 }
 
