@@ -661,6 +661,12 @@ fn check(mut rules: Vec<Rule>, state: &str) {
     if let Err(difference) = exec_compare::compare(&reference, &several, state) {
         panic!("fast on two cores and reference disagree: {difference}");
     }
+    // Every piece of a rule that is not local searched from its own start (the join
+    // searches again wherever a match crosses a cut).
+    let speculating = Fast::new(program.clone()).parallel(2, 1).speculate(true);
+    if let Err(difference) = exec_compare::compare(&reference, &speculating, state) {
+        panic!("fast on two cores, speculating, and reference disagree: {difference}");
+    }
     // The rope on every state, cut at every thread boundary, on one core and on two.
     let rope = Fast::new(program.clone()).rope(1, 1);
     if let Err(difference) = exec_compare::compare(&reference, &rope, state) {

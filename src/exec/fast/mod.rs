@@ -63,6 +63,7 @@ mod rewrite;
 mod rope;
 mod starts;
 mod state;
+mod stretch;
 mod syntax;
 
 #[cfg(test)]
@@ -106,6 +107,8 @@ struct PatternSlot {
     needed: Option<remembered::Needed>,
     /// The ids of the needed literals.
     literal_ids: OnceLock<Box<[LiteralId]>>,
+    /// [`Compiled::splittable`], decided on first use.
+    splittable: OnceLock<bool>,
 }
 
 impl PatternSlot {
@@ -159,6 +162,11 @@ impl PatternSlot {
             Some(needed) => literals.ids(needed.iter().map(|l| &l[..])),
             None => literals.ids(self.get().needed_literals()),
         })
+    }
+
+    /// Whether the pattern may run on a state cut anywhere (see `stretch.rs`).
+    fn splittable(&self) -> bool {
+        *self.splittable.get_or_init(|| self.get().splittable())
     }
 
     /// The remembered needed literals when the pattern is not compiled yet.
@@ -390,6 +398,9 @@ pub struct Fast {
     /// Whether a run that meets patterns not compiled yet has a helper thread compile
     /// them ahead of it (see [`Fast::compile_ahead`]).
     compile_ahead: bool,
+    /// Whether the caller, too, searches each of its pieces of a rule that is not local
+    /// from the piece's start (see [`Fast::speculate`]).
+    speculate: bool,
     /// Set once a helper went through every rule of the program: later runs start none
     /// (a pattern still not compiled, one no run has needed, is compiled on first use).
     all_compiled: AtomicBool,
@@ -409,6 +420,7 @@ impl Fast {
                     compiled: OnceLock::new(),
                     needed: None,
                     literal_ids: OnceLock::new(),
+                    splittable: OnceLock::new(),
                 });
                 patterns.len() - 1
             });
@@ -444,7 +456,18 @@ impl Fast {
             literals: Literals::default(),
             compile_ahead: std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
             all_compiled: AtomicBool::new(false),
+            speculate: false,
         }
+    }
+
+    /// With several cores, has the caller search each of its pieces of a rule that is
+    /// not local from the piece's start, as the helpers do, instead of from where the
+    /// piece before it ended (see `stretch.rs`). Off by default; the tests and the fuzz
+    /// target turn it on so that the join's second search runs at every match that
+    /// crosses a cut, whichever thread ran the pieces. Results are identical either way.
+    pub fn speculate(mut self, on: bool) -> Fast {
+        self.speculate = on;
+        self
     }
 
     /// Has a run that meets patterns not compiled yet start a helper thread that
@@ -647,14 +670,16 @@ impl Fast {
         self.patterns.len()
     }
 
-    /// Applies rule `index` to the whole of `state`. Returns the report's `matches` and
-    /// `skipped` and whether the state changed.
+    /// Applies rule `index` to the whole of `state`, sharing its pieces with `crew` when
+    /// there is one and the state is large enough for it (see `stretch.rs`). Returns the
+    /// report's `matches` and `skipped` and whether the state changed.
     fn apply(
         &self,
         index: usize,
         state: &RwLock<State>,
         scratch: &mut Scratch,
         seen: &mut Seen,
+        crew: Option<&parallel::Crew<'_>>,
     ) -> (usize, bool, bool) {
         let id = self.rule_pattern[index];
         let slot = &self.patterns[id];
@@ -700,6 +725,13 @@ impl Fast {
         let Ok(from) = compiled.first_possible_known(text, starts, first_of) else {
             return (0, true, false);
         };
+        if let Some(crew) = crew
+            && text.len() >= crew.min_len()
+            && slot.splittable()
+        {
+            drop(guard);
+            return self.apply_stretched(index, state, scratch, crew, from);
+        }
         let cache = scratch.cache(id);
         let (text, out, index) = guard.buffers();
         match rewrite::rewrite(compiled, cache, template, need, text, from, out, index) {
@@ -711,6 +743,48 @@ impl Fast {
                 (done.count, false, done.changed)
             }
         }
+    }
+
+    /// Applies rule `index` (splittable, see `stretch.rs`) to the whole of `state` with
+    /// `crew`, no match starting before `from`; returns as [`Fast::apply`] does.
+    fn apply_stretched(
+        &self,
+        index: usize,
+        state: &RwLock<State>,
+        scratch: &mut Scratch,
+        crew: &parallel::Crew<'_>,
+        from: usize,
+    ) -> (usize, bool, bool) {
+        let (mut out, mut out_starts) = write(state).take_spares();
+        let guard = read(state);
+        let text = guard.flat_text();
+        let pieces = crew.pieces().max(text.len() / self.rope_piece_len.max(1));
+        let mut bounds = parallel::cuts(text.as_bytes(), pieces.min(parallel::MAX_PIECES));
+        bounds.insert(0, 0);
+        bounds.push(text.len());
+        let hay = stretch::Hay {
+            text,
+            index: guard.flat_index(),
+        };
+        let indexed = hay.index.is_some();
+        let runs = crew.stretch(index, hay, &bounds, from, indexed, scratch);
+        let mut done = stretch::Joined::default();
+        if runs.iter().any(|run| run.count > 0) {
+            let starts = indexed.then_some(&mut out_starts);
+            done = stretch::join(self, index, scratch, hay, &bounds, &runs, &mut out, starts);
+        }
+        stretch::recycle(runs, scratch);
+        drop(guard);
+        let mut guard = write(state);
+        let changed = done.count > 0 && done.changed;
+        if changed {
+            guard.install(out, out_starts, indexed);
+        } else {
+            out.clear();
+            out_starts.clear();
+            guard.give_back_spares(out, out_starts);
+        }
+        (done.count, false, changed)
     }
 
     /// The run loop over `range`, on one core or with `crew`.
@@ -764,7 +838,8 @@ impl Fast {
             let (matches, skipped) = if fixpoint && self.same_as_previous[index] {
                 (last_matches, true)
             } else {
-                let (matches, skipped, changed) = self.apply(index, state, scratch, &mut seen);
+                let (matches, skipped, changed) =
+                    self.apply(index, state, scratch, &mut seen, crew);
                 if changed {
                     seen.state_changed();
                     len = read(state).len();

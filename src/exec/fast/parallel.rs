@@ -40,6 +40,7 @@ use std::ops::Range;
 
 use super::rope::{self, Known, Mode, Piece, PieceRun};
 use super::state::State;
+use super::stretch::{self, StretchRun};
 use super::{Fast, Scratch};
 
 /// Cut points for `pieces` pieces of `text`: each is the position of a `%` right after a
@@ -165,11 +166,22 @@ fn spawn_helper<'scope, 'env>(
         .spawn_scoped(scope, body)
 }
 
-/// The run the crew works on: its number (0: none yet), rules, whether pieces record
-/// their history and keep an index, and the piece bounds.
+/// What the crew's pieces go through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Work {
+    /// A rope run (`rope.rs`).
+    #[default]
+    Rope,
+    /// One rule that is not local, each piece from its start (`stretch.rs`).
+    Stretch,
+}
+
+/// The run the crew works on: its number (0: none yet), what it is, its rules, whether
+/// pieces record their history and keep an index, and the piece bounds.
 #[derive(Clone, Debug, Default)]
 struct Job {
     generation: u64,
+    work: Work,
     rules: Range<usize>,
     absent: Vec<Known>,
     mode: Mode,
@@ -177,11 +189,13 @@ struct Job {
     stop: bool,
 }
 
-/// A piece's result: the generation it belongs to and the piece taken through the run.
+/// A piece's result: the generation it belongs to and the piece taken through the run
+/// (or through the rule, for [`Work::Stretch`]).
 #[derive(Debug, Default)]
 struct Done {
     generation: u64,
     run: PieceRun,
+    stretch: StretchRun,
 }
 
 /// The helper threads of one run and what they share with the caller.
@@ -232,21 +246,43 @@ impl Crew<'_> {
                 {
                     continue;
                 }
-                let run = {
-                    let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
-                    let whole = Piece {
-                        text: state.flat_text(),
-                        whole_index: state.flat_index().map(|whole| (whole, 0)),
-                    };
-                    let piece = whole.cut(job.bounds[k]..job.bounds[k + 1]);
-                    let rules = job.rules.clone();
-                    rope::run_piece(self.fast, rules, &job.absent, scratch, piece, job.mode)
-                };
-                let mut results = lock(&self.results);
-                results[k] = Done {
+                let mut done = Done {
                     generation: job.generation,
-                    run,
+                    ..Done::default()
                 };
+                {
+                    let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
+                    let (text, index) = (state.flat_text(), state.flat_index());
+                    let (from, limit) = (job.bounds[k], job.bounds[k + 1]);
+                    match job.work {
+                        Work::Rope => {
+                            let whole = Piece {
+                                text,
+                                whole_index: index.map(|whole| (whole, 0)),
+                            };
+                            let piece = whole.cut(from..limit);
+                            let rules = job.rules.clone();
+                            done.run = rope::run_piece(
+                                self.fast,
+                                rules,
+                                &job.absent,
+                                scratch,
+                                piece,
+                                job.mode,
+                            );
+                        }
+                        Work::Stretch => {
+                            let rule = job.rules.start;
+                            let indexed = job.mode.indexed;
+                            let hay = stretch::Hay { text, index };
+                            done.stretch = stretch::run_piece(
+                                self.fast, rule, scratch, hay, from, limit, indexed,
+                            );
+                        }
+                    }
+                }
+                let mut results = lock(&self.results);
+                results[k] = done;
                 self.done.notify_all();
             }
         }
@@ -276,43 +312,92 @@ impl Crew<'_> {
         bounds: &[usize],
         scratch: &mut Scratch,
     ) -> Vec<PieceRun> {
+        let job = Job {
+            work: Work::Rope,
+            rules: rules.clone(),
+            absent: absent.to_vec(),
+            mode,
+            bounds: bounds.to_vec(),
+            ..Job::default()
+        };
+        let piece = |k: usize| whole.cut(bounds[k]..bounds[k + 1]);
+        let mine = |k: usize, scratch: &mut Scratch| {
+            let rules = rules.clone();
+            rope::run_piece(self.fast, rules, absent, scratch, piece(k), mode)
+        };
+        self.share(job, scratch, mine, |done| std::mem::take(&mut done.run))
+    }
+
+    /// Applies the rule `rule` to every piece of `hay` (the flat state the crew reads,
+    /// cut at `bounds` as for [`Crew::run`]) as [`stretch::run_piece`] does, sharing the
+    /// pieces with the helpers: the caller's pieces, a prefix taken in order, each start
+    /// where the one before ended (from `from` for the first), exactly; a helper's each
+    /// start at its bound. Returns the pieces' runs in order, for [`stretch::join`].
+    pub fn stretch(
+        &self,
+        rule: usize,
+        hay: stretch::Hay<'_>,
+        bounds: &[usize],
+        from: usize,
+        indexed: bool,
+        scratch: &mut Scratch,
+    ) -> Vec<StretchRun> {
+        let job = Job {
+            work: Work::Stretch,
+            rules: rule..rule + 1,
+            mode: Mode {
+                history: false,
+                indexed,
+            },
+            bounds: bounds.to_vec(),
+            ..Job::default()
+        };
+        let mut end = from;
+        let exact = !self.fast.speculate;
+        let mine = |k: usize, scratch: &mut Scratch| {
+            let from = match (k, exact) {
+                (0, _) | (_, true) => end.max(bounds[k]),
+                (_, false) => bounds[k],
+            };
+            let run =
+                stretch::run_piece(self.fast, rule, scratch, hay, from, bounds[k + 1], indexed);
+            end = run.end;
+            run
+        };
+        self.share(job, scratch, mine, |done| std::mem::take(&mut done.stretch))
+    }
+
+    /// Publishes `job` (its generation set here), runs the first piece and every piece
+    /// no helper has claimed with `mine`, in order, and collects the others' results
+    /// with `take` as they arrive.
+    fn share<T>(
+        &self,
+        mut job: Job,
+        scratch: &mut Scratch,
+        mut mine: impl FnMut(usize, &mut Scratch) -> T,
+        take: impl Fn(&mut Done) -> T,
+    ) -> Vec<T> {
+        let pieces = job.bounds.len() - 1;
         let generation = {
-            let mut job = lock(&self.job);
-            let generation = job.generation + 1;
+            let mut current = lock(&self.job);
+            let generation = current.generation + 1;
             for (k, claim) in self.claims.iter().enumerate() {
-                let open = k + 2 < bounds.len();
+                let open = k + 1 < pieces;
                 claim.store(2 * generation + u64::from(!open), Ordering::Release);
             }
-            *job = Job {
-                generation,
-                rules: rules.clone(),
-                absent: absent.to_vec(),
-                mode,
-                bounds: bounds.to_vec(),
-                stop: false,
-            };
+            job.generation = generation;
+            *current = job;
             generation
         };
         self.wake.notify_all();
-        let piece = |k: usize| whole.cut(bounds[k]..bounds[k + 1]);
-        let mut runs: Vec<Option<PieceRun>> = Vec::with_capacity(bounds.len() - 1);
-        runs.push(Some(rope::run_piece(
-            self.fast,
-            rules.clone(),
-            absent,
-            scratch,
-            piece(0),
-            mode,
-        )));
-        for k in 1..bounds.len() - 1 {
+        let mut runs: Vec<Option<T>> = Vec::with_capacity(pieces);
+        runs.push(Some(mine(0, scratch)));
+        for k in 1..pieces {
             let open = 2 * generation;
-            let mine = self.claims[k - 1]
+            let claimed = self.claims[k - 1]
                 .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok();
-            runs.push(mine.then(|| {
-                let rules = rules.clone();
-                rope::run_piece(self.fast, rules, absent, scratch, piece(k), mode)
-            }));
+            runs.push(claimed.then(|| mine(k, scratch)));
         }
         let mut results = lock(&self.results);
         let mut out = Vec::with_capacity(runs.len());
@@ -326,7 +411,7 @@ impl Crew<'_> {
                             .wait(results)
                             .unwrap_or_else(PoisonError::into_inner);
                     }
-                    std::mem::take(&mut results[k].run)
+                    take(&mut results[k])
                 }
             });
         }

@@ -220,6 +220,9 @@ pub struct Cache {
     /// a scan of its text: then anchored search stays cheaper than the unanchored pass
     /// however few candidates match.
     cheap_failures: bool,
+    /// Set by [`Compiled::begin_stretch`]: candidates at or after it are not searched
+    /// (the search reports no match instead).
+    stop: Option<usize>,
 }
 
 impl Cache {
@@ -618,6 +621,21 @@ impl Compiled {
         self.local
     }
 
+    /// Whether the pattern has no look-around and no empty match, and its matches start
+    /// at a literal prefix: a search from any position then finds there what a search of
+    /// the whole text finds once a match has ended at that position, whatever comes
+    /// before it, and a search of the matches that start before some position can stop
+    /// there ([`Compiled::begin_stretch`]; see `stretch.rs`). Decodes the parse: callers
+    /// keep the answer.
+    pub fn splittable(&self) -> bool {
+        if !self.anchored {
+            return false;
+        }
+        let hir = self.hir();
+        let props = hir.properties();
+        props.look_set().is_empty() && props.minimum_len().is_some_and(|n| n > 0)
+    }
+
     /// The group spans that are fixed offsets from the match start, by group index.
     pub fn fixed_groups(&self) -> &[Option<(literal::Edge, literal::Edge)>] {
         &self.literals.fixed_groups
@@ -814,6 +832,7 @@ impl Compiled {
     /// line they test, so a miss is cheap). Both give `regex`'s matches; only the cost
     /// differs.
     pub fn begin_rule(&self, cache: &mut Cache, hay_len: usize) {
+        cache.stop = None;
         if let Some(len) = cache.measuring.take() {
             cache.cheap_failures = cache.failed_work.saturating_mul(2) < len;
         }
@@ -835,6 +854,17 @@ impl Compiled {
         }
         cache.dfa_ahead = self.sparse_ahead(cache);
         cache.unanchored &= !cache.dfa_ahead;
+    }
+
+    /// [`Compiled::begin_rule`] for a search of the matches of a splittable pattern that
+    /// start before `stop` only: candidates from `stop` on are not searched (a search
+    /// then reports no match), and every candidate is searched anchored, so that no
+    /// search runs on far past `stop`.
+    pub fn begin_stretch(&self, cache: &mut Cache, hay_len: usize, stop: usize) {
+        self.begin_rule(cache, hay_len);
+        cache.stop = Some(stop);
+        cache.unanchored = false;
+        cache.dfa_ahead = false;
     }
 
     /// Whether a rule that would run unanchored (its candidates rarely match) searches
@@ -877,7 +907,11 @@ impl Compiled {
         }
         let bytes = hay.as_bytes();
         let mut from = at;
-        while let Some(start) = self.next_candidate(bytes, from, starts, &mut cache.start_hint) {
+        let stop = cache.stop.unwrap_or(usize::MAX);
+        while let Some(start) = self
+            .next_candidate(bytes, from, starts, &mut cache.start_hint)
+            .filter(|&start| start < stop)
+        {
             if cache.unanchored {
                 return self.find_unanchored(cache, hay, start);
             }
@@ -918,7 +952,11 @@ impl Compiled {
         loop {
             let Some((start, answer)) = cache.ahead.take(bytes, from) else {
                 let hint = &mut cache.start_hint;
-                let next = |i| self.next_candidate(bytes, i, starts, hint);
+                let stop = cache.stop.unwrap_or(usize::MAX);
+                let next = |i| {
+                    self.next_candidate(bytes, i, starts, hint)
+                        .filter(|&start| start < stop)
+                };
                 let ascii = cache.ascii;
                 // The pattern's own DFA only when there is no `lines` form: building it
                 // for a pattern that has one (compiling its parse) cost a fresh process
@@ -1080,7 +1118,7 @@ impl Compiled {
     /// the rule is searched unanchored.
     fn note_failure(&self, cache: &mut Cache, hay: &str, scanned: usize) {
         cache.failed_work += scanned;
-        if cache.failed_work > 4 * hay.len() + 32 * 1024 {
+        if cache.failed_work > 4 * hay.len() + 32 * 1024 && cache.stop.is_none() {
             cache.unanchored = true;
         }
     }

@@ -140,35 +140,175 @@ pub fn rewrite(
         follow,
         percent_literals,
     };
-    let mut copied = 0;
-    let mut count = 0;
-    let mut changed = false;
-    let mut m = Some(first);
-    while let Some((start, end)) = m {
-        writer.span(copied, start);
-        if need == GroupNeed::Engine {
-            pattern.resolve_groups(cache, hay, start, end);
-        }
-        let pieces = template.pieces();
-        for piece in pieces {
-            match part(pattern, cache, need, piece, start, end) {
-                Part::Text(text) => writer.literal(text),
-                Part::Span(s, e) => writer.span(s, e),
-            }
-        }
-        changed = changed || {
-            let parts = pieces
-                .iter()
-                .map(|p| part(pattern, cache, need, p, start, end));
-            !unchanged(parts, hay, start, end)
-        };
-        copied = end;
-        count += 1;
-        m = next_match(pattern, cache, hay, end, Some(end), starts);
-    }
-    writer.span(copied, hay.len());
+    let rule = Rule {
+        pattern,
+        template,
+        need,
+        hay,
+        starts,
+    };
+    let done = rule.expand(cache, &mut writer, Some(first), 0, usize::MAX, |_, _| false);
     writer.flush();
-    Some(Rewritten { count, changed })
+    Some(Rewritten {
+        count: done.count,
+        changed: done.changed,
+    })
+}
+
+/// What [`rewrite_stretch`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stretched {
+    /// The matches replaced.
+    pub count: usize,
+    /// Whether some match was replaced by other bytes (as [`Rewritten::changed`]).
+    pub changed: bool,
+    /// Where the text the output stands for ends: the limit, or the end of the last
+    /// match when it ends past the limit (or, when the rewrite stopped at a known match,
+    /// that match's start).
+    pub end: usize,
+    /// Whether the rewrite stopped at a match `Marks::StopAt` knew.
+    pub stopped: bool,
+}
+
+/// What a [`rewrite_stretch`] does at each match before it writes the match.
+#[derive(Debug)]
+pub enum Marks<'a> {
+    /// Records the match's start and the output's length so far (`out` counted from
+    /// its length when the rewrite began).
+    Record(&'a mut Vec<(usize, usize)>),
+    /// Stops before the first match whose start is one of these (sorted) starts.
+    StopAt(&'a [(usize, usize)]),
+}
+
+/// Applies one rule to the stretch of `hay` from `from` (where the previous match ended,
+/// or where no match can be in progress) up to `limit`, appending its new text to
+/// `out`: matches are searched from `from` in the whole of `hay`, those that start
+/// before `limit` are replaced (the last may end past it), and the output stands for
+/// `hay[from..end]` (see [`Stretched::end`]). The pattern must have no look-around and
+/// no empty match (`Compiled::splittable`), so that a search that starts at `from`
+/// finds what a search of the whole text finds there once a match has ended at `from`.
+#[allow(clippy::too_many_arguments)]
+pub fn rewrite_stretch(
+    pattern: &Compiled,
+    cache: &mut Cache,
+    template: &Template,
+    need: GroupNeed,
+    hay: &str,
+    starts: Option<&Starts>,
+    from: usize,
+    limit: usize,
+    out: &mut String,
+    marks: Marks<'_>,
+) -> Stretched {
+    let base = out.len();
+    let mut writer = Writer {
+        hay,
+        out,
+        from: 0,
+        to: 0,
+        follow: None,
+        percent_literals: false,
+    };
+    if from >= limit {
+        return Stretched {
+            count: 0,
+            changed: false,
+            end: from,
+            stopped: false,
+        };
+    }
+    let rule = Rule {
+        pattern,
+        template,
+        need,
+        hay,
+        starts,
+    };
+    let first = next_match(pattern, cache, hay, from, None, starts);
+    let done = match marks {
+        Marks::Record(marks) => rule.expand(cache, &mut writer, first, from, limit, |at, len| {
+            marks.push((at, len - base));
+            false
+        }),
+        Marks::StopAt(known) => rule.expand(cache, &mut writer, first, from, limit, |at, _| {
+            known.binary_search_by_key(&at, |&(start, _)| start).is_ok()
+        }),
+    };
+    writer.flush();
+    done
+}
+
+/// One rule applied to one text: what [`Rule::expand`] reads.
+struct Rule<'a> {
+    pattern: &'a Compiled,
+    template: &'a Template,
+    need: GroupNeed,
+    hay: &'a str,
+    starts: Option<&'a Starts>,
+}
+
+impl Rule<'_> {
+    /// Writes the text from `copy_from` with each match from `first` on that starts
+    /// before `limit` replaced, up to the end of the last such match or `limit`,
+    /// whichever is later (at most the text's end). Before writing a match, asks
+    /// `stop(start, output length)`; on `true`, stops there, the text before the match
+    /// written.
+    fn expand(
+        &self,
+        cache: &mut Cache,
+        writer: &mut Writer<'_, '_, '_>,
+        first: Option<(usize, usize)>,
+        copy_from: usize,
+        limit: usize,
+        mut stop: impl FnMut(usize, usize) -> bool,
+    ) -> Stretched {
+        let (pattern, hay) = (self.pattern, self.hay);
+        let mut copied = copy_from;
+        let mut count = 0;
+        let mut changed = false;
+        let mut m = first;
+        while let Some((start, end)) = m {
+            if start >= limit {
+                break;
+            }
+            writer.span(copied, start);
+            if stop(start, writer.len()) {
+                return Stretched {
+                    count,
+                    changed,
+                    end: start,
+                    stopped: true,
+                };
+            }
+            if self.need == GroupNeed::Engine {
+                pattern.resolve_groups(cache, hay, start, end);
+            }
+            let pieces = self.template.pieces();
+            for piece in pieces {
+                match part(pattern, cache, self.need, piece, start, end) {
+                    Part::Text(text) => writer.literal(text),
+                    Part::Span(s, e) => writer.span(s, e),
+                }
+            }
+            changed = changed || {
+                let parts = pieces
+                    .iter()
+                    .map(|p| part(pattern, cache, self.need, p, start, end));
+                !unchanged(parts, hay, start, end)
+            };
+            copied = end;
+            count += 1;
+            m = next_match(pattern, cache, hay, end, Some(end), self.starts);
+        }
+        let end = copied.max(limit.min(hay.len()));
+        writer.span(copied, end);
+        Stretched {
+            count,
+            changed,
+            end,
+            stopped: false,
+        }
+    }
 }
 
 /// What one piece of a template expands to for one match.
@@ -286,6 +426,12 @@ impl Writer<'_, '_, '_> {
         {
             follow.literal(text.as_bytes(), at);
         }
+    }
+
+    /// The output's length once the held-back bytes are written.
+    #[inline]
+    fn len(&self) -> usize {
+        self.out.len() + (self.to - self.from)
     }
 
     /// Writes the held-back bytes.

@@ -79,6 +79,10 @@ fn check(rules: &[(&str, &str)], state: &str) -> String {
         rules,
         state,
     );
+    // Every piece of a rule that is not local searched from its own start, as a
+    // helper's: the join searches again wherever a match crosses a cut.
+    let speculating = Fast::new(program.clone()).parallel(2, 1).speculate(true);
+    compare(&a, &ra, speculating, rules, state);
     // The rope on one core on every state, cut at every thread boundary (a piece per
     // thread), alone and with each piece keeping its index of `%` bytes.
     compare(&a, &ra, Fast::new(program.clone()).rope(1, 1), rules, state);
@@ -1117,4 +1121,32 @@ fn set_built_does_not_hold_the_lock_while_it_builds() {
         assert_eq!(builder.join().unwrap(), 2);
     });
     assert_eq!(super::syntax::set_built(&lock, || 3), &2);
+}
+
+/// Rules that pair a thread with the next (a tournament round, as the search's) or end
+/// a thread at the next one's head: not local, so on several cores they run as
+/// stretches (`stretch.rs`), and with every piece searched from its own start the
+/// pairs that cross a cut are searched again until the search meets the piece's own.
+#[test]
+fn rules_that_pair_threads_across_cuts() {
+    let pair = "(%%\n#stack:\n)([01]+)\n([^%]*%%\n#stack:\n)([01]+)\n";
+    let rules = [
+        (pair, "${1}!${2}${4}\n${3}${4}\n"),
+        ("%%\n#stack:\n![01]*\n[^%]*(%%\n)", "${1}"),
+        ("%ms\n[^%]*(%%\n)", "${1}"),
+        // Leftmost-first prefers the shorter match that a cut could end early.
+        ("(%%\n#stack:\n)(?:[01]+\n|[01]+\nt[0-9]+\n%%)", "${1}<>"),
+    ];
+    // Runs of active threads of several lengths, each ended by one that is not.
+    for run in [3, 5, 9] {
+        let mut state = String::new();
+        for i in 0..40 {
+            let key = format!("{:04b}", (i * 7) % 16);
+            match i % run {
+                2 => state.push_str(&format!("%ms\n#k: {key}\n")),
+                _ => state.push_str(&format!("%%\n#stack:\n{key}\nt{i}\n")),
+            }
+        }
+        check(&rules, &state);
+    }
 }
