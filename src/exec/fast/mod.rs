@@ -773,7 +773,7 @@ impl Fast {
             let starts = indexed.then_some(&mut out_starts);
             done = stretch::join(self, index, scratch, hay, &bounds, &runs, &mut out, starts);
         }
-        stretch::recycle(runs, scratch);
+        crew.keep(runs);
         drop(guard);
         let mut guard = write(state);
         let changed = done.count > 0 && done.changed;

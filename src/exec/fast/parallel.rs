@@ -116,6 +116,7 @@ impl Parallel {
             claims: (1..MAX_PIECES).map(|_| AtomicU64::new(1)).collect(),
             results: Mutex::new((0..MAX_PIECES).map(|_| Done::default()).collect()),
             done: Condvar::new(),
+            buffers: stretch::Buffers::default(),
         };
         std::thread::scope(|scope| {
             let mut started = Vec::new();
@@ -214,6 +215,8 @@ pub struct Crew<'a> {
     claims: Vec<AtomicU64>,
     results: Mutex<Vec<Done>>,
     done: Condvar,
+    /// The buffers of stretch pieces, from one rule to the next.
+    buffers: stretch::Buffers,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -276,7 +279,14 @@ impl Crew<'_> {
                             let indexed = job.mode.indexed;
                             let hay = stretch::Hay { text, index };
                             done.stretch = stretch::run_piece(
-                                self.fast, rule, scratch, hay, from, limit, indexed,
+                                self.fast,
+                                rule,
+                                scratch,
+                                &self.buffers,
+                                hay,
+                                from,
+                                limit,
+                                indexed,
                             );
                         }
                     }
@@ -286,6 +296,11 @@ impl Crew<'_> {
                 self.done.notify_all();
             }
         }
+    }
+
+    /// Keeps the buffers of `runs` (from [`Crew::stretch`]) for later pieces.
+    pub fn keep(&self, runs: Vec<StretchRun>) {
+        self.buffers.keep(runs);
     }
 
     /// How many pieces the crew cuts a state into.
@@ -354,13 +369,22 @@ impl Crew<'_> {
         };
         let mut end = from;
         let exact = !self.fast.speculate;
+        let buffers = &self.buffers;
         let mine = |k: usize, scratch: &mut Scratch| {
             let from = match (k, exact) {
                 (0, _) | (_, true) => end.max(bounds[k]),
                 (_, false) => bounds[k],
             };
-            let run =
-                stretch::run_piece(self.fast, rule, scratch, hay, from, bounds[k + 1], indexed);
+            let run = stretch::run_piece(
+                self.fast,
+                rule,
+                scratch,
+                buffers,
+                hay,
+                from,
+                bounds[k + 1],
+                indexed,
+            );
             end = run.end;
             run
         };

@@ -34,6 +34,8 @@
 //! so only a helper's pieces are searched again. The index of `%` bytes: each piece
 //! with matches scans its output for one; the join shifts them into the output's index.
 
+use std::sync::{Mutex, PoisonError};
+
 use super::rewrite::{self, Marks};
 use super::starts::Starts;
 use super::{Fast, Scratch};
@@ -66,13 +68,47 @@ pub struct StretchRun {
     marks: Vec<(usize, usize)>,
 }
 
+/// The buffers of finished runs, shared by the threads of a crew from one rule to the
+/// next: a piece's run takes one and the join gives them all back, so that the pieces
+/// of later rules write into memory already touched instead of fresh allocations (on
+/// the widest states, allocating each piece's buffers made whole rules twice as slow
+/// in some processes).
+#[derive(Debug, Default)]
+pub struct Buffers {
+    kept: Mutex<Vec<StretchRun>>,
+}
+
+impl Buffers {
+    /// A run with emptied buffers, kept or new.
+    fn take(&self) -> StretchRun {
+        let kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let mut run = kept.unwrap_or_default();
+        run.out.clear();
+        run.starts.clear();
+        run.marks.clear();
+        run
+    }
+
+    /// Keeps `runs`' buffers for later pieces.
+    pub fn keep(&self, runs: Vec<StretchRun>) {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.extend(runs);
+    }
+}
+
 /// Applies rule `rule` to `hay.text[from..]` as far as `limit` (the matches that start
-/// before it; the last may end past it, see [`rewrite::rewrite_stretch`]). With
-/// `indexed`, the output's index of `%` bytes is kept too.
+/// before it; the last may end past it, see [`rewrite::rewrite_stretch`]), in buffers
+/// taken from `buffers`. With `indexed`, the output's index of `%` bytes is kept too.
+#[allow(clippy::too_many_arguments)]
 pub fn run_piece(
     fast: &Fast,
     rule: usize,
     scratch: &mut Scratch,
+    buffers: &Buffers,
     hay: Hay<'_>,
     from: usize,
     limit: usize,
@@ -82,11 +118,7 @@ pub fn run_piece(
     let compiled = fast.patterns[id].get();
     let template = fast.program.template(rule);
     let need = *fast.needs[rule].get_or_init(|| rewrite::group_need(template, compiled));
-    let mut run = StretchRun {
-        out: scratch.piece_buffers.pop().unwrap_or_default(),
-        ..StretchRun::default()
-    };
-    run.out.clear();
+    let mut run = buffers.take();
     let cache = scratch.cache(id);
     compiled.begin_stretch(cache, hay.text.len(), limit);
     let done = rewrite::rewrite_stretch(
@@ -107,6 +139,7 @@ pub fn run_piece(
     run.changed = done.changed;
     if done.count == 0 {
         run.out.clear();
+        run.marks.clear();
     } else if indexed {
         run.starts.rebuild(run.out.as_bytes());
     }
@@ -230,15 +263,6 @@ fn copy_text(
         match hay.index {
             Some(whole) => starts.extend_slice(whole, range, at),
             None => starts.extend_scan(hay.text[range].as_bytes(), at),
-        }
-    }
-}
-
-/// Keeps the buffers of `runs` in `scratch` for later pieces.
-pub fn recycle(runs: Vec<StretchRun>, scratch: &mut Scratch) {
-    for run in runs {
-        if scratch.piece_buffers.len() < 16 && run.out.capacity() > 0 {
-            scratch.piece_buffers.push(run.out);
         }
     }
 }
