@@ -35,14 +35,18 @@
 //!    there is no literal to anchor at) and capture engines built only when a template
 //!    needs them.
 //! 4. The rewrite. `rewrite`: one output pass per rule with `replace_all`'s empty-match
-//!    rules.
+//!    rules, over the whole text or a stretch of it (the matches that start before a
+//!    limit).
 //! 5. The state, the rope and the cores. `state`: the state between rules, flat (with its
 //!    `%` index) or cut into thread segments. `rope`: a run of consecutive local rules
 //!    taken through the pieces of the state cut at thread boundaries, piece after piece,
 //!    each written into the state's spare buffer once done (on one core, by default on
-//!    states from [`DEFAULT_ROPE_MIN`]; [`Fast::rope`]). `parallel`: the opt-in multi-core mode
-//!    ([`Fast::parallel`]): the pieces of each rope run shared between the cores. Both
-//!    run rules through this module's [`Fast`], the one place where files use each other.
+//!    states from [`DEFAULT_ROPE_MIN`]; [`Fast::rope`]). `stretch`: one rule that is not
+//!    local, on a state cut anywhere: each piece searched from its start, the pieces
+//!    joined in order with the matches that cross a cut searched again. `parallel`: the
+//!    opt-in multi-core mode ([`Fast::parallel`]): the pieces of each rope run, and of
+//!    each stretch, shared between the cores. They run rules through this module's
+//!    [`Fast`], the one place where files use each other.
 //!
 //! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs
 //! (and, when the needed literals are remembered, finds them all in the state), so a run

@@ -1,9 +1,12 @@
 //! Opt-in multi-core mode of the fast executor: the pieces of a rope run (`rope.rs`: a
 //! run of consecutive local rules on a large state cut at thread boundaries) are shared
-//! between the cores, each piece taken through the whole run by one thread.
+//! between the cores, each piece taken through the whole run by one thread; so are the
+//! pieces of a rule that is not local (`stretch.rs`: each piece searched from its
+//! start, joined by the caller).
 //!
 //! Contract: [`Crew::run`] returns exactly the [`PieceRun`]s that [`rope::run_piece`]
-//! gives for every piece, in order, whichever thread ran each.
+//! gives for every piece, in order, whichever thread ran each; [`Crew::stretch`] returns
+//! [`StretchRun`]s that [`stretch::join`] turns into exactly the rule's result.
 //!
 //! Why cutting is exact. A pattern is local (`local.rs`) when it has no look-around, cannot
 //! match the empty string, and no string it matches contains `\n%`. The state is cut only
@@ -26,7 +29,11 @@
 //! piece no helper has claimed yet (one compare-and-swap per piece) while helpers claim
 //! from the last piece back; so on a busy machine a sleeping helper costs a wake-up call,
 //! not a wait, and the caller waits only for the pieces a helper took. One hand-off per
-//! run of rules, not per rule: the state is cut and joined once per run.
+//! run of rules, not per rule: the state is cut and joined once per run. A rule that is
+//! not local but splittable (`Compiled::splittable`) on a state of at least `min_len`
+//! bytes is one hand-off of its own: the caller's pieces, a prefix taken in order,
+//! start exactly where the piece before ended; a helper's start at their bounds and are
+//! mended by the join where a match crossed into them.
 //!
 //! Trade-offs: every helper has its own scratch (lazy DFA caches are per thread of
 //! execution), pooled with the caller's between runs. Waking a helper costs a few

@@ -132,23 +132,10 @@ pub fn rewrite(
             .iter()
             .any(|p| matches!(p, Piece::Literal(text) if text.contains('%')));
     out.reserve(hay.len() + hay.len() / 8 + 64);
-    let mut writer = Writer {
-        hay,
-        out,
-        from: 0,
-        to: 0,
-        follow,
-        percent_literals,
-    };
-    let rule = Rule {
-        pattern,
-        template,
-        need,
-        hay,
-        starts,
-    };
-    let done = rule.expand(cache, &mut writer, Some(first), 0, usize::MAX, |_, _| false);
-    writer.flush();
+    let rule = Rule::new(pattern, template, need, hay, starts);
+    let done = rule.write_into(out, follow, percent_literals, |writer| {
+        rule.expand(cache, writer, Some(first), 0, usize::MAX, |_, _| false)
+    });
     Some(Rewritten {
         count: done.count,
         changed: done.changed,
@@ -200,15 +187,6 @@ pub fn rewrite_stretch(
     out: &mut String,
     marks: Marks<'_>,
 ) -> Stretched {
-    let base = out.len();
-    let mut writer = Writer {
-        hay,
-        out,
-        from: 0,
-        to: 0,
-        follow: None,
-        percent_literals: false,
-    };
     if from >= limit {
         return Stretched {
             count: 0,
@@ -217,25 +195,18 @@ pub fn rewrite_stretch(
             stopped: false,
         };
     }
-    let rule = Rule {
-        pattern,
-        template,
-        need,
-        hay,
-        starts,
-    };
+    let base = out.len();
+    let rule = Rule::new(pattern, template, need, hay, starts);
     let first = next_match(pattern, cache, hay, from, None, starts);
-    let done = match marks {
-        Marks::Record(marks) => rule.expand(cache, &mut writer, first, from, limit, |at, len| {
+    rule.write_into(out, None, false, |writer| match marks {
+        Marks::Record(marks) => rule.expand(cache, writer, first, from, limit, |at, len| {
             marks.push((at, len - base));
             false
         }),
-        Marks::StopAt(known) => rule.expand(cache, &mut writer, first, from, limit, |at, _| {
+        Marks::StopAt(known) => rule.expand(cache, writer, first, from, limit, |at, _| {
             known.binary_search_by_key(&at, |&(start, _)| start).is_ok()
         }),
-    };
-    writer.flush();
-    done
+    })
 }
 
 /// One rule applied to one text: what [`Rule::expand`] reads.
@@ -247,7 +218,45 @@ struct Rule<'a> {
     starts: Option<&'a Starts>,
 }
 
-impl Rule<'_> {
+impl<'a> Rule<'a> {
+    fn new(
+        pattern: &'a Compiled,
+        template: &'a Template,
+        need: GroupNeed,
+        hay: &'a str,
+        starts: Option<&'a Starts>,
+    ) -> Rule<'a> {
+        Rule {
+            pattern,
+            template,
+            need,
+            hay,
+            starts,
+        }
+    }
+
+    /// Runs `body` with a writer into `out` (feeding `follow` when given; see
+    /// [`Writer::percent_literals`]), then writes what the writer held back.
+    fn write_into(
+        &self,
+        out: &mut String,
+        follow: Option<Follow<'_>>,
+        percent_literals: bool,
+        body: impl FnOnce(&mut Writer<'_, '_, '_>) -> Stretched,
+    ) -> Stretched {
+        let mut writer = Writer {
+            hay: self.hay,
+            out,
+            from: 0,
+            to: 0,
+            follow,
+            percent_literals,
+        };
+        let done = body(&mut writer);
+        writer.flush();
+        done
+    }
+
     /// Writes the text from `copy_from` with each match from `first` on that starts
     /// before `limit` replaced, up to the end of the last such match or `limit`,
     /// whichever is later (at most the text's end). Before writing a match, asks
