@@ -134,7 +134,7 @@ pub fn rewrite(
     out.reserve(hay.len() + hay.len() / 8 + 64);
     let rule = Rule::new(pattern, template, need, hay, starts);
     let done = rule.write_into(out, follow, percent_literals, |writer| {
-        rule.expand(cache, writer, Some(first), 0, usize::MAX, |_, _| false)
+        rule.expand(cache, writer, Some(first), 0, usize::MAX, &mut Every)
     });
     Some(Rewritten {
         count: done.count,
@@ -157,14 +157,88 @@ pub struct Stretched {
     pub stopped: bool,
 }
 
-/// What a [`rewrite_stretch`] does at each match before it writes the match.
+/// One match of a [`rewrite_stretch`] that records its matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// Where the match starts in the text.
+    pub start: usize,
+    /// Where its output starts (in `out`, counted from its length when the rewrite
+    /// began).
+    pub at: usize,
+    /// Whether its replacement changed it.
+    pub changed: bool,
+}
+
+/// What a [`rewrite_stretch`] does at each match.
 #[derive(Debug)]
 pub enum Marks<'a> {
-    /// Records the match's start and the output's length so far (`out` counted from
-    /// its length when the rewrite began).
-    Record(&'a mut Vec<(usize, usize)>),
-    /// Stops before the first match whose start is one of these (sorted) starts.
-    StopAt(&'a [(usize, usize)]),
+    /// Records every match.
+    Record(&'a mut Vec<Mark>),
+    /// Stops before the first match that starts where one of these (sorted by start)
+    /// does.
+    StopAt(&'a [Mark]),
+}
+
+/// What [`Rule::expand`] does at each match.
+trait Hook {
+    /// Whether each match's `changed` is wanted ([`Hook::matched`]), not only whether
+    /// some match changed.
+    const EACH: bool;
+    /// Before writing the match at `start`: whether to stop there.
+    fn stop(&mut self, start: usize, writer: &Writer<'_, '_, '_>) -> bool;
+    /// After writing a match: whether its replacement changed it (called for every
+    /// match only when [`Hook::EACH`]).
+    fn matched(&mut self, changed: bool);
+}
+
+/// Writes every match, records nothing.
+struct Every;
+
+impl Hook for Every {
+    const EACH: bool = false;
+    #[inline(always)]
+    fn stop(&mut self, _: usize, _: &Writer<'_, '_, '_>) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn matched(&mut self, _: bool) {}
+}
+
+/// Records every match in `marks` ([`Marks::Record`]).
+struct Recording<'a> {
+    marks: &'a mut Vec<Mark>,
+    /// The output's length when the rewrite began.
+    base: usize,
+}
+
+impl Hook for Recording<'_> {
+    const EACH: bool = true;
+    fn stop(&mut self, start: usize, writer: &Writer<'_, '_, '_>) -> bool {
+        self.marks.push(Mark {
+            start,
+            at: writer.len() - self.base,
+            changed: false,
+        });
+        false
+    }
+    fn matched(&mut self, changed: bool) {
+        if let Some(mark) = self.marks.last_mut() {
+            mark.changed = changed;
+        }
+    }
+}
+
+/// Stops at a known match ([`Marks::StopAt`]).
+struct StopAt<'a>(&'a [Mark]);
+
+impl Hook for StopAt<'_> {
+    const EACH: bool = false;
+    fn stop(&mut self, start: usize, _: &Writer<'_, '_, '_>) -> bool {
+        self.0
+            .binary_search_by_key(&start, |mark| mark.start)
+            .is_ok()
+    }
+    fn matched(&mut self, _: bool) {}
 }
 
 /// Applies one rule to the stretch of `hay` from `from` (where the previous match ended,
@@ -199,13 +273,11 @@ pub fn rewrite_stretch(
     let rule = Rule::new(pattern, template, need, hay, starts);
     let first = next_match(pattern, cache, hay, from, None, starts);
     rule.write_into(out, None, false, |writer| match marks {
-        Marks::Record(marks) => rule.expand(cache, writer, first, from, limit, |at, len| {
-            marks.push((at, len - base));
-            false
-        }),
-        Marks::StopAt(known) => rule.expand(cache, writer, first, from, limit, |at, _| {
-            known.binary_search_by_key(&at, |&(start, _)| start).is_ok()
-        }),
+        Marks::Record(marks) => {
+            let mut hook = Recording { marks, base };
+            rule.expand(cache, writer, first, from, limit, &mut hook)
+        }
+        Marks::StopAt(known) => rule.expand(cache, writer, first, from, limit, &mut StopAt(known)),
     })
 }
 
@@ -260,16 +332,16 @@ impl<'a> Rule<'a> {
     /// Writes the text from `copy_from` with each match from `first` on that starts
     /// before `limit` replaced, up to the end of the last such match or `limit`,
     /// whichever is later (at most the text's end). Before writing a match, asks
-    /// `stop(start, output length)`; on `true`, stops there, the text before the match
-    /// written.
-    fn expand(
+    /// `hook` whether to stop; if so, stops there, the text before the match written.
+    #[allow(clippy::too_many_arguments)]
+    fn expand<H: Hook>(
         &self,
         cache: &mut Cache,
         writer: &mut Writer<'_, '_, '_>,
         first: Option<(usize, usize)>,
         copy_from: usize,
         limit: usize,
-        mut stop: impl FnMut(usize, usize) -> bool,
+        hook: &mut H,
     ) -> Stretched {
         let (pattern, hay) = (self.pattern, self.hay);
         let mut copied = copy_from;
@@ -281,7 +353,7 @@ impl<'a> Rule<'a> {
                 break;
             }
             writer.span(copied, start);
-            if stop(start, writer.len()) {
+            if hook.stop(start, writer) {
                 return Stretched {
                     count,
                     changed,
@@ -299,12 +371,16 @@ impl<'a> Rule<'a> {
                     Part::Span(s, e) => writer.span(s, e),
                 }
             }
-            changed = changed || {
+            // Once some match changed, the rest need not be compared unless the hook
+            // wants each.
+            if !changed || H::EACH {
                 let parts = pieces
                     .iter()
                     .map(|p| part(pattern, cache, self.need, p, start, end));
-                !unchanged(parts, hay, start, end)
-            };
+                let this = !unchanged(parts, hay, start, end);
+                changed |= this;
+                hook.matched(this);
+            }
             copied = end;
             count += 1;
             m = next_match(pattern, cache, hay, end, Some(end), self.starts);
@@ -409,7 +485,7 @@ struct Writer<'h, 'o, 'f> {
 
 impl Writer<'_, '_, '_> {
     /// Appends the bytes `s..e` of `hay`.
-    #[inline]
+    #[inline(always)]
     fn span(&mut self, s: usize, e: usize) {
         if s == e {
             return;
@@ -422,7 +498,7 @@ impl Writer<'_, '_, '_> {
     }
 
     /// Appends `text`.
-    #[inline]
+    #[inline(always)]
     fn literal(&mut self, text: &str) {
         if text.is_empty() {
             return;
@@ -444,7 +520,7 @@ impl Writer<'_, '_, '_> {
     }
 
     /// Writes the held-back bytes.
-    #[inline]
+    #[inline(always)]
     fn flush(&mut self) {
         if self.from < self.to {
             let at = self.out.len();

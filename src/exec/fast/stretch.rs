@@ -36,7 +36,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::rewrite::{self, Marks};
+use super::rewrite::{self, Mark, Marks};
 use super::starts::Starts;
 use super::{Fast, Scratch};
 
@@ -64,8 +64,9 @@ pub struct StretchRun {
     out: String,
     /// The index of `out`'s `%` bytes, when the run kept one.
     starts: Starts,
-    /// Each match's start in the text and where its output starts in `out`.
-    marks: Vec<(usize, usize)>,
+    /// Each match: its start in the text, where its output starts in `out`, and
+    /// whether it changed.
+    marks: Vec<Mark>,
 }
 
 /// The buffers of finished runs, shared by the threads of a crew from one rule to the
@@ -218,11 +219,13 @@ pub fn join(
         if again.stopped {
             let k = run
                 .marks
-                .binary_search_by_key(&again.end, |&(start, _)| start)
+                .binary_search_by_key(&again.end, |mark| mark.start)
                 .expect("the join stops only at a match the piece found");
-            append(hay, run, run.marks[k].1, out, starts.as_deref_mut());
+            append(hay, run, run.marks[k].at, out, starts.as_deref_mut());
             done.count += run.count - k;
-            done.changed |= run.changed;
+            // Exactly the matches taken (as a whole-text rewrite decides it), so that
+            // which thread ran which piece never shows in the run's reports.
+            done.changed |= run.marks[k..].iter().any(|mark| mark.changed);
             pos = run.end;
         }
     }

@@ -1150,3 +1150,28 @@ fn rules_that_pair_threads_across_cuts() {
         check(&rules, &state);
     }
 }
+
+/// Whether a rule changed the state decides whether the identical rule after it is
+/// searched, so a stretch must decide it exactly as a whole-text rewrite does, whichever
+/// pieces were searched again: here a match that crosses a cut (a thread of one line,
+/// `%%`, swapped with the next thread's head) changes nothing, and the match the next
+/// piece found at that head (which would change it) is not taken.
+#[test]
+fn a_stretch_reports_changes_as_the_whole_text_does() {
+    let swap = ("(%%\n#stack:\n)([^\n]*\n)([^\n]*\n)", "$1$3$2");
+    let program = Program::from_rules(vec![Rule::new(swap.0, swap.1); 3])
+        .validate()
+        .unwrap();
+    let state = "%%\n#stack:\n%%\n%%\n#stack:\nA\nB\n%%\n#stack:\nS\nS\n".repeat(30);
+    let skipped = |fast: Fast| {
+        let mut seen = Recorder::default();
+        fast.run_observed(&state, &mut seen);
+        seen.seen.iter().map(|(_, r, _)| r.skipped).collect::<Vec<_>>()
+    };
+    let whole = skipped(Fast::new(program.clone()));
+    assert_eq!(whole, [false, true, true]);
+    for _ in 0..5 {
+        let speculating = Fast::new(program.clone()).parallel(2, 1).speculate(true);
+        assert_eq!(skipped(speculating), whole);
+    }
+}
