@@ -1166,7 +1166,10 @@ fn a_stretch_reports_changes_as_the_whole_text_does() {
     let skipped = |fast: Fast| {
         let mut seen = Recorder::default();
         fast.run_observed(&state, &mut seen);
-        seen.seen.iter().map(|(_, r, _)| r.skipped).collect::<Vec<_>>()
+        seen.seen
+            .iter()
+            .map(|(_, r, _)| r.skipped)
+            .collect::<Vec<_>>()
     };
     let whole = skipped(Fast::new(program.clone()));
     assert_eq!(whole, [false, true, true]);
