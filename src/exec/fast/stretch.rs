@@ -115,10 +115,7 @@ pub fn run_piece(
     limit: usize,
     indexed: bool,
 ) -> StretchRun {
-    let id = fast.rule_pattern[rule];
-    let compiled = fast.patterns[id].get();
-    let template = fast.program.template(rule);
-    let need = *fast.needs[rule].get_or_init(|| rewrite::group_need(template, compiled));
+    let (id, compiled, template, need) = rule_parts(fast, rule);
     let mut run = buffers.take();
     let cache = scratch.cache(id);
     compiled.begin_stretch(cache, hay.text.len(), limit);
@@ -145,6 +142,23 @@ pub fn run_piece(
         run.starts.rebuild(run.out.as_bytes());
     }
     run
+}
+
+/// Rule `rule`'s pattern slot, compiled pattern, template and group need.
+fn rule_parts(
+    fast: &Fast,
+    rule: usize,
+) -> (
+    usize,
+    &super::pattern::Compiled,
+    &crate::program::Template,
+    rewrite::GroupNeed,
+) {
+    let id = fast.rule_pattern[rule];
+    let compiled = fast.patterns[id].get();
+    let template = fast.program.template(rule);
+    let need = *fast.needs[rule].get_or_init(|| rewrite::group_need(template, compiled));
+    (id, compiled, template, need)
 }
 
 /// What a [`join`] did.
@@ -191,10 +205,7 @@ pub fn join(
         }
         // A match before the piece ran past its start: search it again from there
         // until a match its own search found too.
-        let id = fast.rule_pattern[rule];
-        let compiled = fast.patterns[id].get();
-        let template = fast.program.template(rule);
-        let need = *fast.needs[rule].get_or_init(|| rewrite::group_need(template, compiled));
+        let (id, compiled, template, need) = rule_parts(fast, rule);
         let cache = scratch.cache(id);
         compiled.begin_stretch(cache, text.len(), limit);
         let at = out.len();
