@@ -8,9 +8,9 @@
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use regex_chess::bench::{self, Workload};
-use regex_chess::compiler::CompileOptions;
-use regex_chess::exec::ExecutorKind;
+use regex_chess_core::bench::{self, Workload};
+use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::exec::ExecutorKind;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -20,7 +20,7 @@ fn seconds_per_move(c: &mut Criterion) {
     if let Some(note) = &workload.note {
         eprintln!("{note}");
     }
-    let text = regex_chess::positions::BENCH;
+    let text = regex_chess_core::positions::BENCH;
     let positions = bench::parse_positions(text).expect("bench positions");
     let mut group = c.benchmark_group(format!("seconds_per_move/{}", workload.name));
     group

@@ -9,8 +9,8 @@
 
 use std::time::Instant;
 
-use regex_chess::chess::runner;
-use regex_chess::exec::ExecutorKind;
+use regex_chess_core::chess::runner;
+use regex_chess_core::exec::ExecutorKind;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -32,7 +32,7 @@ fn main() {
         play.program().rules().len(),
         mover.program().rules().len()
     );
-    let text = regex_chess::positions::BENCH;
+    let text = regex_chess_core::positions::BENCH;
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())

@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 
-use regex_chess::chess::runner;
-use regex_chess::compiler::CompileOptions;
-use regex_chess::programs::cache::{ProgramCache, checksum};
+use regex_chess_core::chess::runner;
+use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::programs::cache::{ProgramCache, checksum};
 
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_else(|| "move".into());

@@ -6,12 +6,12 @@
 
 use std::time::Instant;
 
-use regex_chess::compiler::{self, CompileOptions};
-use regex_chess::exec::ExecutorKind;
+use regex_chess_core::compiler::{self, CompileOptions};
+use regex_chess_core::exec::ExecutorKind;
 
 /// Two plies of `fork_legal_moves`, probed or not: the bench's proxy program.
-fn two_plies(probe: bool) -> regex_chess::program::ValidProgram {
-    let ir = regex_chess::bench::two_plies(probe);
+fn two_plies(probe: bool) -> regex_chess_core::program::ValidProgram {
+    let ir = regex_chess_core::bench::two_plies(probe);
     compiler::compile(ir, &CompileOptions::default())
         .program
         .validate()
@@ -23,7 +23,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
-    let entry = regex_chess::programs::find("legal-moves").expect("registered");
+    let entry = regex_chess_core::programs::find("legal-moves").expect("registered");
     let program = compiler::compile((entry.build)(), &CompileOptions::default())
         .program
         .validate()

@@ -39,9 +39,9 @@
 
 use std::time::Instant;
 
-use regex_chess::chess::runner;
-use regex_chess::exec::Executor;
-use regex_chess::exec::fast::Fast;
+use regex_chess_core::chess::runner;
+use regex_chess_core::exec::Executor;
+use regex_chess_core::exec::fast::Fast;
 
 /// The first run of the process, on its own for callgrind (see the module docs).
 #[inline(never)]

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use regex_chess::chess::runner;
-use regex_chess::exec::{ExecutorKind, Observer, RuleReport};
+use regex_chess_core::chess::runner;
+use regex_chess_core::exec::{ExecutorKind, Observer, RuleReport};
 
 struct Peak {
     lens: Vec<usize>,

@@ -13,12 +13,12 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use regex_chess::bench::cpu::process_cpu_ms;
-use regex_chess::bench::parse_positions;
-use regex_chess::chess::runner::{self, Reply};
-use regex_chess::exec::fast::{DEFAULT_SPLIT_MIN, Fast};
-use regex_chess::exec::{Executor, Observer, RuleReport};
-use regex_chess::positions::BENCH;
+use regex_chess_core::bench::cpu::process_cpu_ms;
+use regex_chess_core::bench::parse_positions;
+use regex_chess_core::chess::runner::{self, Reply};
+use regex_chess_core::exec::fast::{DEFAULT_SPLIT_MIN, Fast};
+use regex_chess_core::exec::{Executor, Observer, RuleReport};
+use regex_chess_core::positions::BENCH;
 
 /// The widest state, the threads near it and the bytes the searched rules ran over.
 #[derive(Default)]

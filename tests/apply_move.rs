@@ -10,10 +10,10 @@ mod oracle;
 use std::sync::OnceLock;
 
 use oracle::{judge, parallel, playouts};
-use regex_chess::chess::fen::Fen;
-use regex_chess::chess::uci::UciMove;
-use regex_chess::exec::ExecutorKind;
-use regex_chess::uci::{APPLY_MOVE, ApplyMove};
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::uci::UciMove;
+use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::uci::{APPLY_MOVE, ApplyMove};
 
 fn program() -> Option<&'static ApplyMove> {
     static CELL: OnceLock<Option<ApplyMove>> = OnceLock::new();

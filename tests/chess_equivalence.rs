@@ -6,12 +6,12 @@
 
 use std::sync::OnceLock;
 
-use regex_chess::bench;
-use regex_chess::compiler::CompileOptions;
-use regex_chess::exec::fast::Fast;
-use regex_chess::exec::reference::Reference;
-use regex_chess::exec::{Executor, trace};
-use regex_chess::program::ValidProgram;
+use regex_chess_core::bench;
+use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::exec::fast::Fast;
+use regex_chess_core::exec::reference::Reference;
+use regex_chess_core::exec::{Executor, trace};
+use regex_chess_core::program::ValidProgram;
 
 const PERFT: &str = include_str!("../data/positions/perft.txt");
 

@@ -13,12 +13,12 @@ mod oracle;
 
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
-use regex_chess::chess::eval;
-use regex_chess::chess::fen::Fen;
-use regex_chess::chess::runner::{self, RankedMove, Reply, Score};
-use regex_chess::chess::search::MULTIPV_MAX;
-use regex_chess::chess::variants::{VARIANTS, Variant};
-use regex_chess::exec::{Executor, ExecutorKind};
+use regex_chess_core::chess::eval;
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::runner::{self, RankedMove, Reply, Score};
+use regex_chess_core::chess::search::MULTIPV_MAX;
+use regex_chess_core::chess::variants::{VARIANTS, Variant};
+use regex_chess_core::exec::{Executor, ExecutorKind};
 
 /// The score line the contract asks for, for an oracle score.
 fn expected_score(cp: i32) -> Score {

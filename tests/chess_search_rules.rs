@@ -3,9 +3,9 @@
 //! move. (The move-for-move comparison with the independent search is
 //! `tests/chess_search.rs`.)
 
-use regex_chess::chess::fen::Fen;
-use regex_chess::chess::runner::{MovePicker, Reply};
-use regex_chess::exec::ExecutorKind;
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::runner::{MovePicker, Reply};
+use regex_chess_core::exec::ExecutorKind;
 use shakmaty::fen::Fen as SFen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};

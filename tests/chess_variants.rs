@@ -1,4 +1,4 @@
-//! Every search variant of `regex_chess::chess::variants` against its independent
+//! Every search variant of `regex_chess_core::chess::variants` against its independent
 //! implementation in `tests/common/oracle/variants.rs`: the move, the reported score,
 //! depth and node count, and the principal variation (the move, then a legal reply whose
 //! score is the move's score).
@@ -21,11 +21,11 @@ mod oracle;
 
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
-use regex_chess::chess::eval;
-use regex_chess::chess::fen::Fen;
-use regex_chess::chess::runner::{MovePicker, Reply, Score};
-use regex_chess::chess::variants::{VARIANTS, Variant};
-use regex_chess::exec::ExecutorKind;
+use regex_chess_core::chess::eval;
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::runner::{MovePicker, Reply, Score};
+use regex_chess_core::chess::variants::{VARIANTS, Variant};
+use regex_chess_core::exec::ExecutorKind;
 use shakmaty::Position;
 
 /// The score line the contract asks for, for an oracle score: a mate on ply 1, 2 or 3
@@ -228,7 +228,7 @@ fn check_all(what: &str, fens: &[String]) {
 
 /// The 3-ply variant.
 fn three_plies() -> &'static Variant {
-    regex_chess::chess::variants::find("3ply-qe").expect("registered")
+    regex_chess_core::chess::variants::find("3ply-qe").expect("registered")
 }
 
 #[test]
@@ -264,7 +264,7 @@ fn share_decides(what: &str, fens: &[&str], without: impl Fn(Spec) -> Spec) {
         assert_ne!(best(with), best(without(with)), "{what}: {fen}");
     }
     let fens: Vec<String> = fens.iter().map(|f| f.to_string()).collect();
-    let variant = regex_chess::chess::variants::find("2ply-qe").expect("registered");
+    let variant = regex_chess_core::chess::variants::find("2ply-qe").expect("registered");
     for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
         check_variant(variant, executor, what, &fens);
     }
@@ -502,8 +502,8 @@ fn the_comparison_catches_a_wrong_report() {
             "move {best}\nfen {fen_after}\nstatus ongoing\nscore cp {score}\ndepth 2\n\
              nodes {nodes}\npv {pv}\n"
         );
-        let rule = regex_chess::program::Rule::new(format!("^{start}\\n$"), text);
-        let program = regex_chess::program::Program::from_rules(vec![rule]);
+        let rule = regex_chess_core::program::Rule::new(format!("^{start}\\n$"), text);
+        let program = regex_chess_core::program::Program::from_rules(vec![rule]);
         MovePicker::with_executor(ExecutorKind::Fast.build(program.validate().unwrap()))
     };
     let variant = &VARIANTS[0];

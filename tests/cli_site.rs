@@ -199,7 +199,7 @@ fn site_without_board_needs_a_start() {
         .arg(dir.path().join("site"))
         .output()
         .unwrap();
-    if regex_chess::programs::find("board").is_none() {
+    if regex_chess_core::programs::find("board").is_none() {
         assert!(!output.status.success());
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains("--start"), "{stderr}");
@@ -252,7 +252,7 @@ fn site_refuses_a_bad_fen() {
 /// error naming the known ones, and writes nothing.
 #[test]
 fn site_offers_every_search_variant() {
-    use regex_chess::chess::variants::{VARIANTS, default_page};
+    use regex_chess_core::chess::variants::{VARIANTS, default_page};
     let dir = tempfile::tempdir().unwrap();
     let count = |text: &str| text.matches("\n  [/").count();
     for (search, default) in [(None, default_page().name), (Some("2ply"), "2ply")] {
@@ -281,7 +281,7 @@ fn site_offers_every_search_variant() {
             assert_eq!(entry["file"], file.as_str());
             // The module holds the variant's program: its rules, counted.
             let text = std::fs::read_to_string(site.join(&file)).unwrap();
-            let rules = regex_chess::chess::runner::load(v.play).unwrap();
+            let rules = regex_chess_core::chess::runner::load(v.play).unwrap();
             assert_eq!(count(&text), rules.rules().len(), "{file}");
         }
     }

@@ -10,12 +10,12 @@
 use std::path::Path;
 use std::process::Command;
 
-use regex_chess::compiler::encode::{self, Thread};
-use regex_chess::compiler::{self, CompileOptions};
-use regex_chess::exec::{Executor, fast::Fast, reference::Reference};
-use regex_chess::export::{self, Format};
-use regex_chess::program::{Program, Rule, ValidProgram};
-use regex_chess::programs;
+use regex_chess_core::compiler::encode::{self, Thread};
+use regex_chess_core::compiler::{self, CompileOptions};
+use regex_chess_core::exec::{Executor, fast::Fast, reference::Reference};
+use regex_chess_core::export::{self, Format};
+use regex_chess_core::program::{Program, Rule, ValidProgram};
+use regex_chess_core::programs;
 
 /// Runs the pair list with the plain `re.sub` loop of the docs.
 const PY_PAIRS: &str = r#"

@@ -11,12 +11,12 @@ use std::process::Command;
 use std::sync::Arc;
 
 use fake_engine::FakeEngine;
-use regex_chess::chess::runner::MOVE;
-use regex_chess::matchplay::game::{Outcome, Termination, parse_position, play_game};
-use regex_chess::matchplay::players::{
+use regex_chess_core::chess::runner::MOVE;
+use regex_chess_core::matchplay::game::{Outcome, Termination, parse_position, play_game};
+use regex_chess_core::matchplay::players::{
     Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
 };
-use regex_chess::matchplay::{self, MatchConfig, Summary, pgn};
+use regex_chess_core::matchplay::{self, MatchConfig, Summary, pgn};
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Position};
 
@@ -392,7 +392,7 @@ fn the_match_command_plays_the_rules() {
     assert_eq!(games.len(), 2);
     // Every move the engine played is the one its search's contract defines: without
     // `--search`, the default playing variant's.
-    let spec = oracle::variants::Spec::of(regex_chess::chess::variants::default_play().name);
+    let spec = oracle::variants::Spec::of(regex_chess_core::chess::variants::default_play().name);
     let mut checked = 0;
     for (tags, moves, _) in &games {
         let tag = |name: &str| &tags.iter().find(|(n, _)| n == name).unwrap().1;
@@ -630,29 +630,29 @@ struct Recorder {
     histories: std::sync::Mutex<Vec<(String, Vec<String>)>>,
 }
 
-impl regex_chess::uci::Engine for Recorder {
+impl regex_chess_core::uci::Engine for Recorder {
     fn apply(
         &self,
-        _: &regex_chess::chess::fen::Fen,
-        _: regex_chess::chess::uci::UciMove,
-    ) -> Result<Option<regex_chess::chess::fen::Fen>, regex_chess::uci::EngineError> {
-        Err(regex_chess::uci::EngineError("not asked".to_string()))
+        _: &regex_chess_core::chess::fen::Fen,
+        _: regex_chess_core::chess::uci::UciMove,
+    ) -> Result<Option<regex_chess_core::chess::fen::Fen>, regex_chess_core::uci::EngineError> {
+        Err(regex_chess_core::uci::EngineError("not asked".to_string()))
     }
     fn think_with(
         &self,
-        _: &regex_chess::chess::fen::Fen,
-        _: &'static regex_chess::chess::variants::Variant,
-    ) -> Result<regex_chess::uci::Thought, regex_chess::uci::EngineError> {
-        Err(regex_chess::uci::EngineError(
+        _: &regex_chess_core::chess::fen::Fen,
+        _: &'static regex_chess_core::chess::variants::Variant,
+    ) -> Result<regex_chess_core::uci::Thought, regex_chess_core::uci::EngineError> {
+        Err(regex_chess_core::uci::EngineError(
             "the game is not passed".to_string(),
         ))
     }
     fn think_given(
         &self,
-        fen: &regex_chess::chess::fen::Fen,
-        input: &regex_chess::chess::runner::RulesInput,
-        _: &'static regex_chess::chess::variants::Variant,
-    ) -> Result<regex_chess::uci::Thought, regex_chess::uci::EngineError> {
+        fen: &regex_chess_core::chess::fen::Fen,
+        input: &regex_chess_core::chess::runner::RulesInput,
+        _: &'static regex_chess_core::chess::variants::Variant,
+    ) -> Result<regex_chess_core::uci::Thought, regex_chess_core::uci::EngineError> {
         let pos = oracle::judge::position(&fen.to_string());
         let mv = oracle::judge::legal_uci(&pos).remove(0);
         let after = oracle::judge::fen(&oracle::judge::play(&pos, &mv));
@@ -661,14 +661,14 @@ impl regex_chess::uci::Engine for Recorder {
             .lock()
             .unwrap()
             .push((fen.to_string(), history));
-        let reply = regex_chess::chess::runner::MoveReply::new(
+        let reply = regex_chess_core::chess::runner::MoveReply::new(
             mv.parse().unwrap(),
             after.parse().unwrap(),
-            regex_chess::chess::runner::Status::Ongoing,
+            regex_chess_core::chess::runner::Status::Ongoing,
         );
-        Ok(regex_chess::uci::Thought {
-            reply: regex_chess::chess::runner::Reply::Move(reply),
-            report: regex_chess::uci::SearchReport::default(),
+        Ok(regex_chess_core::uci::Thought {
+            reply: regex_chess_core::chess::runner::Reply::Move(reply),
+            report: regex_chess_core::uci::SearchReport::default(),
         })
     }
 }

@@ -20,10 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use regex_chess::compiler::{self, CompileOptions};
-use regex_chess::exec::ExecutorKind;
-use regex_chess::export::{self, Format};
-use regex_chess::program::ValidProgram;
+use regex_chess_core::compiler::{self, CompileOptions};
+use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::export::{self, Format};
+use regex_chess_core::program::ValidProgram;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
@@ -54,7 +54,7 @@ impl Variant {
             Variant::Full => &FULL,
         };
         cell.get_or_init(|| {
-            let entry = regex_chess::programs::find(self.name()).expect("registered");
+            let entry = regex_chess_core::programs::find(self.name()).expect("registered");
             compiler::compile((entry.build)(), &CompileOptions::default())
                 .program
                 .validate()
@@ -121,8 +121,8 @@ fn check(variant: Variant, kind: ExecutorKind, fen: &str) -> Option<String> {
 }
 
 /// The executor of `kind` for `variant`, built once.
-fn executor(variant: Variant, kind: ExecutorKind) -> &'static dyn regex_chess::exec::Executor {
-    type Cell = OnceLock<Box<dyn regex_chess::exec::Executor>>;
+fn executor(variant: Variant, kind: ExecutorKind) -> &'static dyn regex_chess_core::exec::Executor {
+    type Cell = OnceLock<Box<dyn regex_chess_core::exec::Executor>>;
     static CELLS: [Cell; 4] = [
         OnceLock::new(),
         OnceLock::new(),

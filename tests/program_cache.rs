@@ -8,11 +8,11 @@
 use std::cell::Cell;
 use std::path::Path;
 
-use regex_chess::chess::runner;
-use regex_chess::compiler::CompileOptions;
-use regex_chess::exec::ExecutorKind;
-use regex_chess::program::{Program, Rule, ValidProgram};
-use regex_chess::programs::cache::{Loaded, ProgramCache, Source};
+use regex_chess_core::chess::runner;
+use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::program::{Program, Rule, ValidProgram};
+use regex_chess_core::programs::cache::{Loaded, ProgramCache, Source};
 
 const PROGRAM: &str = "legal-moves";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n";
@@ -268,14 +268,15 @@ fn a_failed_compilation_is_returned_and_not_stored() {
 }
 
 /// The build's source fingerprint, the heart of every cache key, covers everything the
-/// programs depend on: every file under `src/` and `.cargo/`, `Cargo.lock`, `Cargo.toml`
-/// and `build.rs`. Recomputed here over exactly that list (FNV-1a over each path, a zero
-/// byte, its contents, a zero byte, in sorted path order, as `build.rs` documents): a
-/// file left out of the hash, or one more, makes the two differ.
+/// programs depend on: every file under the library's `src/` and the workspace's `.cargo/`,
+/// the workspace's `Cargo.lock` and `Cargo.toml`, the library's `Cargo.toml` and its
+/// `build.rs`. Recomputed here over exactly that list (FNV-1a over each path, a zero byte,
+/// its contents, a zero byte, in sorted path order, as `build.rs` documents): a file left
+/// out of the hash, or one more, makes the two differ.
 #[test]
 fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    // Paths relative to the root, as the build script sees them.
+    // Paths relative to the library's directory, as its build script sees them.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core");
     fn walk(root: &Path, dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for entry in std::fs::read_dir(root.join(dir))
             .into_iter()
@@ -291,13 +292,18 @@ fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
         }
     }
     let mut paths = Vec::new();
-    walk(root, Path::new("src"), &mut paths);
-    walk(root, Path::new(".cargo"), &mut paths);
+    walk(&root, Path::new("src"), &mut paths);
+    walk(&root, Path::new("../../.cargo"), &mut paths);
     assert!(
-        paths.iter().any(|p| p.starts_with(".cargo")),
-        "the repository has a .cargo/ directory"
+        paths.iter().any(|p| p.starts_with("../../.cargo")),
+        "the workspace has a .cargo/ directory"
     );
-    for file in ["Cargo.lock", "Cargo.toml", "build.rs"] {
+    for file in [
+        "../../Cargo.lock",
+        "../../Cargo.toml",
+        "Cargo.toml",
+        "build.rs",
+    ] {
         paths.push(file.into());
     }
     paths.sort();
@@ -316,9 +322,9 @@ fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
     }
     assert_eq!(
         format!("{hash:016x}"),
-        regex_chess::programs::cache::SOURCE_FINGERPRINT,
-        "the fingerprint does not cover exactly src/, .cargo/, Cargo.lock, Cargo.toml and \
-         build.rs (or a file changed since this test was built)"
+        regex_chess_core::programs::cache::SOURCE_FINGERPRINT,
+        "the fingerprint does not cover exactly the library's src/, the workspace's .cargo/, \
+         both Cargo.toml, Cargo.lock and build.rs (or a file changed since this test was built)"
     );
 }
 
@@ -334,7 +340,7 @@ fn reframed(good: &[u8], payload: &[u8]) -> Vec<u8> {
         format!(
             "length {}\nchecksum {:016x}\n",
             payload.len(),
-            regex_chess::programs::cache::checksum(payload)
+            regex_chess_core::programs::cache::checksum(payload)
         )
         .as_bytes(),
     );

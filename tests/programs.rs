@@ -7,11 +7,11 @@ use std::sync::LazyLock;
 
 use common::{bystander, run_both, run_both_with_peak, validate};
 use proptest::prelude::*;
-use regex_chess::compiler::dsl::{Builder, Value, kind};
-use regex_chess::compiler::encode::{self, Thread};
-use regex_chess::compiler::ir::{Best, IrProgram, Scalar};
-use regex_chess::compiler::{self, CompileOptions};
-use regex_chess::program::{Origin, ValidProgram};
+use regex_chess_core::compiler::dsl::{Builder, Value, kind};
+use regex_chess_core::compiler::encode::{self, Thread};
+use regex_chess_core::compiler::ir::{Best, IrProgram, Scalar};
+use regex_chess_core::compiler::{self, CompileOptions};
+use regex_chess_core::program::{Origin, ValidProgram};
 
 const BITS: u8 = 8;
 
@@ -667,8 +667,9 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
         stats.contains("tournament") && stats.contains("demo.rs:"),
         "{stats}"
     );
-    let loaded = regex_chess::program::json::load(&path, regex_chess::program::json::Syntax::Auto)
-        .expect("the written program loads");
+    let loaded =
+        regex_chess_core::program::json::load(&path, regex_chess_core::program::json::Syntax::Auto)
+            .expect("the written program loads");
     assert!(!loaded.rules().is_empty());
 
     let plain = cli(&[
@@ -695,7 +696,9 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
 #[test]
 fn registered_demos_compute_what_they_document() {
     let arith = compile(
-        (regex_chess::programs::find("demo-arith").unwrap().build)(),
+        (regex_chess_core::programs::find("demo-arith")
+            .unwrap()
+            .build)(),
         CompileOptions::default(),
     );
     let bits = 16;
@@ -710,7 +713,7 @@ fn registered_demos_compute_what_they_document() {
     assert_eq!(t.var("big"), Some("F"));
 
     let max = compile(
-        (regex_chess::programs::find("demo-max").unwrap().build)(),
+        (regex_chess_core::programs::find("demo-max").unwrap().build)(),
         CompileOptions::default(),
     );
     let xs: Vec<String> = [3, -4, 9, 0].iter().map(|v| e16(*v)).collect();
@@ -733,7 +736,7 @@ fn registered_demos_compute_what_they_document() {
 #[test]
 fn no_program_reads_a_variable_it_removed() {
     let mut found = Vec::new();
-    for entry in regex_chess::programs::ALL {
+    for entry in regex_chess_core::programs::ALL {
         let ir = (entry.build)();
         for (read, removal, var) in compiler::passes::removed_reads::removed_reads(&ir) {
             found.push(format!(

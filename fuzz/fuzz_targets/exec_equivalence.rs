@@ -29,9 +29,9 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use regex_chess::exec::fast::{self, Fast};
-use regex_chess::exec::reference::Reference;
-use regex_chess::program::{Program, Rule, ValidProgram};
+use regex_chess_core::exec::fast::{self, Fast};
+use regex_chess_core::exec::reference::Reference;
+use regex_chess_core::program::{Program, Rule, ValidProgram};
 
 /// The comparison `tests/equivalence.rs` makes too.
 #[path = "../../tests/common/exec_compare.rs"]
@@ -622,7 +622,7 @@ fn decode_structured(data: &[u8]) -> Option<(Vec<Rule>, String)> {
 /// `regex-chess run program.json --state state.txt --trace`.
 fn dump(dir: &std::path::Path, program: &ValidProgram, state: &str) {
     std::fs::create_dir_all(dir).expect("create the dump directory");
-    regex_chess::program::json::save(program.program(), &dir.join("program.json"))
+    regex_chess_core::program::json::save(program.program(), &dir.join("program.json"))
         .expect("write program.json");
     std::fs::write(dir.join("state.txt"), state).expect("write state.txt");
 }

@@ -1,5 +1,5 @@
 //! `regex-chess bench`: milliseconds per move on the bench positions, for one or both
-//! executors (the work is in [`crate::bench`]).
+//! executors (the work is in [`regex_chess_core::bench`]).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -7,11 +7,11 @@ use std::time::Instant;
 use clap::Args;
 
 use super::{CliError, fail};
-use crate::bench::{self, Measure, Row, Workload, children};
-use crate::compiler::CompileOptions;
-use crate::exec::fast::Fast;
-use crate::exec::{Executor, ExecutorKind};
-use crate::positions as suites;
+use regex_chess_core::bench::{self, Measure, Row, Workload, children};
+use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::exec::fast::Fast;
+use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_core::positions as suites;
 
 /// Arguments of `bench`.
 #[derive(Args, Debug)]
@@ -43,14 +43,14 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     cores: usize,
     /// With `--cores`: states shorter than this many bytes are not cut.
-    #[arg(long, default_value_t = crate::exec::fast::DEFAULT_SPLIT_MIN)]
+    #[arg(long, default_value_t = regex_chess_core::exec::fast::DEFAULT_SPLIT_MIN)]
     split_min: usize,
     /// On one core, runs of local rules on states of at least this many bytes run piece
     /// by piece (the rope; `off`: never).
-    #[arg(long, default_value_t = crate::exec::fast::DEFAULT_ROPE_MIN, value_parser = parse_bytes_or_off)]
+    #[arg(long, default_value_t = regex_chess_core::exec::fast::DEFAULT_ROPE_MIN, value_parser = parse_bytes_or_off)]
     rope_min: usize,
     /// The length of the rope's pieces, in bytes.
-    #[arg(long, default_value_t = crate::exec::fast::DEFAULT_ROPE_PIECE)]
+    #[arg(long, default_value_t = regex_chess_core::exec::fast::DEFAULT_ROPE_PIECE)]
     rope_piece: usize,
 }
 

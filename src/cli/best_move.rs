@@ -6,7 +6,7 @@
 //! prints `none` and the verdict (`checkmate` or `stalemate`) on two lines. After a move,
 //! the search's report follows as the rules wrote it: `score cp|mate <int>`, `depth
 //! <plies>`, `nodes <count>` and `pv <uci> ...`, one a line. `--search NAME` picks the
-//! variant ([`crate::chess::variants`]); the default is the 2-ply `move` program.
+//! variant ([`regex_chess_core::chess::variants`]); the default is the 2-ply `move` program.
 //! `--history FEN` (repeated, oldest first) gives the game's earlier positions and
 //! `--searchmoves UCI ...` the moves the search may choose among: the rules read both
 //! (see "Rules input" in `src/chess/mod.rs`).
@@ -16,10 +16,10 @@ use std::io::Write;
 use clap::Args;
 
 use super::CliError;
-use crate::chess::fen::Fen;
-use crate::chess::runner::{MovePicker, Reply, RulesInput};
-use crate::chess::variants::{self, Variant};
-use crate::exec::{Choice, ExecutorKind};
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::runner::{MovePicker, Reply, RulesInput};
+use regex_chess_core::chess::variants::{self, Variant};
+use regex_chess_core::exec::{Choice, ExecutorKind};
 
 /// Arguments of `move`.
 #[derive(Args, Debug)]

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{CliError, fail};
-use crate::compiler::{self, CompileOptions, report::RuleStats};
-use crate::program::json;
-use crate::programs;
+use regex_chess_core::compiler::{self, CompileOptions, report::RuleStats};
+use regex_chess_core::program::json;
+use regex_chess_core::programs;
 
 /// Arguments of `compile`.
 #[derive(Args, Debug)]

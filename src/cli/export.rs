@@ -1,16 +1,16 @@
 //! `regex-chess export`: write a program's rules for another regex engine (see
-//! [`crate::export`]).
+//! [`regex_chess_core::export`]).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::{CliError, fail};
-use crate::compiler::{self, CompileOptions};
-use crate::export::{self, Format};
-use crate::program::ValidProgram;
-use crate::program::json::{self, Syntax};
-use crate::programs;
+use regex_chess_core::compiler::{self, CompileOptions};
+use regex_chess_core::export::{self, Format};
+use regex_chess_core::program::ValidProgram;
+use regex_chess_core::program::json::{self, Syntax};
+use regex_chess_core::programs;
 
 /// Arguments of `export`.
 #[derive(Args, Debug)]

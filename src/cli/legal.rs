@@ -1,6 +1,6 @@
 //! `regex-chess legal`: the legal moves the `legal-moves` rules generate for a FEN.
 //!
-//! The FEN is checked natively (syntax and sanity, see [`crate::chess::fen`]); the moves
+//! The FEN is checked natively (syntax and sanity, see [`regex_chess_core::chess::fen`]); the moves
 //! come from the rules alone.
 
 use std::io::Write;
@@ -8,9 +8,9 @@ use std::io::Write;
 use clap::Args;
 
 use super::CliError;
-use crate::chess::fen::Fen;
-use crate::chess::runner::LegalMoves;
-use crate::exec::ExecutorKind;
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::runner::LegalMoves;
+use regex_chess_core::exec::ExecutorKind;
 
 /// Arguments of `legal`.
 #[derive(Args, Debug)]

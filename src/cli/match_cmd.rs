@@ -1,5 +1,5 @@
 //! `regex-chess match`: the engine (the rules) against a fixed opponent, paired games
-//! from every opening, adjudicated by shakmaty; see [`crate::matchplay`].
+//! from every opening, adjudicated by shakmaty; see [`regex_chess_core::matchplay`].
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -9,15 +9,15 @@ use clap::Args;
 
 use super::best_move::variant;
 use super::{CliError, fail};
-use crate::chess::runner::MovePicker;
-use crate::chess::variants::Variant;
-use crate::exec::{Choice, ExecutorKind};
-use crate::matchplay::players::{
+use regex_chess_core::chess::runner::MovePicker;
+use regex_chess_core::chess::variants::Variant;
+use regex_chess_core::exec::{Choice, ExecutorKind};
+use regex_chess_core::matchplay::players::{
     EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings, VariantPlayer,
 };
-use crate::matchplay::{self, MatchConfig, Summary};
-use crate::positions as suites;
-use crate::uci::{Engine, RulesEngine};
+use regex_chess_core::matchplay::{self, MatchConfig, Summary};
+use regex_chess_core::positions as suites;
+use regex_chess_core::uci::{Engine, RulesEngine};
 
 /// Arguments of `match`.
 #[derive(Args, Debug)]

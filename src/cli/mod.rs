@@ -116,7 +116,7 @@ pub fn main() -> ExitCode {
         }
     };
     if cli.no_cache {
-        crate::programs::cache::disable();
+        regex_chess_core::programs::cache::disable();
     }
     let result = match cli.command {
         Command::Run(args) => run::run(args),

@@ -6,7 +6,7 @@
 //! `History:` line (the rules' list of positions for repetition, which stays in the
 //! text the rules read); a typed line that is not UTF-8 gets a message and the same
 //! board again. `--search NAME` picks the search variant whose `play` program answers
-//! ([`crate::chess::variants`]); the default is [`variants::default_play`].
+//! ([`regex_chess_core::chess::variants`]); the default is [`variants::default_play`].
 
 use std::io::{BufRead, Write};
 
@@ -14,11 +14,11 @@ use clap::Args;
 
 use super::best_move::variant;
 use super::{CliError, fail};
-use crate::chess::fen::Fen;
-use crate::chess::pretty::GAME_OVER;
-use crate::chess::runner;
-use crate::chess::variants;
-use crate::exec::{Choice, ExecutorKind};
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::pretty::GAME_OVER;
+use regex_chess_core::chess::runner;
+use regex_chess_core::chess::variants;
+use regex_chess_core::exec::{Choice, ExecutorKind};
 
 /// The line above the first prompt (the rules' first message says how to type moves).
 pub const INTRO: &str = "(help shows how to type moves again; quit leaves the game)";

@@ -1,5 +1,5 @@
 //! `regex-chess profile`: time, matches, bytes scanned and state size by source origin
-//! for one run (the work is in [`crate::profile`]).
+//! for one run (the work is in [`regex_chess_core::profile`]).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -7,11 +7,11 @@ use std::time::Instant;
 use clap::Args;
 
 use super::{CliError, fail};
-use crate::bench::{BenchPosition, Workload};
-use crate::chess::fen::Fen;
-use crate::compiler::CompileOptions;
-use crate::exec::ExecutorKind;
-use crate::profile::{self, Recorder};
+use regex_chess_core::bench::{BenchPosition, Workload};
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::profile::{self, Recorder};
 
 /// Arguments of `profile`.
 #[derive(Args, Debug)]
@@ -77,7 +77,9 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
         None => args.program.clone(),
     };
     let workload = Workload::new(program.as_deref(), &options).map_err(CliError)?;
-    if crate::chess::variants::by_play(&workload.name).is_some() && args.white_move.is_none() {
+    if regex_chess_core::chess::variants::by_play(&workload.name).is_some()
+        && args.white_move.is_none()
+    {
         return fail(
             "the `play` program answers a typed move: give it with --move (for example \
              --move e2e4), or profile another program with --program move",

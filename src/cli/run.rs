@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{CliError, fail};
-use crate::exec::fast::{self, Fast};
-use crate::exec::reference::Reference;
-use crate::exec::{Executor, ExecutorKind, trace};
-use crate::program::json::{self, Syntax};
+use regex_chess_core::exec::fast::{self, Fast};
+use regex_chess_core::exec::reference::Reference;
+use regex_chess_core::exec::{Executor, ExecutorKind, trace};
+use regex_chess_core::program::json::{self, Syntax};
 
 /// Arguments of `run`.
 #[derive(Args, Debug)]

@@ -8,7 +8,7 @@
 //! `docs/exports.md`.
 //!
 //! By default the rules are every search variant's `play` program
-//! ([`crate::chess::variants`]): `rules.js` the page's default (`--search NAME`, else
+//! ([`regex_chess_core::chess::variants`]): `rules.js` the page's default (`--search NAME`, else
 //! [`variants::default_page`]), `rules-NAME.js` each other one, which the page offers in
 //! a select element. With `--program` or `--file`, `rules.js` is that program alone.
 //! `variants.json` is `{"default": NAME, "variants": [{"name", "program", "file",
@@ -21,11 +21,11 @@ use clap::Args;
 use super::best_move::variant;
 use super::export::{ProgramSource, registered, write_file};
 use super::{CliError, fail};
-use crate::chess::fen::Fen;
-use crate::chess::variants;
-use crate::exec::{Executor, fast::Fast};
-use crate::export::{self, Format};
-use crate::program::ValidProgram;
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::variants;
+use regex_chess_core::exec::{Executor, fast::Fast};
+use regex_chess_core::export::{self, Format};
+use regex_chess_core::program::ValidProgram;
 
 /// The page's files, as built into the binary.
 pub const PAGE: [(&str, &str); 4] = [
@@ -136,7 +136,7 @@ fn page_rules(source: &SiteProgram) -> Result<(Vec<PageRules>, String), CliError
             format!("rules-{}.js", v.name)
         };
         // From the program cache, as `play` reads them.
-        let program = crate::chess::runner::load(v.play)?;
+        let program = regex_chess_core::chess::runner::load(v.play)?;
         all.push(PageRules::new(v.name, &program, file, v.summary)?);
     }
     Ok((all, default.name.to_string()))
@@ -173,7 +173,7 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
             ))
         })?,
         None => {
-            if crate::programs::find("board").is_none() {
+            if regex_chess_core::programs::find("board").is_none() {
                 return fail(
                     "no `board` program is registered to draw the starting position: \
                      give --start STATE_FILE",

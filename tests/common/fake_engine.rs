@@ -6,11 +6,11 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use regex_chess::chess::fen::Fen;
-use regex_chess::chess::runner::{MoveReply, Reply, Status};
-use regex_chess::chess::uci::UciMove;
-use regex_chess::chess::variants::Variant;
-use regex_chess::uci::{Engine, EngineError, Score, SearchReport, Thought};
+use regex_chess_core::chess::fen::Fen;
+use regex_chess_core::chess::runner::{MoveReply, Reply, Status};
+use regex_chess_core::chess::uci::UciMove;
+use regex_chess_core::chess::variants::Variant;
+use regex_chess_core::uci::{Engine, EngineError, Score, SearchReport, Thought};
 use shakmaty::fen::Fen as SFen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 

@@ -9,8 +9,8 @@
 
 use std::sync::OnceLock;
 
-use regex_chess::chess::runner::{self, LegalMoves, MovePicker, RunError};
-use regex_chess::exec::ExecutorKind;
+use regex_chess_core::chess::runner::{self, LegalMoves, MovePicker, RunError};
+use regex_chess_core::exec::ExecutorKind;
 
 fn built<T>(result: Result<T, RunError>) -> Option<T> {
     match result {
@@ -47,7 +47,7 @@ pub fn legal_moves_on(kind: ExecutorKind) -> Option<LegalMoves> {
 pub fn skip(test: &str, program: &str) {
     panic!(
         "{test}: the `{program}` rules program is not registered in this build \
-         (regex_chess::chess::runner::compile returned None)"
+         (regex_chess_core::chess::runner::compile returned None)"
     );
 }
 

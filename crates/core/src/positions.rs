@@ -8,13 +8,13 @@
 use std::path::Path;
 
 /// `FEN;white's move;label` a line: the seconds-per-move suite.
-pub const BENCH: &str = include_str!("../data/positions/bench.txt");
+pub const BENCH: &str = include_str!("../../../data/positions/bench.txt");
 
 /// `name;FEN;perft(1);perft(2);perft(3)` a line: the standard perft positions.
-pub const PERFT: &str = include_str!("../data/positions/perft.txt");
+pub const PERFT: &str = include_str!("../../../data/positions/perft.txt");
 
 /// `FEN;evaluation` a line: 60 balanced openings for paired matches.
-pub const OPENINGS: &str = include_str!("../data/positions/openings.txt");
+pub const OPENINGS: &str = include_str!("../../../data/positions/openings.txt");
 
 /// The text of a suite: the file at `path` when one is given, else the built-in `default`.
 /// The error names the file and why it could not be read.

@@ -1,4 +1,4 @@
-//! regex-chess: a chess engine whose every move-time computation is a regular-expression
+//! regex-chess-core: the library of regex-chess, a chess engine whose every move-time computation is a regular-expression
 //! substitution on one text state.
 //!
 //! The crate is layered:
@@ -16,11 +16,12 @@
 //! - [`export`]: the rule list written for other regex engines (JSON, Python, JavaScript).
 //! - [`bench`] and [`profile`]: seconds per move on the bench positions, and time by
 //!   source origin.
-//! - [`cli`]: the command-line layer used by the `regex-chess` binary.
+//!
+//! The command line (`regex-chess`) is a crate of its own over this one: nothing here
+//! parses arguments or prints.
 
 pub mod bench;
 pub mod chess;
-pub mod cli;
 pub mod compiler;
 pub mod exec;
 pub mod export;

@@ -1,8 +1,9 @@
 //! Build script: fingerprints the sources that build the rule programs.
 //!
-//! It hashes every file under `src/` and `.cargo/` (paths and contents, in sorted order)
-//! together with `Cargo.lock` (the `regex` version decides which patterns validate),
-//! `Cargo.toml` (features, profiles, lints) and this script itself, and exports the hash
+//! It hashes every file under this crate's `src/` and the workspace's `.cargo/` (paths and
+//! contents, in sorted order) together with the workspace's `Cargo.lock` (the `regex`
+//! version decides which patterns validate), both `Cargo.toml` files (features, profiles,
+//! lints) and this script itself, and exports the hash
 //! as `REGEX_CHESS_SOURCE_HASH`. The program cache (`src/programs/cache.rs`) keys its
 //! files by it, so any change to the compiler, the chess code or a dependency makes the
 //! cached programs miss. Hashing all of `src/` is deliberately coarse: a change that
@@ -32,13 +33,19 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The single files the programs depend on besides `src/` and `.cargo/`.
-const INPUTS: [&str; 3] = ["Cargo.lock", "Cargo.toml", "build.rs"];
+/// The single files the programs depend on besides `src/` and `.cargo/`, relative to this
+/// crate (`crates/core` in the workspace).
+const INPUTS: [&str; 4] = [
+    "../../Cargo.lock",
+    "../../Cargo.toml",
+    "Cargo.toml",
+    "build.rs",
+];
 
 fn main() {
     let mut paths = Vec::new();
     files(Path::new("src"), &mut paths);
-    files(Path::new(".cargo"), &mut paths);
+    files(Path::new("../../.cargo"), &mut paths);
     for file in INPUTS {
         paths.push(PathBuf::from(file));
     }
@@ -51,7 +58,7 @@ fn main() {
         fnv(&mut hash, &[0]);
     }
     println!("cargo:rerun-if-changed=src");
-    println!("cargo:rerun-if-changed=.cargo");
+    println!("cargo:rerun-if-changed=../../.cargo");
     for file in INPUTS {
         println!("cargo:rerun-if-changed={file}");
     }
