@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use regex_chess_core::chess::runner;
+use regex_chess_core::engine;
 use regex_chess_core::exec::ExecutorKind;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -22,9 +22,9 @@ fn main() {
         .parse()
         .expect("reference or fast");
     let start = Instant::now();
-    let board = kind.build(runner::load("board").unwrap());
-    let play = kind.build(runner::load("play").unwrap());
-    let mover = kind.build(runner::load("move").unwrap());
+    let board = kind.build(engine::program("board").unwrap());
+    let play = kind.build(engine::program("play").unwrap());
+    let mover = kind.build(engine::program("move").unwrap());
     println!(
         "executor {}: programs built in {:.2} s (play {} rules, move {} rules)",
         play.name(),

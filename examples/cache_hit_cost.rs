@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 
-use regex_chess_core::chess::runner;
 use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::programs::cache::{ProgramCache, checksum};
+use regex_chess_core::engine;
+use regex_chess_core::engine::cache::{ProgramCache, checksum};
 
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_else(|| "move".into());
@@ -19,7 +19,9 @@ fn main() {
         std::process::exit(2);
     };
     let options = CompileOptions::default();
-    let loaded = cache.load_or_compile(&name, &options, || runner::compile_valid(&name));
+    let loaded = cache.load_or_compile(&name, &options, || {
+        engine::compile_valid(&name, &CompileOptions::default())
+    });
     let program = match loaded.program {
         Ok(program) => program,
         Err(e) => {

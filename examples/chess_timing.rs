@@ -23,8 +23,8 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
-    let entry = regex_chess_core::programs::find("legal-moves").expect("registered");
-    let program = compiler::compile((entry.build)(), &CompileOptions::default())
+    let entry = regex_chess_core::engine::registry::find("legal-moves").expect("registered");
+    let program = compiler::compile(entry.build(), &CompileOptions::default())
         .program
         .validate()
         .expect("valid");

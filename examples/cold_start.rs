@@ -39,7 +39,8 @@
 
 use std::time::Instant;
 
-use regex_chess_core::chess::runner;
+use regex_chess_core::engine;
+use regex_chess_core::engine::runner;
 use regex_chess_core::exec::Executor;
 use regex_chess_core::exec::fast::Fast;
 
@@ -78,7 +79,7 @@ fn main() {
         .unwrap_or_else(|| runner::MOVE.to_string());
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
     let t = Instant::now();
-    let program = match runner::load(&name) {
+    let program = match engine::program(&name) {
         Ok(program) => program,
         Err(e) => {
             eprintln!("cold_start: {e}");

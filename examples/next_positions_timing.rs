@@ -23,11 +23,11 @@ fn main() {
         std::process::exit(2);
     });
     let fens: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let Some(entry) = regex_chess_core::programs::find(&name) else {
+    let Some(entry) = regex_chess_core::engine::registry::find(&name) else {
         eprintln!("unknown program `{name}`");
         std::process::exit(2);
     };
-    let program = compiler::compile((entry.build)(), &CompileOptions::default())
+    let program = compiler::compile(entry.build(), &CompileOptions::default())
         .program
         .validate()
         .expect("the compiler emits valid rules");

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use regex_chess_core::chess::runner;
+use regex_chess_core::engine;
 use regex_chess_core::exec::{ExecutorKind, Observer, RuleReport};
 
 struct Peak {
@@ -35,7 +35,7 @@ impl Observer for Peak {
 
 fn main() {
     let fen = std::env::args().nth(1).expect("a FEN");
-    let exec = ExecutorKind::Fast.build(runner::load("move").unwrap());
+    let exec = ExecutorKind::Fast.build(engine::program("move").unwrap());
     let mut peak = Peak {
         lens: Vec::new(),
         best: 0,

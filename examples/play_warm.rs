@@ -17,7 +17,7 @@
 //! BENCH is a bench file of `FEN;white move;label` lines (`data/positions/bench.txt`).
 //! The programs come from the program cache (compiled on first use).
 
-use regex_chess_core::chess::runner;
+use regex_chess_core::engine;
 use regex_chess_core::exec::Executor;
 use regex_chess_core::exec::fast::Fast;
 
@@ -51,7 +51,7 @@ fn main() {
         std::process::exit(1);
     });
     let load = |name: &str| {
-        runner::load(name).unwrap_or_else(|e| {
+        engine::program(name).unwrap_or_else(|e| {
             eprintln!("play_warm: {e}");
             std::process::exit(1);
         })

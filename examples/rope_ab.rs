@@ -11,7 +11,8 @@
 use std::time::Instant;
 
 use regex_chess_core::bench::cpu::process_cpu_ms;
-use regex_chess_core::chess::runner;
+use regex_chess_core::engine;
+use regex_chess_core::engine::runner;
 use regex_chess_core::exec::Executor;
 use regex_chess_core::exec::fast::{DEFAULT_ROPE_PIECE, DEFAULT_SPLIT_MIN, Fast};
 
@@ -21,14 +22,14 @@ fn main() {
         eprintln!("usage: rope_ab FEN PROGRAM RUNS ROPE_MIN [CORES]");
         std::process::exit(2);
     }
-    let fen: regex_chess_core::chess::fen::Fen = match args[1].parse() {
+    let fen: regex_chess_core::notation::fen::Fen = match args[1].parse() {
         Ok(fen) => fen,
         Err(e) => {
             eprintln!("rope_ab: {e}");
             std::process::exit(2);
         }
     };
-    let program = match runner::load(&args[2]) {
+    let program = match engine::program(&args[2]) {
         Ok(program) => program,
         Err(e) => {
             eprintln!("rope_ab: {e}");

@@ -15,7 +15,8 @@ use std::time::Instant;
 
 use regex_chess_core::bench::cpu::process_cpu_ms;
 use regex_chess_core::bench::parse_positions;
-use regex_chess_core::chess::runner::{self, Reply};
+use regex_chess_core::engine;
+use regex_chess_core::engine::reply::Reply;
 use regex_chess_core::exec::fast::{DEFAULT_SPLIT_MIN, Fast};
 use regex_chess_core::exec::{Executor, Observer, RuleReport};
 use regex_chess_core::positions::BENCH;
@@ -93,7 +94,7 @@ fn main() {
         "ns/KB"
     );
     for name in &programs {
-        let program = match runner::load(name) {
+        let program = match engine::program(name) {
             Ok(program) => program,
             Err(e) => {
                 eprintln!("scale: {e}");
@@ -107,7 +108,7 @@ fn main() {
             let input = format!("{}\n", position.fen);
             let mut size = Size::default();
             let out = one.run_observed(&input, &mut size);
-            let nodes = match runner::parse_move_output(&out) {
+            let nodes = match regex_chess_core::engine::reply::parse_move_output(&out) {
                 Ok(Reply::Move(reply)) => reply.nodes.unwrap_or(0),
                 _ => 0,
             };

@@ -10,9 +10,9 @@ mod oracle;
 use std::sync::OnceLock;
 
 use oracle::{judge, parallel, playouts};
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::uci::UciMove;
 use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::notation::fen::Fen;
+use regex_chess_core::notation::uci::UciMove;
 use regex_chess_core::uci::{APPLY_MOVE, ApplyMove};
 
 fn program() -> Option<&'static ApplyMove> {

@@ -11,8 +11,8 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 fn program(name: &str) -> ValidProgram {
-    let entry = regex_chess_core::programs::find(name).expect("registered");
-    compiler::compile((entry.build)(), &CompileOptions::default())
+    let entry = regex_chess_core::engine::registry::find(name).expect("registered");
+    compiler::compile(entry.build(), &CompileOptions::default())
         .program
         .validate()
         .expect("valid rules")

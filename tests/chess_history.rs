@@ -14,10 +14,12 @@ use oracle::history::{self as oracle_history, Input};
 use oracle::judge;
 use oracle::variants::Spec;
 use regex_chess_core::chess::eval;
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::runner::{self, MovePicker, Reply, RulesInput, Score};
-use regex_chess_core::chess::variants::{self, VARIANTS};
+use regex_chess_core::engine;
+use regex_chess_core::engine::reply::{Reply, Score};
+use regex_chess_core::engine::runner::{MovePicker, RulesInput};
+use regex_chess_core::engine::search::{Output, Search};
 use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_core::notation::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 use std::sync::OnceLock;
@@ -85,9 +87,13 @@ fn pickers() -> &'static [(&'static str, ExecutorKind, MovePicker)] {
     PICKERS.get_or_init(|| {
         let mut all = Vec::new();
         for name in ["2ply", "2ply-qe", "3ply-qe"] {
-            let v = VARIANTS.iter().find(|v| v.name == name).expect("a variant");
+            let v = Search::ALL
+                .into_iter()
+                .find(|v| v.name() == name)
+                .expect("a variant");
             for kind in [ExecutorKind::Fast, ExecutorKind::Reference] {
-                let picker = MovePicker::named(v.program, kind).expect("the program builds");
+                let picker =
+                    MovePicker::named(v.program(Output::Move), kind).expect("the program builds");
                 all.push((name, kind, picker));
             }
         }
@@ -369,10 +375,10 @@ struct Board {
 
 impl Board {
     fn new(variant: &str, kind: ExecutorKind) -> Board {
-        let v = variants::find(variant).expect("a variant");
+        let v = variant.parse::<Search>().expect("a variant");
         Board {
-            board: kind.build(runner::load("board").expect("the board program")),
-            play: kind.build(runner::load(v.play).expect("the play program")),
+            board: kind.build(engine::program("board").expect("the board program")),
+            play: kind.build(engine::program(v.program(Output::Play)).expect("the play program")),
         }
     }
 
@@ -441,7 +447,7 @@ fn the_play_programs_search_with_the_board_history() {
     // the start position again, its earlier positions in the `History:` line. Those where
     // the history changes the move of the default search or of `2ply`, and one in eight
     // of the others.
-    let searches = [Spec::of(variants::default_play().name), Spec::of("2ply")];
+    let searches = [Spec::of(Search::default_play().name()), Spec::of("2ply")];
     let mut cases = Vec::new();
     let mut others = 0;
     for start in starts() {
@@ -563,7 +569,7 @@ fn wander(start: &str, plies: usize, seed: u64) -> Vec<Chess> {
 fn the_play_programs_search_with_a_long_board_history() {
     // Lone-king endings after 40 random plies (and a cycle): the board's history (up to
     // 44 earlier positions) reversed and split in rules, against the oracle.
-    let variant = variants::default_play().name;
+    let variant = Search::default_play().name();
     let board = Board::new(variant, ExecutorKind::Fast);
     let (mut failures, mut changed) = (Vec::new(), 0);
     for (i, start) in oracle::variants::LONE_KING_FENS.iter().enumerate() {

@@ -9,9 +9,9 @@
 mod oracle;
 
 use oracle::{engine, judge, parallel, perft, playouts};
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::runner::{LEGAL_MOVES, LegalMoves};
+use regex_chess_core::engine::runner::{LEGAL_MOVES, LegalMoves};
 use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::notation::fen::Fen;
 use shakmaty::{Chess, Position};
 
 /// Runs the rules on `pos` and compares with shakmaty; returns the number of moves or a

@@ -1,4 +1,4 @@
-//! The ranking programs (`move-mpv`, `move-q-mpv`, `move-qe-mpv`, the [`Variant::ranked`]
+//! The ranking programs (`move-mpv`, `move-q-mpv`, `move-qe-mpv`, the [`Search::ranked`]
 //! of every variant) against the independent oracle of `tests/common/oracle/variants.rs`:
 //! the output before the `multipv` lines is the variant program's, byte for byte, and the
 //! `multipv` lines are the oracle's best root moves (by score, ties to the smallest UCI
@@ -14,11 +14,13 @@ mod oracle;
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
 use regex_chess_core::chess::eval;
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::runner::{self, RankedMove, Reply, Score};
 use regex_chess_core::chess::search::MULTIPV_MAX;
-use regex_chess_core::chess::variants::{VARIANTS, Variant};
+use regex_chess_core::engine;
+use regex_chess_core::engine::reply::{RankedMove, Reply, Score};
+use regex_chess_core::engine::runner;
+use regex_chess_core::engine::search::{Output, Search};
 use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_core::notation::fen::Fen;
 
 /// The score line the contract asks for, for an oracle score.
 fn expected_score(cp: i32) -> Score {
@@ -36,33 +38,34 @@ struct Pair {
 }
 
 impl Pair {
-    fn new(variant: &Variant, kind: ExecutorKind) -> Pair {
-        let load =
-            |name: &str| kind.build(runner::load(name).unwrap_or_else(|e| panic!("{name}: {e}")));
+    fn new(variant: Search, kind: ExecutorKind) -> Pair {
+        let load = |name: &str| {
+            kind.build(engine::program(name).unwrap_or_else(|e| panic!("{name}: {e}")))
+        };
         Pair {
-            plain: load(variant.program),
-            ranked: load(variant.ranked),
+            plain: load(variant.program(Output::Move)),
+            ranked: load(variant.program(Output::Ranked)),
         }
     }
 }
 
 /// What differs between the ranking program's output on `fen_text` and the oracle's,
 /// if anything.
-fn check_state(variant: &Variant, plain: &str, ranked: &str, fen_text: &str) -> Option<String> {
-    let name = variant.ranked;
+fn check_state(variant: Search, plain: &str, ranked: &str, fen_text: &str) -> Option<String> {
+    let name = variant.program(Output::Ranked);
     let at = ranked.find("multipv ").unwrap_or(ranked.len());
     if ranked[..at] != *plain {
         return Some(format!(
             "{name} {fen_text}: the lines before the ranking differ from {}:\n{plain}\n{ranked}",
-            variant.program
+            variant.program(Output::Move)
         ));
     }
-    let reply = match runner::parse_move_output(ranked) {
+    let reply = match regex_chess_core::engine::reply::parse_move_output(ranked) {
         Ok(reply) => reply,
         Err(e) => return Some(format!("{name} {fen_text}: {e}")),
     };
     let pos = judge::position(fen_text);
-    let spec = Spec::of(variant.name);
+    let spec = Spec::of(variant.name());
     let (searched, reply) = match (oracle_variants::search(spec, &pos), reply) {
         (None, Reply::NoMove(_)) => return None,
         (Some(searched), Reply::Move(reply)) => (searched, reply),
@@ -136,12 +139,7 @@ fn check_pv(spec: Spec, pos: &shakmaty::Chess, ranked: &RankedMove, value: i32) 
 
 /// Runs both programs of `pair` on `fen_text` and checks the result; with `reference`,
 /// the reference executor's ranking output must equal the fast one's.
-fn check(
-    variant: &Variant,
-    pair: &Pair,
-    reference: Option<&Pair>,
-    fen_text: &str,
-) -> Option<String> {
+fn check(variant: Search, pair: &Pair, reference: Option<&Pair>, fen_text: &str) -> Option<String> {
     let fen: Fen = fen_text.parse().ok()?;
     let input = runner::input_state(&fen);
     let plain = pair.plain.run(&input);
@@ -151,7 +149,7 @@ fn check(
         if slow != ranked {
             return Some(format!(
                 "{} {fen_text}: the executors differ:\nreference\n{slow}\nfast\n{ranked}",
-                variant.ranked
+                variant.program(Output::Ranked)
             ));
         }
     }
@@ -176,21 +174,21 @@ fn the_fast_executor_ranks_as_the_oracle() {
     fens.extend(perft::suite_fens("bench.txt"));
     let samples = playouts::positions(playouts::SEED, 1000);
     fens.extend(playouts::share(&samples, 12).into_iter().map(|s| s.fen));
-    for variant in VARIANTS {
+    for variant in Search::ALL {
         let pair = Pair::new(variant, ExecutorKind::Fast);
         let failures = parallel::failures(&fens, |f| check(variant, &pair, None, f));
-        parallel::assert_none(variant.ranked, fens.len(), &failures);
+        parallel::assert_none(variant.program(Output::Ranked), fens.len(), &failures);
     }
 }
 
 #[test]
 fn the_reference_executor_ranks_as_the_fast_one() {
     let fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
-    for variant in VARIANTS {
+    for variant in Search::ALL {
         let fast = Pair::new(variant, ExecutorKind::Fast);
         let reference = Pair::new(variant, ExecutorKind::Reference);
         let failures = parallel::failures(&fens, |f| check(variant, &fast, Some(&reference), f));
-        parallel::assert_none(variant.ranked, fens.len(), &failures);
+        parallel::assert_none(variant.program(Output::Ranked), fens.len(), &failures);
     }
 }
 
@@ -198,7 +196,7 @@ fn the_reference_executor_ranks_as_the_fast_one() {
 fn the_check_catches_a_wrong_ranking() {
     // The fast executor's true output, then the same with two ranks swapped, a wrong
     // score and a line too few.
-    let variant = &VARIANTS[0];
+    let variant = Search::ALL[0];
     let pair = Pair::new(variant, ExecutorKind::Fast);
     let fen_text = "4k3/8/3p4/4n3/8/5N2/8/4K3 w - - 0 1";
     let fen: Fen = fen_text.parse().unwrap();

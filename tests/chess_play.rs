@@ -20,7 +20,8 @@ use oracle::variants::{Spec, VARIANT_FENS, best_move as oracle_move};
 use std::collections::HashMap;
 use std::process::{Command, Output};
 
-use regex_chess_core::chess::runner;
+use regex_chess_core::engine;
+use regex_chess_core::engine::Search;
 use regex_chess_core::exec::{Executor, ExecutorKind};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
@@ -61,11 +62,12 @@ impl Rules {
     }
     /// The `play` program of the search variant `name`.
     fn with_search(name: &str) -> Rules {
-        let variant = regex_chess_core::chess::variants::find(name).expect("a variant");
+        let variant = name.parse::<Search>().expect("a variant");
         Rules {
-            board: ExecutorKind::Fast.build(runner::load("board").unwrap()),
-            play: ExecutorKind::Fast.build(runner::load(variant.play).unwrap()),
-            search: variant.name,
+            board: ExecutorKind::Fast.build(engine::program("board").unwrap()),
+            play: ExecutorKind::Fast
+                .build(engine::program(variant.program(engine::Output::Play)).unwrap()),
+            search: variant.name(),
         }
     }
     fn first(&self, fen: &str, engine: Color) -> String {
@@ -486,8 +488,8 @@ fn random_games_ci_share() {
 /// The same games with the other variants' `play` programs, judged by their oracles.
 #[test]
 fn random_games_of_every_search_variant_ci_share() {
-    for variant in &regex_chess_core::chess::variants::VARIANTS[1..] {
-        let rules = Rules::with_search(variant.name);
+    for variant in &regex_chess_core::engine::Search::ALL[1..] {
+        let rules = Rules::with_search(variant.name());
         for (i, (fen, engine)) in CI_STARTS.iter().enumerate() {
             play_game(&rules, fen, *engine, 17 + i as u64, 3);
         }
@@ -594,9 +596,9 @@ fn quit_ends_the_game_at_once() {
 
 #[test]
 fn the_binary_plays_each_search_variant_as_its_oracle() {
-    let names: Vec<&str> = regex_chess_core::chess::variants::VARIANTS
+    let names: Vec<&str> = regex_chess_core::engine::Search::ALL
         .iter()
-        .map(|v| v.name)
+        .map(|v| v.name())
         .collect();
     oracle::variants::assert_they_tell_variants_apart(&names);
     for name in &names {

@@ -13,7 +13,7 @@
 mod play_text;
 use play_text::{field, message};
 
-use regex_chess_core::chess::runner;
+use regex_chess_core::engine;
 use regex_chess_core::exec::{Executor, ExecutorKind};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
@@ -54,8 +54,8 @@ struct Rules {
 impl Rules {
     fn new(kind: ExecutorKind) -> Rules {
         Rules {
-            board: kind.build(runner::load("board").expect("the board program")),
-            play: kind.build(runner::load("play").expect("the play program")),
+            board: kind.build(engine::program("board").expect("the board program")),
+            play: kind.build(engine::program("play").expect("the play program")),
         }
     }
 

@@ -9,9 +9,10 @@
 mod oracle;
 
 use oracle::{engine, judge, parallel, perft, playouts, search};
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::runner::{MOVE, MovePicker, Reply};
+use regex_chess_core::engine::reply::Reply;
+use regex_chess_core::engine::runner::{MOVE, MovePicker};
 use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::notation::fen::Fen;
 
 /// Runs the rules on `fen_text` and compares with the independent search; `None` when
 /// they agree, else what differs.

@@ -1,4 +1,4 @@
-//! Every search variant of `regex_chess_core::chess::variants` against its independent
+//! Every search variant of `regex_chess_core::engine::search` against its independent
 //! implementation in `tests/common/oracle/variants.rs`: the move, the reported score,
 //! depth and node count, and the principal variation (the move, then a legal reply whose
 //! score is the move's score).
@@ -22,10 +22,11 @@ mod oracle;
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
 use regex_chess_core::chess::eval;
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::runner::{MovePicker, Reply, Score};
-use regex_chess_core::chess::variants::{VARIANTS, Variant};
+use regex_chess_core::engine::reply::{Reply, Score};
+use regex_chess_core::engine::runner::MovePicker;
+use regex_chess_core::engine::search::{Output, Search};
 use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::notation::fen::Fen;
 use shakmaty::Position;
 
 /// The score line the contract asks for, for an oracle score: a mate on ply 1, 2 or 3
@@ -41,15 +42,15 @@ fn expected_score(cp: i32) -> Score {
 
 /// Runs `picker` on `fen_text` and compares with the oracle of `variant`; `None` when
 /// everything agrees, else what differs.
-fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<String> {
-    let spec = Spec::of(variant.name);
+fn check(variant: Search, picker: &MovePicker, fen_text: &str) -> Option<String> {
+    let spec = Spec::of(variant.name());
     let pos = judge::position(fen_text);
     let fen: Fen = fen_text.parse().ok()?;
     let reply = match picker.run(&fen) {
         Ok(reply) => reply,
         Err(e) => return Some(format!("{fen_text}: {e}")),
     };
-    let name = variant.name;
+    let name = variant.name();
     let searched = oracle_variants::search(spec, &pos);
     let (searched, reply) = match (searched, reply) {
         (None, Reply::NoMove(status)) => {
@@ -88,7 +89,7 @@ fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<Strin
     }
     let want = (
         Some(expected_score(searched.score)),
-        Some(variant.depth),
+        Some(variant.depth()),
         Some(searched.nodes),
     );
     let got = (reply.score, reply.depth, reply.nodes);
@@ -104,7 +105,7 @@ fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<Strin
     };
     match pv.as_slice() {
         [m] if *m == played && after.legal_moves().is_empty() => None,
-        [m, r, rest @ ..] if *m == played && rest.len() + 2 <= variant.depth as usize => {
+        [m, r, rest @ ..] if *m == played && rest.len() + 2 <= variant.depth() as usize => {
             let Some(reply) = find(&after, r) else {
                 return Some(format!("{name} {fen_text}: pv reply {r} is not legal"));
             };
@@ -117,7 +118,7 @@ fn check(variant: &Variant, picker: &MovePicker, fen_text: &str) -> Option<Strin
             }
             let next = judge::play_move(&after, &reply);
             let stands = || oracle_variants::stand_pat(spec, &next, engine) == value;
-            match (variant.depth, rest) {
+            match (variant.depth(), rest) {
                 (2, []) => None,
                 (3, []) if next.legal_moves().is_empty() || stands() => None,
                 (3, [t]) => {
@@ -210,25 +211,25 @@ fn endings() -> Vec<&'static str> {
 }
 
 /// Checks `fens` with `variant` on `executor`, on two threads.
-fn check_variant(variant: &Variant, executor: ExecutorKind, what: &str, fens: &[String]) {
-    let picker = MovePicker::named(variant.program, executor)
-        .unwrap_or_else(|e| panic!("{}: {e}", variant.name));
+fn check_variant(variant: Search, executor: ExecutorKind, what: &str, fens: &[String]) {
+    let picker = MovePicker::named(variant.program(Output::Move), executor)
+        .unwrap_or_else(|e| panic!("{}: {e}", variant.name()));
     let failures = parallel::failures(fens, |f| check(variant, &picker, f));
-    let what = format!("{} ({executor:?}) {what}", variant.name);
+    let what = format!("{} ({executor:?}) {what}", variant.name());
     parallel::assert_none(&what, fens.len(), &failures);
 }
 
 /// Checks `fens` with every 2-ply variant on the fast executor (the 3-ply one, ~35
 /// times the work, has tests of its own below).
 fn check_all(what: &str, fens: &[String]) {
-    for variant in VARIANTS.iter().filter(|v| v.depth == 2) {
+    for variant in Search::ALL.into_iter().filter(|v| v.depth() == 2) {
         check_variant(variant, ExecutorKind::Fast, what, fens);
     }
 }
 
 /// The 3-ply variant.
-fn three_plies() -> &'static Variant {
-    regex_chess_core::chess::variants::find("3ply-qe").expect("registered")
+fn three_plies() -> Search {
+    "3ply-qe".parse::<Search>().expect("registered")
 }
 
 #[test]
@@ -264,7 +265,7 @@ fn share_decides(what: &str, fens: &[&str], without: impl Fn(Spec) -> Spec) {
         assert_ne!(best(with), best(without(with)), "{what}: {fen}");
     }
     let fens: Vec<String> = fens.iter().map(|f| f.to_string()).collect();
-    let variant = regex_chess_core::chess::variants::find("2ply-qe").expect("registered");
+    let variant = "2ply-qe".parse::<Search>().expect("registered");
     for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
         check_variant(variant, executor, what, &fens);
     }
@@ -506,7 +507,7 @@ fn the_comparison_catches_a_wrong_report() {
         let program = regex_chess_core::program::Program::from_rules(vec![rule]);
         MovePicker::with_executor(ExecutorKind::Fast.build(program.validate().unwrap()))
     };
-    let variant = &VARIANTS[0];
+    let variant = Search::ALL[0];
     let (score, nodes) = (searched.score, searched.nodes);
     let right = answer(score, nodes, &format!("{best} {reply}"));
     assert_eq!(check(variant, &right, start), None);

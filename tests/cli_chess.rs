@@ -9,7 +9,7 @@ mod oracle;
 use std::process::{Command, Output};
 
 use oracle::{engine, judge, search};
-use regex_chess_core::chess::runner::{LEGAL_MOVES, MOVE};
+use regex_chess_core::engine::runner::{LEGAL_MOVES, MOVE};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -199,7 +199,7 @@ fn site_without_board_needs_a_start() {
         .arg(dir.path().join("site"))
         .output()
         .unwrap();
-    if regex_chess_core::programs::find("board").is_none() {
+    if regex_chess_core::engine::registry::find("board").is_none() {
         assert!(!output.status.success());
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains("--start"), "{stderr}");
@@ -252,10 +252,13 @@ fn site_refuses_a_bad_fen() {
 /// error naming the known ones, and writes nothing.
 #[test]
 fn site_offers_every_search_variant() {
-    use regex_chess_core::chess::variants::{VARIANTS, default_page};
+    use regex_chess_core::engine::search::{Output, Search};
     let dir = tempfile::tempdir().unwrap();
     let count = |text: &str| text.matches("\n  [/").count();
-    for (search, default) in [(None, default_page().name), (Some("2ply"), "2ply")] {
+    for (search, default) in [
+        (None, Search::default_page().name()),
+        (Some("2ply"), "2ply"),
+    ] {
         let site = dir.path().join(default);
         let mut command = bin();
         command.args(["site", "-o"]).arg(&site);
@@ -269,19 +272,19 @@ fn site_offers_every_search_variant() {
                 .unwrap();
         assert_eq!(listed["default"], default);
         let entries = listed["variants"].as_array().unwrap();
-        assert_eq!(entries.len(), VARIANTS.len());
-        for (entry, v) in entries.iter().zip(VARIANTS) {
-            assert_eq!(entry["name"], v.name);
-            assert_eq!(entry["program"], v.play);
-            let file = if v.name == default {
+        assert_eq!(entries.len(), Search::ALL.len());
+        for (entry, v) in entries.iter().zip(Search::ALL) {
+            assert_eq!(entry["name"], v.name());
+            assert_eq!(entry["program"], v.program(Output::Play));
+            let file = if v.name() == default {
                 "rules.js".to_string()
             } else {
-                format!("rules-{}.js", v.name)
+                format!("rules-{}.js", v.name())
             };
             assert_eq!(entry["file"], file.as_str());
             // The module holds the variant's program: its rules, counted.
             let text = std::fs::read_to_string(site.join(&file)).unwrap();
-            let rules = regex_chess_core::chess::runner::load(v.play).unwrap();
+            let rules = regex_chess_core::engine::program(v.program(Output::Play)).unwrap();
             assert_eq!(count(&text), rules.rules().len(), "{file}");
         }
     }

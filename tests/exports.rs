@@ -12,10 +12,10 @@ use std::process::Command;
 
 use regex_chess_core::compiler::encode::{self, Thread};
 use regex_chess_core::compiler::{self, CompileOptions};
+use regex_chess_core::engine;
 use regex_chess_core::exec::{Executor, fast::Fast, reference::Reference};
 use regex_chess_core::export::{self, Format};
 use regex_chess_core::program::{Program, Rule, ValidProgram};
-use regex_chess_core::programs;
 
 /// Runs the pair list with the plain `re.sub` loop of the docs.
 const PY_PAIRS: &str = r#"
@@ -197,8 +197,8 @@ fn strings(states: &[&str]) -> Vec<String> {
 }
 
 fn registered(name: &str) -> ValidProgram {
-    let entry = programs::find(name).unwrap();
-    compiler::compile((entry.build)(), &CompileOptions::default())
+    let entry = engine::registry::find(name).unwrap();
+    compiler::compile(entry.build(), &CompileOptions::default())
         .program
         .validate()
         .unwrap()
@@ -371,7 +371,7 @@ const FENS: [&str; 5] = [
 /// `Option` is kept for the callers).
 fn chess_program(name: &str) -> Option<ValidProgram> {
     assert!(
-        programs::find(name).is_some(),
+        engine::registry::find(name).is_some(),
         "`{name}` is not registered; the export tests need it"
     );
     Some(registered(name))

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use fake_engine::FakeEngine;
-use regex_chess_core::chess::runner::MOVE;
+use regex_chess_core::engine::runner::MOVE;
 use regex_chess_core::matchplay::game::{Outcome, Termination, parse_position, play_game};
 use regex_chess_core::matchplay::players::{
     Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
@@ -392,7 +392,7 @@ fn the_match_command_plays_the_rules() {
     assert_eq!(games.len(), 2);
     // Every move the engine played is the one its search's contract defines: without
     // `--search`, the default playing variant's.
-    let spec = oracle::variants::Spec::of(regex_chess_core::chess::variants::default_play().name);
+    let spec = oracle::variants::Spec::of(regex_chess_core::engine::Search::default_play().name());
     let mut checked = 0;
     for (tags, moves, _) in &games {
         let tag = |name: &str| &tags.iter().find(|(n, _)| n == name).unwrap().1;
@@ -633,15 +633,16 @@ struct Recorder {
 impl regex_chess_core::uci::Engine for Recorder {
     fn apply(
         &self,
-        _: &regex_chess_core::chess::fen::Fen,
-        _: regex_chess_core::chess::uci::UciMove,
-    ) -> Result<Option<regex_chess_core::chess::fen::Fen>, regex_chess_core::uci::EngineError> {
+        _: &regex_chess_core::notation::fen::Fen,
+        _: regex_chess_core::notation::uci::UciMove,
+    ) -> Result<Option<regex_chess_core::notation::fen::Fen>, regex_chess_core::uci::EngineError>
+    {
         Err(regex_chess_core::uci::EngineError("not asked".to_string()))
     }
     fn think_with(
         &self,
-        _: &regex_chess_core::chess::fen::Fen,
-        _: &'static regex_chess_core::chess::variants::Variant,
+        _: &regex_chess_core::notation::fen::Fen,
+        _: regex_chess_core::engine::Search,
     ) -> Result<regex_chess_core::uci::Thought, regex_chess_core::uci::EngineError> {
         Err(regex_chess_core::uci::EngineError(
             "the game is not passed".to_string(),
@@ -649,9 +650,9 @@ impl regex_chess_core::uci::Engine for Recorder {
     }
     fn think_given(
         &self,
-        fen: &regex_chess_core::chess::fen::Fen,
-        input: &regex_chess_core::chess::runner::RulesInput,
-        _: &'static regex_chess_core::chess::variants::Variant,
+        fen: &regex_chess_core::notation::fen::Fen,
+        input: &regex_chess_core::engine::runner::RulesInput,
+        _: regex_chess_core::engine::Search,
     ) -> Result<regex_chess_core::uci::Thought, regex_chess_core::uci::EngineError> {
         let pos = oracle::judge::position(&fen.to_string());
         let mv = oracle::judge::legal_uci(&pos).remove(0);
@@ -661,13 +662,13 @@ impl regex_chess_core::uci::Engine for Recorder {
             .lock()
             .unwrap()
             .push((fen.to_string(), history));
-        let reply = regex_chess_core::chess::runner::MoveReply::new(
+        let reply = regex_chess_core::engine::reply::MoveReply::new(
             mv.parse().unwrap(),
             after.parse().unwrap(),
-            regex_chess_core::chess::runner::Status::Ongoing,
+            regex_chess_core::engine::reply::Status::Ongoing,
         );
         Ok(regex_chess_core::uci::Thought {
-            reply: regex_chess_core::chess::runner::Reply::Move(reply),
+            reply: regex_chess_core::engine::reply::Reply::Move(reply),
             report: regex_chess_core::uci::SearchReport::default(),
         })
     }

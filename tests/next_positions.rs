@@ -32,16 +32,16 @@ const EXAMPLE: &str = "rnb1k1nr/p2p1ppp/3B4/1p1NPN1P/6P1/3P1Q2/P1P5/q4Kb1 w kq -
 
 /// Which program: the task's terms or the full variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Variant {
+enum Search {
     Task,
     Full,
 }
 
-impl Variant {
+impl Search {
     fn name(self) -> &'static str {
         match self {
-            Variant::Task => "next-positions",
-            Variant::Full => "next-positions-full",
+            Search::Task => "next-positions",
+            Search::Full => "next-positions-full",
         }
     }
 
@@ -50,12 +50,12 @@ impl Variant {
         static TASK: OnceLock<ValidProgram> = OnceLock::new();
         static FULL: OnceLock<ValidProgram> = OnceLock::new();
         let cell = match self {
-            Variant::Task => &TASK,
-            Variant::Full => &FULL,
+            Search::Task => &TASK,
+            Search::Full => &FULL,
         };
         cell.get_or_init(|| {
-            let entry = regex_chess_core::programs::find(self.name()).expect("registered");
-            compiler::compile((entry.build)(), &CompileOptions::default())
+            let entry = regex_chess_core::engine::registry::find(self.name()).expect("registered");
+            compiler::compile(entry.build(), &CompileOptions::default())
                 .program
                 .validate()
                 .expect("the compiler emits valid rules")
@@ -64,7 +64,7 @@ impl Variant {
 
     /// True when the program answers for `pos` (the task's program: white to move).
     fn covers(self, pos: &Chess) -> bool {
-        self == Variant::Full || pos.turn() == Color::White
+        self == Search::Full || pos.turn() == Color::White
     }
 }
 
@@ -80,11 +80,11 @@ fn fen_of(pos: &Chess) -> String {
 }
 
 /// The children's FENs by shakmaty, sorted.
-fn oracle(pos: &Chess, variant: Variant) -> Vec<String> {
+fn oracle(pos: &Chess, variant: Search) -> Vec<String> {
     let mut out: Vec<String> = pos
         .legal_moves()
         .iter()
-        .filter(|m| variant == Variant::Full || m.promotion().is_none_or(|r| r == Role::Queen))
+        .filter(|m| variant == Search::Full || m.promotion().is_none_or(|r| r == Role::Queen))
         .map(|m| {
             let mut child = pos.clone();
             child.play_unchecked(*m);
@@ -97,7 +97,7 @@ fn oracle(pos: &Chess, variant: Variant) -> Vec<String> {
 
 /// Runs `variant` on `fen` with the executor `kind`; None when it agrees with shakmaty,
 /// else what differs.
-fn check(variant: Variant, kind: ExecutorKind, fen: &str) -> Option<String> {
+fn check(variant: Search, kind: ExecutorKind, fen: &str) -> Option<String> {
     let exec = executor(variant, kind);
     let out = exec.run(fen);
     let mut got: Vec<String> = if out.is_empty() {
@@ -121,7 +121,7 @@ fn check(variant: Variant, kind: ExecutorKind, fen: &str) -> Option<String> {
 }
 
 /// The executor of `kind` for `variant`, built once.
-fn executor(variant: Variant, kind: ExecutorKind) -> &'static dyn regex_chess_core::exec::Executor {
+fn executor(variant: Search, kind: ExecutorKind) -> &'static dyn regex_chess_core::exec::Executor {
     type Cell = OnceLock<Box<dyn regex_chess_core::exec::Executor>>;
     static CELLS: [Cell; 4] = [
         OnceLock::new(),
@@ -130,10 +130,10 @@ fn executor(variant: Variant, kind: ExecutorKind) -> &'static dyn regex_chess_co
         OnceLock::new(),
     ];
     let i = match (variant, kind) {
-        (Variant::Task, ExecutorKind::Reference) => 0,
-        (Variant::Task, _) => 1,
-        (Variant::Full, ExecutorKind::Reference) => 2,
-        (Variant::Full, _) => 3,
+        (Search::Task, ExecutorKind::Reference) => 0,
+        (Search::Task, _) => 1,
+        (Search::Full, ExecutorKind::Reference) => 2,
+        (Search::Full, _) => 3,
     };
     CELLS[i]
         .get_or_init(|| kind.build(variant.program().clone()))
@@ -209,7 +209,7 @@ fn special(pos: &Chess) -> bool {
 /// with `seed` starting at the start position and the crafted positions; moves weighted
 /// towards promotions, en passant, castling, double pushes and checks. Special positions
 /// (see [`special`]) are always taken, others one time in six.
-fn random_positions(seed: u64, count: usize, variant: Variant) -> Vec<String> {
+fn random_positions(seed: u64, count: usize, variant: Search) -> Vec<String> {
     let mut starts = vec![Chess::default()];
     starts.extend(crafted_positions().iter().map(|f| position(f)));
     let mut rng = oracle::playouts::SplitMix64::new(seed);
@@ -260,7 +260,7 @@ fn random_positions(seed: u64, count: usize, variant: Variant) -> Vec<String> {
 }
 
 /// Checks `fens` (those `variant` covers) on both executors; fails with the differences.
-fn check_all(what: &str, variant: Variant, fens: &[String]) {
+fn check_all(what: &str, variant: Search, fens: &[String]) {
     let fens: Vec<&String> = fens
         .iter()
         .filter(|f| variant.covers(&position(f)))
@@ -290,7 +290,7 @@ fn every(items: Vec<String>, step: usize) -> Vec<String> {
 #[test]
 fn the_published_example_gives_exactly_its_three_fens() {
     for kind in [ExecutorKind::Fast, ExecutorKind::Reference] {
-        let out = executor(Variant::Task, kind).run(EXAMPLE);
+        let out = executor(Search::Task, kind).run(EXAMPLE);
         let mut lines: Vec<&str> = out.split('\n').collect();
         lines.sort();
         assert_eq!(
@@ -307,12 +307,12 @@ fn the_published_example_gives_exactly_its_three_fens() {
 
 #[test]
 fn a_final_newline_is_optional_and_black_to_move_gives_nothing_under_the_task_terms() {
-    let exec = executor(Variant::Task, ExecutorKind::Fast);
+    let exec = executor(Search::Task, ExecutorKind::Fast);
     assert_eq!(exec.run(&format!("{EXAMPLE}\n")), exec.run(EXAMPLE));
     let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
     assert_eq!(exec.run(black), "");
     // The full variant answers for black, with the full-move number counted.
-    let full = executor(Variant::Full, ExecutorKind::Fast).run(black);
+    let full = executor(Search::Full, ExecutorKind::Fast).run(black);
     assert_eq!(full.lines().count(), 20);
     assert!(full.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"));
 }
@@ -320,8 +320,8 @@ fn a_final_newline_is_optional_and_black_to_move_gives_nothing_under_the_task_te
 #[test]
 fn the_task_terms_leave_out_the_under_promotions() {
     let fen = "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1";
-    let task = executor(Variant::Task, ExecutorKind::Fast).run(fen);
-    let full = executor(Variant::Full, ExecutorKind::Fast).run(fen);
+    let task = executor(Search::Task, ExecutorKind::Fast).run(fen);
+    let full = executor(Search::Full, ExecutorKind::Fast).run(fen);
     assert_eq!(task.lines().count(), 5 + 2);
     assert_eq!(full.lines().count(), 5 + 8);
     // bxa8=Q takes the rook and with it black's last right.
@@ -331,28 +331,28 @@ fn the_task_terms_leave_out_the_under_promotions() {
 #[test]
 fn crafted_positions_agree_with_shakmaty() {
     let fens = crafted_positions();
-    check_all("crafted (task)", Variant::Task, &fens);
-    check_all("crafted (full)", Variant::Full, &fens);
+    check_all("crafted (task)", Search::Task, &fens);
+    check_all("crafted (full)", Search::Full, &fens);
 }
 
 #[test]
 fn famous_games_agree_with_shakmaty_ci_share() {
     let fens = every(game_positions(), 7);
-    check_all("games, every 7th (task)", Variant::Task, &fens);
-    check_all("games, every 7th (full)", Variant::Full, &fens);
+    check_all("games, every 7th (task)", Search::Task, &fens);
+    check_all("games, every 7th (full)", Search::Full, &fens);
 }
 
 #[test]
 fn random_positions_agree_with_shakmaty_ci_share() {
     check_all(
         "random (task)",
-        Variant::Task,
-        &random_positions(0x4E58_7001, 40, Variant::Task),
+        Search::Task,
+        &random_positions(0x4E58_7001, 40, Search::Task),
     );
     check_all(
         "random (full)",
-        Variant::Full,
-        &random_positions(0x4E58_7002, 40, Variant::Full),
+        Search::Full,
+        &random_positions(0x4E58_7002, 40, Search::Full),
     );
 }
 
@@ -360,17 +360,17 @@ fn random_positions_agree_with_shakmaty_ci_share() {
 #[ignore = "volume: every game position and 600 random positions, both executors"]
 fn every_game_position_and_many_random_positions_agree_with_shakmaty() {
     let games = game_positions();
-    check_all("games (task)", Variant::Task, &games);
-    check_all("games (full)", Variant::Full, &games);
+    check_all("games (task)", Search::Task, &games);
+    check_all("games (full)", Search::Full, &games);
     check_all(
         "random (task)",
-        Variant::Task,
-        &random_positions(0x4E58_7101, 600, Variant::Task),
+        Search::Task,
+        &random_positions(0x4E58_7101, 600, Search::Task),
     );
     check_all(
         "random (full)",
-        Variant::Full,
-        &random_positions(0x4E58_7102, 600, Variant::Full),
+        Search::Full,
+        &random_positions(0x4E58_7102, 600, Search::Full),
     );
 }
 
@@ -414,13 +414,13 @@ fn checker(pairs: &[(String, String)], args: &[&str]) -> (Option<i32>, String) {
 }
 
 /// The exported pair list of `variant`.
-fn pairs(variant: Variant) -> Vec<(String, String)> {
+fn pairs(variant: Search) -> Vec<(String, String)> {
     let text = export::export(variant.program(), Format::Json).expect("exportable");
     serde_json::from_str(&text).expect("a pair list")
 }
 
 /// Exports `variant` as a pair list and runs the checker on it with `args`: it must pass.
-fn run_checker(variant: Variant, args: &[&str]) {
+fn run_checker(variant: Search, args: &[&str]) {
     let (code, text) = checker(&pairs(variant), args);
     eprintln!("{text}");
     assert_eq!(
@@ -438,7 +438,7 @@ fn the_exported_pair_list_passes_the_python_checker() {
         return;
     }
     run_checker(
-        Variant::Task,
+        Search::Task,
         &["--random", "40", "--game-step", "3", "--quiet"],
     );
 }
@@ -448,7 +448,7 @@ fn the_python_checker_fails_a_broken_pair_list() {
     if !python_chess() {
         return;
     }
-    let good = pairs(Variant::Task);
+    let good = pairs(Search::Task);
     // Without the last pair every answer ends in a newline; without a move rule (a
     // knight's jump) moves go missing; with the full variant's list under-promotions
     // are extra.
@@ -463,7 +463,7 @@ fn the_python_checker_fails_a_broken_pair_list() {
     for (what, broken) in [
         ("no final rule", unframed),
         ("a knight jump missing", no_jump),
-        ("under-promotions", pairs(Variant::Full)),
+        ("under-promotions", pairs(Search::Full)),
     ] {
         let (code, text) = checker(&broken, &["--random", "0", "--game-step", "5", "--quiet"]);
         assert_eq!(code, Some(1), "{what}: the checker should fail:\n{text}");
@@ -477,14 +477,14 @@ fn the_exported_pair_lists_pass_the_python_checker_in_volume() {
     if !python_chess() {
         return;
     }
-    run_checker(Variant::Task, &["--random", "300", "--quiet"]);
-    run_checker(Variant::Full, &["--full", "--random", "300", "--quiet"]);
+    run_checker(Search::Task, &["--random", "300", "--quiet"]);
+    run_checker(Search::Full, &["--full", "--random", "300", "--quiet"]);
 }
 
 #[test]
 fn the_export_is_under_the_task_limits() {
-    let text = export::export(Variant::Task.program(), Format::Json).expect("exportable");
-    let pairs = pairs(Variant::Task);
+    let text = export::export(Search::Task.program(), Format::Json).expect("exportable");
+    let pairs = pairs(Search::Task);
     let chars: usize = pairs
         .iter()
         .map(|(p, r)| p.chars().count() + r.chars().count())

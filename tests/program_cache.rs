@@ -8,20 +8,20 @@
 use std::cell::Cell;
 use std::path::Path;
 
-use regex_chess_core::chess::runner;
 use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::engine::cache::{Loaded, ProgramCache, Source};
+use regex_chess_core::engine::{self, LoadError};
 use regex_chess_core::exec::ExecutorKind;
 use regex_chess_core::program::{Program, Rule, ValidProgram};
-use regex_chess_core::programs::cache::{Loaded, ProgramCache, Source};
 
 const PROGRAM: &str = "legal-moves";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n";
 
 /// Loads `legal-moves` through `cache`, counting compilations in `compiled`.
-fn load(cache: &ProgramCache, compiled: &Cell<usize>) -> Loaded<runner::RunError> {
+fn load(cache: &ProgramCache, compiled: &Cell<usize>) -> Loaded<LoadError> {
     cache.load_or_compile(PROGRAM, &CompileOptions::default(), || {
         compiled.set(compiled.get() + 1);
-        runner::compile_valid(PROGRAM)
+        engine::compile_valid(PROGRAM, &CompileOptions::default())
     })
 }
 
@@ -322,7 +322,7 @@ fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
     }
     assert_eq!(
         format!("{hash:016x}"),
-        regex_chess_core::programs::cache::SOURCE_FINGERPRINT,
+        regex_chess_core::engine::cache::SOURCE_FINGERPRINT,
         "the fingerprint does not cover exactly the library's src/, the workspace's .cargo/, \
          both Cargo.toml, Cargo.lock and build.rs (or a file changed since this test was built)"
     );
@@ -340,7 +340,7 @@ fn reframed(good: &[u8], payload: &[u8]) -> Vec<u8> {
         format!(
             "length {}\nchecksum {:016x}\n",
             payload.len(),
-            regex_chess_core::programs::cache::checksum(payload)
+            regex_chess_core::engine::cache::checksum(payload)
         )
         .as_bytes(),
     );

@@ -696,9 +696,9 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
 #[test]
 fn registered_demos_compute_what_they_document() {
     let arith = compile(
-        (regex_chess_core::programs::find("demo-arith")
+        regex_chess_core::engine::registry::find("demo-arith")
             .unwrap()
-            .build)(),
+            .build(),
         CompileOptions::default(),
     );
     let bits = 16;
@@ -713,7 +713,9 @@ fn registered_demos_compute_what_they_document() {
     assert_eq!(t.var("big"), Some("F"));
 
     let max = compile(
-        (regex_chess_core::programs::find("demo-max").unwrap().build)(),
+        regex_chess_core::engine::registry::find("demo-max")
+            .unwrap()
+            .build(),
         CompileOptions::default(),
     );
     let xs: Vec<String> = [3, -4, 9, 0].iter().map(|v| e16(*v)).collect();
@@ -736,12 +738,12 @@ fn registered_demos_compute_what_they_document() {
 #[test]
 fn no_program_reads_a_variable_it_removed() {
     let mut found = Vec::new();
-    for entry in regex_chess_core::programs::ALL {
-        let ir = (entry.build)();
+    for entry in regex_chess_core::engine::registry::all() {
+        let ir = entry.build();
         for (read, removal, var) in compiler::passes::removed_reads::removed_reads(&ir) {
             found.push(format!(
                 "{}: `{}` at {} reads `{var}` removed by `{}` at {}",
-                entry.name,
+                entry.name(),
                 ir.body[read].instruction,
                 ir.body[read].site,
                 ir.body[removal].instruction,

@@ -21,7 +21,7 @@ use std::sync::atomic::Ordering;
 
 use fake_engine::{FakeEngine, Shared};
 use oracle::judge;
-use regex_chess_core::chess::runner::MOVE;
+use regex_chess_core::engine::runner::MOVE;
 use regex_chess_core::uci::{APPLY_MOVE, Session};
 use shakmaty::Position;
 
@@ -163,7 +163,7 @@ fn go_picks_the_move_the_search_defines() {
 /// time, none), and the `Search` option switches it within a session.
 #[test]
 fn uci_search_fixes_the_variant_through_the_binary() {
-    let names: Vec<&str> = regex_chess_core::chess::variants::names();
+    let names: Vec<&str> = regex_chess_core::engine::Search::names();
     oracle::variants::assert_they_tell_variants_apart(&names);
     let limits = [
         "go depth 1",
@@ -874,7 +874,7 @@ fn a_python_chess_driver_plays_through_the_binary() {
 /// the best `k` root moves, by score, ties to the smaller UCI text.
 fn oracle_ranking(fen: &str, k: usize) -> Vec<(String, i32)> {
     let variant = regex_chess_core::uci::clock::for_depth(2);
-    let spec = oracle::variants::Spec::of(variant.name);
+    let spec = oracle::variants::Spec::of(variant.name());
     let searched = oracle::variants::search(spec, &judge::position(fen)).expect("a move");
     let mut ranked = searched.scored;
     ranked.sort_by(|(m, a), (n, b)| b.cmp(a).then(m.cmp(n)));
@@ -964,7 +964,7 @@ fn searchmoves_restrict_the_multipv_lines_through_the_binary() {
     moves.sort();
     assert_eq!(moves, ["d2d4", "e2e4"], "{text}");
     let best = oracle::history::search(
-        oracle::variants::Spec::of(regex_chess_core::uci::clock::for_depth(2).name),
+        oracle::variants::Spec::of(regex_chess_core::uci::clock::for_depth(2).name()),
         &shakmaty::Chess::default(),
         &oracle::history::Input {
             history: Vec::new(),

@@ -8,7 +8,7 @@
 //! tools only. (`play_warm` keeps its own copy: it must build against old commits too.)
 
 use regex_chess_core::bench::parse_positions;
-use regex_chess_core::chess::runner;
+use regex_chess_core::engine;
 use regex_chess_core::exec::Executor;
 use regex_chess_core::exec::fast::Fast;
 
@@ -30,7 +30,7 @@ pub fn play_and_input(tool: &str, bench: &str, idx: usize) -> (Fast, String) {
             format!("{bench} has {} positions, not {}", positions.len(), idx + 1),
         )
     };
-    let load = |name: &str| runner::load(name).unwrap_or_else(|e| fail(tool, e));
+    let load = |name: &str| engine::program(name).unwrap_or_else(|e| fail(tool, e));
     let board = Fast::new(load("board"));
     let first = board.run(&format!("engine: black\n{}\n", position.fen));
     (

@@ -4,11 +4,15 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::Args;
+use std::num::NonZeroUsize;
 
+use clap::{Args, ValueEnum};
+
+use super::engine_args::{parse_cores, search_parser};
 use super::{CliError, fail};
 use regex_chess_core::bench::{self, Measure, Row, Workload, children};
 use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::engine::{Output, Search};
 use regex_chess_core::exec::fast::Fast;
 use regex_chess_core::exec::{Executor, ExecutorKind};
 use regex_chess_core::positions as suites;
@@ -16,17 +20,16 @@ use regex_chess_core::positions as suites;
 /// Arguments of `bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Which executor(s) to time: fast, reference or both.
-    #[arg(long, default_value = "both")]
-    executor: String,
+    /// Which executors to time.
+    #[arg(long, value_enum, default_value_t = Timed::Both)]
+    executor: Timed,
     /// The program: `play` when registered, else the `two-plies` proxy; or any registered
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
-    /// The search variant to time (its program): 2ply,
-    /// 2ply-q, 2ply-qe or 3ply-qe. Not with `--program`.
-    #[arg(long, conflicts_with = "program")]
-    search: Option<String>,
+    /// The search variant to time (its move program). Not with `--program`.
+    #[arg(long, conflicts_with = "program", value_parser = search_parser())]
+    search: Option<Search>,
     /// The positions file (`FEN;move;label` per line); default: the built-in bench suite
     /// (`data/positions/bench.txt`).
     #[arg(long)]
@@ -40,8 +43,8 @@ pub struct BenchArgs {
     no_child_processes: bool,
     /// Also time the fast executor on this many cores (local rules on large states run on
     /// pieces of the state), in a table of its own.
-    #[arg(long, default_value_t = 1)]
-    cores: usize,
+    #[arg(long, value_parser = parse_cores, default_value = "1")]
+    cores: NonZeroUsize,
     /// With `--cores`: states shorter than this many bytes are not cut.
     #[arg(long, default_value_t = regex_chess_core::exec::fast::DEFAULT_SPLIT_MIN)]
     split_min: usize,
@@ -52,6 +55,17 @@ pub struct BenchArgs {
     /// The length of the rope's pieces, in bytes.
     #[arg(long, default_value_t = regex_chess_core::exec::fast::DEFAULT_ROPE_PIECE)]
     rope_piece: usize,
+}
+
+/// Which executors `bench` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Timed {
+    /// The fast executor.
+    Fast,
+    /// The reference executor.
+    Reference,
+    /// Both, in one run (their ratio is the figure to quote).
+    Both,
 }
 
 /// A size in bytes, or `off` (no size is that large).
@@ -66,9 +80,10 @@ fn parse_bytes_or_off(s: &str) -> Result<usize, String> {
 
 /// Runs `bench`.
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
-    let kinds: Vec<ExecutorKind> = match args.executor.as_str() {
-        "both" => vec![ExecutorKind::Fast, ExecutorKind::Reference],
-        other => vec![other.parse().map_err(CliError)?],
+    let kinds: Vec<ExecutorKind> = match args.executor {
+        Timed::Both => vec![ExecutorKind::Fast, ExecutorKind::Reference],
+        Timed::Fast => vec![ExecutorKind::Fast],
+        Timed::Reference => vec![ExecutorKind::Reference],
     };
     let path = args.positions.as_deref();
     let source = suites::describe(path, "bench suite");
@@ -78,8 +93,8 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if positions.is_empty() {
         return fail(format!("no positions in {source}"));
     }
-    let program = match &args.search {
-        Some(name) => Some(super::best_move::variant(name)?.program.to_string()),
+    let program = match args.search {
+        Some(search) => Some(search.program(Output::Move).to_string()),
         None => args.program.clone(),
     };
     let workload =
@@ -112,13 +127,11 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         "positions: {source}, {} timed runs each (median shown)\n",
         args.runs
     );
-    if args.cores == 0 {
-        return fail("--cores must be at least 1");
-    }
-    let several = (args.cores > 1).then(|| {
+    let cores = args.cores.get();
+    let several = (cores > 1).then(|| {
         Fast::new(workload.program.clone())
             .rope(args.rope_min, args.rope_piece)
-            .parallel(args.cores, args.split_min)
+            .parallel(cores, args.split_min)
     });
     let mut rows = Vec::new();
     let mut multi = Vec::new();
@@ -143,7 +156,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     }
     print!("{}", bench::render_table(&rows));
     if several.is_some() {
-        print!("{}", several_cores_table(&rows, &multi, args.cores));
+        print!("{}", several_cores_table(&rows, &multi, cores));
     }
     if workload.name == "play" && !args.no_child_processes {
         child_processes(&positions)?;

@@ -6,7 +6,8 @@
 //! prints `none` and the verdict (`checkmate` or `stalemate`) on two lines. After a move,
 //! the search's report follows as the rules wrote it: `score cp|mate <int>`, `depth
 //! <plies>`, `nodes <count>` and `pv <uci> ...`, one a line. `--search NAME` picks the
-//! variant ([`regex_chess_core::chess::variants`]); the default is the 2-ply `move` program.
+//! variant ([`regex_chess_core::engine::Search`]); the default is the benchmark's, the
+//! 2-ply `move` program.
 //! `--history FEN` (repeated, oldest first) gives the game's earlier positions and
 //! `--searchmoves UCI ...` the moves the search may choose among: the rules read both
 //! (see "Rules input" in `src/chess/mod.rs`).
@@ -16,10 +17,11 @@ use std::io::Write;
 use clap::Args;
 
 use super::CliError;
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::runner::{MovePicker, Reply, RulesInput};
-use regex_chess_core::chess::variants::{self, Variant};
-use regex_chess_core::exec::{Choice, ExecutorKind};
+use super::engine_args::EngineArgs;
+use regex_chess_core::engine::reply::Reply;
+use regex_chess_core::engine::runner::{MovePicker, RulesInput};
+use regex_chess_core::engine::{Output, Search};
+use regex_chess_core::notation::fen::Fen;
 
 /// Arguments of `move`.
 #[derive(Args, Debug)]
@@ -27,12 +29,8 @@ pub struct MoveArgs {
     /// The position, as a FEN (six fields, or four without the clocks).
     #[arg(long, allow_hyphen_values = true)]
     fen: String,
-    /// Which executor runs the rules.
-    #[arg(long, default_value = "fast")]
-    executor: ExecutorKind,
-    /// The search variant: 2ply, 2ply-q, 2ply-qe or 3ply-qe (contracts in `src/chess/mod.rs`).
-    #[arg(long, default_value = "2ply")]
-    search: String,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// An earlier position of the game (repeat the option, oldest first): the search
     /// scores a move back to one of them as a draw.
     #[arg(long, value_name = "FEN", allow_hyphen_values = true)]
@@ -40,26 +38,12 @@ pub struct MoveArgs {
     /// The moves the search may choose among (UCI); ignored when none of them is legal.
     #[arg(long, value_name = "UCI", num_args = 1..)]
     searchmoves: Vec<String>,
-    /// Cores for the fast executor: local rules on large states run on pieces of the
-    /// state, one share per core (the result is the same).
-    #[arg(long, default_value_t = 1, value_parser = super::parse_cores)]
-    cores: usize,
-}
-
-/// The variant called `name`, or an error naming the known ones.
-pub fn variant(name: &str) -> Result<&'static Variant, CliError> {
-    variants::find(name).ok_or_else(|| {
-        CliError(format!(
-            "unknown search `{name}`; known: {}",
-            variants::names().join(", ")
-        ))
-    })
 }
 
 /// Runs `move`.
 pub fn run(args: MoveArgs) -> Result<(), CliError> {
     let fen: Fen = args.fen.parse()?;
-    let variant = variant(&args.search)?;
+    let search = args.engine.search_or(Search::benchmark());
     let mut input = RulesInput::default();
     for text in &args.history {
         input.history.push(text.parse()?);
@@ -70,7 +54,8 @@ pub fn run(args: MoveArgs) -> Result<(), CliError> {
                 .map_err(|e| CliError(format!("--searchmoves {text}: {e}")))?,
         );
     }
-    let picker = MovePicker::named(variant.program, Choice::new(args.executor, args.cores))?;
+    let picker = MovePicker::of(search, Output::Move, args.engine.choice())?;
+    super::warn(picker.warnings());
     let reply = picker.run_with(&fen, &input)?;
     let mut stdout = std::io::stdout().lock();
     match reply {

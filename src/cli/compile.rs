@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{CliError, fail};
-use regex_chess_core::compiler::{self, CompileOptions, report::RuleStats};
+use regex_chess_core::compiler::{CompileOptions, report::RuleStats};
+use regex_chess_core::engine;
 use regex_chess_core::program::json;
-use regex_chess_core::programs;
 
 /// Arguments of `compile`.
 #[derive(Args, Debug)]
@@ -41,13 +41,12 @@ pub struct CompileArgs {
 
 /// Runs `compile`.
 pub fn run(args: CompileArgs) -> Result<(), CliError> {
-    let Some(entry) = programs::find(&args.program) else {
-        return fail(format!(
-            "unknown program `{}` (known: {})",
-            args.program,
-            programs::names().join(", ")
-        ));
-    };
+    if engine::registry::find(&args.program).is_none() {
+        return Err(engine::LoadError::Unknown {
+            name: args.program.clone(),
+        }
+        .into());
+    }
     if args.output.is_none() && !args.stats && !args.ir {
         return fail("nothing to do: give -o FILE, --stats or --ir");
     }
@@ -57,12 +56,8 @@ pub fn run(args: CompileArgs) -> Result<(), CliError> {
         peephole: !args.no_peephole,
         joins: !args.no_joins,
     };
-    let compiled = compiler::compile((entry.build)(), &options);
-    let valid = compiled
-        .program
-        .clone()
-        .validate()
-        .map_err(|e| CliError(format!("the compiler emitted a bad rule: {e}")))?;
+    let compiled = engine::compile(&args.program, &options)?;
+    let valid = engine::validate(&args.program, compiled.program.clone())?;
     if let Some(path) = &args.output {
         json::save(valid.program(), path)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;

@@ -6,11 +6,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{CliError, fail};
-use regex_chess_core::compiler::{self, CompileOptions};
+use regex_chess_core::engine::{self, LoadOptions};
 use regex_chess_core::export::{self, Format};
 use regex_chess_core::program::ValidProgram;
 use regex_chess_core::program::json::{self, Syntax};
-use regex_chess_core::programs;
 
 /// Arguments of `export`.
 #[derive(Args, Debug)]
@@ -48,19 +47,12 @@ impl ProgramSource {
     }
 }
 
-/// Compiles the registered program `name`.
+/// The registered program `name`, loaded as every caller loads it (compiled with the
+/// default passes, validated, from the program cache when it holds it).
 pub fn registered(name: &str) -> Result<ValidProgram, CliError> {
-    let Some(entry) = programs::find(name) else {
-        return fail(format!(
-            "unknown program `{name}` (known: {})",
-            programs::names().join(", ")
-        ));
-    };
-    let compiled = compiler::compile((entry.build)(), &CompileOptions::default());
-    compiled
-        .program
-        .validate()
-        .map_err(|e| CliError(format!("the compiler emitted a bad rule: {e}")))
+    let loaded = engine::load(name, &LoadOptions::default())?;
+    super::warn(&loaded.warnings);
+    Ok(loaded.program)
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {

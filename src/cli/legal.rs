@@ -1,6 +1,6 @@
 //! `regex-chess legal`: the legal moves the `legal-moves` rules generate for a FEN.
 //!
-//! The FEN is checked natively (syntax and sanity, see [`regex_chess_core::chess::fen`]); the moves
+//! The FEN is checked natively (syntax and sanity, see [`regex_chess_core::notation::fen`]); the moves
 //! come from the rules alone.
 
 use std::io::Write;
@@ -8,9 +8,9 @@ use std::io::Write;
 use clap::Args;
 
 use super::CliError;
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::runner::LegalMoves;
-use regex_chess_core::exec::ExecutorKind;
+use super::engine_args::ExecArgs;
+use regex_chess_core::engine::runner::LegalMoves;
+use regex_chess_core::notation::fen::Fen;
 
 /// Arguments of `legal`.
 #[derive(Args, Debug)]
@@ -18,16 +18,16 @@ pub struct LegalArgs {
     /// The position, as a FEN (six fields, or four without the clocks).
     #[arg(long, allow_hyphen_values = true)]
     fen: String,
-    /// Which executor runs the rules.
-    #[arg(long, default_value = "fast")]
-    executor: ExecutorKind,
+    #[command(flatten)]
+    exec: ExecArgs,
 }
 
 /// Runs `legal`: prints the moves sorted by their text, one a line (nothing when there
 /// are none).
 pub fn run(args: LegalArgs) -> Result<(), CliError> {
     let fen: Fen = args.fen.parse()?;
-    let legal = LegalMoves::new(args.executor)?;
+    let legal = LegalMoves::new(args.exec.choice())?;
+    super::warn(legal.warnings());
     let moves = legal.run(&fen)?;
     let mut stdout = std::io::stdout().lock();
     for mv in moves {

@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::best_move::variant;
+use super::engine_args::EngineArgs;
 use super::{CliError, fail};
-use regex_chess_core::chess::runner::MovePicker;
-use regex_chess_core::chess::variants::Variant;
-use regex_chess_core::exec::{Choice, ExecutorKind};
+use regex_chess_core::engine::runner::MovePicker;
+use regex_chess_core::engine::{Output, Search};
+use regex_chess_core::exec::Choice;
 use regex_chess_core::matchplay::players::{
     EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings, VariantPlayer,
 };
@@ -58,17 +58,11 @@ pub struct MatchArgs {
     /// Write every game to this PGN file.
     #[arg(long)]
     pgn: Option<String>,
-    /// Which executor runs the engine's rules.
-    #[arg(long, default_value = "fast")]
-    executor: ExecutorKind,
-    /// Cores for the fast executor: local rules on large states run on pieces of the
-    /// state, one share per core, in each game (the moves are the same).
-    #[arg(long, default_value_t = 1, value_parser = super::parse_cores)]
-    cores: usize,
-    /// The engine's search variant (2ply, 2ply-q, 2ply-qe, 3ply-qe), run by its program directly;
-    /// without it the engine is the UCI engine's (`move`).
-    #[arg(long)]
-    search: Option<String>,
+    /// The engine's executor, its cores (in each game) and its search, run by its program
+    /// directly; without `--search` the engine is the UCI engine's (its time management
+    /// unused: the default variant).
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Print one line per finished game on standard error.
     #[arg(long)]
     verbose: bool,
@@ -79,7 +73,7 @@ enum Opponent {
     Random,
     Material,
     Uci(UciSettings),
-    Search(&'static Variant),
+    Search(Search),
 }
 
 fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
@@ -104,7 +98,7 @@ fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
             "--opponent-option, --opponent-depth and --opponent-movetime apply to a uci:PATH opponent",
         ),
         other if other.starts_with("search:") => {
-            Ok(Opponent::Search(variant(&other["search:".len()..])?))
+            Ok(Opponent::Search(other["search:".len()..].parse()?))
         }
         other => match other.strip_prefix("uci:") {
             Some(path) if !path.is_empty() => Ok(Opponent::Uci(UciSettings {
@@ -121,6 +115,13 @@ fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
     }
 }
 
+/// `search`'s move program on the executor `choice`, its cache warnings printed.
+fn picker(search: Search, choice: Choice) -> Result<MovePicker, CliError> {
+    let picker = MovePicker::of(search, Output::Move, choice)?;
+    super::warn(picker.warnings());
+    Ok(picker)
+}
+
 /// Runs `match`.
 pub fn run(args: MatchArgs) -> Result<(), CliError> {
     let opponent = opponent(&args)?;
@@ -135,25 +136,23 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
     if pairings.is_empty() {
         return fail("no games to play");
     }
-    let searched = match &args.search {
-        Some(name) => Some(variant(name)?),
-        None => None,
-    };
-    let choice = Choice::new(args.executor, args.cores);
+    let searched = args.engine.search;
+    let choice = args.engine.choice();
     let version = format!(
         "regex-chess {} (rules{}, {:?} executor)",
         env!("CARGO_PKG_VERSION"),
-        searched.map_or(String::new(), |v| format!(", search {}", v.name)),
-        args.executor
+        searched.map_or(String::new(), |v| format!(", search {}", v.name())),
+        args.engine.exec.executor
     )
     .to_lowercase();
     let engine: Result<Arc<dyn Engine>, Arc<MovePicker>> = match searched {
         None => {
             let engine = Arc::new(RulesEngine::new(choice));
             engine.prepare_move()?;
+            super::warn(&engine.take_warnings());
             Ok(engine)
         }
-        Some(v) => Err(Arc::new(MovePicker::named(v.program, choice)?)),
+        Some(v) => Err(Arc::new(picker(v, choice)?)),
     };
     let make_engine = || -> Result<Box<dyn Player>, String> {
         Ok(match &engine {
@@ -162,7 +161,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         })
     };
     let opponent_picker = match &opponent {
-        Opponent::Search(v) => Some(Arc::new(MovePicker::named(v.program, choice)?)),
+        Opponent::Search(v) => Some(Arc::new(picker(*v, choice)?)),
         _ => None,
     };
     let make_opponent = || -> Result<Box<dyn Player>, String> {
@@ -171,7 +170,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
             (Opponent::Material, _) => Box::new(MaterialPlayer::new(args.seed)),
             (Opponent::Uci(settings), _) => Box::new(UciPlayer::start(settings.clone())?),
             (Opponent::Search(v), Some(picker)) => Box::new(VariantPlayer::new(
-                format!("regex-chess search {}", v.name),
+                format!("regex-chess search {}", v.name()),
                 picker.clone(),
             )),
             (Opponent::Search(_), None) => unreachable!("built above"),

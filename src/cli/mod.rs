@@ -7,6 +7,7 @@
 mod bench;
 mod best_move;
 mod compile;
+mod engine_args;
 mod export;
 mod legal;
 mod match_cmd;
@@ -39,12 +40,11 @@ impl<E: std::error::Error> From<E> for CliError {
     }
 }
 
-/// Parses `--cores N`: a whole number of at least 1.
-pub fn parse_cores(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
+/// Prints the program cache's warnings (see `regex_chess_core::engine::Loaded`) on
+/// standard error, one a line.
+pub fn warn(warnings: &[String]) {
+    for warning in warnings {
+        let _ = writeln!(std::io::stderr(), "regex-chess: warning: {warning}");
     }
 }
 
@@ -116,7 +116,7 @@ pub fn main() -> ExitCode {
         }
     };
     if cli.no_cache {
-        regex_chess_core::programs::cache::disable();
+        regex_chess_core::engine::cache::disable();
     }
     let result = match cli.command {
         Command::Run(args) => run::run(args),

@@ -6,19 +6,18 @@
 //! `History:` line (the rules' list of positions for repetition, which stays in the
 //! text the rules read); a typed line that is not UTF-8 gets a message and the same
 //! board again. `--search NAME` picks the search variant whose `play` program answers
-//! ([`regex_chess_core::chess::variants`]); the default is [`variants::default_play`].
+//! ([`regex_chess_core::engine::search`]); the default is [`variants::default_play`].
 
 use std::io::{BufRead, Write};
 
 use clap::Args;
 
-use super::best_move::variant;
+use super::engine_args::EngineArgs;
 use super::{CliError, fail};
-use regex_chess_core::chess::fen::Fen;
 use regex_chess_core::chess::pretty::GAME_OVER;
-use regex_chess_core::chess::runner;
-use regex_chess_core::chess::variants;
-use regex_chess_core::exec::{Choice, ExecutorKind};
+use regex_chess_core::engine::runner;
+use regex_chess_core::engine::{Output, Search};
+use regex_chess_core::notation::fen::Fen;
 
 /// The line above the first prompt (the rules' first message says how to type moves).
 pub const INTRO: &str = "(help shows how to type moves again; quit leaves the game)";
@@ -66,34 +65,31 @@ pub struct PlayArgs {
     /// The starting position, as a FEN (default: the standard start).
     #[arg(long, allow_hyphen_values = true)]
     fen: Option<String>,
-    /// Which executor runs the rules.
-    #[arg(long, default_value = "fast")]
-    executor: ExecutorKind,
-    /// The engine's search variant: 2ply, 2ply-q, 2ply-qe or 3ply-qe (contracts in
-    /// `src/chess/mod.rs`); the default is the strongest within the time budget.
-    #[arg(long, default_value = variants::default_play().name)]
-    search: String,
-    /// Cores for the fast executor: local rules on large states run on pieces of the
-    /// state, one share per core (the result is the same).
-    #[arg(long, default_value_t = 1, value_parser = super::parse_cores)]
-    cores: usize,
+    /// The executor, its cores and the search; without `--search`, the strongest variant
+    /// within the time budget.
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// Runs `play`.
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
-    let variant = variant(&args.search)?;
+    let search = args.engine.search_or(Search::default_play());
     let fen_text = args.fen.as_deref().unwrap_or(START);
     let fen: Fen = fen_text.parse()?;
     // The `board` program is needed once: it is dropped before `play` is loaded, so the
     // two programs' compiled patterns are never held at the same time.
-    let choice = Choice::new(args.executor, args.cores);
-    let board = choice.build(runner::load("board")?);
+    let choice = args.engine.choice();
+    let board = runner::prepare("board", choice)?;
+    super::warn(&board.warnings);
+    let board = board.exec;
     let mut text = board.run(&format!("engine: {}\n{fen}\n", args.engine_color));
     drop(board);
     if !text.starts_with("8 ") {
         return fail(format!("the rules could not read the FEN {fen_text:?}"));
     }
-    let play = choice.build(runner::load(variant.play)?);
+    let play = runner::prepare(search.program(Output::Play), choice)?;
+    super::warn(&play.warnings);
+    let play = play.exec;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout();

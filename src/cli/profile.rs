@@ -6,11 +6,12 @@ use std::time::Instant;
 
 use clap::Args;
 
+use super::engine_args::EngineArgs;
 use super::{CliError, fail};
 use regex_chess_core::bench::{BenchPosition, Workload};
-use regex_chess_core::chess::fen::Fen;
 use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::engine::{Output, Search};
+use regex_chess_core::notation::fen::Fen;
 use regex_chess_core::profile::{self, Recorder};
 
 /// Arguments of `profile`.
@@ -26,13 +27,10 @@ pub struct ProfileArgs {
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
-    /// The search variant to profile (its program): 2ply,
-    /// 2ply-q, 2ply-qe or 3ply-qe. Not with `--program`.
-    #[arg(long, conflicts_with = "program")]
-    search: Option<String>,
-    /// Which executor to profile.
-    #[arg(long, default_value = "fast", value_parser = parse_kind)]
-    executor: ExecutorKind,
+    /// The executor to profile, its cores, and the search variant whose program to
+    /// profile (not with `--program`).
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Compile without dead-variable elimination.
     #[arg(long)]
     no_dead_var_elim: bool,
@@ -59,10 +57,6 @@ pub struct ProfileArgs {
     svg: Option<PathBuf>,
 }
 
-fn parse_kind(s: &str) -> Result<ExecutorKind, String> {
-    s.parse()
-}
-
 /// Runs `profile`.
 pub fn run(args: ProfileArgs) -> Result<(), CliError> {
     let options = CompileOptions {
@@ -72,12 +66,13 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
         const_inline: !args.no_const_inline,
     };
     let fen: Fen = args.fen.parse()?;
-    let program = match &args.search {
-        Some(name) => Some(super::best_move::variant(name)?.program.to_string()),
-        None => args.program.clone(),
+    let program = match (args.engine.search, &args.program) {
+        (Some(_), Some(_)) => return fail("give --search or --program, not both"),
+        (Some(search), None) => Some(search.program(Output::Move).to_string()),
+        (None, program) => program.clone(),
     };
     let workload = Workload::new(program.as_deref(), &options).map_err(CliError)?;
-    if regex_chess_core::chess::variants::by_play(&workload.name).is_some()
+    if matches!(Search::by_program(&workload.name), Some((_, Output::Play)))
         && args.white_move.is_none()
     {
         return fail(
@@ -95,7 +90,7 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
             label: args.fen.clone(),
         })
         .map_err(CliError)?;
-    let exec = args.executor.build(workload.program.clone());
+    let exec = args.engine.choice().build(workload.program.clone());
     // A first run compiles the patterns the run needs; the profiled run is the second.
     exec.run(&input);
     let rules = workload.program.rules().len();

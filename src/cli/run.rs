@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::engine_args::ExecArgs;
 use super::{CliError, fail};
 use regex_chess_core::exec::fast::{self, Fast};
 use regex_chess_core::exec::reference::Reference;
@@ -19,23 +20,15 @@ pub struct RunArgs {
     /// The initial state: a file, or `-` for standard input.
     #[arg(long)]
     state: String,
-    /// Which executor prints the result.
-    #[arg(long, default_value = "fast", value_parser = parse_kind)]
-    executor: ExecutorKind,
+    /// The executor that prints the result, and its cores.
+    #[command(flatten)]
+    exec: ExecArgs,
     /// Run both executors and name the first rule where they diverge (on standard error).
     #[arg(long)]
     trace: bool,
     /// The replacement syntax of the program file.
     #[arg(long, default_value = "auto", value_parser = parse_syntax)]
     syntax: Syntax,
-    /// Cores for the fast executor (local rules on large states run on pieces of the
-    /// state; the result is the same).
-    #[arg(long, default_value_t = 1)]
-    cores: usize,
-}
-
-fn parse_kind(s: &str) -> Result<ExecutorKind, String> {
-    s.parse()
 }
 
 fn parse_syntax(s: &str) -> Result<Syntax, String> {
@@ -77,10 +70,8 @@ pub fn read_state(source: &str) -> Result<String, CliError> {
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let program = json::load(&args.program, args.syntax)?;
     let state = read_state(&args.state)?;
-    if args.cores == 0 {
-        return fail("--cores must be at least 1");
-    }
-    let fast = |program| Fast::new(program).parallel(args.cores, fast::DEFAULT_SPLIT_MIN);
+    let fast =
+        |program| Fast::new(program).parallel(args.exec.cores.get(), fast::DEFAULT_SPLIT_MIN);
     let result = if args.trace {
         let reference = Reference::new(program.clone());
         let fast = fast(program);
@@ -101,14 +92,14 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
                 )?;
             }
         }
-        match args.executor {
+        match args.exec.executor {
             ExecutorKind::Reference => reference.run(&state),
             ExecutorKind::Fast => fast.run(&state),
         }
-    } else if args.executor == ExecutorKind::Fast {
+    } else if args.exec.executor == ExecutorKind::Fast {
         fast(program).run(&state)
     } else {
-        args.executor.build(program).run(&state)
+        args.exec.executor.build(program).run(&state)
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(result.as_bytes())?;

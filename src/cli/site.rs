@@ -8,7 +8,7 @@
 //! `docs/exports.md`.
 //!
 //! By default the rules are every search variant's `play` program
-//! ([`regex_chess_core::chess::variants`]): `rules.js` the page's default (`--search NAME`, else
+//! ([`regex_chess_core::engine::search`]): `rules.js` the page's default (`--search NAME`, else
 //! [`variants::default_page`]), `rules-NAME.js` each other one, which the page offers in
 //! a select element. With `--program` or `--file`, `rules.js` is that program alone.
 //! `variants.json` is `{"default": NAME, "variants": [{"name", "program", "file",
@@ -18,13 +18,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::best_move::variant;
+use super::engine_args::search_parser;
 use super::export::{ProgramSource, registered, write_file};
 use super::{CliError, fail};
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::variants;
+use regex_chess_core::engine::{LoadOptions, Output, Search};
 use regex_chess_core::exec::{Executor, fast::Fast};
 use regex_chess_core::export::{self, Format};
+use regex_chess_core::notation::fen::Fen;
 use regex_chess_core::program::ValidProgram;
 
 /// The page's files, as built into the binary.
@@ -61,11 +61,10 @@ pub struct SiteArgs {
 /// The rules the page runs: every search variant's `play` program unless said otherwise.
 #[derive(Args, Debug)]
 pub struct SiteProgram {
-    /// The page's default search variant: 2ply, 2ply-q, 2ply-qe or 3ply-qe (the others are
-    /// offered beside it). Default: the strongest that answers within about 2 s in the
-    /// browser.
-    #[arg(long, conflicts_with_all = ["program", "file"])]
-    search: Option<String>,
+    /// The page's default search variant (the others are offered beside it). Default: the
+    /// strongest that answers within about 2 s in the browser.
+    #[arg(long, conflicts_with_all = ["program", "file"], value_parser = search_parser())]
+    search: Option<Search>,
     /// A registered program, run alone (instead of the search variants' `play` programs).
     #[arg(long, conflicts_with = "file")]
     program: Option<String>,
@@ -124,22 +123,22 @@ fn page_rules(source: &SiteProgram) -> Result<(Vec<PageRules>, String), CliError
         let rules = PageRules::new(&name, &program, "rules.js".to_string(), "")?;
         return Ok((vec![rules], name));
     }
-    let default = match &source.search {
-        Some(name) => variant(name)?,
-        None => variants::default_page(),
-    };
+    let default = source.search.unwrap_or(Search::default_page());
     let mut all = Vec::new();
-    for v in variants::VARIANTS {
+    for v in Search::ALL {
         let file = if v == default {
             "rules.js".to_string()
         } else {
-            format!("rules-{}.js", v.name)
+            format!("rules-{}.js", v.name())
         };
         // From the program cache, as `play` reads them.
-        let program = regex_chess_core::chess::runner::load(v.play)?;
-        all.push(PageRules::new(v.name, &program, file, v.summary)?);
+        let loaded =
+            regex_chess_core::engine::load(v.program(Output::Play), &LoadOptions::default())?;
+        super::warn(&loaded.warnings);
+        let program = loaded.program;
+        all.push(PageRules::new(v.name(), &program, file, v.summary())?);
     }
-    Ok((all, default.name.to_string()))
+    Ok((all, default.name().to_string()))
 }
 
 /// The text of `variants.json`.
@@ -173,7 +172,7 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
             ))
         })?,
         None => {
-            if regex_chess_core::programs::find("board").is_none() {
+            if regex_chess_core::engine::registry::find("board").is_none() {
                 return fail(
                     "no `board` program is registered to draw the starting position: \
                      give --start STATE_FILE",

@@ -16,17 +16,16 @@ use std::sync::mpsc;
 use clap::Args;
 
 use super::CliError;
-use super::best_move::variant;
+use super::engine_args::EngineArgs;
 use regex_chess_core::uci::{RulesEngine, Session, cuts_a_search};
 
-/// Arguments of `uci` (the other options are set through the protocol).
+/// Arguments of `uci`: the values the `Executor`, `Threads` and `Search` options start
+/// from (the other options are set through the protocol). Without `--search`, each `go`
+/// chooses the variant from its depth or time limits (`Search` set to `auto`).
 #[derive(Args, Debug)]
 pub struct UciArgs {
-    /// The search variant every `go` plays: 2ply, 2ply-q, 2ply-qe or 3ply-qe (contracts in
-    /// `src/chess/mod.rs`). Default: chosen per `go` from its depth or time limits (the
-    /// `Search` option, `auto`).
-    #[arg(long)]
-    search: Option<String>,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// A line read from standard input (`None` at its end).
@@ -39,8 +38,9 @@ type Read = std::io::Result<Option<Vec<u8>>>;
 /// line: it notes the number of the last such line (the end of the input counts as
 /// one), and the search for line `n` stops when that number passes `n`.
 pub fn run(args: UciArgs) -> Result<(), CliError> {
-    let fixed = args.search.as_deref().map(variant).transpose()?;
-    let mut session = Session::new(|choice| Box::new(RulesEngine::new(choice))).with_search(fixed);
+    let mut session = Session::new(|choice| Box::new(RulesEngine::new(choice)))
+        .with_choice(args.engine.choice())
+        .with_search(args.engine.search);
     let cutting = Arc::new(AtomicU64::new(0));
     let lines = spawn_reader(cutting.clone());
     let stdout = std::io::stdout();

@@ -6,10 +6,10 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use regex_chess_core::chess::fen::Fen;
-use regex_chess_core::chess::runner::{MoveReply, Reply, Status};
-use regex_chess_core::chess::uci::UciMove;
-use regex_chess_core::chess::variants::Variant;
+use regex_chess_core::engine::reply::{MoveReply, Reply, Status};
+use regex_chess_core::engine::search::Search;
+use regex_chess_core::notation::fen::Fen;
+use regex_chess_core::notation::uci::UciMove;
 use regex_chess_core::uci::{Engine, EngineError, Score, SearchReport, Thought};
 use shakmaty::fen::Fen as SFen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -68,7 +68,7 @@ impl Engine for FakeEngine {
         }))
     }
 
-    fn think_with(&self, fen: &Fen, _: &'static Variant) -> Result<Thought, EngineError> {
+    fn think_with(&self, fen: &Fen, _: Search) -> Result<Thought, EngineError> {
         self.thought.fetch_add(1, Ordering::SeqCst);
         let pos = position(fen);
         let reply = match best(&pos) {
@@ -132,7 +132,7 @@ impl Engine for Shared {
     fn apply(&self, fen: &Fen, mv: UciMove) -> Result<Option<Fen>, EngineError> {
         self.0.apply(fen, mv)
     }
-    fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+    fn think_with(&self, fen: &Fen, variant: Search) -> Result<Thought, EngineError> {
         self.0.think_with(fen, variant)
     }
     fn children(&self, fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {

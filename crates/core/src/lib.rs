@@ -7,9 +7,13 @@
 //!   JSON form and their validation.
 //! - [`exec`]: the executors that run a program on a state: the `replace_all` reference and
 //!   the fast DFA-based executor, which must agree byte for byte, and tracing.
-//! - [`chess`]: the chess program and the contracts of the programs built from it.
 //! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
-//! - [`programs`]: the registry of programs the compiler builds, by name.
+//! - [`chess`]: the chess rules written in the DSL, and the contracts of the programs
+//!   built from them.
+//! - [`programs`]: whole programs recorded from the chess rules.
+//! - [`notation`]: FEN and UCI moves as native types, for what goes in and comes out.
+//! - [`engine`]: the registry of programs and of search variants, loading a program
+//!   (compiled, validated, cached), and running one on a position.
 //! - [`uci`]: the Universal Chess Interface session and the rules-backed engine behind it.
 //! - [`matchplay`]: matches against fixed opponents, adjudicated by shakmaty, with Elo and
 //!   pathology counters.
@@ -23,9 +27,11 @@
 pub mod bench;
 pub mod chess;
 pub mod compiler;
+pub mod engine;
 pub mod exec;
 pub mod export;
 pub mod matchplay;
+pub mod notation;
 pub mod positions;
 pub mod profile;
 pub mod program;

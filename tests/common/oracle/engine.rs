@@ -9,13 +9,14 @@
 
 use std::sync::OnceLock;
 
-use regex_chess_core::chess::runner::{self, LegalMoves, MovePicker, RunError};
+use regex_chess_core::engine::runner::{LegalMoves, MovePicker, RunError};
+use regex_chess_core::engine::{LoadError, registry};
 use regex_chess_core::exec::ExecutorKind;
 
 fn built<T>(result: Result<T, RunError>) -> Option<T> {
     match result {
         Ok(program) => Some(program),
-        Err(e @ RunError::NotRegistered(_)) => {
+        Err(e @ RunError::Load(LoadError::Unknown { .. })) => {
             panic!("{e}: the chess tests need every chess program registered")
         }
         Err(e) => panic!("{e}"),
@@ -47,7 +48,7 @@ pub fn legal_moves_on(kind: ExecutorKind) -> Option<LegalMoves> {
 pub fn skip(test: &str, program: &str) {
     panic!(
         "{test}: the `{program}` rules program is not registered in this build \
-         (regex_chess_core::chess::runner::compile returned None)"
+         (regex_chess_core::engine::registry::find returned None)"
     );
 }
 
@@ -64,5 +65,5 @@ pub fn require_tool(test: &str, tool: &str) {
 
 /// True when `program` is registered.
 pub fn registered(program: &str) -> bool {
-    runner::compile(program).is_some()
+    registry::find(program).is_some()
 }

@@ -27,7 +27,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::chess::pretty::{GAME_OVER, PROMPT_ENGINE, PROMPT_PLAYER};
-use crate::programs::cache::{ENV_DIR, ENV_OFF};
+use crate::engine::cache::{ENV_DIR, ENV_OFF};
 
 /// A fresh cache directory for the children, removed when dropped.
 pub struct TempCache {

@@ -134,7 +134,7 @@ fn compile_ir(ir: IrProgram, options: &CompileOptions, name: &str) -> Result<Val
 }
 
 fn registered(name: &str) -> bool {
-    crate::programs::find(name).is_some()
+    crate::engine::registry::find(name).is_some()
 }
 
 /// The default program: `play` when registered, else the `two-plies` proxy.
@@ -165,18 +165,21 @@ impl Workload {
         let (program, input) = if name == TWO_PLIES {
             (compile_ir(two_plies(true), options, name)?, Input::Fen)
         } else {
-            let entry = crate::programs::find(name).ok_or_else(|| {
+            let entry = crate::engine::registry::find(name).ok_or_else(|| {
                 format!(
                     "no program `{name}` (registered: {}, and {TWO_PLIES})",
-                    crate::programs::names().join(", ")
+                    crate::engine::registry::names().join(", ")
                 )
             })?;
-            let program = compile_ir((entry.build)(), options, name)?;
+            let program = compile_ir(entry.build(), options, name)?;
             // Every variant's `play` program reads the board the `board` program draws.
-            let input = if crate::chess::variants::by_play(name).is_some() {
-                let board = crate::programs::find("board")
+            let input = if matches!(
+                crate::engine::Search::by_program(name),
+                Some((_, crate::engine::Output::Play))
+            ) {
+                let board = crate::engine::registry::find("board")
                     .ok_or("the `play` program needs the `board` program to draw its input")?;
-                Input::Play(compile_ir((board.build)(), options, "board")?)
+                Input::Play(compile_ir(board.build(), options, "board")?)
             } else {
                 Input::Fen
             };

@@ -78,6 +78,9 @@ pub const DOUBLE_PUSH: char = '7';
 /// The marks of a pawn that has just promoted, by the UCI letter of the new piece.
 pub const PROMOTION_MARKS: [(char, char); 4] = [('q', '8'), ('r', '9'), ('b', '0'), ('n', '=')];
 
+/// The most legal moves a position can have.
+pub const MAX_MOVES: usize = 218;
+
 /// The board offset of file `file` (0..7 = a..h) and rank `rank` (0..7 = 1..8).
 pub fn offset(file: usize, rank: usize) -> usize {
     (7 - rank) * STRIDE as usize + file

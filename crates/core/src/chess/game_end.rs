@@ -10,10 +10,9 @@
 //! the en-passant square therefore counts only when an en-passant capture is legal, not
 //! after every two-square pawn move (shakmaty's `EnPassantMode::Legal`).
 
+use super::board::MAX_MOVES;
 use super::board::Position;
-use super::movegen::{beside_legal_moves, has_legal_move};
-use super::pretty::piece_name;
-use super::search::{MAX_MOVES, status};
+use super::movegen::{beside_legal_moves, has_legal_move, in_check};
 use super::stack_rules::on_stack;
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::Type;
@@ -245,6 +244,137 @@ pub fn verdict(
                         Type::Str,
                     );
                     text
+                },
+            )
+        },
+    )
+}
+
+/// The piece name (`pawn`...`king`) of the piece on `square` of `board`.
+#[track_caller]
+fn piece_name(
+    b: &mut Builder,
+    board: &Value<kind::Str>,
+    square: &Value<kind::Str>,
+) -> Value<kind::Str> {
+    let mut alternatives = Vec::new();
+    let mut groups = String::new();
+    for index in 0..64 {
+        let name = super::evaluate::square_name(index);
+        let offset = super::evaluate::board_offset(index);
+        alternatives.push(format!("{name}\n.{{{offset}}}(.)"));
+        groups.push_str(&format!("${{{}}}", 2 + index));
+    }
+    let mut rules = vec![(
+        format!("{HEAD}(?:{})[^\n]*\n", alternatives.join("|")),
+        format!("${{1}}{groups}\n"),
+    )];
+    for (letters, name) in [
+        ("Pp", "pawn"),
+        ("Nn", "knight"),
+        ("Bb", "bishop"),
+        ("Rr", "rook"),
+        ("Qq", "queen"),
+        ("Kk", "king"),
+    ] {
+        rules.push((format!("{HEAD}[{letters}]\n"), format!("${{1}}{name}\n")));
+    }
+    on_stack(
+        b,
+        "piece_name",
+        &[board.var(), square.var()],
+        rules,
+        Type::Str,
+    )
+}
+
+/// Whether a decimal clock is at least 100.
+#[track_caller]
+pub fn clock_at_least_100(b: &mut Builder, clock: &Value<kind::Str>) -> Value<kind::Bool> {
+    on_stack(
+        b,
+        "fifty_moves",
+        &[clock.var()],
+        vec![
+            (format!("{HEAD}[1-9][0-9]{{2,}}\n"), "${1}T\n".to_string()),
+            (
+                format!("{HEAD}(?:[^T\n][^\n]*|T[^\n]+)?\n"),
+                "${1}F\n".to_string(),
+            ),
+        ],
+        Type::Bool,
+    )
+}
+
+/// Whether neither side can ever mate on `board` (shakmaty's rule): no pawn, rook or
+/// queen, and either a lone knight besides the kings, or no knight and every bishop on
+/// squares of one colour.
+#[track_caller]
+pub fn insufficient_material(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Bool> {
+    // A square of the board line is light when file + rank is odd.
+    let only = |light: &str, dark: &str| -> String {
+        let mut p = String::new();
+        for row in 0..8 {
+            let rank = 7 - row;
+            for file in 0..8 {
+                p.push_str(if (file + rank) % 2 == 1 { light } else { dark });
+            }
+            p.push_str("//");
+        }
+        p
+    };
+    let no_heavy = "[^PRQprqNn]";
+    let no_heavy_nor_bishop = "[^PRQprqNnBb]";
+    let rules = vec![
+        (
+            format!("{HEAD}[^PRQprqBbNn\n]*[Nn][^PRQprqBbNn\n]*\n"),
+            "${1}!T\n".to_string(),
+        ),
+        (
+            format!("{HEAD}{}\n", only(no_heavy_nor_bishop, no_heavy)),
+            "${1}!T\n".to_string(),
+        ),
+        (
+            format!("{HEAD}{}\n", only(no_heavy, no_heavy_nor_bishop)),
+            "${1}!T\n".to_string(),
+        ),
+        (format!("{HEAD}(?:[^!\n][^\n]*)?\n"), "${1}F\n".to_string()),
+        (format!("{HEAD}!T\n"), "${1}T\n".to_string()),
+    ];
+    on_stack(
+        b,
+        "insufficient_material",
+        &[board.var()],
+        rules,
+        Type::Bool,
+    )
+}
+
+/// The status of the position in the thread: `checkmate`, `stalemate`, `fifty-move`,
+/// `insufficient-material` or `ongoing`. `no_move` says the side to move has no legal
+/// move (known from the search).
+#[track_caller]
+pub fn status(b: &mut Builder, pos: &Position, no_move: &Value<kind::Bool>) -> Value<kind::Str> {
+    b.if_else(
+        no_move,
+        |b| {
+            let check = in_check(b, pos);
+            let mate = b.str("checkmate");
+            let stale = b.str("stalemate");
+            b.if_else(&check, |_| mate.clone(), |_| stale.clone())
+        },
+        |b| {
+            let fifty = clock_at_least_100(b, &pos.halfmove);
+            b.if_else(
+                &fifty,
+                |b| b.str("fifty-move"),
+                |b| {
+                    let dead = insufficient_material(b, &pos.board);
+                    b.if_else(
+                        &dead,
+                        |b| b.str("insufficient-material"),
+                        |b| b.str("ongoing"),
+                    )
                 },
             )
         },

@@ -87,6 +87,7 @@
 //! [`has_legal_move`] and [`in_check`] live in the `check` submodule; the full test of
 //! `has_legal_move` runs the generation above without the children's bookkeeping.
 //!
+use super::board::MAX_MOVES;
 use super::board::{
     Children, DIAGONAL_STEPS, DOUBLE_PUSH, KNIGHT_STEPS, MoveGen, ORIGIN_MARKS, ORTHOGONAL_STEPS,
     PROMOTION_MARKS, Position,
@@ -95,7 +96,6 @@ use super::rx::{
     HEAD, LINE, LINES, any, any_range, delete_if_board, increment_marked, ray_any, ray_between,
     ray_over, var,
 };
-use super::search::MAX_MOVES;
 use crate::compiler::dsl::{Builder, Merge, Value, kind};
 use crate::compiler::ir::{Type, Var};
 

@@ -20,9 +20,9 @@
 //! promotion typed without its piece (`e8`, `e7e8`) takes the queen. Trailing `+`, `#`,
 //! `!` and `?` are ignored, and `0-0` is `O-O`. Text that is no move gives `X`.
 
+use super::board::MAX_MOVES;
 use super::board::{Position, offset};
 use super::movegen::{beside_legal_moves, has_legal_move, in_check};
-use super::search::MAX_MOVES;
 use super::stack_rules::on_stack;
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::Type;

@@ -17,6 +17,7 @@ pub mod fast;
 pub mod reference;
 pub mod trace;
 
+use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
 
 use crate::program::ValidProgram;
@@ -227,33 +228,30 @@ impl ExecutorKind {
 pub struct Choice {
     /// The executor.
     pub kind: ExecutorKind,
-    /// The cores the fast executor may use, at least 1.
-    pub cores: usize,
+    /// The cores the fast executor may use.
+    pub cores: NonZeroUsize,
 }
 
 impl Choice {
-    /// `kind` on `cores` cores (0 counts as 1).
-    pub fn new(kind: ExecutorKind, cores: usize) -> Choice {
-        Choice {
-            kind,
-            cores: cores.max(1),
-        }
+    /// `kind` on `cores` cores.
+    pub fn new(kind: ExecutorKind, cores: NonZeroUsize) -> Choice {
+        Choice { kind, cores }
     }
 
     /// Builds the executor for `program`.
     pub fn build(self, program: ValidProgram) -> Box<dyn Executor> {
         match self.kind {
             ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
-            ExecutorKind::Fast => {
-                Box::new(fast::Fast::new(program).parallel(self.cores, fast::DEFAULT_SPLIT_MIN))
-            }
+            ExecutorKind::Fast => Box::new(
+                fast::Fast::new(program).parallel(self.cores.get(), fast::DEFAULT_SPLIT_MIN),
+            ),
         }
     }
 }
 
 impl From<ExecutorKind> for Choice {
     fn from(kind: ExecutorKind) -> Choice {
-        Choice::new(kind, 1)
+        Choice::new(kind, NonZeroUsize::MIN)
     }
 }
 

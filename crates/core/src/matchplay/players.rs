@@ -14,8 +14,9 @@ use std::time::Duration;
 use shakmaty::fen::Fen as SFen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
-use crate::chess::fen::Fen;
-use crate::chess::runner::{MovePicker, Reply, RulesInput};
+use crate::engine::reply::Reply;
+use crate::engine::runner::{MovePicker, RulesInput};
+use crate::notation::fen::Fen;
 use crate::uci::Engine;
 
 /// What a player sees when it is to move.
@@ -246,7 +247,7 @@ impl Player for EnginePlayer {
         let input = rules_input(turn)?;
         let thought = self
             .engine
-            .think_given(&fen, &input, crate::chess::variants::default_play())
+            .think_given(&fen, &input, crate::engine::Search::default_play())
             .map_err(|e| e.to_string())?;
         match thought.reply {
             Reply::Move(reply) => Ok(Choice {
@@ -258,7 +259,7 @@ impl Player for EnginePlayer {
     }
 }
 
-/// A search variant of the rules (see [`crate::chess::variants`]), run directly by its
+/// A search variant of the rules (see [`crate::engine::search`]), run directly by its
 /// program: asks it for its move in the FEN of the position and passes on the FEN the
 /// rules say the move leads to. Shared by the workers of a match.
 pub struct VariantPlayer {

@@ -11,8 +11,8 @@
 
 use std::collections::HashMap;
 
-use crate::chess::fen::Color;
-use crate::chess::variants::{self, Variant};
+use crate::engine::search::Search;
+use crate::notation::fen::Color;
 
 /// The moves a clock is assumed to have to last for when `movestogo` is not given.
 pub const MOVES_TO_GO: u64 = 25;
@@ -91,8 +91,8 @@ impl CostBook {
     }
 
     /// Records that a move of `variant` took `millis`.
-    pub fn record(&mut self, variant: &'static Variant, millis: f64) {
-        let cost = self.costs.entry(variant.name).or_default();
+    pub fn record(&mut self, variant: Search, millis: f64) {
+        let cost = self.costs.entry(variant.name()).or_default();
         cost.average = if cost.recent.is_empty() {
             millis
         } else {
@@ -109,41 +109,41 @@ impl CostBook {
     /// the cost of the strongest measured weaker variant scaled by [`PLY_FACTOR`] a ply,
     /// [`QUIESCENCE_FACTOR`] for a capture search and [`COLD_FACTOR`]; `None` when no
     /// weaker variant is measured either.
-    pub fn expected(&self, variant: &Variant) -> Option<f64> {
-        if let Some(cost) = self.costs.get(variant.name) {
+    pub fn expected(&self, variant: Search) -> Option<f64> {
+        if let Some(cost) = self.costs.get(variant.name()) {
             let worst = cost.recent.iter().copied().fold(0.0, f64::max);
             return Some(cost.average.max(0.75 * worst));
         }
         let base = strength_order()
             .into_iter()
             .rev()
-            .find(|w| weaker(w, variant) && self.costs.contains_key(w.name))?;
+            .find(|&w| weaker(w, variant) && self.costs.contains_key(w.name()))?;
         let mut cost = self.expected(base)? * COLD_FACTOR;
-        cost *= PLY_FACTOR.powi(variant.depth as i32 - base.depth as i32);
-        if variant.quiescence && !base.quiescence {
+        cost *= PLY_FACTOR.powi(variant.depth() as i32 - base.depth() as i32);
+        if variant.quiescence() && !base.quiescence() {
             cost *= QUIESCENCE_FACTOR;
         }
         Some(cost)
     }
 
-    /// The strongest variant the clock may choose ([`Variant::by_clock`]) expected to take
+    /// The strongest variant the clock may choose ([`Search::by_clock`]) expected to take
     /// at most `budget` ms; the cheapest when none is, or when nothing is measured yet.
-    pub fn choose(&self, budget: u64) -> &'static Variant {
+    pub fn choose(&self, budget: u64) -> Search {
         let order = strength_order();
         order
             .iter()
             .rev()
-            .filter(|v| v.by_clock)
-            .find(|v| self.expected(v).is_some_and(|cost| cost <= budget as f64))
+            .filter(|v| v.by_clock())
+            .find(|v| self.expected(**v).is_some_and(|cost| cost <= budget as f64))
             .copied()
             .unwrap_or(order[0])
     }
 
     /// The variant to run after `chosen` (the clock's choice) within `budget` ms, cut at
     /// the end of the budget: the strongest variant stronger than `chosen` that the clock
-    /// does not choose by itself ([`Variant::by_clock`]), when `chosen` has been measured
+    /// does not choose by itself ([`Search::by_clock`]), when `chosen` has been measured
     /// and the budget is at least [`DEEPER_FACTOR`] times its expected cost.
-    pub fn deeper(&self, chosen: &Variant, budget: u64) -> Option<&'static Variant> {
+    pub fn deeper(&self, chosen: Search, budget: u64) -> Option<Search> {
         let expected = self.expected(chosen)?;
         if (budget as f64) < DEEPER_FACTOR * expected {
             return None;
@@ -151,29 +151,29 @@ impl CostBook {
         strength_order()
             .into_iter()
             .rev()
-            .find(|v| !v.by_clock && weaker(chosen, v))
+            .find(|&v| !v.by_clock() && weaker(chosen, v))
     }
 }
 
 /// True when `a` is cheaper than `b`: shallower, or as deep without a capture search.
-fn weaker(a: &Variant, b: &Variant) -> bool {
-    (a.depth, a.quiescence) < (b.depth, b.quiescence)
+fn weaker(a: Search, b: Search) -> bool {
+    (a.depth(), a.quiescence()) < (b.depth(), b.quiescence())
 }
 
 /// Every variant, the cheapest first.
-pub fn strength_order() -> Vec<&'static Variant> {
-    let mut order: Vec<&'static Variant> = variants::VARIANTS.iter().collect();
-    order.sort_by_key(|v| (v.depth, v.quiescence));
+pub fn strength_order() -> Vec<Search> {
+    let mut order: Vec<Search> = Search::ALL.into_iter().collect();
+    order.sort_by_key(|v| (v.depth(), v.quiescence()));
     order
 }
 
 /// The strongest variant no deeper than `depth` (the cheapest when all are deeper).
-pub fn for_depth(depth: u32) -> &'static Variant {
+pub fn for_depth(depth: u32) -> Search {
     let order = strength_order();
     order
         .iter()
         .rev()
-        .find(|v| v.depth <= depth)
+        .find(|v| v.depth() <= depth)
         .copied()
         .unwrap_or(order[0])
 }
@@ -224,12 +224,12 @@ mod tests {
     fn the_cheapest_variant_is_chosen_until_measured_and_when_nothing_fits() {
         let cheapest = strength_order()[0];
         let book = CostBook::new();
-        assert_eq!(book.choose(1_000_000).name, cheapest.name);
+        assert_eq!(book.choose(1_000_000), cheapest);
         assert_eq!(book.expected(cheapest), None);
         let mut book = CostBook::new();
         book.record(cheapest, 100.0);
         assert_eq!(book.expected(cheapest), Some(100.0));
-        assert_eq!(book.choose(0).name, cheapest.name);
+        assert_eq!(book.choose(0), cheapest);
         book.record(cheapest, 300.0);
         // Average 200, worst recent 300: 225 expected.
         assert_eq!(book.expected(cheapest), Some(225.0));
@@ -241,28 +241,20 @@ mod tests {
 
     #[test]
     fn an_unmeasured_stronger_variant_is_estimated_from_a_weaker_one() {
-        let strong = Variant {
-            name: "test-4ply-q",
-            program: "move",
-            ranked: "move-mpv",
-            play: "play",
-            depth: 4,
-            quiescence: true,
-            by_clock: true,
-            summary: "",
-        };
+        // The strongest variant, unmeasured, estimated from the cheapest.
+        let strong = *strength_order().last().unwrap();
         let mut book = CostBook::new();
-        assert_eq!(book.expected(&strong), None);
+        assert_eq!(book.expected(strong), None);
         let cheapest = strength_order()[0];
         book.record(cheapest, 10.0);
-        let plies = strong.depth as i32 - cheapest.depth as i32;
-        let q = if cheapest.quiescence {
+        let plies = strong.depth() as i32 - cheapest.depth() as i32;
+        let q = if cheapest.quiescence() {
             1.0
         } else {
             QUIESCENCE_FACTOR
         };
         assert_eq!(
-            book.expected(&strong),
+            book.expected(strong),
             Some(10.0 * COLD_FACTOR * PLY_FACTOR.powi(plies) * q)
         );
     }
@@ -270,15 +262,15 @@ mod tests {
     #[test]
     fn a_deeper_variant_is_tried_only_with_an_ample_budget() {
         let mut book = CostBook::new();
-        let chosen = variants::default_play();
+        let chosen = Search::default_play();
         // Not measured: nothing deeper.
         assert!(book.deeper(chosen, 1_000_000).is_none());
         book.record(chosen, 50.0);
         let deeper = book.deeper(chosen, 200).expect("4 times the cost is ample");
         assert!(
-            !deeper.by_clock && weaker(chosen, deeper),
+            !deeper.by_clock() && weaker(chosen, deeper),
             "{}",
-            deeper.name
+            deeper.name()
         );
         assert!(book.deeper(chosen, 199).is_none());
         // Nothing is stronger than the strongest.
@@ -290,23 +282,23 @@ mod tests {
     #[test]
     fn the_clock_never_chooses_a_variant_kept_from_it() {
         let mut book = CostBook::default();
-        for v in variants::VARIANTS {
+        for v in Search::ALL {
             book.record(v, 1.0);
         }
         let chosen = book.choose(1_000_000);
-        assert!(chosen.by_clock, "{}", chosen.name);
-        let strongest = strength_order().into_iter().rev().find(|v| v.by_clock);
-        assert_eq!(Some(chosen.name), strongest.map(|v| v.name));
-        assert!(variants::VARIANTS.iter().any(|v| !v.by_clock));
+        assert!(chosen.by_clock(), "{}", chosen.name());
+        let strongest = strength_order().into_iter().rev().find(|v| v.by_clock());
+        assert_eq!(Some(chosen.name()), strongest.map(|v| v.name()));
+        assert!(Search::ALL.into_iter().any(|v| !v.by_clock()));
     }
 
     #[test]
     fn go_depth_picks_the_deepest_variant_within_it() {
         let order = strength_order();
-        assert_eq!(for_depth(0).name, order[0].name);
-        assert_eq!(for_depth(99).name, order.last().unwrap().name);
+        assert_eq!(for_depth(0), order[0]);
+        assert_eq!(for_depth(99), *order.last().unwrap());
         for v in &order {
-            assert!(for_depth(v.depth).depth == v.depth);
+            assert!(for_depth(v.depth()).depth() == v.depth());
         }
     }
 }

@@ -40,10 +40,11 @@ pub use report::{Score, SearchReport};
 pub use rules::{APPLY_MOVE, ApplyMove, CHILDREN, RulesEngine, parse_apply_output};
 pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Session, cuts_a_search};
 
-use crate::chess::fen::Fen;
-use crate::chess::runner::{Reply, RulesInput, RunError};
-use crate::chess::uci::UciMove;
-use crate::chess::variants::{self, Variant};
+use crate::engine::reply::Reply;
+use crate::engine::runner::{RulesInput, RunError};
+use crate::engine::search::Search;
+use crate::notation::fen::Fen;
+use crate::notation::uci::UciMove;
 
 /// Why the engine could not answer: the rules are missing or broke their contract.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -79,11 +80,11 @@ pub trait Engine: Send + Sync {
     /// The engine's move in `fen`, found by the default variant
     /// ([`variants::default_play`]).
     fn think(&self, fen: &Fen) -> Result<Thought, EngineError> {
-        self.think_with(fen, variants::default_play())
+        self.think_with(fen, Search::default_play())
     }
 
     /// The engine's move in `fen`, found by `variant`.
-    fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError>;
+    fn think_with(&self, fen: &Fen, variant: Search) -> Result<Thought, EngineError>;
 
     /// The engine's move in `fen`, found by `variant`, in a game whose earlier positions
     /// and root-move restriction `input` gives (see "Rules input" in `src/chess/mod.rs`).
@@ -92,7 +93,7 @@ pub trait Engine: Send + Sync {
         &self,
         fen: &Fen,
         input: &RulesInput,
-        variant: &'static Variant,
+        variant: Search,
     ) -> Result<Thought, EngineError> {
         let _ = input;
         self.think_with(fen, variant)
@@ -106,7 +107,7 @@ pub trait Engine: Send + Sync {
         &self,
         fen: &Fen,
         input: &RulesInput,
-        variant: &'static Variant,
+        variant: Search,
         ranked: bool,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Thought>, EngineError> {

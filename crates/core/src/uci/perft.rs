@@ -5,8 +5,8 @@
 //! up the lengths of the lists it gets back.
 
 use super::{Engine, EngineError};
-use crate::chess::fen::Fen;
-use crate::chess::uci::UciMove;
+use crate::notation::fen::Fen;
+use crate::notation::uci::UciMove;
 
 /// The number of move sequences of `depth` plies from `fen` (1 at depth 0).
 pub fn perft(engine: &dyn Engine, fen: &Fen, depth: u32) -> Result<u64, EngineError> {

@@ -1,14 +1,14 @@
 //! The search report a UCI `info` line is made of.
 //!
 //! The rules write it after the `move` program's contract lines (`score`, `depth`,
-//! `nodes`, `pv`; see [`crate::chess`]), and [`crate::chess::runner::parse_move_output`]
+//! `nodes`, `pv`; see [`crate::chess`]), and [`crate::engine::reply::parse_move_output`]
 //! reads them into the [`MoveReply`]: this module only gathers those fields for the
 //! session, so that a stand-in engine in the tests can report without rules. Every field
 //! is optional: a search that reports nothing gives an empty report.
 
-use crate::chess::runner::{MoveReply, Reply};
-pub use crate::chess::runner::{RankedMove, Score};
-use crate::chess::uci::UciMove;
+use crate::engine::reply::{MoveReply, Reply};
+pub use crate::engine::reply::{RankedMove, Score};
+use crate::notation::uci::UciMove;
 
 /// What the rules said about their search; every field may be missing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl SearchReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::runner::parse_move_output;
+    use crate::engine::reply::parse_move_output;
 
     const CORE: &str = "move e2e4\nfen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\nstatus ongoing\n";
 

@@ -1,31 +1,33 @@
 //! The engine the binary uses: every answer comes from the compiled rule programs.
 
-use std::sync::OnceLock;
+use std::num::NonZeroUsize;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use super::{Engine, EngineError, SearchReport, Thought};
-use crate::chess::fen::Fen;
-use crate::chess::runner::{self, MovePicker, RulesInput, RunError};
-use crate::chess::uci::UciMove;
-use crate::chess::variants::{self, Variant};
+use crate::engine::reply::{Malformed, parse_move_output};
+use crate::engine::runner::{self, MovePicker, Prepared, RulesInput, RunError};
+use crate::engine::search::{Output, Search};
 use crate::exec::{self, Choice, Executor, ExecutorKind};
+use crate::notation::fen::Fen;
+use crate::notation::uci::UciMove;
 
 /// The name of the program that lists each legal move with the position after it: input
 /// state `<FEN>\n`, output one line `<uci> <FEN after>\n` per legal move.
 pub const CHILDREN: &str = "chess-children";
 
 /// Reads the output of `chess-children`: each line a UCI move, a space and a valid FEN.
-pub fn parse_children_output(state: &str) -> Result<Vec<(UciMove, Fen)>, String> {
+pub fn parse_children_output(state: &str) -> Result<Vec<(UciMove, Fen)>, Malformed> {
     if !state.is_empty() && !state.ends_with('\n') {
-        return Err("the last line does not end in a newline".to_string());
+        return Err("the last line does not end in a newline".into());
     }
     state
         .lines()
         .map(|line| {
             let (mv, fen) = line
                 .split_once(' ')
-                .ok_or_else(|| format!("expected `<uci> <FEN>`, found {line:?}"))?;
-            let mv: UciMove = mv.parse().map_err(|e| format!("{e}"))?;
-            let fen: Fen = fen.parse().map_err(|e| format!("{e}"))?;
+                .ok_or_else(|| Malformed(format!("expected `<uci> <FEN>`, found {line:?}")))?;
+            let mv: UciMove = mv.parse().map_err(|e| Malformed(format!("{e}")))?;
+            let fen: Fen = fen.parse().map_err(|e| Malformed(format!("{e}")))?;
             Ok((mv, fen))
         })
         .collect()
@@ -38,7 +40,7 @@ pub const APPLY_MOVE: &str = "apply-move";
 
 /// Reads the output of `apply-move`: `Some(fen)` for `fen <FEN>\n` (the FEN valid and in
 /// normalised form), `None` for `illegal\n`.
-pub fn parse_apply_output(state: &str) -> Result<Option<Fen>, String> {
+pub fn parse_apply_output(state: &str) -> Result<Option<Fen>, Malformed> {
     if state == "illegal\n" {
         return Ok(None);
     }
@@ -46,12 +48,12 @@ pub fn parse_apply_output(state: &str) -> Result<Option<Fen>, String> {
         .strip_prefix("fen ")
         .and_then(|rest| rest.strip_suffix('\n'))
         .filter(|text| !text.contains('\n'))
-        .ok_or_else(|| "expected `fen <FEN>\\n` or `illegal\\n`".to_string())?;
-    let fen: Fen = text.parse().map_err(|e| format!("{e}"))?;
+        .ok_or_else(|| Malformed::from("expected `fen <FEN>\\n` or `illegal\\n`"))?;
+    let fen: Fen = text.parse().map_err(|e| Malformed(format!("{e}")))?;
     if fen.to_string() != text {
-        return Err(format!(
+        return Err(Malformed(format!(
             "the FEN {text:?} is not in normalised six-field form ({fen})"
-        ));
+        )));
     }
     Ok(Some(fen))
 }
@@ -62,10 +64,11 @@ pub struct ApplyMove {
 }
 
 impl ApplyMove {
-    /// Compiles the registered program and builds an executor of `kind` for it.
+    /// Loads the registered program and builds an executor of `kind` for it (the
+    /// program cache's warnings are dropped).
     pub fn new(kind: ExecutorKind) -> Result<ApplyMove, RunError> {
         Ok(ApplyMove::with_executor(
-            kind.build(runner::load(APPLY_MOVE)?),
+            runner::prepare(APPLY_MOVE, kind)?.exec,
         ))
     }
 
@@ -78,11 +81,7 @@ impl ApplyMove {
     /// find it illegal.
     pub fn run(&self, fen: &Fen, mv: UciMove) -> Result<Option<Fen>, RunError> {
         let state = self.exec.run(&format!("{fen}\n{mv}\n"));
-        parse_apply_output(&state).map_err(|problem| RunError::Output {
-            program: APPLY_MOVE,
-            problem,
-            state,
-        })
+        parse_apply_output(&state).map_err(|e| RunError::output(APPLY_MOVE, state, e))
     }
 }
 
@@ -90,7 +89,7 @@ impl ApplyMove {
 type Lazy<T> = OnceLock<Result<T, EngineError>>;
 
 /// The rules-backed engine: `apply-move` for [`Engine::apply`], each variant's program
-/// ([`variants::VARIANTS`]) for [`Engine::think_with`], `chess-children` for
+/// ([`Search::ALL`]) for [`Engine::think_with`], `chess-children` for
 /// [`Engine::children`]. Each program is compiled the first time it is needed (every
 /// variant's and `apply-move` on [`Engine::prepare`]); a program that is not
 /// registered or does not validate is an [`EngineError`] on every call, never a panic.
@@ -101,9 +100,11 @@ pub struct RulesEngine {
     renamed: Option<&'static str>,
     apply: Lazy<ApplyMove>,
     pickers: Vec<Lazy<MovePicker>>,
-    /// The variants' ranking programs ([`Variant::ranked`]), built on first use.
+    /// The variants' ranking programs ([`Output::Ranked`]), built on first use.
     ranked: Vec<Lazy<MovePicker>>,
     children: Lazy<Box<dyn Executor>>,
+    /// The program cache's warnings while the programs were loaded, not yet taken.
+    warnings: Mutex<Vec<String>>,
 }
 
 impl RulesEngine {
@@ -114,10 +115,29 @@ impl RulesEngine {
             choice: choice.into(),
             renamed: None,
             apply: OnceLock::new(),
-            pickers: variants::VARIANTS.iter().map(|_| OnceLock::new()).collect(),
-            ranked: variants::VARIANTS.iter().map(|_| OnceLock::new()).collect(),
+            pickers: Search::ALL.into_iter().map(|_| OnceLock::new()).collect(),
+            ranked: Search::ALL.into_iter().map(|_| OnceLock::new()).collect(),
             children: OnceLock::new(),
+            warnings: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The program cache's warnings while the programs loaded so far were loaded (a
+    /// damaged entry, a directory that cannot be written), each once.
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut self.warnings.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Loads the registered program `name` (in tests, the renamed one) and builds an
+    /// executor for it, keeping the cache's warnings.
+    fn load_exec(&self, name: &str) -> Result<Box<dyn Executor>, RunError> {
+        let Prepared { exec, warnings } =
+            runner::prepare(self.renamed.unwrap_or(name), self.choice)?;
+        self.warnings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(warnings);
+        Ok(exec)
     }
 
     /// The executor kind.
@@ -126,80 +146,61 @@ impl RulesEngine {
     }
 
     /// The cores the fast executor may use.
-    pub fn cores(&self) -> usize {
+    pub fn cores(&self) -> NonZeroUsize {
         self.choice.cores
     }
 
     /// Builds the default variant's program only (all a match needs).
     pub fn prepare_move(&self) -> Result<(), EngineError> {
-        self.picker(variants::default_play()).map(|_| ())
+        self.picker(Search::default_play()).map(|_| ())
     }
 
     fn applier(&self) -> Result<&ApplyMove, EngineError> {
         self.apply
             .get_or_init(|| {
-                runner::load(self.renamed.unwrap_or(APPLY_MOVE))
-                    .map(|program| ApplyMove::with_executor(self.choice.build(program)))
+                self.load_exec(APPLY_MOVE)
+                    .map(ApplyMove::with_executor)
                     .map_err(EngineError::from)
             })
             .as_ref()
             .map_err(Clone::clone)
     }
 
-    fn picker(&self, variant: &'static Variant) -> Result<&MovePicker, EngineError> {
-        self.picker_of(variant, false)
+    fn picker(&self, variant: Search) -> Result<&MovePicker, EngineError> {
+        self.picker_of(variant, Output::Move)
     }
 
-    /// The picker running `variant`'s program, or its ranking program.
-    fn picker_of(
-        &self,
-        variant: &'static Variant,
-        ranked: bool,
-    ) -> Result<&MovePicker, EngineError> {
-        let index = variants::VARIANTS
-            .iter()
-            .position(|v| v.name == variant.name)
-            .ok_or_else(|| EngineError(format!("no variant `{}`", variant.name)))?;
-        let (slots, name) = match ranked {
-            false => (&self.pickers, variant.program),
-            true => (&self.ranked, variant.ranked),
+    /// The picker running `variant`'s program for `output` (its move or ranking
+    /// program).
+    fn picker_of(&self, variant: Search, output: Output) -> Result<&MovePicker, EngineError> {
+        let slots = match output {
+            Output::Ranked => &self.ranked,
+            _ => &self.pickers,
         };
-        slots[index]
-            .get_or_init(|| {
-                let program = runner::load(self.renamed.unwrap_or(name))?;
-                Ok(MovePicker::with_executor(self.choice.build(program)))
-            })
+        let name = variant.program(output);
+        slots[variant as usize]
+            .get_or_init(|| Ok(MovePicker::running(self.load_exec(name)?, name)))
             .as_ref()
             .map_err(Clone::clone)
     }
 
-    /// Runs `variant`'s program (or its ranking program) on `fen` and the game's `input`,
-    /// asking `stop` after every rule: `Ok(None)` when it cut the run.
+    /// Runs `variant`'s program for `output` on `fen` and the game's `input`, asking
+    /// `stop` after every rule: `Ok(None)` when it cut the run.
     fn search(
         &self,
         fen: &Fen,
         input: &RulesInput,
-        variant: &'static Variant,
-        ranked: bool,
+        variant: Search,
+        output: Output,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Thought>, EngineError> {
-        let picker = self.picker_of(variant, ranked)?;
+        let picker = self.picker_of(variant, output)?;
         let state = runner::search_input_state(fen, input);
         let Some(state) = exec::run_unless(picker.executor(), &state, stop) else {
             return Ok(None);
         };
-        let bug = |problem: String| {
-            EngineError::from(RunError::Output {
-                program: if ranked {
-                    variant.ranked
-                } else {
-                    variant.program
-                },
-                problem,
-                state: state.clone(),
-            })
-        };
-        let reply = runner::parse_move_output(&state).map_err(bug)?;
+        let reply =
+            parse_move_output(&state).map_err(|e| RunError::output(picker.program(), state, e))?;
         let report = SearchReport::of(&reply);
         Ok(Some(Thought { reply, report }))
     }
@@ -210,8 +211,8 @@ impl Engine for RulesEngine {
         let apply = self.applier().map(|_| ());
         // Every variant is built now, so that the time management never pays for a
         // program's compilation or cache read in the middle of a game.
-        let picker = variants::VARIANTS
-            .iter()
+        let picker = Search::ALL
+            .into_iter()
             .try_for_each(|v| self.picker(v).map(|_| ()));
         match (apply, picker) {
             (Ok(()), Ok(())) => Ok(()),
@@ -224,7 +225,7 @@ impl Engine for RulesEngine {
         Ok(self.applier()?.run(fen, mv)?)
     }
 
-    fn think_with(&self, fen: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+    fn think_with(&self, fen: &Fen, variant: Search) -> Result<Thought, EngineError> {
         self.think_given(fen, &RulesInput::default(), variant)
     }
 
@@ -232,9 +233,9 @@ impl Engine for RulesEngine {
         &self,
         fen: &Fen,
         input: &RulesInput,
-        variant: &'static Variant,
+        variant: Search,
     ) -> Result<Thought, EngineError> {
-        let thought = self.search(fen, input, variant, false, &|| false)?;
+        let thought = self.search(fen, input, variant, Output::Move, &|| false)?;
         Ok(thought.expect("a run nothing stops ends"))
     }
 
@@ -242,31 +243,23 @@ impl Engine for RulesEngine {
         &self,
         fen: &Fen,
         input: &RulesInput,
-        variant: &'static Variant,
+        variant: Search,
         ranked: bool,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Thought>, EngineError> {
-        self.search(fen, input, variant, ranked, stop)
+        let output = if ranked { Output::Ranked } else { Output::Move };
+        self.search(fen, input, variant, output, stop)
     }
 
     fn children(&self, fen: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {
         let exec = self
             .children
-            .get_or_init(|| {
-                Ok(self
-                    .choice
-                    .build(runner::load(self.renamed.unwrap_or(CHILDREN))?))
-            })
+            .get_or_init(|| Ok(self.load_exec(CHILDREN)?))
             .as_ref()
             .map_err(Clone::clone)?;
         let state = exec.run(&runner::input_state(fen));
-        parse_children_output(&state).map_err(|problem| {
-            EngineError::from(RunError::Output {
-                program: CHILDREN,
-                problem,
-                state,
-            })
-        })
+        parse_children_output(&state)
+            .map_err(|e| EngineError::from(RunError::output(CHILDREN, state, e)))
     }
 }
 
@@ -294,7 +287,7 @@ mod tests {
             ("fen 4k3/8/8/8/8/8/8/4K3 w - -\n", "normalised"),
             ("fen 4k3/8/8/8/8/8/8/8 w - - 0 1\n", "white has 0 kings"),
         ] {
-            let error = parse_apply_output(state).unwrap_err();
+            let error = parse_apply_output(state).unwrap_err().0;
             assert!(error.contains(problem), "{state:?}: {error}");
         }
     }

@@ -29,17 +29,19 @@
 //! question may cut short. A cut search answers with the variant run first (an `info
 //! string` says so); the searches that run one variant only are never cut.
 
+use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
 use super::clock::{self, Clock, CostBook};
 use super::perft;
 use super::{Engine, EngineError, Score, Thought};
-use crate::chess::fen::Fen;
-use crate::chess::runner::{Reply, RulesInput, Status};
 use crate::chess::search::MULTIPV_MAX;
-use crate::chess::uci::UciMove;
-use crate::chess::variants::{self, Variant};
+use crate::engine::reply::{Reply, Status};
+use crate::engine::runner::RulesInput;
+use crate::engine::search::Search;
 use crate::exec::{Choice, ExecutorKind};
+use crate::notation::fen::Fen;
+use crate::notation::uci::UciMove;
 
 /// The name the engine gives on `uci`.
 pub const ENGINE_NAME: &str = "regex-chess";
@@ -125,14 +127,14 @@ struct Go {
 /// How a `go` searches: `variant` answers, unless a `first` variant runs to the end
 /// before it and `variant` is cut (by the GUI, or at the `deadline`), when `first` answers.
 struct Plan {
-    first: Option<&'static Variant>,
-    variant: &'static Variant,
+    first: Option<Search>,
+    variant: Search,
     deadline: Option<Instant>,
 }
 
 impl Plan {
     /// `variant` alone (a held search still runs the cheapest variant first).
-    fn outright(variant: &'static Variant) -> Plan {
+    fn outright(variant: Search) -> Plan {
         Plan {
             first: None,
             variant,
@@ -155,7 +157,7 @@ pub struct Session {
     /// `Move Overhead`, `Threads`, `Hash` and `MultiPV`, in [`SPINS`] order.
     spins: [u64; 4],
     /// The `Search` option: the variant every `go` plays, or `None` for `auto`.
-    search: Option<&'static Variant>,
+    search: Option<Search>,
     costs: CostBook,
     quit: bool,
 }
@@ -166,7 +168,7 @@ impl Session {
     pub fn new(make: impl Fn(Choice) -> Box<dyn Engine> + 'static) -> Session {
         let executor = ExecutorKind::Fast;
         Session {
-            engine: make(Choice::new(executor, 1)),
+            engine: make(Choice::from(executor)),
             make: Box::new(make),
             executor,
             line: Line::at(Fen::start()),
@@ -181,13 +183,24 @@ impl Session {
 
     /// The session with `variant` playing every `go` (the `Search` option's value and
     /// default); `None` lets the limits choose.
-    pub fn with_search(mut self, variant: Option<&'static Variant>) -> Session {
+    pub fn with_search(mut self, variant: Option<Search>) -> Session {
         self.search = variant;
         self
     }
 
+    /// The session with its engine on the executor and cores of `choice` (the values the
+    /// `Executor` and `Threads` options start from).
+    pub fn with_choice(mut self, choice: Choice) -> Session {
+        self.executor = choice.kind;
+        if let Some(index) = SPINS.iter().position(|s| s.0 == THREADS) {
+            self.spins[index] = u64::try_from(choice.cores.get()).unwrap_or(u64::MAX);
+        }
+        self.rebuild();
+        self
+    }
+
     /// The variant the `Search` option fixes, or `None` for `auto`.
-    pub fn fixed_search(&self) -> Option<&'static Variant> {
+    pub fn fixed_search(&self) -> Option<Search> {
         self.search
     }
 
@@ -251,10 +264,10 @@ impl Session {
                     ));
                 }
                 out.push("option name Ponder type check default false".to_string());
-                let default = self.search.map_or(AUTO_SEARCH, |v| v.name);
+                let default = self.search.map_or(AUTO_SEARCH, |v| v.name());
                 let mut search =
                     format!("option name Search type combo default {default} var {AUTO_SEARCH}");
-                for name in variants::names() {
+                for name in Search::names() {
                     search.push_str(&format!(" var {name}"));
                 }
                 out.push(search);
@@ -311,12 +324,13 @@ impl Session {
             return;
         }
         if name.eq_ignore_ascii_case("search") {
-            match value.as_deref() {
-                Some(v) if v.eq_ignore_ascii_case(AUTO_SEARCH) => self.search = None,
-                Some(v) if variants::find(v).is_some() => self.search = variants::find(v),
+            let value = value.as_deref();
+            match (value, value.map(str::parse::<Search>)) {
+                (Some(v), _) if v.eq_ignore_ascii_case(AUTO_SEARCH) => self.search = None,
+                (_, Some(Ok(search))) => self.search = Some(search),
                 _ => out.push(clip(&format!(
                     "info string option Search unchanged: expected {AUTO_SEARCH} or one of {}",
-                    variants::names().join(", ")
+                    Search::names().join(", ")
                 ))),
             }
             return;
@@ -353,12 +367,14 @@ impl Session {
         self.engine = (self.make)(self.choice());
     }
 
-    /// The executor and cores the engine runs on (`Threads`, saturated to `usize`).
+    /// The executor and cores the engine runs on (`Threads`, at least 1, saturated to
+    /// `usize`).
     pub fn choice(&self) -> Choice {
         let threads = self.spin(THREADS).unwrap_or(1);
+        let cores = usize::try_from(threads).unwrap_or(usize::MAX);
         Choice::new(
             self.executor,
-            usize::try_from(threads).unwrap_or(usize::MAX),
+            NonZeroUsize::new(cores).unwrap_or(NonZeroUsize::MIN),
         )
     }
 
@@ -483,7 +499,7 @@ impl Session {
         if let Some(variant) = self.search {
             return (
                 Plan::outright(variant),
-                format!("info string option Search: variant {}", variant.name),
+                format!("info string option Search: variant {}", variant.name()),
             );
         }
         let overhead = self.spins[0];
@@ -491,14 +507,14 @@ impl Session {
             let variant = clock::for_depth(depth.min(u32::MAX as u64) as u32);
             return (
                 Plan::outright(variant),
-                format!("info string depth {depth}: variant {}", variant.name),
+                format!("info string depth {depth}: variant {}", variant.name()),
             );
         }
         let Some(budget) = clock::budget(&go.clock, fen.turn(), overhead) else {
-            let variant = variants::default_play();
+            let variant = Search::default_play();
             return (
                 Plan::outright(variant),
-                format!("info string no time limit: variant {}", variant.name),
+                format!("info string no time limit: variant {}", variant.name()),
             );
         };
         let variant = self.costs.choose(budget);
@@ -508,7 +524,7 @@ impl Session {
         );
         let why = format!(
             "info string budget {budget} ms: variant {} (expected {expected})",
-            variant.name
+            variant.name()
         );
         match self.costs.deeper(variant, budget) {
             Some(deeper) => (
@@ -517,7 +533,7 @@ impl Session {
                     variant: deeper,
                     deadline: Some(Instant::now() + Duration::from_millis(budget)),
                 },
-                format!("{why}, then {} until the budget ends", deeper.name),
+                format!("{why}, then {} until the budget ends", deeper.name()),
             ),
             None => (Plan::outright(variant), why),
         }
@@ -566,7 +582,7 @@ impl Session {
         let (mut plan, why) = self.plan(&go, &fen);
         out.push(why);
         let cheapest = clock::strength_order()[0];
-        if go.hold && plan.first.is_none() && plan.variant.name != cheapest.name {
+        if go.hold && plan.first.is_none() && plan.variant.name() != cheapest.name() {
             plan.first = Some(cheapest);
         }
         let lines = self.spin("MultiPV").unwrap_or(1) as usize;
@@ -593,7 +609,7 @@ impl Session {
         ranked: bool,
         stop: &dyn Fn() -> bool,
         out: &mut Vec<String>,
-    ) -> Result<(Thought, u64, &'static Variant), EngineError> {
+    ) -> Result<(Thought, u64, Search), EngineError> {
         let never = || false;
         let Some(first) = plan.first else {
             let (thought, ms) = self
@@ -609,7 +625,8 @@ impl Session {
             None => {
                 out.push(format!(
                     "info string search stopped: variant {} answers, {} was cut",
-                    first.name, plan.variant.name
+                    first.name(),
+                    plan.variant.name()
                 ));
                 Ok((first_thought, first_ms, first))
             }
@@ -622,7 +639,7 @@ impl Session {
         &mut self,
         fen: &Fen,
         input: &RulesInput,
-        variant: &'static Variant,
+        variant: Search,
         ranked: bool,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<(Thought, u64)>, EngineError> {
@@ -665,7 +682,7 @@ impl Session {
     /// Stockfish's `bench`: the `Search` option's variant (the default one with `auto`)
     /// on [`BENCH_FENS`], then the totals.
     fn bench(&mut self, out: &mut Vec<String>) {
-        let variant = self.search.unwrap_or_else(variants::default_play);
+        let variant = self.search.unwrap_or_else(Search::default_play);
         let (mut nodes, mut missing) = (0u64, 0);
         let started = Instant::now();
         for (i, text) in BENCH_FENS.iter().enumerate() {
@@ -702,7 +719,7 @@ impl Session {
 /// the best `lines` moves instead of the single `info` line.
 fn search_output(
     thought: &Thought,
-    variant: &Variant,
+    variant: Search,
     millis: u64,
     lines: usize,
     out: &mut Vec<String>,
@@ -725,7 +742,10 @@ fn search_output(
         if let Some(rank) = rank {
             info.push_str(&format!(" multipv {rank}"));
         }
-        info.push_str(&format!(" depth {}", report.depth.unwrap_or(variant.depth)));
+        info.push_str(&format!(
+            " depth {}",
+            report.depth.unwrap_or(variant.depth())
+        ));
         if let Some(score) = score {
             info.push_str(&format!(" score {score}"));
         }
@@ -792,7 +812,7 @@ mod tests {
         fn apply(&self, _: &Fen, _: UciMove) -> Result<Option<Fen>, EngineError> {
             self.prepare().map(|()| None)
         }
-        fn think_with(&self, _: &Fen, _: &'static Variant) -> Result<Thought, EngineError> {
+        fn think_with(&self, _: &Fen, _: Search) -> Result<Thought, EngineError> {
             Err(self.prepare().unwrap_err())
         }
     }
@@ -827,7 +847,7 @@ mod tests {
         let mut s = session();
         assert_eq!(s.fixed_search(), None);
         assert!(s.handle("setoption name Search value 2ply-q").is_empty());
-        assert_eq!(s.fixed_search().map(|v| v.name), Some("2ply-q"));
+        assert_eq!(s.fixed_search().map(|v| v.name()), Some("2ply-q"));
         let out = s.handle("go depth 1");
         assert_eq!(out[0], "info string option Search: variant 2ply-q");
         for bad in ["setoption name Search value 9ply", "setoption name Search"] {
@@ -839,7 +859,7 @@ mod tests {
                   2ply-q, 2ply-qe, 3ply-qe"
                 ]
             );
-            assert_eq!(s.fixed_search().map(|v| v.name), Some("2ply-q"));
+            assert_eq!(s.fixed_search().map(|v| v.name()), Some("2ply-q"));
         }
         assert!(s.handle("setoption name search value AUTO").is_empty());
         assert_eq!(s.fixed_search(), None);
@@ -849,7 +869,9 @@ mod tests {
             "{out:?}"
         );
         // Set at start (`uci --search`): the option's default says so.
-        let out = session().with_search(variants::find("2ply")).handle("uci");
+        let out = session()
+            .with_search("2ply".parse::<Search>().ok())
+            .handle("uci");
         assert!(
             out.contains(
                 &"option name Search type combo default 2ply var auto var 2ply var 2ply-q \
@@ -981,15 +1003,18 @@ mod tests {
         // `Threads` rebuilds it on that many cores; the same value again does not.
         assert!(s.handle("setoption name Threads value 2").is_empty());
         assert!(s.handle("setoption name threads value 2").is_empty());
-        assert_eq!(s.choice(), Choice::new(ExecutorKind::Fast, 2));
+        assert_eq!(
+            s.choice(),
+            Choice::new(ExecutorKind::Fast, NonZeroUsize::new(2).unwrap())
+        );
         assert!(s.handle("setoption name Threads value 0").len() == 1);
         assert_eq!(
             *built.lock().unwrap(),
             [
-                Choice::new(ExecutorKind::Fast, 1),
-                Choice::new(ExecutorKind::Reference, 1),
-                Choice::new(ExecutorKind::Fast, 1),
-                Choice::new(ExecutorKind::Fast, 2),
+                Choice::from(ExecutorKind::Fast),
+                Choice::from(ExecutorKind::Reference),
+                Choice::from(ExecutorKind::Fast),
+                Choice::new(ExecutorKind::Fast, NonZeroUsize::new(2).unwrap()),
             ]
         );
     }
@@ -1055,16 +1080,16 @@ mod tests {
         fn apply(&self, _: &Fen, _: UciMove) -> Result<Option<Fen>, EngineError> {
             Ok(None)
         }
-        fn think_with(&self, _: &Fen, variant: &'static Variant) -> Result<Thought, EngineError> {
+        fn think_with(&self, _: &Fen, variant: Search) -> Result<Thought, EngineError> {
             let order = clock::strength_order();
-            let mv = if variant.name == order[0].name {
+            let mv = if variant == order[0] {
                 "a2a3"
-            } else if variant.name == order[order.len() - 1].name {
+            } else if variant == order[order.len() - 1] {
                 "g2g4"
             } else {
                 "h2h3"
             };
-            let reply = crate::chess::runner::MoveReply::new(
+            let reply = crate::engine::reply::MoveReply::new(
                 mv.parse().unwrap(),
                 Fen::start(),
                 Status::Ongoing,
@@ -1078,7 +1103,7 @@ mod tests {
             &self,
             fen: &Fen,
             _: &RulesInput,
-            variant: &'static Variant,
+            variant: Search,
             _: bool,
             stop: &dyn Fn() -> bool,
         ) -> Result<Option<Thought>, EngineError> {
@@ -1124,11 +1149,12 @@ mod tests {
         let chosen = s.costs.choose(60_000 - DEFAULT_OVERHEAD);
         let deeper = s.costs.deeper(chosen, 60_000 - DEFAULT_OVERHEAD).unwrap();
         let out = s.handle_until("go movetime 60000", &cut);
-        let said = format!(", then {} until the budget ends", deeper.name);
+        let said = format!(", then {} until the budget ends", deeper.name());
         assert!(out[0].ends_with(&said), "{out:?}");
         let stopped = format!(
             "info string search stopped: variant {} answers, {} was cut",
-            chosen.name, deeper.name
+            chosen.name(),
+            deeper.name()
         );
         assert!(out.contains(&stopped), "{out:?}");
         assert_eq!(out.last().unwrap(), "bestmove h2h3", "{out:?}");

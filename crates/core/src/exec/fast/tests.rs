@@ -15,9 +15,9 @@ pub fn program_patterns(names: &[&str]) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     let mut patterns = Vec::new();
     for name in names {
-        let entry = crate::programs::find(name).expect("registered");
+        let entry = crate::engine::registry::find(name).expect("registered");
         let options = crate::compiler::CompileOptions::default();
-        let program = crate::compiler::compile((entry.build)(), &options).program;
+        let program = crate::compiler::compile(entry.build(), &options).program;
         for rule in program.rules {
             if seen.insert(rule.pattern.clone()) {
                 patterns.push(rule.pattern);
@@ -875,9 +875,9 @@ fn sparse_linear_rules_search_ahead() {
 /// reference's, byte for byte.
 #[test]
 fn patterns_compiled_from_stored_forms_agree_with_the_reference() {
-    let entry = crate::programs::find("move").expect("registered");
+    let entry = crate::engine::registry::find("move").expect("registered");
     let options = crate::compiler::CompileOptions::default();
-    let program = crate::compiler::compile((entry.build)(), &options)
+    let program = crate::compiler::compile(entry.build(), &options)
         .program
         .validate()
         .unwrap();

@@ -1,0 +1,125 @@
+//! The engine's arguments, declared once: which executor runs the rules and on how many
+//! cores ([`ExecArgs`]), and, for the commands that search, which variant ([`EngineArgs`]).
+//! Every subcommand that runs rules flattens one of them, so each flag is spelled,
+//! explained and checked in one place.
+//!
+//! The search variants offered are [`Search::ALL`], with their summaries as the help of
+//! each value: a variant added to the registry appears here by itself.
+
+use std::num::NonZeroUsize;
+
+use clap::Args;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use regex_chess_core::engine::Search;
+use regex_chess_core::exec::{Choice, ExecutorKind};
+
+/// Which executor runs the rules, and on how many cores.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct ExecArgs {
+    /// Which executor runs the rules.
+    #[arg(long, value_parser = executor_parser(), default_value = "fast")]
+    pub executor: ExecutorKind,
+    /// Cores for the fast executor: local rules on large states run on pieces of the
+    /// state, one share per core (the result is the same).
+    #[arg(long, value_parser = parse_cores, default_value = "1")]
+    pub cores: NonZeroUsize,
+}
+
+impl ExecArgs {
+    /// The executor to build.
+    pub fn choice(&self) -> Choice {
+        Choice::new(self.executor, self.cores)
+    }
+}
+
+/// [`ExecArgs`] and the search variant.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct EngineArgs {
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    /// The search variant (contracts in `crates/core/src/chess/mod.rs`); without it, the
+    /// command's own default (see its help).
+    #[arg(long, value_parser = search_parser())]
+    pub search: Option<Search>,
+}
+
+impl EngineArgs {
+    /// The variant asked for, else `default`.
+    pub fn search_or(&self, default: Search) -> Search {
+        self.search.unwrap_or(default)
+    }
+
+    /// The executor to build.
+    pub fn choice(&self) -> Choice {
+        self.exec.choice()
+    }
+}
+
+/// Parses `--search NAME`, offering every registered variant with its summary.
+pub fn search_parser() -> impl TypedValueParser<Value = Search> {
+    let values = Search::ALL.map(|s| PossibleValue::new(s.name()).help(s.summary()));
+    PossibleValuesParser::new(values).map(|name| name.parse::<Search>().expect("offered"))
+}
+
+/// Parses `--executor NAME`.
+fn executor_parser() -> impl TypedValueParser<Value = ExecutorKind> {
+    let values = [
+        PossibleValue::new("fast").help("regex-automata DFAs, literal prefilters, the rope"),
+        PossibleValue::new("reference").help("the regex crate's replace_all, rule by rule"),
+    ];
+    PossibleValuesParser::new(values).map(|name| match name.as_str() {
+        "reference" => ExecutorKind::Reference,
+        _ => ExecutorKind::Fast,
+    })
+}
+
+/// Parses a number of cores: a whole number of at least 1.
+pub fn parse_cores(text: &str) -> Result<NonZeroUsize, String> {
+    text.parse::<usize>()
+        .ok()
+        .and_then(NonZeroUsize::new)
+        .ok_or_else(|| format!("`{text}` is not a whole number of at least 1"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Probe {
+        #[command(flatten)]
+        engine: EngineArgs,
+    }
+
+    #[test]
+    fn every_variant_is_offered_and_cores_are_at_least_one() {
+        for search in Search::ALL {
+            let probe = Probe::try_parse_from(["x", "--search", search.name()]).unwrap();
+            assert_eq!(probe.engine.search, Some(search));
+        }
+        let probe = Probe::try_parse_from(["x"]).unwrap();
+        assert_eq!(
+            probe.engine.search_or(Search::benchmark()),
+            Search::benchmark()
+        );
+        assert_eq!(probe.engine.choice(), Choice::from(ExecutorKind::Fast));
+        for bad in ["0", "-1", "two", ""] {
+            let error = Probe::try_parse_from(["x", "--cores", bad]).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("is not a whole number of at least 1"),
+                "{bad}: {error}"
+            );
+        }
+        let error = Probe::try_parse_from(["x", "--search", "9ply"]).unwrap_err();
+        assert!(error.to_string().contains("2ply-q"), "{error}");
+        let probe =
+            Probe::try_parse_from(["x", "--executor", "reference", "--cores", "2"]).unwrap();
+        assert_eq!(
+            probe.engine.choice(),
+            Choice::new(ExecutorKind::Reference, NonZeroUsize::new(2).unwrap())
+        );
+    }
+}
