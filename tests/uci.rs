@@ -228,7 +228,10 @@ fn uci_with_an_unknown_search_is_an_error_naming_the_known_ones() {
     assert!(out.stdout.is_empty(), "{out:?}");
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "regex-chess: error: unknown search `deep`; known: 2ply, 2ply-q, 2ply-qe, 3ply-qe\n"
+        format!(
+            "regex-chess: error: unknown search `deep`; known: {}\n",
+            regex_chess_core::engine::Search::names().join(", ")
+        )
     );
 }
 

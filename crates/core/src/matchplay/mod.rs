@@ -12,6 +12,7 @@
 
 pub mod elo;
 pub mod game;
+pub mod outcome;
 pub mod pathology;
 pub mod pgn;
 pub mod players;
@@ -24,7 +25,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use shakmaty::{Chess, Color};
 
 use elo::EloEstimate;
-use game::{GameRecord, Outcome, play_game};
+use game::{GameRecord, play_game};
+use outcome::Outcome;
 use pathology::Pathologies;
 use players::Player;
 
@@ -196,7 +198,7 @@ impl Summary {
                 Outcome::Win(c) if c == engine => s.wins += 1,
                 Outcome::Win(_) => {
                     s.losses += 1;
-                    if let game::Termination::Forfeit(why) = &g.termination {
+                    if let outcome::Termination::Forfeit(why) = &g.termination {
                         s.engine_forfeits
                             .push(format!("game {}: {why}", g.number + 1));
                     }

@@ -19,7 +19,7 @@
 
 use shakmaty::{Chess, Color, Move, Position, Role};
 
-use super::game::Termination;
+use super::outcome::Termination;
 use super::players::pawns;
 
 /// Counts of pathologies, over a game or a match.

@@ -6,7 +6,8 @@ use std::fmt::Write;
 use shakmaty::Position;
 use shakmaty::san::SanPlus;
 
-use super::game::{GameRecord, Termination, parse_position};
+use super::game::{GameRecord, parse_position};
+use super::outcome::Termination;
 
 /// A tag value with `\` and `"` escaped.
 fn escape(value: &str) -> String {

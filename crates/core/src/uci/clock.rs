@@ -19,8 +19,9 @@ pub const MOVES_TO_GO: u64 = 25;
 /// The share of what is left on the clock one move may take at most: a half.
 const MAX_SHARE: u64 = 2;
 /// How much more a variant one ply deeper is assumed to cost, before it is measured:
-/// `3ply-qe` (selective third ply) measured 2.1 times `2ply-qe` over the bench positions
-/// (geometric mean) and 7.3 times on the widest (PERF.md); 4, between them.
+/// the selective third ply measured 2.1 times the two plies with a capture search over
+/// the bench positions (geometric mean) and 7.3 times on the widest (PERF.md); 4,
+/// between them.
 const PLY_FACTOR: f64 = 4.0;
 /// How much more a capture search is assumed to cost, before it is measured.
 const QUIESCENCE_FACTOR: f64 = 4.0;
@@ -28,8 +29,9 @@ const QUIESCENCE_FACTOR: f64 = 4.0;
 /// start), assumed before it is measured.
 const COLD_FACTOR: f64 = 3.0;
 /// How many times the expected cost of the clock's choice the budget must be for a deeper
-/// variant to be tried after it: `3ply-qe` costs 2.1 times `2ply-qe` over the bench
-/// positions (geometric mean), so after the `2ply-qe` move it usually ends within 4.
+/// variant to be tried after it: the selective third ply costs 2.1 times the two plies
+/// over the bench positions (geometric mean), so after the two plies' move it usually
+/// ends within 4.
 const DEEPER_FACTOR: f64 = 4.0;
 /// How many recent moves the worst-case memory of a variant covers.
 const RECENT: usize = 4;

@@ -35,9 +35,9 @@ use std::time::{Duration, Instant};
 use super::clock::{self, Clock, CostBook};
 use super::perft;
 use super::{Engine, EngineError, Score, Thought};
-use crate::chess::search::MULTIPV_MAX;
 use crate::engine::reply::{Reply, Status};
 use crate::engine::runner::RulesInput;
+use crate::engine::search::MULTIPV_MAX;
 use crate::engine::search::Search;
 use crate::exec::{Choice, ExecutorKind};
 use crate::notation::fen::Fen;
@@ -821,6 +821,14 @@ mod tests {
         Session::new(|_| Box::new(Missing))
     }
 
+    /// The `Search` option's values after `auto`, as the `uci` answer lists them.
+    fn vars() -> String {
+        Search::names()
+            .iter()
+            .map(|n| format!(" var {n}"))
+            .collect()
+    }
+
     #[test]
     fn identifies_itself_with_its_options() {
         let out = session().handle("uci");
@@ -835,8 +843,10 @@ mod tests {
                 "option name Hash type spin default 16 min 1 max 33554432",
                 "option name MultiPV type spin default 1 min 1 max 5",
                 "option name Ponder type check default false",
-                "option name Search type combo default auto var auto var 2ply var 2ply-q \
-                 var 2ply-qe var 3ply-qe",
+                &format!(
+                    "option name Search type combo default auto var auto{}",
+                    vars()
+                ),
                 "uciok"
             ]
         );
@@ -854,10 +864,10 @@ mod tests {
             let out = s.handle(bad);
             assert_eq!(
                 out,
-                [
-                    "info string option Search unchanged: expected auto or one of 2ply, \
-                  2ply-q, 2ply-qe, 3ply-qe"
-                ]
+                [format!(
+                    "info string option Search unchanged: expected auto or one of {}",
+                    Search::names().join(", ")
+                )]
             );
             assert_eq!(s.fixed_search().map(|v| v.name()), Some("2ply-q"));
         }
@@ -873,11 +883,10 @@ mod tests {
             .with_search("2ply".parse::<Search>().ok())
             .handle("uci");
         assert!(
-            out.contains(
-                &"option name Search type combo default 2ply var auto var 2ply var 2ply-q \
-                  var 2ply-qe var 3ply-qe"
-                    .to_string()
-            ),
+            out.contains(&format!(
+                "option name Search type combo default 2ply var auto{}",
+                vars()
+            )),
             "{out:?}"
         );
     }

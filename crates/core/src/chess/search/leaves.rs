@@ -145,8 +145,8 @@ pub(super) fn capture_search(
     (best, count)
 }
 
-/// The leaf of the `3ply-qe` search after a reply that captured nothing on its target
-/// square, with gain `g2` for the opponent below the engine move scoring `child`: its
+/// The leaf of the third-ply search ([`SearchOptions::third_ply`]) after a reply that
+/// captured nothing on its target square, with gain `g2` for the opponent below the engine move scoring `child`: its
 /// key for the tournament over the replies (`child - key` is its score: the position's
 /// score plus the endgame term, or `-(MATE - 1 ply)` when the engine is mated, or 0
 /// when stalemated) and the positions counted (the reply's).

@@ -28,7 +28,7 @@
 //! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::endgame`] (the
 //! `2ply-qe` variant), every leaf where the engine can move also adds the endgame term
 //! of [`endgame`] (the leaf's board, from the engine's view) to its score. With
-//! [`SearchOptions::third_ply`] (the `3ply-qe` variant), [`third_ply`] replaces the leaf
+//! [`SearchOptions::third_ply`] (the selective third ply), [`third_ply`] replaces the leaf
 //! below each reply that captured on its target square: a copy of the leaf stands pat,
 //! another forks into the engine's captures and promotions, each with the opponent's
 //! `capture_search` below it, and a tournament per reply keeps the best; the other

@@ -85,7 +85,7 @@ pub(super) fn root_input(
 /// The leaves then settle the common case (no entry near, as on every position of a
 /// game without reversible moves back and forth) without the comparison: the 2-ply
 /// leaf ([`leaf_repetition`]) wakes only the threads that hold `near`, so it needs no
-/// flag; the `3ply-qe` leaf ([`leaf_repeats`]) tests the flag in the three rules of an
+/// flag; the third-ply search's leaf ([`leaf_repeats`]) tests the flag in the three rules of an
 /// `if`.
 #[track_caller]
 pub(super) fn child_has_near(
