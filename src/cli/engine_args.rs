@@ -9,7 +9,7 @@
 use std::num::NonZeroUsize;
 
 use clap::Args;
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::builder::{PossibleValue, TypedValueParser};
 use regex_chess_core::engine::Search;
 use regex_chess_core::exec::{Choice, ExecutorKind};
 
@@ -57,44 +57,59 @@ impl EngineArgs {
 
 /// Parses `--search NAME`, offering every registered variant with its summary; an
 /// unknown name is refused with the registry's own message.
-pub fn search_parser() -> SearchParser {
-    SearchParser
+pub fn search_parser() -> NamedParser<Search> {
+    NamedParser::new(Search::ALL.map(|s| (s.name(), s.summary())).to_vec())
 }
 
-/// The parser of `--search` (see [`search_parser`]).
-#[derive(Clone, Copy, Debug)]
-pub struct SearchParser;
+/// Parses `--executor NAME`; an unknown name is refused with the library's message.
+fn executor_parser() -> NamedParser<ExecutorKind> {
+    NamedParser::new(vec![
+        ("fast", "regex-automata DFAs, literal prefilters, the rope"),
+        ("reference", "the regex crate's replace_all, rule by rule"),
+    ])
+}
 
-impl TypedValueParser for SearchParser {
-    type Value = Search;
+/// A value named by one of a few words: offered (with a line of help each) in `--help`,
+/// read with the type's own `FromStr`, whose error message is the one the user sees.
+#[derive(Clone, Debug)]
+pub struct NamedParser<T> {
+    values: Vec<(&'static str, &'static str)>,
+    parsed: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> NamedParser<T> {
+    fn new(values: Vec<(&'static str, &'static str)>) -> NamedParser<T> {
+        NamedParser {
+            values,
+            parsed: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T> TypedValueParser for NamedParser<T>
+where
+    T: std::str::FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::fmt::Display,
+{
+    type Value = T;
 
     fn parse_ref(
         &self,
         _: &clap::Command,
         _: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
-    ) -> Result<Search, clap::Error> {
+    ) -> Result<T, clap::Error> {
         let text = value.to_string_lossy();
-        text.parse::<Search>()
+        text.parse::<T>()
             .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{e}\n")))
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let values = Search::ALL.map(|s| PossibleValue::new(s.name()).help(s.summary()));
-        Some(Box::new(values.into_iter()))
+        let values = self.values.iter();
+        Some(Box::new(
+            values.map(|(name, help)| PossibleValue::new(*name).help(*help)),
+        ))
     }
-}
-
-/// Parses `--executor NAME`.
-fn executor_parser() -> impl TypedValueParser<Value = ExecutorKind> {
-    let values = [
-        PossibleValue::new("fast").help("regex-automata DFAs, literal prefilters, the rope"),
-        PossibleValue::new("reference").help("the regex crate's replace_all, rule by rule"),
-    ];
-    PossibleValuesParser::new(values).map(|name| match name.as_str() {
-        "reference" => ExecutorKind::Reference,
-        _ => ExecutorKind::Fast,
-    })
 }
 
 /// Parses a number of cores: a whole number of at least 1.
