@@ -1,9 +1,10 @@
-//! Criterion benchmarks: the reference and the fast executor on the three rules of
-//! anchors.md (pop, push, lookup) over a 1,000-thread state of about 137 KB, and on a
-//! small mixed program (push, pop, lookup, fork, pause, reactivate) over many threads.
+//! Criterion benchmarks: the reference and the fast executor on three of the machine's
+//! rules (pop, push, lookup) over a 1,000-thread state of about 137 KB, and on a small
+//! mixed program (push, pop, lookup, fork, pause, reactivate) over many threads.
 //!
 //! Run with `cargo bench --bench executors`; sample counts and times are kept small
-//! because the machine is shared. PERF.md records a run.
+//! because the machine is shared. The runs so far are in docs/perf-history.md,
+//! "Executors (`benches/executors.rs`)".
 
 use std::hint::black_box;
 use std::time::Duration;

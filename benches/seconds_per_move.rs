@@ -1,7 +1,7 @@
-//! Milliseconds per move on `positions/bench.txt`, both executors: the workload of
-//! `regex-chess bench` (the `play` program when registered, else the `two-plies` proxy),
-//! with criterion's smallest sample size. The reference takes seconds per position on
-//! the proxy, so the whole file takes several minutes.
+//! Milliseconds per move on the built-in bench suite (`data/positions/bench.txt`), both
+//! executors: the default workload of `regex-chess bench` (the `play` program answering
+//! the move white types), with criterion's smallest sample size. The reference takes
+//! 80-500 ms a move, so the whole suite takes a few minutes.
 //!
 //! `cargo bench --bench seconds_per_move [-- FILTER]`
 
@@ -16,10 +16,8 @@ use regex_chess_core::exec::ExecutorKind;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn seconds_per_move(c: &mut Criterion) {
-    let workload = Workload::new(None, &CompileOptions::default()).expect("the workload builds");
-    if let Some(note) = &workload.note {
-        eprintln!("{note}");
-    }
+    let workload =
+        Workload::new(Some("play"), &CompileOptions::default()).expect("the workload builds");
     let text = regex_chess_core::positions::BENCH;
     let positions = bench::parse_positions(text).expect("bench positions");
     let mut group = c.benchmark_group(format!("seconds_per_move/{}", workload.name));

@@ -1,5 +1,6 @@
 //! What a program-cache hit pays to trust its file, against what it would pay to validate
-//! the program again (see `src/programs/cache.rs` and PERF.md, "Program-cache hits").
+//! the program again (see `crates/core/src/programs/cache.rs`, and docs/perf-history.md,
+//! "Program-cache hits").
 //!
 //! `cache_hit_cost NAME` loads program `NAME` through the cache named by the environment
 //! (`REGEX_CHESS_CACHE`, ...; a miss compiles and stores it first), then prints the time of

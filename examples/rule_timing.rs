@@ -1,8 +1,11 @@
-//! Times single rules of the two-plies proxy on the state they meet.
+//! Times single rules of a move on the state they meet, on both executors (the median of
+//! five runs of the one rule each).
 //!
 //! `cargo run --release --example rule_timing -- RULE [RULE...]`; the environment
-//! variables `PROGRAM` (default `two-plies`), `FEN` and `MOVE` (for `play`) choose the
-//! workload.
+//! variables `PROGRAM` (a `bench` workload: `play` by default, or any registered program
+//! that takes a FEN), `FEN` (the start position by default) and `MOVE` (the move white
+//! types, for `play`; `e2e4` by default) choose the move. The rule indices of a move's
+//! slowest rules come from `regex-chess profile --slowest N`.
 
 use std::time::Instant;
 
@@ -14,7 +17,7 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let name = std::env::var("PROGRAM").unwrap_or_else(|_| "two-plies".into());
+    let name = std::env::var("PROGRAM").unwrap_or_else(|_| "play".into());
     let w = Workload::new(Some(&name), &Default::default()).unwrap();
     let fast = Fast::new(w.program.clone());
     let reference = Reference::new(w.program.clone());
@@ -23,7 +26,7 @@ fn main() {
     let input = w
         .input(&regex_chess_core::bench::BenchPosition {
             fen,
-            white_move: std::env::var("MOVE").unwrap_or_default(),
+            white_move: std::env::var("MOVE").unwrap_or_else(|_| "e2e4".into()),
             label: String::new(),
         })
         .unwrap();
