@@ -10,7 +10,7 @@ use super::{CliError, fail};
 use regex_chess_core::bench::{self, Measure, Row, Workload, children};
 use regex_chess_core::compiler::CompileOptions;
 use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_core::exec::{Executor, ExecutorKind, UnknownExecutor};
 use regex_chess_core::positions as suites;
 
 /// Arguments of `bench`.
@@ -68,7 +68,11 @@ fn parse_bytes_or_off(s: &str) -> Result<usize, String> {
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let kinds: Vec<ExecutorKind> = match args.executor.as_str() {
         "both" => vec![ExecutorKind::Fast, ExecutorKind::Reference],
-        other => vec![other.parse().map_err(CliError)?],
+        other => vec![
+            other
+                .parse()
+                .map_err(|e: UnknownExecutor| CliError(e.to_string()))?,
+        ],
     };
     let path = args.positions.as_deref();
     let source = suites::describe(path, "bench suite");

@@ -10,7 +10,7 @@ use super::{CliError, fail};
 use regex_chess_core::bench::{BenchPosition, Workload};
 use regex_chess_core::chess::fen::Fen;
 use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::exec::ExecutorKind;
+use regex_chess_core::exec::{ExecutorKind, UnknownExecutor};
 use regex_chess_core::profile::{self, Recorder};
 
 /// Arguments of `profile`.
@@ -59,7 +59,7 @@ pub struct ProfileArgs {
     svg: Option<PathBuf>,
 }
 
-fn parse_kind(s: &str) -> Result<ExecutorKind, String> {
+fn parse_kind(s: &str) -> Result<ExecutorKind, UnknownExecutor> {
     s.parse()
 }
 

@@ -8,7 +8,7 @@ use clap::Args;
 use super::{CliError, fail};
 use regex_chess_core::exec::fast::{self, Fast};
 use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Executor, ExecutorKind, trace};
+use regex_chess_core::exec::{Executor, ExecutorKind, UnknownExecutor, trace};
 use regex_chess_core::program::json::{self, Syntax};
 
 /// Arguments of `run`.
@@ -34,7 +34,7 @@ pub struct RunArgs {
     cores: usize,
 }
 
-fn parse_kind(s: &str) -> Result<ExecutorKind, String> {
+fn parse_kind(s: &str) -> Result<ExecutorKind, UnknownExecutor> {
     s.parse()
 }
 

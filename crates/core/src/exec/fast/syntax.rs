@@ -270,14 +270,9 @@ pub fn encode(hir: &Hir, out: &mut Vec<u8>) {
 }
 
 /// Why bytes are not the binary form of a HIR.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a parsed pattern: {0}")]
 pub struct DecodeError(pub(super) &'static str);
-
-impl std::fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "not a parsed pattern: {}", self.0)
-    }
-}
 
 /// The HIR whose binary form ([`encode`]) is all of `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<Hir, DecodeError> {
