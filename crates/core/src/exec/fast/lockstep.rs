@@ -481,9 +481,9 @@ mod tests {
         pub static ALWAYS: Cell<bool> = const { Cell::new(false) };
     }
     use crate::exec::Executor;
+    use crate::exec::fast::generated::Rng;
     use crate::exec::fast::pattern::Compiled;
     use crate::exec::fast::syntax::{AsciiDfa, Direction, ascii_hir};
-    use crate::exec::fast::tests::Rng;
     use regex_automata::nfa::thompson;
     use regex_automata::util::prefilter::Prefilter;
 

@@ -1378,7 +1378,7 @@ mod tests {
     #[test]
     fn the_chess_programs_patterns_are_stored_whole() {
         let (mut kept, mut lines, mut nfas) = (0, 0, 0);
-        for pattern in crate::exec::fast::tests::program_patterns(&["move", "move-qe"]) {
+        for pattern in crate::exec::fast::generated::program_patterns(&["move", "move-qe"]) {
             let hir = syntax::parse(&pattern);
             let Some((_, bytes)) = stored(&hir) else {
                 continue;

@@ -290,7 +290,7 @@ mod tests {
     /// pattern of the chess programs.
     #[test]
     fn needed_literals_agree_with_the_compiled_patterns() {
-        for pattern in crate::exec::fast::tests::program_patterns(&["move", "move-qe"]) {
+        for pattern in crate::exec::fast::generated::program_patterns(&["move", "move-qe"]) {
             let hir = syntax::parse(&pattern);
             let compiled = super::super::pattern::Compiled::from_hir(&hir);
             let from_compiled: Vec<Vec<u8>> =

@@ -240,7 +240,7 @@ impl Follow<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::fast::tests::Rng;
+    use crate::exec::fast::generated::Rng;
 
     #[test]
     fn built_index_lists_every_percent() {

@@ -597,7 +597,7 @@ mod tests {
 
     #[test]
     fn the_chess_programs_patterns_read_back() {
-        for pattern in crate::exec::fast::tests::program_patterns(&["play", "move"]) {
+        for pattern in crate::exec::fast::generated::program_patterns(&["play", "move"]) {
             round_trip(&pattern);
         }
     }

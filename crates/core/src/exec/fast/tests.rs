@@ -4,28 +4,10 @@
 use std::ops::ControlFlow;
 
 use super::Fast;
+use super::generated::Rng;
 use crate::exec::reference::Reference;
 use crate::exec::{Executor, Observer, RuleReport};
 use crate::program::{Program, Rule};
-
-/// Each distinct pattern of the registered programs `names`, compiled with the default
-/// options, once, in rule order: what the tests that walk every pattern the chess
-/// programs use read.
-pub fn program_patterns(names: &[&str]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    let mut patterns = Vec::new();
-    for name in names {
-        let entry = crate::programs::find(name).expect("registered");
-        let options = crate::compiler::CompileOptions::default();
-        let program = crate::compiler::compile((entry.build)(), &options).program;
-        for rule in program.rules {
-            if seen.insert(rule.pattern.clone()) {
-                patterns.push(rule.pattern);
-            }
-        }
-    }
-    patterns
-}
 
 /// Records every report and the state after every rule.
 #[derive(Default)]
@@ -302,28 +284,6 @@ fn observer_break_stops() {
     assert_eq!(fast.run_observed("a", &mut stop), "c");
     assert_eq!(stop.1, vec![0, 1]);
     assert_eq!(fast.run_range("a", 1..3, &mut crate::exec::NoObserver), "a");
-}
-
-/// A tiny deterministic generator (xorshift), so randomized tests need no extra crate and
-/// their failures reproduce. Shared by the executor's unit tests.
-pub(super) struct Rng(pub(super) u64);
-
-impl Rng {
-    pub(super) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (which is not 0).
-    pub(super) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub(super) fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
 }
 
 #[test]
