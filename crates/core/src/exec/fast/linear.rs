@@ -260,6 +260,7 @@ impl QuickRun {
     }
 
     /// The end of the longest run of the class in `hay[from..end]`.
+    #[inline]
     fn run_end(&self, hay: &[u8], from: usize, end: usize) -> usize {
         memchr_any(&self.stops, &hay[from..end]).map_or(end, |k| from + k)
     }

@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use crate::program::{Piece, Template};
+use crate::program::Piece;
 
 use super::pattern::{Cache, Compiled};
 use super::rules::{GroupNeed, RuleParts};
@@ -271,7 +271,9 @@ pub fn rewrite_stretch(
 /// One rule applied to one text: what [`Pass::expand`] reads.
 struct Pass<'a> {
     pattern: &'a Compiled,
-    template: &'a Template,
+    /// The template's pieces, read out of it once (a rewrite runs many matches; the
+    /// compiler does not hoist reads through the reference a [`RuleParts`] holds).
+    pieces: &'a [Piece],
     need: GroupNeed,
     hay: &'a str,
     starts: Option<&'a Starts>,
@@ -281,7 +283,7 @@ impl<'a> Pass<'a> {
     fn new(rule: RuleParts<'a>, hay: Hay<'a>) -> Pass<'a> {
         Pass {
             pattern: rule.pattern,
-            template: rule.template,
+            pieces: rule.template.pieces(),
             need: rule.need,
             hay: hay.text,
             starts: hay.index,
@@ -347,7 +349,7 @@ impl<'a> Pass<'a> {
             if self.need == GroupNeed::Engine {
                 pattern.resolve_groups(cache, hay, start, end);
             }
-            let pieces = self.template.pieces();
+            let pieces = self.pieces;
             for piece in pieces {
                 match part(pattern, cache, self.need, piece, start, end) {
                     Part::Text(text) => writer.literal(text),
@@ -520,6 +522,7 @@ impl Writer<'_, '_, '_> {
 mod tests {
     use super::super::rules::group_need;
     use super::*;
+    use crate::program::Template;
 
     /// One rule on `hay` through [`rewrite`], with the index of `%` bytes and without:
     /// the output and whether it changed, after checking the output against `regex`

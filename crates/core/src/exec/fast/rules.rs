@@ -129,6 +129,7 @@ impl Rules {
     }
 
     /// Rule `index`'s compiled parts, compiling its pattern if needed.
+    #[inline]
     pub fn parts(&self, index: usize) -> RuleParts<'_> {
         self.parts_with(index, PatternSlot::get)
     }
@@ -140,6 +141,7 @@ impl Rules {
     }
 
     /// Rule `index`'s parts, its pattern compiled by `compile`.
+    #[inline]
     fn parts_with(
         &self,
         index: usize,

@@ -78,6 +78,7 @@ impl Starts {
     /// `hint` speeds up searches from increasing positions: it is where the walk may
     /// start when every offset before it is below `from` (else a binary search finds
     /// where), and is left just past the offset returned. Any value is correct.
+    #[inline]
     pub fn next_candidate(
         &self,
         hay: &[u8],
