@@ -15,7 +15,7 @@
 //! reuse the states already built, and trimmed so that a game does not grow them
 //! without end.
 //!
-//! Layer 8 (the top): uses `rules`, `state`, `rope`, `parallel`, `ahead` and `run`.
+//! Layer 9 (the top): uses `rules`, `state`, `rope`, `parallel`, `ahead` and `run`.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

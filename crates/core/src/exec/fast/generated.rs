@@ -2,6 +2,14 @@
 //! for the property tests (literal characters and fixed atoms, nested in concatenations,
 //! alternations and the caller's wrappers, templates with `{}` for the inner pattern), a
 //! small deterministic random generator, and the patterns of the registered programs.
+//!
+//! Contract: [`Rng`] gives the same numbers for the same seed on every machine, so a
+//! randomized test's failure reproduces; [`patterns`] may give patterns that `regex`
+//! refuses (callers skip them); [`program_patterns`] compiles the registered programs
+//! with the default options.
+//!
+//! Trade-offs: a xorshift generator instead of a crate: spread enough for tests, no
+//! statistical quality claimed.
 
 use proptest::prelude::*;
 use proptest::sample::select;

@@ -38,6 +38,8 @@
 //! walks matching, at about 11 places each) ran 1.6x slower than one search at a time
 //! in the micro-benchmark, so batches where general steps outnumber plain ones turn
 //! lockstep off for a few rules. Answers of candidates inside a match are wasted.
+//!
+//! Layer 2 (a matcher): uses nothing else of the executor.
 
 use regex_automata::hybrid::LazyStateID;
 use regex_automata::hybrid::dfa::{Cache, DFA};

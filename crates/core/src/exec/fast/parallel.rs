@@ -39,6 +39,8 @@
 //! execution), pooled with the caller's between runs. Waking a helper costs a few
 //! microseconds, so only states of at least `min_len` bytes are shared (see PERF.md,
 //! "Several cores"). A helper descheduled while running its piece delays the run.
+//!
+//! Layer 7: uses `rope`, `stretch`, `state`, `rules` and `rewrite`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};

@@ -15,6 +15,13 @@
 //! against the match, without reading the output.
 //! Capture groups are resolved only when the template uses a group other than 0, and
 //! only with an engine when a used group is not a fixed literal.
+//!
+//! Trade-offs: one pass and no list of matches means the output is written before the
+//! rewrite knows whether anything changed: a rule whose every replacement gives its match
+//! back still writes a copy (the caller then keeps the old text). Comparing each match
+//! with its replacement costs a few comparisons per match, only until one differs.
+//!
+//! Layer 5: uses `pattern`, `rules` (a rule's parts) and `starts`.
 
 use std::ops::Range;
 

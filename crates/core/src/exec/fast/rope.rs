@@ -25,8 +25,8 @@
 //! The index of `%` bytes (`starts.rs`): on large states each piece keeps its own, cut
 //! from the state's when it holds one (else made by a scan of the piece), so that rules
 //! whose matches start with a `%`-literal walk it as they do on the flat state; the run
-//! hands the state the pieces' indexes joined ([`Rope::joined_index`]), so that no later
-//! rule scans for it again.
+//! hands the state the pieces' indexes joined ([`Rope::joined_index_into`]), so that no
+//! later rule scans for it again.
 //!
 //! Buffers and the join: a piece's texts live in buffers kept between runs (in the
 //! scratch space, [`recycle`]), so a piece costs no allocation once runs have grown
@@ -45,6 +45,8 @@
 //! The state after a rule inside the run is known only at the end: it is rebuilt from
 //! each piece's history when the observer reads states (recorded only then), else by
 //! replaying the run's first rules on the pieces.
+//!
+//! Layer 6: uses `rules`, `slot`, `caches`, `rewrite` and `starts`.
 
 use std::ops::Range;
 

@@ -22,7 +22,7 @@
 //! run reports its rules after it ran them all, rendering a state inside the run only
 //! when the observer asks for one.
 //!
-//! Layer 7: uses `rules`, `rewrite`, `state`, `seen`, `rope`, `stretch` and `parallel`.
+//! Layer 8: uses `rules`, `rewrite`, `state`, `seen`, `rope`, `stretch` and `parallel`.
 
 use std::ops::{ControlFlow, Range};
 use std::sync::RwLock;

@@ -26,7 +26,7 @@ use super::syntax;
 
 /// The table the program cache keeps of `patterns` (see `remembered.rs`): for each
 /// distinct pattern its parse, the literals its matches need and its compiled form's
-/// plain data ([`Compiled::store`]), for [`remembered::remember`].
+/// plain data (`Compiled::store`), for [`remember_parses`](super::remember_parses).
 pub fn parse_table<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
     remembered::table(patterns, Compiled::store)
 }

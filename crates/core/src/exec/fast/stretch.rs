@@ -3,10 +3,10 @@
 //! pieces joined in order with the few matches that cross a cut searched again.
 //!
 //! Contract: for a pattern that is splittable (`Compiled::splittable`: no look-around,
-//! no empty match) and a text cut at any bounds, [`Stretch::join`] of the [`StretchRun`]s that
-//! [`Stretch::run_piece`] gives for the pieces (each from its bound, or from where the piece
-//! before it ended) writes exactly `regex::Regex::replace_all`'s text for the whole
-//! text, and returns its match count.
+//! no empty match) and a text cut at any bounds, [`Stretch::join`] of the
+//! [`StretchRun`]s that [`Stretch::run_piece`] gives for the pieces (each from its bound,
+//! or from where the piece before it ended) writes exactly
+//! `regex::Regex::replace_all`'s text for the whole text, and returns its match count.
 //!
 //! Why it is exact. Without look-around, the match a search reports at a start depends
 //! only on the text from that start on; matches are never empty, so after a match the
@@ -15,10 +15,11 @@
 //! search reaches `b` with no match in progress: true when the pieces before it ended
 //! exactly at `b` (their last match ended at or before it, and the search from there
 //! found its next match at or after `b`, which is what the piece found first). When a
-//! match of the piece before runs past `b`, [`Stretch::join`] searches the piece again from that
-//! match's end, and as soon as it meets a match the piece's own search also started at,
-//! the two searches are at the same place, and the rest of the piece's run is taken as
-//! it is (its output from that match on, and its count of the matches from there).
+//! match of the piece before runs past `b`, [`Stretch::join`] searches the piece again
+//! from that match's end, and as soon as it meets a match the piece's own search also
+//! started at, the two searches are at the same place, and the rest of the piece's run
+//! is taken as it is (its output from that match on, and its count of the matches from
+//! there).
 //!
 //! Where it pays: the rules that compare a thread with the next (the search's
 //! tournaments, which pair threads) or end a thread at the next one's head are not
@@ -33,6 +34,8 @@
 //! caller's pieces (a prefix, taken in order) start exactly where the one before ended,
 //! so only a helper's pieces are searched again. The index of `%` bytes: each piece
 //! with matches scans its output for one; the join shifts them into the output's index.
+//!
+//! Layer 6: uses `rules`, `caches`, `rewrite` and `starts`.
 
 use std::ops::Range;
 use std::sync::{Mutex, PoisonError};

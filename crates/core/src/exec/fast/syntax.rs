@@ -21,7 +21,13 @@
 //! The binary forms of a program's patterns travel in the program cache (see
 //! `remembered.rs`).
 //!
-//! Nothing here depends on other modules of the executor.
+//! Trade-offs: the binary form is this build's own (the program cache's key changes
+//! with the source, so a file of another build is rebuilt, never read); reading it back
+//! goes through `regex_syntax`'s constructors, which recompute every property instead
+//! of trusting stored ones: about a clone's cost, and never a HIR that disagrees with
+//! itself.
+//!
+//! Layer 1: nothing here depends on other modules of the executor.
 
 use std::sync::OnceLock;
 

@@ -943,8 +943,8 @@ fn compiled(fast: &Fast) -> Vec<bool> {
 
 /// The helper that compiles ahead leaves out the patterns whose remembered needed
 /// literals a small flat state lacks right now, compiles the others, and still marks the
-/// program as gone through; on a state past [`super::super::ahead::AHEAD_CHECK_MAX`] it compiles them
-/// all. A run then compiles a left-out pattern itself when it needs it, and answers as
+/// program as gone through; on a state past [`AHEAD_CHECK_MAX`](super::super::ahead::AHEAD_CHECK_MAX)
+/// it compiles them all. A run then compiles a left-out pattern itself when it needs it, and answers as
 /// the reference does. (`stop` is set from the start: the helper then makes no second
 /// pass over the left-out patterns, see the next test.)
 #[test]
