@@ -255,15 +255,20 @@ impl From<ExecutorKind> for Choice {
     }
 }
 
+/// The error of the executors' layer: a name that is no executor's (see
+/// [`ExecutorKind`]'s `FromStr`). The fast executor's program-cache table has its own,
+/// [`fast::ParsedTableError`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown executor `{0}` (expected reference or fast)")]
+pub struct UnknownExecutor(pub String);
+
 impl std::str::FromStr for ExecutorKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownExecutor;
+    fn from_str(s: &str) -> Result<Self, UnknownExecutor> {
         match s {
             "reference" => Ok(ExecutorKind::Reference),
             "fast" => Ok(ExecutorKind::Fast),
-            other => Err(format!(
-                "unknown executor `{other}` (expected reference or fast)"
-            )),
+            other => Err(UnknownExecutor(other.to_string())),
         }
     }
 }

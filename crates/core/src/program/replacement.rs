@@ -12,8 +12,6 @@
 //! Tools written in Python use `\1` and `\g<name>`; [`python_to_rust`] converts such a
 //! template, including its escapes (`\n`, `\\`) and its literal dollars.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 /// One piece of a parsed replacement template.
@@ -35,30 +33,18 @@ pub struct Template {
 }
 
 /// Why a replacement template was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
     /// The template names a group that the pattern does not define.
+    #[error(
+        "the replacement refers to group `{0}`, which the pattern does not have \
+         (write `${{1}}x` rather than `$1x` when a name character follows)"
+    )]
     UnknownGroup(String),
     /// A Python-style escape that Python itself rejects (`\q`, a trailing `\`, `\g<`...).
+    #[error("the Python-style replacement has a bad escape `{0}`")]
     BadPythonEscape(String),
 }
-
-impl fmt::Display for TemplateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TemplateError::UnknownGroup(name) => write!(
-                f,
-                "the replacement refers to group `{name}`, which the pattern does not have \
-                 (write `${{1}}x` rather than `$1x` when a name character follows)"
-            ),
-            TemplateError::BadPythonEscape(esc) => {
-                write!(f, "the Python-style replacement has a bad escape `{esc}`")
-            }
-        }
-    }
-}
-
-impl std::error::Error for TemplateError {}
 
 impl Template {
     /// Parses `template` with the rules of `regex::Captures::expand`, resolving group names

@@ -1,6 +1,15 @@
-//! Random patterns for the property tests of the fast executor's modules: literal
-//! characters and fixed atoms, nested in concatenations, alternations and the caller's
-//! wrappers (templates with `{}` for the inner pattern). Tests only.
+//! Inputs for the unit tests of the fast executor's modules (tests only): random patterns
+//! for the property tests (literal characters and fixed atoms, nested in concatenations,
+//! alternations and the caller's wrappers, templates with `{}` for the inner pattern), a
+//! small deterministic random generator, and the patterns of the registered programs.
+//!
+//! Contract: [`Rng`] gives the same numbers for the same seed on every machine, so a
+//! randomized test's failure reproduces; [`patterns`] may give patterns that `regex`
+//! refuses (callers skip them); [`program_patterns`] compiles the registered programs
+//! with the default options.
+//!
+//! Trade-offs: a xorshift generator instead of a crate: spread enough for tests, no
+//! statistical quality claimed.
 
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -26,4 +35,46 @@ pub fn patterns(
         ]
     })
     .boxed()
+}
+
+/// A tiny deterministic generator (xorshift), so randomized tests need no extra crate and
+/// their failures reproduce. Shared by the unit tests of the
+/// executor's modules.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n` (which is not 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Each distinct pattern of the registered programs `names`, compiled with the default
+/// options, once, in rule order: what the tests that walk every pattern the chess
+/// programs use read.
+pub fn program_patterns(names: &[&str]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut patterns = Vec::new();
+    for name in names {
+        let entry = crate::engine::registry::find(name).expect("registered");
+        let options = crate::compiler::CompileOptions::default();
+        let program = crate::compiler::compile(entry.build(), &options).program;
+        for rule in program.rules {
+            if seen.insert(rule.pattern.clone()) {
+                patterns.push(rule.pattern);
+            }
+        }
+    }
+    patterns
 }

@@ -30,6 +30,8 @@
 //! Trade-off: the search is an interpreter over atoms (a few ns a step), cheap for the
 //! machine's short threads but no match for a DFA on long, branchy texts: the budget
 //! hands those to the DFA.
+//!
+//! Layer 2 (a matcher): uses `literal` and `syntax`.
 
 use memchr::memmem;
 use regex_syntax::hir::{Class, Hir, HirKind};
@@ -260,6 +262,7 @@ impl QuickRun {
     }
 
     /// The end of the longest run of the class in `hay[from..end]`.
+    #[inline]
     fn run_end(&self, hay: &[u8], from: usize, end: usize) -> usize {
         memchr_any(&self.stops, &hay[from..end]).map_or(end, |k| from + k)
     }

@@ -26,6 +26,8 @@
 //! interleaved (see [`super::lockstep`]); it decides only where that line settles the
 //! start (it matches, or it is the only candidate line), and leaves the rest to
 //! [`Lines::find_at`].
+//!
+//! Layer 2 (a matcher): uses `linear`, `lockstep`, `literal`, `nfa_form` and `syntax`.
 
 use std::sync::OnceLock;
 
@@ -144,7 +146,7 @@ pub struct Effort {
     pub touched_end: bool,
 }
 
-/// The plain data of a [`Lines`] form: what [`Lines::new`] reads off the parse, without
+/// The plain data of a [`Lines`] form: what [`LinesPlan::new`] reads off the parse, without
 /// the lazy DFAs (each segment keeps the stored form of its `M R` part's NFA instead,
 /// [`nfa_form`], which costs less to read back than the part's parse costs to read back
 /// and compile).

@@ -14,6 +14,8 @@
 //! Trade-offs: only the top-level concatenation is walked for required literals and fixed
 //! groups. That covers the machine dialect (a literal head, then classes and groups) while
 //! staying obviously sound; anything subtler is left to the engines.
+//!
+//! Layer 1: uses `syntax` only.
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::memmem;

@@ -12,11 +12,15 @@
 //! when a part that may end with `\n` is followed, past parts that may be empty, by one
 //! that may start with `%`; a repetition of two or more when its part may both end with
 //! `\n` and start with `%`. Every flag over-approximates (a sub-pattern that can never
-//! match still counts), so the answer is conservative. It costs a walk of the parse, no
-//! automaton: a fresh process decides it for every pattern it meets on a large state
-//! (an NFA per pattern cost about 640 M instructions on the first move, PERF.md).
+//! match still counts), so the answer is conservative.
 //!
-//! Depends on nothing else in the executor.
+//! Trade-offs: a pattern judged not local although it is only runs on the whole state
+//! (correct, and on several cores slower); in exchange the decision costs a walk of the
+//! parse, no automaton: a fresh process decides it for every pattern it meets on a
+//! large state (an NFA per pattern cost about 640 M instructions on the first move,
+//! PERF.md).
+//!
+//! Layer 1: depends on nothing else in the executor.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 

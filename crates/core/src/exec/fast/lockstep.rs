@@ -38,6 +38,8 @@
 //! walks matching, at about 11 places each) ran 1.6x slower than one search at a time
 //! in the micro-benchmark, so batches where general steps outnumber plain ones turn
 //! lockstep off for a few rules. Answers of candidates inside a match are wasted.
+//!
+//! Layer 2 (a matcher): uses nothing else of the executor.
 
 use regex_automata::hybrid::LazyStateID;
 use regex_automata::hybrid::dfa::{Cache, DFA};
@@ -481,9 +483,9 @@ mod tests {
         pub static ALWAYS: Cell<bool> = const { Cell::new(false) };
     }
     use crate::exec::Executor;
+    use crate::exec::fast::generated::Rng;
     use crate::exec::fast::pattern::Compiled;
     use crate::exec::fast::syntax::{AsciiDfa, Direction, ascii_hir};
-    use crate::exec::fast::tests::Rng;
     use regex_automata::nfa::thompson;
     use regex_automata::util::prefilter::Prefilter;
 

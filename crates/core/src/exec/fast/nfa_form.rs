@@ -24,6 +24,10 @@
 //! not come back the same), never a panic; the program cache checks the bytes'
 //! checksum and key first.
 //!
+//! Trade-offs: the merging (a partition refinement over the whole NFA) is paid once,
+//! when the program cache is written, and reading back costs a replay into the builder;
+//! only single-pattern NFAs are kept, and only for the lazy DFAs.
+//!
 //! Layer 1: uses `syntax` only.
 
 use std::collections::HashMap;

@@ -4,9 +4,9 @@
 //! pieces of a rule that is not local (`stretch.rs`: each piece searched from its
 //! start, joined by the caller).
 //!
-//! Contract: [`Crew::run`] returns exactly the [`PieceRun`]s that [`rope::run_piece`]
-//! gives for every piece, in order, whichever thread ran each; [`Crew::stretch`] returns
-//! [`StretchRun`]s that [`stretch::join`] turns into exactly the rule's result.
+//! Contract: [`Crew::run`] returns exactly the [`PieceRun`]s that [`Run::piece`] gives
+//! for every piece, in order, whichever thread ran each; [`Crew::stretch`] returns
+//! [`StretchRun`]s that [`Stretch::join`] turns into exactly the rule's result.
 //!
 //! Why cutting is exact. A pattern is local (`local.rs`) when it has no look-around, cannot
 //! match the empty string, and no string it matches contains `\n%`. The state is cut only
@@ -39,16 +39,19 @@
 //! execution), pooled with the caller's between runs. Waking a helper costs a few
 //! microseconds, so only states of at least `min_len` bytes are shared (see PERF.md,
 //! "Several cores"). A helper descheduled while running its piece delays the run.
+//!
+//! Layer 7: uses `rope`, `stretch`, `state`, `rules` and `rewrite`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};
 
 use std::ops::Range;
 
-use super::rope::{self, Known, Mode, Piece, PieceRun};
-use super::state::State;
-use super::stretch::{self, StretchRun};
-use super::{Fast, Scratch};
+use super::rewrite::Hay;
+use super::rope::{Known, Mode, Piece, PieceRun, Run, Scratch};
+use super::rules::Rules;
+use super::state::{self, State};
+use super::stretch::{self, Stretch, StretchRun};
 
 /// Cut points for `pieces` pieces of `text`: each is the position of a `%` right after a
 /// `\n`, at or after an equal share of the text, in increasing order (fewer when the text
@@ -102,11 +105,14 @@ impl Parallel {
         self.cores
     }
 
-    /// Runs `body` with a crew of helper threads that read `state`; they stop when
-    /// `body` returns. `helpers` are their scratch spaces (grown as needed).
+    /// Runs `body` with a crew of helper threads that run `rules` on `state`; they stop
+    /// when `body` returns. `helpers` are their scratch spaces (grown as needed). With
+    /// `speculate`, the caller too searches each of its pieces of a stretch from the
+    /// piece's start (see [`Crew::stretch`]).
     pub fn with_crew<R>(
         &self,
-        fast: &Fast,
+        rules: &Rules,
+        speculate: bool,
         state: &RwLock<State>,
         helpers: &mut Vec<Scratch>,
         body: impl FnOnce(&Crew<'_>) -> R,
@@ -115,7 +121,8 @@ impl Parallel {
             helpers.resize_with(self.cores - 1, Scratch::default);
         }
         let crew = Crew {
-            fast,
+            rules,
+            speculate,
             state,
             parallel: self,
             job: Mutex::new(Job::default()),
@@ -214,7 +221,9 @@ struct Done {
 /// machine only loses the hand-off, not the caller's time); it waits only for pieces a
 /// helper is running.
 pub struct Crew<'a> {
-    fast: &'a Fast,
+    rules: &'a Rules,
+    /// Whether the caller searches each of its pieces of a stretch from the piece's start.
+    speculate: bool,
     state: &'a RwLock<State>,
     parallel: &'a Parallel,
     job: Mutex<Job>,
@@ -261,7 +270,7 @@ impl Crew<'_> {
                     ..Done::default()
                 };
                 {
-                    let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
+                    let state = state::read(self.state);
                     let (text, index) = (state.flat_text(), state.flat_index());
                     let (from, limit) = (job.bounds[k], job.bounds[k + 1]);
                     match job.work {
@@ -270,31 +279,22 @@ impl Crew<'_> {
                                 text,
                                 whole_index: index.map(|whole| (whole, 0)),
                             };
-                            let piece = whole.cut(from..limit);
-                            let rules = job.rules.clone();
-                            done.run = rope::run_piece(
-                                self.fast,
-                                rules,
-                                &job.absent,
-                                scratch,
-                                piece,
-                                job.mode,
-                            );
+                            let run = Run {
+                                rules: self.rules,
+                                range: job.rules.clone(),
+                                known: &job.absent,
+                                mode: job.mode,
+                            };
+                            done.run = run.piece(scratch, whole.cut(from..limit));
                         }
                         Work::Stretch => {
-                            let rule = job.rules.start;
-                            let indexed = job.mode.indexed;
-                            let hay = stretch::Hay { text, index };
-                            done.stretch = stretch::run_piece(
-                                self.fast,
-                                rule,
-                                scratch,
-                                &self.buffers,
-                                hay,
-                                from,
-                                limit,
-                                indexed,
-                            );
+                            let stretch = Stretch {
+                                rule: self.rules.parts(job.rules.start),
+                                hay: Hay { text, index },
+                                indexed: job.mode.indexed,
+                            };
+                            let caches = &mut scratch.caches;
+                            done.stretch = stretch.run_piece(caches, &self.buffers, from..limit);
                         }
                     }
                 }
@@ -322,46 +322,41 @@ impl Crew<'_> {
 
     /// Takes every piece of `whole` (the flat state the crew reads, cut at `bounds`, which
     /// start at 0, end at its length and hold at least one cut and at most
-    /// [`MAX_PIECES`] pieces) through the rules `rules` (`absent`, and whether the pieces
-    /// record their history and keep an index, as for [`rope::run_piece`]), sharing the
+    /// [`MAX_PIECES`] pieces) through `run` (whose rules must be the crew's), sharing the
     /// pieces with the helpers; returns the pieces' runs in order.
     pub fn run(
         &self,
-        rules: Range<usize>,
-        absent: &[Known],
-        mode: Mode,
+        run: &Run<'_>,
         whole: Piece<'_>,
         bounds: &[usize],
         scratch: &mut Scratch,
     ) -> Vec<PieceRun> {
         let job = Job {
             work: Work::Rope,
-            rules: rules.clone(),
-            absent: absent.to_vec(),
-            mode,
+            rules: run.range.clone(),
+            absent: run.known.to_vec(),
+            mode: run.mode,
             bounds: bounds.to_vec(),
             ..Job::default()
         };
-        let piece = |k: usize| whole.cut(bounds[k]..bounds[k + 1]);
         let mine = |k: usize, scratch: &mut Scratch| {
-            let rules = rules.clone();
-            rope::run_piece(self.fast, rules, absent, scratch, piece(k), mode)
+            run.piece(scratch, whole.cut(bounds[k]..bounds[k + 1]))
         };
         self.share(job, scratch, mine, |done| std::mem::take(&mut done.run))
     }
 
-    /// Applies the rule `rule` to every piece of `hay` (the flat state the crew reads,
-    /// cut at `bounds` as for [`Crew::run`]) as [`stretch::run_piece`] does, sharing the
-    /// pieces with the helpers: the caller's pieces, a prefix taken in order, each start
-    /// where the one before ended (from `from` for the first), exactly; a helper's each
-    /// start at its bound. Returns the pieces' runs in order, for [`stretch::join`].
+    /// Applies `stretch`, rule `rule` of the crew's rules, to every piece of its text
+    /// (the flat state the crew reads, cut at `bounds` as for [`Crew::run`]) as
+    /// [`Stretch::run_piece`] does, sharing the pieces with the helpers: the caller's
+    /// pieces, a prefix taken in order, each start where the one before ended (from
+    /// `from` for the first), exactly, unless the crew speculates; a helper's each start
+    /// at its bound. Returns the pieces' runs in order, for [`Stretch::join`].
     pub fn stretch(
         &self,
         rule: usize,
-        hay: stretch::Hay<'_>,
+        stretch: Stretch<'_>,
         bounds: &[usize],
         from: usize,
-        indexed: bool,
         scratch: &mut Scratch,
     ) -> Vec<StretchRun> {
         let job = Job {
@@ -369,29 +364,20 @@ impl Crew<'_> {
             rules: rule..rule + 1,
             mode: Mode {
                 history: false,
-                indexed,
+                indexed: stretch.indexed,
             },
             bounds: bounds.to_vec(),
             ..Job::default()
         };
         let mut end = from;
-        let exact = !self.fast.speculate;
+        let exact = !self.speculate;
         let buffers = &self.buffers;
         let mine = |k: usize, scratch: &mut Scratch| {
             let from = match (k, exact) {
                 (0, _) | (_, true) => end.max(bounds[k]),
                 (_, false) => bounds[k],
             };
-            let run = stretch::run_piece(
-                self.fast,
-                rule,
-                scratch,
-                buffers,
-                hay,
-                from,
-                bounds[k + 1],
-                indexed,
-            );
+            let run = stretch.run_piece(&mut scratch.caches, buffers, from..bounds[k + 1]);
             end = run.end;
             run
         };
@@ -458,6 +444,7 @@ mod tests {
     #[test]
     fn runs_without_helper_threads_when_none_can_start() {
         use crate::exec::Executor;
+        use crate::exec::fast::Fast;
         use crate::exec::reference::Reference;
         use crate::program::{Program, Rule};
         let program = Program::from_rules(vec![

@@ -56,6 +56,9 @@
 //! back to `meta::Regex` for that one search. Engines that only some rules need (reverse
 //! DFA, meta, capture engines) are built on first use. Each lazy DFA's cache is capped
 //! (see [`FORWARD_CACHE`]) and can be dropped between runs ([`Cache::forget_states`]).
+//!
+//! Layer 3: uses the matchers (`linear`, `lines`, `lockstep`) and the helpers of layer 1
+//! (`literal`, `local`, `nfa_form`, `starts`, `syntax`).
 
 use std::sync::{Arc, OnceLock};
 
@@ -288,7 +291,7 @@ struct Plain {
 
 impl Plain {
     /// The facts of the pattern whose parse is `hir` and whose prefix is `known` when
-    /// given (as [`literal::analyze`] would find it).
+    /// given (as [`literal::analyze_known`] would find it).
     fn from_hir(hir: &Hir, known: Option<&KnownPrefix>) -> Plain {
         let linear = Linear::new(hir);
         let group_len = group_len(hir);
@@ -444,7 +447,7 @@ impl Compiled {
     }
 
     /// Compiles the pattern whose parse is `hir` and whose prefix is `known` when given
-    /// (as [`literal::analyze`] would find it).
+    /// (as [`literal::analyze_known`] would find it).
     pub fn from_hir_known(hir: &Hir, known: Option<&KnownPrefix>) -> Compiled {
         let mut parsed = Vec::new();
         syntax::encode(hir, &mut parsed);
@@ -1378,7 +1381,7 @@ mod tests {
     #[test]
     fn the_chess_programs_patterns_are_stored_whole() {
         let (mut kept, mut lines, mut nfas) = (0, 0, 0);
-        for pattern in crate::exec::fast::tests::program_patterns(&["move", "move-qe"]) {
+        for pattern in crate::exec::fast::generated::program_patterns(&["move", "move-qe"]) {
             let hir = syntax::parse(&pattern);
             let Some((_, bytes)) = stored(&hir) else {
                 continue;

@@ -21,6 +21,12 @@
 //!   cache checks the table's checksum and key before handing it over (a damaged or
 //!   stale file is rebuilt, never read).
 //!
+//! Trade-offs: the table is the process's, not an executor's (one map behind a mutex,
+//! taken once per pattern compiled, never during a search), so every executor of a
+//! program shares what the cache kept; a table is taken whole or not at all, so a broken
+//! one costs parsing again, never a wrong pattern. The parse forms are shared with the
+//! patterns compiled from them, not copied.
+//!
 //! Layer 1: uses `syntax` and `literal` only.
 
 use std::collections::HashMap;
@@ -100,7 +106,8 @@ pub fn table<'a>(
     out
 }
 
-/// Remembers, for the rest of the process, the entries of a table written by [`table`];
+/// Remembers, for the rest of the process, the entries of a table written by
+/// [`parse_table`](super::parse_table);
 /// returns how many. A table that is cut short or otherwise broken is an error, and
 /// nothing of it is remembered.
 pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
@@ -290,7 +297,7 @@ mod tests {
     /// pattern of the chess programs.
     #[test]
     fn needed_literals_agree_with_the_compiled_patterns() {
-        for pattern in crate::exec::fast::tests::program_patterns(&["move", "move-qe"]) {
+        for pattern in crate::exec::fast::generated::program_patterns(&["move", "move-qe"]) {
             let hir = syntax::parse(&pattern);
             let compiled = super::super::pattern::Compiled::from_hir(&hir);
             let from_compiled: Vec<Vec<u8>> =

@@ -15,10 +15,20 @@
 //! against the match, without reading the output.
 //! Capture groups are resolved only when the template uses a group other than 0, and
 //! only with an engine when a used group is not a fixed literal.
+//!
+//! Trade-offs: one pass and no list of matches means the output is written before the
+//! rewrite knows whether anything changed: a rule whose every replacement gives its match
+//! back still writes a copy (the caller then keeps the old text). Comparing each match
+//! with its replacement costs a few comparisons per match, only until one differs.
+//!
+//! Layer 5: uses `pattern`, `rules` (a rule's parts) and `starts`.
 
-use crate::program::{Piece, Template};
+use std::ops::Range;
+
+use crate::program::Piece;
 
 use super::pattern::{Cache, Compiled};
+use super::rules::{GroupNeed, RuleParts};
 use super::starts::{Follow, Starts};
 
 /// The next match at or after `pos`, given where the previous match ended, following
@@ -52,34 +62,6 @@ fn next_boundary(hay: &str, pos: usize) -> Option<usize> {
     Some(pos + c.len_utf8())
 }
 
-/// What the template needs from each match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GroupNeed {
-    /// Only the whole match (or nothing).
-    WholeMatch,
-    /// Groups that are fixed literals at known offsets from the match start.
-    Fixed,
-    /// Groups that need a capture engine.
-    Engine,
-}
-
-/// Decides how `template` can be expanded for `pattern`.
-pub fn group_need(template: &Template, pattern: &Compiled) -> GroupNeed {
-    if !template.needs_subgroups() {
-        return GroupNeed::WholeMatch;
-    }
-    let fixed = pattern.fixed_groups();
-    let all_fixed = template.pieces().iter().all(|p| match p {
-        Piece::Group(0) | Piece::Literal(_) => true,
-        Piece::Group(i) => fixed.get(*i).copied().flatten().is_some(),
-    });
-    if all_fixed {
-        GroupNeed::Fixed
-    } else {
-        GroupNeed::Engine
-    }
-}
-
 /// What one [`rewrite`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rewritten {
@@ -103,21 +85,21 @@ pub struct Index<'a> {
     pub follow: Follow<'a>,
 }
 
-/// Applies one rule to `hay`, appending the new text to `out` (usually empty).
+/// Applies `rule` to `hay`, appending the new text to `out` (usually empty).
 /// `from` is a position no match starts before (see [`Compiled::first_possible`]).
 /// Returns `None` when nothing matched (`out` is then unspecified), else what was done.
 /// With `index`, candidates may come from it, and its `follow` is fed the output.
-#[allow(clippy::too_many_arguments)]
 pub fn rewrite(
-    pattern: &Compiled,
+    rule: RuleParts<'_>,
     cache: &mut Cache,
-    template: &Template,
-    need: GroupNeed,
     hay: &str,
     from: usize,
     out: &mut String,
     index: Option<Index<'_>>,
 ) -> Option<Rewritten> {
+    let RuleParts {
+        pattern, template, ..
+    } = rule;
     pattern.begin_rule(cache, hay.len());
     let (starts, follow) = match index {
         Some(Index { starts, follow }) => (Some(starts), Some(follow)),
@@ -132,9 +114,15 @@ pub fn rewrite(
             .iter()
             .any(|p| matches!(p, Piece::Literal(text) if text.contains('%')));
     out.reserve(hay.len() + hay.len() / 8 + 64);
-    let rule = Rule::new(pattern, template, need, hay, starts);
-    let done = rule.write_into(out, follow, percent_literals, |writer| {
-        rule.expand(cache, writer, Some(first), 0, usize::MAX, &mut Every)
+    let pass = Pass::new(
+        rule,
+        Hay {
+            text: hay,
+            index: starts,
+        },
+    );
+    let done = pass.write_into(out, follow, percent_literals, |writer| {
+        pass.expand(cache, writer, Some(first), 0..usize::MAX, &mut Every)
     });
     Some(Rewritten {
         count: done.count,
@@ -179,7 +167,7 @@ pub enum Marks<'a> {
     StopAt(&'a [Mark]),
 }
 
-/// What [`Rule::expand`] does at each match.
+/// What [`Pass::expand`] does at each match.
 trait Hook {
     /// Whether each match's `changed` is wanted ([`Hook::matched`]), not only whether
     /// some match changed.
@@ -241,27 +229,33 @@ impl Hook for StopAt<'_> {
     fn matched(&mut self, _: bool) {}
 }
 
-/// Applies one rule to the stretch of `hay` from `from` (where the previous match ended,
-/// or where no match can be in progress) up to `limit`, appending its new text to
-/// `out`: matches are searched from `from` in the whole of `hay`, those that start
-/// before `limit` are replaced (the last may end past it), and the output stands for
-/// `hay[from..end]` (see [`Stretched::end`]). The pattern must have no look-around and
-/// no empty match (`Compiled::splittable`), so that a search that starts at `from`
-/// finds what a search of the whole text finds there once a match has ended at `from`.
-#[allow(clippy::too_many_arguments)]
+/// The text a rule is applied to and, when held, the index of its `%` bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Hay<'a> {
+    /// The whole text.
+    pub text: &'a str,
+    /// The index of its `%` bytes, when held.
+    pub index: Option<&'a Starts>,
+}
+
+/// Applies `rule` to the stretch `span` of `hay.text`, from `span.start` (where the
+/// previous match ended, or where no match can be in progress) up to `span.end`,
+/// appending its new text to `out`: matches are searched from `span.start` in the whole
+/// text, those that start before `span.end` are replaced (the last may end past it),
+/// and the output stands for `hay.text[span.start..end]` (see [`Stretched::end`]). The
+/// pattern must have no look-around and no empty match (`Compiled::splittable`), so
+/// that a search that starts at `span.start` finds what a search of the whole text finds
+/// there once a match has ended there.
 pub fn rewrite_stretch(
-    pattern: &Compiled,
+    rule: RuleParts<'_>,
     cache: &mut Cache,
-    template: &Template,
-    need: GroupNeed,
-    hay: &str,
-    starts: Option<&Starts>,
-    from: usize,
-    limit: usize,
+    hay: Hay<'_>,
+    span: Range<usize>,
     out: &mut String,
     marks: Marks<'_>,
 ) -> Stretched {
-    if from >= limit {
+    let from = span.start;
+    if from >= span.end {
         return Stretched {
             count: 0,
             changed: false,
@@ -270,40 +264,36 @@ pub fn rewrite_stretch(
         };
     }
     let base = out.len();
-    let rule = Rule::new(pattern, template, need, hay, starts);
-    let first = next_match(pattern, cache, hay, from, None, starts);
-    rule.write_into(out, None, false, |writer| match marks {
+    let pass = Pass::new(rule, hay);
+    let first = next_match(rule.pattern, cache, hay.text, from, None, hay.index);
+    pass.write_into(out, None, false, |writer| match marks {
         Marks::Record(marks) => {
             let mut hook = Recording { marks, base };
-            rule.expand(cache, writer, first, from, limit, &mut hook)
+            pass.expand(cache, writer, first, span, &mut hook)
         }
-        Marks::StopAt(known) => rule.expand(cache, writer, first, from, limit, &mut StopAt(known)),
+        Marks::StopAt(known) => pass.expand(cache, writer, first, span, &mut StopAt(known)),
     })
 }
 
-/// One rule applied to one text: what [`Rule::expand`] reads.
-struct Rule<'a> {
+/// One rule applied to one text: what [`Pass::expand`] reads.
+struct Pass<'a> {
     pattern: &'a Compiled,
-    template: &'a Template,
+    /// The template's pieces, read out of it once (a rewrite runs many matches; the
+    /// compiler does not hoist reads through the reference a [`RuleParts`] holds).
+    pieces: &'a [Piece],
     need: GroupNeed,
     hay: &'a str,
     starts: Option<&'a Starts>,
 }
 
-impl<'a> Rule<'a> {
-    fn new(
-        pattern: &'a Compiled,
-        template: &'a Template,
-        need: GroupNeed,
-        hay: &'a str,
-        starts: Option<&'a Starts>,
-    ) -> Rule<'a> {
-        Rule {
-            pattern,
-            template,
-            need,
-            hay,
-            starts,
+impl<'a> Pass<'a> {
+    fn new(rule: RuleParts<'a>, hay: Hay<'a>) -> Pass<'a> {
+        Pass {
+            pattern: rule.pattern,
+            pieces: rule.template.pieces(),
+            need: rule.need,
+            hay: hay.text,
+            starts: hay.index,
         }
     }
 
@@ -329,20 +319,22 @@ impl<'a> Rule<'a> {
         done
     }
 
-    /// Writes the text from `copy_from` with each match from `first` on that starts
-    /// before `limit` replaced, up to the end of the last such match or `limit`,
-    /// whichever is later (at most the text's end). Before writing a match, asks
-    /// `hook` whether to stop; if so, stops there, the text before the match written.
-    #[allow(clippy::too_many_arguments)]
+    /// Writes the text from `span.start` with each match from `first` on that starts
+    /// before `span.end` replaced, up to the end of the last such match or `span.end`,
+    /// whichever is later (at most the text's end). Before writing a match, asks `hook`
+    /// whether to stop; if so, stops there, the text before the match written.
     fn expand<H: Hook>(
         &self,
         cache: &mut Cache,
         writer: &mut Writer<'_, '_, '_>,
         first: Option<(usize, usize)>,
-        copy_from: usize,
-        limit: usize,
+        span: Range<usize>,
         hook: &mut H,
     ) -> Stretched {
+        let Range {
+            start: copy_from,
+            end: limit,
+        } = span;
         let (pattern, hay) = (self.pattern, self.hay);
         let mut copied = copy_from;
         let mut count = 0;
@@ -364,7 +356,7 @@ impl<'a> Rule<'a> {
             if self.need == GroupNeed::Engine {
                 pattern.resolve_groups(cache, hay, start, end);
             }
-            let pieces = self.template.pieces();
+            let pieces = self.pieces;
             for piece in pieces {
                 match part(pattern, cache, self.need, piece, start, end) {
                     Part::Text(text) => writer.literal(text),
@@ -535,7 +527,9 @@ impl Writer<'_, '_, '_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rules::group_need;
     use super::*;
+    use crate::program::Template;
 
     /// One rule on `hay` through [`rewrite`], with the index of `%` bytes and without:
     /// the output and whether it changed, after checking the output against `regex`
@@ -558,9 +552,13 @@ mod tests {
                 starts: &starts,
                 follow: new.follow(&starts),
             });
-            let done = rewrite(
-                &compiled, &mut cache, &template, need, hay, 0, &mut out, index,
-            );
+            let rule = RuleParts {
+                slot: 0,
+                pattern: &compiled,
+                template: &template,
+                need,
+            };
+            let done = rewrite(rule, &mut cache, hay, 0, &mut out, index);
             if done.is_some() {
                 assert_eq!(out, want, "{pattern:?} -> {template:?} on {hay:?}");
                 if indexed {

@@ -2,7 +2,7 @@
 //!
 //! Contract: for a flat text cut at thread boundaries (each cut just before a `%` that
 //! follows a `\n`, see [`super::parallel::cuts`]) and a run of rules whose patterns are
-//! all local (`local.rs`), [`PieceRun`]s made by [`run_piece`] for every piece give, when
+//! all local (`local.rs`), [`PieceRun`]s made by [`Run::piece`] for every piece give, when
 //! [`cuts_hold`] says so, exactly what applying the rules one after the other to the whole
 //! text gives: for each rule the match count and whether the state changed (the sums over
 //! the pieces), the state after it ([`Rope::state_after`]) and the final state
@@ -25,8 +25,8 @@
 //! The index of `%` bytes (`starts.rs`): on large states each piece keeps its own, cut
 //! from the state's when it holds one (else made by a scan of the piece), so that rules
 //! whose matches start with a `%`-literal walk it as they do on the flat state; the run
-//! hands the state the pieces' indexes joined ([`Rope::joined_index`]), so that no later
-//! rule scans for it again.
+//! hands the state the pieces' indexes joined ([`Rope::joined_index_into`]), so that no
+//! later rule scans for it again.
 //!
 //! Buffers and the join: a piece's texts live in buffers kept between runs (in the
 //! scratch space, [`recycle`]), so a piece costs no allocation once runs have grown
@@ -45,12 +45,33 @@
 //! The state after a rule inside the run is known only at the end: it is rebuilt from
 //! each piece's history when the observer reads states (recorded only then), else by
 //! replaying the run's first rules on the pieces.
+//!
+//! Layer 6: uses `rules`, `slot`, `caches`, `rewrite` and `starts`.
 
 use std::ops::Range;
 
+use super::caches::Caches;
 use super::rewrite;
+use super::rules::Rules;
+use super::slot::LiteralId;
 use super::starts::Starts;
-use super::{Fast, LiteralId, Scratch};
+
+/// One thread's scratch space, kept between runs in the executor's pool: its lazy-DFA
+/// caches, and the buffers of the pieces it took through rope runs (the rope's own,
+/// which is why the type lives here).
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// A cache per pattern slot.
+    pub caches: Caches,
+    /// The pieces of earlier rope runs, whose buffers later runs reuse (see [`recycle`]).
+    piece_runs: Vec<PieceRun>,
+    /// Text buffers of earlier rope runs' pieces, for the next pieces (see
+    /// [`release_buffers`]).
+    piece_buffers: Vec<String>,
+    /// The spare index of `%` bytes of a piece (see [`Run::piece`]), reused between
+    /// pieces.
+    piece_starts: Starts,
+}
 
 /// What one rule of a run did in one piece.
 #[derive(Clone, Copy, Debug, Default)]
@@ -262,7 +283,7 @@ impl<'a> Piece<'a> {
 pub struct Mode {
     /// Record each piece's history (see [`PieceRun::history`]).
     pub history: bool,
-    /// Keep an index of each piece's `%` bytes (see [`run_piece`]).
+    /// Keep an index of each piece's `%` bytes (see [`Run::piece`]).
     pub indexed: bool,
 }
 
@@ -277,32 +298,126 @@ pub enum Known {
     Absent,
 }
 
-/// Takes `piece` through the rules `rules` (all local; `known[k]` is what was known of
-/// rule `rules.start + k` before the run), recording the history
-/// when `mode` says so. When `mode` says so, the piece keeps an index of its `%` bytes
-/// (`starts.rs`) from the first rule whose matches start with a `%`-literal on, as the
-/// whole state does on large states: cut from the whole state's index while the piece
-/// is unchanged and the state holds one, else made by a scan.
-pub fn run_piece(
-    fast: &Fast,
-    rules: Range<usize>,
-    known: &[Known],
-    scratch: &mut Scratch,
-    piece: Piece<'_>,
-    mode: Mode,
-) -> PieceRun {
-    let mut out = start(scratch, rules.len());
-    advance(
-        fast,
-        &mut out,
-        rules.start,
-        rules,
-        known,
-        scratch,
-        piece,
-        mode,
-    );
-    out
+/// A run of rules taken through pieces: what each piece's run reads.
+#[derive(Clone, Debug)]
+pub struct Run<'a> {
+    /// The program's rules.
+    pub rules: &'a Rules,
+    /// The rules of the run (all local).
+    pub range: Range<usize>,
+    /// What was known of each rule of the run before the run: `known[k]` of rule
+    /// `range.start + k`.
+    pub known: &'a [Known],
+    /// How the pieces are taken through it.
+    pub mode: Mode,
+}
+
+impl Run<'_> {
+    /// Takes `piece` through the run, recording the history when the mode says so. When
+    /// the mode says so, the piece keeps an index of its `%` bytes (`starts.rs`) from the
+    /// first rule whose matches start with a `%`-literal on, as the whole state does on
+    /// large states: cut from the whole state's index while the piece is unchanged and
+    /// the state holds one, else made by a scan.
+    pub fn piece(&self, scratch: &mut Scratch, piece: Piece<'_>) -> PieceRun {
+        let mut out = start(scratch, self.range.len());
+        self.advance(&mut out, scratch, piece);
+        out
+    }
+
+    /// Takes the piece run `out` (of `piece`, before the run's first rule) through the
+    /// run's rules (as [`Run::piece`]).
+    fn advance(&self, out: &mut PieceRun, scratch: &mut Scratch, piece: Piece<'_>) {
+        let first = self.range.start;
+        // The index a rewrite of an indexed piece fills.
+        let mut spare_starts = std::mem::take(&mut scratch.piece_starts);
+        for index in self.range.clone() {
+            let text = if out.changed {
+                out.text.as_str()
+            } else {
+                piece.text
+            };
+            let rule = self.rules.parts(index);
+            let literal_ids = self.rules.literal_ids(index);
+            let before = self.known.get(index - first).copied().unwrap_or_default();
+            if let Some(&previous) = out.steps.last()
+                && !previous.changed
+                && self.rules.same_as_previous(index)
+            {
+                out.steps.push(Step {
+                    searched: false,
+                    ..previous
+                });
+                continue;
+            }
+            if (!out.changed && before == Known::Absent)
+                || literal_ids.iter().any(|l| out.missing.contains(l))
+            {
+                out.steps.push(Step {
+                    len: text.len(),
+                    edges: edges(text),
+                    ..Step::default()
+                });
+                continue;
+            }
+            if self.mode.indexed && !out.indexed && rule.pattern.percent_prefixed() {
+                out.starts.clear();
+                match piece.whole_index {
+                    Some((whole, at)) if !out.changed => {
+                        out.starts.extend_slice(whole, at..at + text.len(), 0)
+                    }
+                    _ => out.starts.extend_scan(text.as_bytes(), 0),
+                }
+                out.indexed = true;
+            }
+            let cache = scratch.caches.cache(rule.slot);
+            let mut step = Step {
+                len: text.len(),
+                edges: edges(text),
+                ..Step::default()
+            };
+            let index_now = out.indexed.then_some(&out.starts);
+            match rule.pattern.first_possible(text, index_now) {
+                Err(literal) => {
+                    let needed = rule.pattern.needed_literals().zip(literal_ids);
+                    if let Some((_, &id)) = needed.into_iter().find(|(n, _)| Some(*n) == literal) {
+                        out.missing.push(id);
+                    }
+                }
+                Ok(from) => {
+                    step.searched = true;
+                    out.spare.clear();
+                    let follow = index_now.map(|starts| rewrite::Index {
+                        starts,
+                        follow: spare_starts.follow(starts),
+                    });
+                    let done = rewrite::rewrite(rule, cache, text, from, &mut out.spare, follow);
+                    if let Some(done) = done {
+                        step.count = done.count;
+                        if done.changed {
+                            step.changed = true;
+                            step.len = out.spare.len();
+                            step.edges = edges(&out.spare);
+                            if out.indexed {
+                                std::mem::swap(&mut out.starts, &mut spare_starts);
+                                // Every executor test, and every fuzz build, checks the
+                                // kept index against a fresh scan (as `state.rs` does).
+                                #[cfg(any(test, fuzzing))]
+                                assert_eq!(out.starts, Starts::build(out.spare.as_bytes()));
+                            }
+                            std::mem::swap(&mut out.text, &mut out.spare);
+                            out.changed = true;
+                            out.missing.clear();
+                            if self.mode.history {
+                                out.history.push((index - first, out.text.clone()));
+                            }
+                        }
+                    }
+                }
+            }
+            out.steps.push(step);
+        }
+        scratch.piece_starts = spare_starts;
+    }
 }
 
 /// A piece run before its first rule, with buffers kept from earlier runs when
@@ -323,122 +438,6 @@ fn start(scratch: &mut Scratch, rules: usize) -> PieceRun {
     out.changed = false;
     out.indexed = false;
     out
-}
-
-/// Takes the piece run `out` (of `piece`, for a run of rules that starts at rule
-/// `first`; `known[k]` is what was known of rule `first + k`) further through the rules
-/// `rules`, which follow the rules it went through so far (as [`run_piece`]).
-#[allow(clippy::too_many_arguments)]
-fn advance(
-    fast: &Fast,
-    out: &mut PieceRun,
-    first: usize,
-    rules: Range<usize>,
-    known: &[Known],
-    scratch: &mut Scratch,
-    piece: Piece<'_>,
-    mode: Mode,
-) {
-    // The index a rewrite of an indexed piece fills.
-    let mut spare_starts = std::mem::take(&mut scratch.piece_starts);
-    for index in rules {
-        let text = if out.changed {
-            out.text.as_str()
-        } else {
-            piece.text
-        };
-        let id = fast.rule_pattern[index];
-        let (compiled, literal_ids) = fast.patterns[id].get_with_ids(&fast.literals);
-        let before = known.get(index - first).copied().unwrap_or_default();
-        if let Some(&previous) = out.steps.last()
-            && !previous.changed
-            && fast.same_as_previous[index]
-        {
-            out.steps.push(Step {
-                searched: false,
-                ..previous
-            });
-            continue;
-        }
-        if (!out.changed && before == Known::Absent)
-            || literal_ids.iter().any(|l| out.missing.contains(l))
-        {
-            out.steps.push(Step {
-                len: text.len(),
-                edges: edges(text),
-                ..Step::default()
-            });
-            continue;
-        }
-        if mode.indexed && !out.indexed && compiled.percent_prefixed() {
-            out.starts.clear();
-            match piece.whole_index {
-                Some((whole, at)) if !out.changed => {
-                    out.starts.extend_slice(whole, at..at + text.len(), 0)
-                }
-                _ => out.starts.extend_scan(text.as_bytes(), 0),
-            }
-            out.indexed = true;
-        }
-        let template = fast.program.template(index);
-        let need = *fast.needs[index].get_or_init(|| rewrite::group_need(template, compiled));
-        let cache = scratch.cache(id);
-        let mut step = Step {
-            len: text.len(),
-            edges: edges(text),
-            ..Step::default()
-        };
-        let index_now = out.indexed.then_some(&out.starts);
-        match compiled.first_possible(text, index_now) {
-            Err(literal) => {
-                let needed = compiled.needed_literals().zip(literal_ids);
-                if let Some((_, &id)) = needed.into_iter().find(|(n, _)| Some(*n) == literal) {
-                    out.missing.push(id);
-                }
-            }
-            Ok(from) => {
-                step.searched = true;
-                out.spare.clear();
-                let follow = index_now.map(|starts| rewrite::Index {
-                    starts,
-                    follow: spare_starts.follow(starts),
-                });
-                let done = rewrite::rewrite(
-                    compiled,
-                    cache,
-                    template,
-                    need,
-                    text,
-                    from,
-                    &mut out.spare,
-                    follow,
-                );
-                if let Some(done) = done {
-                    step.count = done.count;
-                    if done.changed {
-                        step.changed = true;
-                        step.len = out.spare.len();
-                        step.edges = edges(&out.spare);
-                        if out.indexed {
-                            std::mem::swap(&mut out.starts, &mut spare_starts);
-                            // Every executor test, and every fuzz build, checks the
-                            // kept index against a fresh scan (as `state.rs` does).
-                            #[cfg(any(test, fuzzing))]
-                            assert_eq!(out.starts, Starts::build(out.spare.as_bytes()));
-                        }
-                        std::mem::swap(&mut out.text, &mut out.spare);
-                        out.changed = true;
-                        out.missing.clear();
-                        if mode.history {
-                            out.history.push((index - first, out.text.clone()));
-                        }
-                    }
-                }
-            }
-        }
-        out.steps.push(step);
-    }
-    scratch.piece_starts = spare_starts;
 }
 
 /// Whether, before every rule of the run but the first, each cut between the pieces is
@@ -533,7 +532,7 @@ impl Rope<'_> {
     /// again.
     pub fn state_after(
         &self,
-        fast: &Fast,
+        rules: &Rules,
         scratch: &mut Scratch,
         k: usize,
         recorded: bool,
@@ -551,13 +550,17 @@ impl Rope<'_> {
                     .expect("a recorded change at or before the rule");
                 out.push_str(text);
             } else {
-                let rules = self.rules.start..self.rules.start + k + 1;
-                let known = &self.known[..=k];
+                let again = Run {
+                    rules,
+                    range: self.rules.start..self.rules.start + k + 1,
+                    known: &self.known[..=k],
+                    mode: Mode::default(),
+                };
                 let piece = Piece {
                     text: self.piece(i),
                     whole_index: None,
                 };
-                let again = run_piece(fast, rules, known, scratch, piece, Mode::default());
+                let again = again.piece(scratch, piece);
                 out.push_str(again.text().unwrap_or_else(|| self.piece(i)));
                 recycle([again], scratch);
             }

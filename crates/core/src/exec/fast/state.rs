@@ -10,7 +10,7 @@
 //!   (where thread markers sit), so usually one segment per thread. A segment whose only
 //!   `%` is its first byte is *clean*.
 //!
-//! The run loop (`by_segment` in `mod.rs`) uses the segmented form for a rule whose
+//! The run loop ([`State::rewrite_by_segment`]) uses the segmented form for a rule whose
 //! matches all start with a prefix literal that starts with `%` and holds no `\n%`, and
 //! that has no look-around. Such a rule is searched only in the segments that could hold
 //! a match (a clean segment only if it starts with the prefix), each segment as its own
@@ -34,9 +34,32 @@
 //! what keeps it) and through the rope's join ([`State::install`], given the joined
 //! index); every other way of changing the text (cutting it into segments, a join
 //! without an index) drops it, so a held index is always that of the text.
+//!
+//! Trade-offs: the segmented form pays a cut of the whole text when it is first needed and
+//! a re-cut around every edited segment; where every thread matches, that made it about
+//! three times slower than the flat path, so it is off by default (`Fast::segmented`).
+//! The flat form keeps a spare buffer as large as the text, so that a rule writes into
+//! memory already touched instead of allocating.
+//!
+//! Layer 5: uses `pattern`, `rewrite`, `rules` and `starts`.
 
-use super::rewrite::Index;
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use super::pattern::{Cache, Compiled};
+use super::rewrite::{self, Index};
+use super::rules::RuleParts;
 use super::starts::Starts;
+
+/// The state, locked for reading.
+pub fn read(state: &RwLock<State>) -> RwLockReadGuard<'_, State> {
+    state.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The state, locked for writing (a poisoned lock is still consistent: every change is a
+/// swap).
+pub fn write(state: &RwLock<State>) -> RwLockWriteGuard<'_, State> {
+    state.write().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// The state between rules: either one flat text, or the same text cut into segments.
 #[derive(Debug, Default)]
@@ -299,6 +322,49 @@ impl State {
         }
         self.len = out.iter().map(|s| s.text.len()).sum();
         self.segments = out;
+    }
+
+    /// Applies `rule`, whose matches start with `prefix` (see `Compiled::segment_prefix`),
+    /// segment by segment: a clean segment is searched only if it starts with the prefix,
+    /// and only rewritten segments are replaced. Returns the match count, whether no
+    /// segment was searched and whether the state changed; `None`, having changed
+    /// nothing, when a search in some segment other than the last looked at the
+    /// segment's end: a match there might continue into the next segment, so the caller
+    /// runs the rule on the flat text instead.
+    pub fn rewrite_by_segment(
+        &mut self,
+        rule: RuleParts<'_>,
+        cache: &mut Cache,
+        prefix: &[u8],
+    ) -> Option<(usize, bool, bool)> {
+        let segments = self.segments();
+        let last = segments.len().saturating_sub(1);
+        let mut edits = Vec::new();
+        let mut count = 0;
+        let mut searched = false;
+        for (index, segment) in segments.iter().enumerate() {
+            let text = segment.text.as_str();
+            if segment.clean && !text.as_bytes().starts_with(prefix) {
+                continue;
+            }
+            searched = true;
+            let mut out = String::with_capacity(text.len() + 64);
+            let result = rewrite::rewrite(rule, cache, text, 0, &mut out, None);
+            if index != last && Compiled::touched_end(cache) {
+                return None;
+            }
+            if let Some(done) = result {
+                count += done.count;
+                if done.changed {
+                    edits.push((index, out));
+                }
+            }
+        }
+        let changed = !edits.is_empty();
+        if changed {
+            self.edit_segments(edits);
+        }
+        Some((count, !searched, changed))
     }
 
     /// Gives back the text.

@@ -270,7 +270,8 @@ impl Search<'_, '_> {
     /// in a loop, as is the last choice an alternation or optional part has left; only the
     /// choices that may be taken back recurse. The group marks of the loop are undone on
     /// failure by setting them to `None`: each slot belongs to one atom and the path only
-    /// goes forwards, so the path had not set it before (see [`Linear::new`]).
+    /// goes forwards, so the path had not set it before (see
+    /// [`Linear::new`](super::Linear::new)).
     pub(super) fn at(&mut self, mut i: usize, mut pos: usize) -> bool {
         let mut written = [0u16; UNDO];
         let mut n = 0;

@@ -8,6 +8,10 @@
 //! Any other bytes give an error or a linear form whose every jump, branch, span and
 //! group mark stays inside its steps and its `slot_len` slots, never a panic; the
 //! program cache checks the bytes' checksum and key before they get here.
+//!
+//! Trade-offs: what can be rebuilt from bytes (memchr finders, byte tables) is rebuilt
+//! on reading rather than stored, which keeps the form small and independent of
+//! `memchr`'s internals at the cost of building the finders again.
 
 use memchr::memmem;
 

@@ -3,29 +3,11 @@
 
 use std::ops::ControlFlow;
 
+use super::super::generated::Rng;
 use super::Fast;
 use crate::exec::reference::Reference;
 use crate::exec::{Executor, Observer, RuleReport};
 use crate::program::{Program, Rule};
-
-/// Each distinct pattern of the registered programs `names`, compiled with the default
-/// options, once, in rule order: what the tests that walk every pattern the chess
-/// programs use read.
-pub fn program_patterns(names: &[&str]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    let mut patterns = Vec::new();
-    for name in names {
-        let entry = crate::engine::registry::find(name).expect("registered");
-        let options = crate::compiler::CompileOptions::default();
-        let program = crate::compiler::compile(entry.build(), &options).program;
-        for rule in program.rules {
-            if seen.insert(rule.pattern.clone()) {
-                patterns.push(rule.pattern);
-            }
-        }
-    }
-    patterns
-}
 
 /// Records every report and the state after every rule.
 #[derive(Default)]
@@ -302,28 +284,6 @@ fn observer_break_stops() {
     assert_eq!(fast.run_observed("a", &mut stop), "c");
     assert_eq!(stop.1, vec![0, 1]);
     assert_eq!(fast.run_range("a", 1..3, &mut crate::exec::NoObserver), "a");
-}
-
-/// A tiny deterministic generator (xorshift), so randomized tests need no extra crate and
-/// their failures reproduce. Shared by the executor's unit tests.
-pub(super) struct Rng(pub(super) u64);
-
-impl Rng {
-    pub(super) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (which is not 0).
-    pub(super) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub(super) fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
 }
 
 #[test]
@@ -607,13 +567,12 @@ fn forgotten_lazy_states_are_rebuilt_with_the_same_results() {
     let total = |fast: &Fast| -> usize {
         let pool = fast.pool.lock().unwrap();
         pool.iter()
-            .flat_map(|s| s.caches.iter().flatten())
-            .map(|c| c.lazy_memory())
+            .flat_map(|p| p.scratch.caches.lazy_sizes())
             .sum()
     };
     assert!(total(&fast) > 0);
-    for scratch in fast.pool.lock().unwrap().iter_mut() {
-        scratch.trim(0, 0);
+    for pooled in fast.pool.lock().unwrap().iter_mut() {
+        pooled.scratch.caches.trim(0, 0);
     }
     assert_eq!(total(&fast), 0);
     assert_eq!(fast.run(&state), expected);
@@ -625,23 +584,18 @@ fn trimming_forgets_the_largest_caches_first_and_only_past_the_limit() {
     let (program, state) = lazy_program();
     let fast = Fast::new(program);
     fast.run(&state);
-    let mut scratch = fast.pool.lock().unwrap().pop().unwrap();
-    let sizes = |s: &super::Scratch| -> Vec<usize> {
-        s.caches
-            .iter()
-            .map(|c| c.as_ref().map_or(0, |c| c.lazy_memory()))
-            .collect()
-    };
-    let before = sizes(&scratch);
+    let mut caches = fast.pool.lock().unwrap().pop().unwrap().scratch.caches;
+    let sizes = |c: &super::super::caches::Caches| -> Vec<usize> { c.lazy_sizes() };
+    let before = sizes(&caches);
     let total: usize = before.iter().sum();
     let largest = *before.iter().max().unwrap();
     assert!(before.iter().filter(|&&n| n > 0).count() >= 2, "{before:?}");
     // At the limit: nothing is forgotten.
-    scratch.trim(total, 0);
-    assert_eq!(sizes(&scratch), before);
+    caches.trim(total, 0);
+    assert_eq!(sizes(&caches), before);
     // Past it: the largest cache goes, which is enough to get down to `after`.
-    scratch.trim(total - 1, total - largest);
-    let after = sizes(&scratch);
+    caches.trim(total - 1, total - largest);
+    let after = sizes(&caches);
     let gone: Vec<usize> = (0..before.len())
         .filter(|&i| before[i] > 0 && after[i] == 0)
         .collect();
@@ -679,9 +633,10 @@ fn ascii_only_automata_hand_non_ascii_text_to_the_pattern_itself() {
 /// without quit bytes, see `syntax::AsciiDfa`).
 fn last_run_ascii(fast: &Fast) -> bool {
     let pool = fast.pool.lock().unwrap();
-    let scratch = pool.last().expect("a finished run pools its scratch");
-    assert!(scratch.helpers.iter().all(|h| h.ascii == scratch.ascii));
-    scratch.ascii
+    let pooled = pool.last().expect("a finished run pools its scratch");
+    let ascii = pooled.scratch.caches.ascii();
+    assert!(pooled.helpers.iter().all(|h| h.caches.ascii() == ascii));
+    ascii
 }
 
 /// Rules whose patterns hold classes the ASCII cut changes (`.`, `[^\n]`, negated
@@ -881,8 +836,8 @@ fn patterns_compiled_from_stored_forms_agree_with_the_reference() {
         .program
         .validate()
         .unwrap();
-    let table = super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
-    assert!(super::remember_parses(&table).is_ok());
+    let table = super::super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
+    assert!(super::super::remember_parses(&table).is_ok());
     let reference = Reference::new(program.clone());
     let fast = Fast::new(program);
     for fen in [
@@ -893,7 +848,7 @@ fn patterns_compiled_from_stored_forms_agree_with_the_reference() {
         assert_eq!(fast.run(&state), reference.run(&state), "{fen}");
         // The patterns the run met were built from their stored forms, the table being
         // remembered (a debug build also checks each against a compilation of its parse).
-        assert!(fast.patterns.iter().any(|p| p.compiled.get().is_some()));
+        assert!((0..fast.rules.count()).any(|i| fast.rules.slot(i).is_compiled()));
     }
 }
 
@@ -973,28 +928,28 @@ fn ahead_program(rules: &[(&str, &str)]) -> crate::program::ValidProgram {
     let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
         .validate()
         .unwrap();
-    let table = super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
-    assert!(super::remember_parses(&table).is_ok());
+    let table = super::super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
+    assert!(super::super::remember_parses(&table).is_ok());
     program
 }
 
-/// Which of `fast`'s patterns are compiled, in pattern order.
+/// Which of `fast`'s rules have their pattern compiled, in rule order (the tests' rules
+/// have distinct patterns).
 fn compiled(fast: &Fast) -> Vec<bool> {
-    fast.patterns
-        .iter()
-        .map(|p| p.compiled.get().is_some())
+    (0..fast.rules.count())
+        .map(|i| fast.rules.slot(i).is_compiled())
         .collect()
 }
 
 /// The helper that compiles ahead leaves out the patterns whose remembered needed
 /// literals a small flat state lacks right now, compiles the others, and still marks the
-/// program as gone through; on a state past [`super::AHEAD_CHECK_MAX`] it compiles them
-/// all. A run then compiles a left-out pattern itself when it needs it, and answers as
+/// program as gone through; on a state past [`AHEAD_CHECK_MAX`](super::super::ahead::AHEAD_CHECK_MAX)
+/// it compiles them all. A run then compiles a left-out pattern itself when it needs it, and answers as
 /// the reference does. (`stop` is set from the start: the helper then makes no second
 /// pass over the left-out patterns, see the next test.)
 #[test]
 fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
-    use super::state::State;
+    use super::super::state::State;
     use std::sync::RwLock;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let rules = [
@@ -1022,7 +977,7 @@ fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
     assert_eq!(compiled(&fast), [false, false, true, false]);
     assert!(fast.all_compiled.load(Ordering::Relaxed));
     let mut large = String::from(small);
-    large.push_str(&".".repeat(super::AHEAD_CHECK_MAX));
+    large.push_str(&".".repeat(super::super::ahead::AHEAD_CHECK_MAX));
     let fast = Fast::new(program.clone());
     fast.compile_rules(0..4, &at, &stop, &RwLock::new(State::new(&large)), true);
     assert!(fast.all_compiled.load(Ordering::Relaxed));
@@ -1039,7 +994,7 @@ fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
 /// still absent is left to the run.
 #[test]
 fn the_helper_compiles_left_out_patterns_once_their_literals_appear() {
-    use super::state::State;
+    use super::super::state::State;
     use std::sync::RwLock;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::time::{Duration, Instant};
@@ -1072,7 +1027,7 @@ fn the_helper_compiles_left_out_patterns_once_their_literals_appear() {
         // The run passes rule 1 and writes what rules 1 and 2 need.
         at.store(1, Ordering::Relaxed);
         *state.write().unwrap() = State::new("#again-passed: x\n#again-later: xx abc\n");
-        wait_for(&|| fast.patterns[2].compiled.get().is_some());
+        wait_for(&|| fast.rules.slot(2).is_compiled());
         stop.store(true, Ordering::Relaxed);
         helper.join().unwrap();
     });
@@ -1080,7 +1035,7 @@ fn the_helper_compiles_left_out_patterns_once_their_literals_appear() {
     // the run passes the rule and the state just after it gains the literal.
     let done = compiled(&fast);
     assert_eq!((done[0], done[2], done[3]), (false, true, false));
-    assert!(fast.needs[2].get().is_some());
+    assert!(fast.rules.need_decided(2));
     // Runs with the helper answer as the reference does.
     let reference = Reference::new(program.clone());
     for text in [
@@ -1107,7 +1062,7 @@ fn set_built_does_not_hold_the_lock_while_it_builds() {
     std::thread::scope(|scope| {
         let lock = &lock;
         let builder = scope.spawn(move || {
-            *super::syntax::set_built(lock, || {
+            *super::super::syntax::set_built(lock, || {
                 started.send(()).unwrap();
                 // Held up until the other thread has its value (at most a minute: a
                 // set_built that held the lock fails the test instead of hanging).
@@ -1120,7 +1075,7 @@ fn set_built_does_not_hold_the_lock_while_it_builds() {
         go.send(()).unwrap();
         assert_eq!(builder.join().unwrap(), 2);
     });
-    assert_eq!(super::syntax::set_built(&lock, || 3), &2);
+    assert_eq!(super::super::syntax::set_built(&lock, || 3), &2);
 }
 
 /// Rules that pair a thread with the next (a tournament round, as the search's) or end
