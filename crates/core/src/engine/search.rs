@@ -6,7 +6,7 @@
 //! compiles to, one per [`Output`]: the engine's move (the `move` contract of
 //! `src/chess/mod.rs`, where each variant's search is stated exactly), the same with the
 //! root moves ranked (`-mpv`), and the terminal and browser game (`play`). Adding a
-//! variant touches [`Search`], its row of [`SPECS`], its contract in `src/chess/mod.rs`
+//! variant touches [`Search`], its row of `SPECS`, its contract in `src/chess/mod.rs`
 //! and its oracle in the tests: nothing else.
 //!
 //! [`Search::TwoPly`] is the benchmark program, `move` (the 2-ply search the Python
