@@ -17,7 +17,7 @@ use regex_chess_core::matchplay::outcome::{Outcome, Termination};
 use regex_chess_core::matchplay::players::{
     Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
 };
-use regex_chess_core::matchplay::{self, MatchConfig, Summary, pgn};
+use regex_chess_core::matchplay::{self, MatchConfig, MatchError, Summary, pgn};
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Position};
 
@@ -35,18 +35,19 @@ fn config(openings: usize, jobs: usize) -> MatchConfig {
         openings: all,
         max_plies: 120,
         jobs,
+        sprt: None,
     }
 }
 
-fn random() -> Result<Box<dyn Player>, String> {
+fn random() -> Result<Box<dyn Player>, MatchError> {
     Ok(Box::new(RandomPlayer::new(7)))
 }
 
-fn material() -> Result<Box<dyn Player>, String> {
+fn material() -> Result<Box<dyn Player>, MatchError> {
     Ok(Box::new(MaterialPlayer::new(7)))
 }
 
-fn fake() -> Result<Box<dyn Player>, String> {
+fn fake() -> Result<Box<dyn Player>, MatchError> {
     Ok(Box::new(EnginePlayer::new(
         "fake engine (test-only)",
         Arc::new(FakeEngine::default()),
@@ -76,8 +77,12 @@ fn the_openings_file_reads() {
 
 #[test]
 fn a_tiny_match_between_built_in_opponents_is_deterministic() {
-    let one = matchplay::run_match(&config(3, 1), &material, &random, &|_| {}).unwrap();
-    let two = matchplay::run_match(&config(3, 2), &material, &random, &|_| {}).unwrap();
+    let one = matchplay::run_match(&config(3, 1), &material, &random, &|_| {})
+        .unwrap()
+        .games;
+    let two = matchplay::run_match(&config(3, 2), &material, &random, &|_| {})
+        .unwrap()
+        .games;
     assert_eq!(one.len(), 6);
     assert_eq!(summary_line(&one), summary_line(&two));
     for (i, g) in one.iter().enumerate() {
@@ -110,7 +115,9 @@ fn a_tiny_match_between_built_in_opponents_is_deterministic() {
 
 #[test]
 fn the_stand_in_engine_plays_through_the_engine_player() {
-    let games = matchplay::run_match(&config(2, 2), &fake, &material, &|_| {}).unwrap();
+    let games = matchplay::run_match(&config(2, 2), &fake, &material, &|_| {})
+        .unwrap()
+        .games;
     assert_eq!(games.len(), 4);
     for g in &games {
         assert!(g.fen_mismatches.is_empty(), "{:?}", g.fen_mismatches);
@@ -136,10 +143,10 @@ impl Player for Stubborn {
     fn name(&self) -> String {
         format!("stubborn {}", self.0)
     }
-    fn choose(&mut self, _: &Turn<'_>) -> Result<Choice, String> {
+    fn choose(&mut self, _: &Turn<'_>) -> Result<Choice, MatchError> {
         Ok(Choice {
-            uci: self.0.to_string(),
             fen_after: Some("8/8/8/8/8/8/8/8 w - - 0 1".to_string()),
+            ..Choice::of(self.0)
         })
     }
 }
@@ -229,7 +236,9 @@ fn parse_pgn(text: &str) -> Vec<ParsedGame> {
 
 #[test]
 fn pgn_output_parses_back() {
-    let games = matchplay::run_match(&config(2, 1), &random, &material, &|_| {}).unwrap();
+    let games = matchplay::run_match(&config(2, 1), &random, &material, &|_| {})
+        .unwrap()
+        .games;
     let text: String = games
         .iter()
         .map(|g| pgn::game_pgn(g, "test \"event\""))
@@ -281,7 +290,7 @@ fn a_uci_opponent_plays_when_stockfish_is_installed() {
         );
         return;
     }
-    let make = || -> Result<Box<dyn Player>, String> {
+    let make = || -> Result<Box<dyn Player>, MatchError> {
         Ok(Box::new(UciPlayer::start(UciSettings {
             path: STOCKFISH.to_string(),
             options: vec![("Skill Level".to_string(), "0".to_string())],
@@ -292,7 +301,9 @@ fn a_uci_opponent_plays_when_stockfish_is_installed() {
     };
     let mut cfg = config(1, 2);
     cfg.max_plies = 40;
-    let games = matchplay::run_match(&cfg, &random, &make, &|_| {}).unwrap();
+    let games = matchplay::run_match(&cfg, &random, &make, &|_| {})
+        .unwrap()
+        .games;
     assert_eq!(games.len(), 2);
     for g in &games {
         assert!(!matches!(g.termination, Termination::Forfeit(_)), "{g:?}");
@@ -455,15 +466,12 @@ impl Player for Scripted {
     fn name(&self) -> String {
         "scripted".to_string()
     }
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, String> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
         let ply = turn.moves.len() / 2;
         self.0
             .get(ply)
-            .map(|m| Choice {
-                uci: m.to_string(),
-                fen_after: None,
-            })
-            .ok_or_else(|| "out of moves".to_string())
+            .map(|m| Choice::of(*m))
+            .ok_or_else(|| MatchError::player("out of moves"))
     }
 }
 
@@ -560,6 +568,7 @@ fn a_uci_opponent_that_cannot_start_is_an_error() {
     let Err(error) = UciPlayer::start(uci_settings("/nonexistent/engine".into())) else {
         panic!("a missing engine started");
     };
+    let error = error.to_string();
     assert!(
         error.starts_with("cannot start /nonexistent/engine"),
         "{error}"
@@ -589,7 +598,9 @@ fn a_silent_uci_opponent_times_out_and_is_killed() {
     // It never answers `go`, and ignores `quit` while it sleeps.
     let path = script_engine(dir.path(), "sleep 30");
     let mut player = UciPlayer::start(uci_settings(path)).unwrap();
-    let error = start_turn(|turn| player.choose(turn)).unwrap_err();
+    let error = start_turn(|turn| player.choose(turn))
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("no `bestmove` within 0.5s"), "{error}");
     drop(player);
     assert!(
@@ -603,7 +614,9 @@ fn a_uci_opponent_that_crashes_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = script_engine(dir.path(), "kill -9 $$");
     let mut player = UciPlayer::start(uci_settings(path)).unwrap();
-    let error = start_turn(|turn| player.choose(turn)).unwrap_err();
+    let error = start_turn(|turn| player.choose(turn))
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("ended (closed its output) before `bestmove`"),
         "{error}"
@@ -623,6 +636,7 @@ fn a_uci_opponent_that_never_says_uciok_is_an_error() {
     let Err(error) = UciPlayer::start(uci_settings(path.display().to_string())) else {
         panic!("a mute engine started");
     };
+    let error = error.to_string();
     assert!(error.contains("no `uciok` within 0.5s"), "{error}");
 }
 
