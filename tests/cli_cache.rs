@@ -169,6 +169,7 @@ fn bench_reports_start_up_and_the_peak_of_a_play_process() {
         "1",
         "--positions",
         positions.to_str().unwrap(),
+        "--child-processes",
     ];
     let (out, stderr) = success(regex_chess(&args, dir.path(), &[], ""));
     let line = |prefix: &str| -> String {

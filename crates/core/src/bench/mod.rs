@@ -15,9 +15,14 @@
 //! Timings are medians of `runs` runs without an observer; the statistics (rules applied
 //! and skipped, matches, largest state) come from one more run with match counting, so
 //! counting never inflates the times.
+//!
+//! The node count for engine testers is in [`nodes`]; the figures as JSON lines, for the
+//! charts, in [`results`].
 
 pub mod children;
 pub mod cpu;
+pub mod nodes;
+pub mod results;
 
 use std::time::Instant;
 
@@ -55,9 +60,18 @@ pub enum BenchError {
         #[source]
         source: std::io::Error,
     },
-    /// A child process did not answer as `regex-chess` does.
+    /// A child process did not answer as `regex-chess` does, or a program's output
+    /// state could not be read.
     #[error("{0}")]
     Child(String),
+    /// A line of a bench results file is not a position's figures.
+    #[error("bench results line {line}: {message}")]
+    Results {
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 impl BenchError {
