@@ -109,11 +109,11 @@ pub fn default_play() -> &'static Variant {
 }
 
 /// The page's default (`regex-chess site`): the strongest variant whose `play` program's
-/// median reply over the bench positions is within about 2 s in headless Chromium
-/// (`E2E_BENCH=3 e2e/run.sh`; PERF.md): `2ply-qe`, 1.8 s (its slowest, kiwipete, 3.8 s;
-/// `2ply` at most 1.2 s).
+/// median reply over the bench positions is within about 1 s in headless Chromium with
+/// the fast executor in WebAssembly (`E2E_BENCH=3 e2e/run.sh`; docs/exports.md):
+/// `3ply-qe`.
 pub fn default_page() -> &'static Variant {
-    find("2ply-qe").expect("registered")
+    find("3ply-qe").expect("registered")
 }
 
 #[cfg(test)]
