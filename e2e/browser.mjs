@@ -476,7 +476,7 @@ try {
         /^Last reply/.test(await page.textContent("#timing")),
       `the engine thinking: "${await page.textContent("#progress-text")}", ` +
         `"${await page.textContent("#timing")}", the engine choice shown`);
-      const bottom = await page.$eval("#search-choice", (el) => el.getBoundingClientRect().bottom + window.scrollY);
+      const bottom = await page.$eval("#search", (el) => el.getBoundingClientRect().bottom + window.scrollY);
       await page.screenshot({ path: thinkingShot, clip: { x: 0, y: 0, width: PHONE.width, height: bottom + 16 }, fullPage: true });
     }
     await page.evaluate(() => window.e2eRelease());

@@ -314,18 +314,22 @@ fn site_with_the_module_holds_the_programs_files() {
     // Only the header is checked: the page, not the command, runs the module.
     let module = dir.path().join("module.wasm");
     std::fs::write(&module, b"\0asm\x01\0\0\0").unwrap();
+    // `site --file PROGRAM --start START --wasm MODULE -o OUT`.
+    let site_with = |module: &std::path::Path, out: &std::path::Path| {
+        bin()
+            .args(["site", "--file"])
+            .arg(&program)
+            .arg("--start")
+            .arg(&start)
+            .arg("--wasm")
+            .arg(module)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
     let site = dir.path().join("site");
-    let output = bin()
-        .args(["site", "--file"])
-        .arg(&program)
-        .arg("--start")
-        .arg(&start)
-        .arg("--wasm")
-        .arg(&module)
-        .arg("-o")
-        .arg(&site)
-        .output()
-        .unwrap();
+    let output = site_with(&module, &site);
     assert!(output.status.success(), "{output:?}");
     assert_eq!(
         std::fs::read(site.join("regex-chess.wasm")).unwrap(),
@@ -352,17 +356,7 @@ fn site_with_the_module_holds_the_programs_files() {
     assert_eq!(pairs, [("(?m)^x$", "y"), ("a+", "b")]);
 
     let other = dir.path().join("other");
-    let output = bin()
-        .args(["site", "--file"])
-        .arg(&program)
-        .arg("--start")
-        .arg(&start)
-        .arg("--wasm")
-        .arg(&start)
-        .arg("-o")
-        .arg(&other)
-        .output()
-        .unwrap();
+    let output = site_with(&start, &other);
     assert!(!output.status.success());
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
