@@ -452,23 +452,28 @@ try {
   // The phone screenshot for the README: the default engine and search thinking about a
   // reply, the progress line part way, the last reply's time and the engine choice on the
   // screen. Replies shorter than a progress interval report only their last rule: then
-  // the next move is tried.
+  // the next move is tried, and the last try takes that report.
   if (offered.wasm) await choose("engine", ENGINES[0], "engine");
   await choose("search", offered.default, "search");
   await playTyped(["d4"]);
   let held = false;
-  for (const typed of ["c4", "Nc3", "e3", "Nf3", "Bd3"]) {
+  const tries = ["c4", "Nc3", "e3", "Nf3", "Bd3"];
+  for (const [k, typed] of tries.entries()) {
     before = await logLength();
-    // Held at the reply's first progress report short of its last rule.
-    await page.evaluate(() => {
-      const reply = (d) => d.index + 1 < d.total &&
+    // Held at the reply's first progress report short of its last rule (on the last
+    // try, at its first report).
+    await page.evaluate((partWay) => {
+      const reply = (d) => (!partWay || d.index + 1 < d.total) &&
         /press Enter/i.test(document.getElementById("prompt").textContent);
       window.e2eHold = { queue: [], progressed: false, when: reply };
-    });
+    }, k + 1 < tries.length);
     await page.fill("#move-input", typed);
     await page.press("#move-input", "Enter");
+    // Held, or the player to move again (after the reply, or at once after a move the
+    // rules refused).
     await page.waitForFunction((n) => window.e2eHold?.progressed ||
-      (window.regexChessLog.length >= n + 2 && document.body.dataset.busy === "false"),
+      (window.regexChessLog.length > n && document.body.dataset.busy === "false" &&
+        !/press Enter/i.test(document.getElementById("prompt").textContent)),
     before, { timeout: MOVE_TIMEOUT_MS });
     held = await page.evaluate(() => window.e2eHold.progressed);
     if (held) {
@@ -480,7 +485,7 @@ try {
       await page.screenshot({ path: thinkingShot, clip: { x: 0, y: 0, width: PHONE.width, height: bottom + 16 }, fullPage: true });
     }
     await page.evaluate(() => window.e2eRelease());
-    await waitForPlayer(before + 1);
+    await waitForPlayer(before);
     if (held || over(await page.textContent("#prompt"))) break;
   }
   check(held, "a reply long enough to show its progress part way, for the screenshot");
