@@ -17,6 +17,8 @@
 //! counting never inflates the times.
 
 pub mod children;
+// getrusage: not in the browser (the `regex-chess-wasm` crate builds this one for wasm32).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cpu;
 
 use std::time::Instant;
