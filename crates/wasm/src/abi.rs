@@ -17,7 +17,26 @@
 
 use std::cell::RefCell;
 
+use regex_chess_core::engine::cache::Damaged;
+
 use crate::machine::Machine;
+
+/// Why a call failed; its message is what JavaScript reads from the output buffer.
+#[derive(Debug, thiserror::Error)]
+enum CallError {
+    #[error("the text is not UTF-8: {0}")]
+    NotUtf8(#[from] std::str::Utf8Error),
+    #[error("no program is loaded")]
+    NotLoaded,
+    #[error("the machine is busy")]
+    Busy,
+    #[error("the program has more rules than a 32-bit answer counts")]
+    TooManyRules,
+    #[error("no rule {0}")]
+    NoRule(usize),
+    #[error(transparent)]
+    Files(#[from] Damaged),
+}
 
 #[link(wasm_import_module = "env")]
 unsafe extern "C" {
@@ -56,41 +75,41 @@ unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
 ///
 /// # Safety
 /// As for [`bytes`].
-unsafe fn text<'a>(ptr: *const u8, len: usize) -> Result<&'a str, String> {
+unsafe fn text<'a>(ptr: *const u8, len: usize) -> Result<&'a str, CallError> {
     // SAFETY: as the caller promises.
-    std::str::from_utf8(unsafe { bytes(ptr, len) })
-        .map_err(|e| format!("the text is not UTF-8: {e}"))
+    Ok(std::str::from_utf8(unsafe { bytes(ptr, len) })?)
 }
 
 /// Leaves `Err`'s message in the output buffer and returns -1; `Ok(n)` returns `n`.
-fn answer(result: Result<i32, String>) -> i32 {
-    result.unwrap_or_else(|message| {
-        set_output(&message);
+fn answer(result: Result<i32, CallError>) -> i32 {
+    result.unwrap_or_else(|error| {
+        set_output(&error.to_string());
         -1
     })
 }
 
-const NOT_LOADED: &str = "no program is loaded";
-const BUSY: &str = "the machine is busy";
-
 /// `f` on the machine, shared: a run's progress function may ask for a rule meanwhile.
-fn with_machine<T>(f: impl FnOnce(&Machine) -> Result<T, String>) -> Result<T, String> {
+fn with_machine<T>(f: impl FnOnce(&Machine) -> Result<T, CallError>) -> Result<T, CallError> {
     MACHINE.with(|m| {
         f(m.try_borrow()
-            .map_err(|_| BUSY)?
+            .map_err(|_| CallError::Busy)?
             .as_ref()
-            .ok_or(NOT_LOADED)?)
+            .ok_or(CallError::NotLoaded)?)
     })
 }
 
 /// `f` on the machine's place, alone (not during a run).
-fn with_slot<T>(f: impl FnOnce(&mut Option<Machine>) -> Result<T, String>) -> Result<T, String> {
-    MACHINE.with(|m| f(&mut *m.try_borrow_mut().map_err(|_| BUSY)?))
+fn with_slot<T>(
+    f: impl FnOnce(&mut Option<Machine>) -> Result<T, CallError>,
+) -> Result<T, CallError> {
+    MACHINE.with(|m| f(&mut *m.try_borrow_mut().map_err(|_| CallError::Busy)?))
 }
 
 /// `f` on the machine, alone.
-fn with_machine_mut<T>(f: impl FnOnce(&mut Machine) -> Result<T, String>) -> Result<T, String> {
-    with_slot(|slot| f(slot.as_mut().ok_or(NOT_LOADED)?))
+fn with_machine_mut<T>(
+    f: impl FnOnce(&mut Machine) -> Result<T, CallError>,
+) -> Result<T, CallError> {
+    with_slot(|slot| f(slot.as_mut().ok_or(CallError::NotLoaded)?))
 }
 
 /// A buffer of `len` bytes for JavaScript to write into (null when `len` is 0).
@@ -154,7 +173,7 @@ pub unsafe extern "C" fn rc_load(
     };
     answer(name.and_then(|name| {
         let machine = Machine::from_files(name, program, parses)?;
-        let rules = i32::try_from(machine.rules()).map_err(|_| "too many rules".to_string())?;
+        let rules = i32::try_from(machine.rules()).map_err(|_| CallError::TooManyRules)?;
         with_slot(|slot| {
             *slot = Some(machine);
             Ok(rules)
@@ -225,7 +244,7 @@ pub extern "C" fn rc_rule(index: u32, what: u32) -> i32 {
             0 => machine.pattern(index).map(str::to_string),
             _ => machine.origin(index),
         };
-        let text = text.ok_or_else(|| format!("no rule {index}"))?;
+        let text = text.ok_or(CallError::NoRule(index))?;
         set_output(&text);
         Ok(0)
     }))

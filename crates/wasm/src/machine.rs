@@ -15,7 +15,7 @@
 use std::ops::ControlFlow;
 
 use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::cache::{ProgramCache, SOURCE_FINGERPRINT};
+use regex_chess_core::engine::cache::{Damaged, ProgramCache, SOURCE_FINGERPRINT};
 use regex_chess_core::exec::fast::Fast;
 use regex_chess_core::exec::{Executor, Observer, RuleReport};
 use regex_chess_core::program::ValidProgram;
@@ -47,7 +47,7 @@ impl Machine {
     /// the build of the core this one was built from: the program is not validated again
     /// (its `regex` compilation of every pattern takes seconds in a browser) and its
     /// patterns' parses are read, not made. The error says what is wrong with the bytes.
-    pub fn from_files(name: &str, program: &[u8], parses: &[u8]) -> Result<Machine, String> {
+    pub fn from_files(name: &str, program: &[u8], parses: &[u8]) -> Result<Machine, Damaged> {
         let cache = ProgramCache::new("", SOURCE_FINGERPRINT);
         let options = CompileOptions::default();
         let program = cache.read_files(name, &options, program, parses)?;

@@ -132,14 +132,19 @@ fn a_replay_steps_through_every_rule_to_the_run_state() {
 fn files_of_another_program_or_damaged_are_refused() {
     let program = hand_written();
     let (bytes, parses) = files(&program);
-    let other = Machine::from_files("play", &bytes, &parses).unwrap_err();
+    let other = Machine::from_files("play", &bytes, &parses)
+        .unwrap_err()
+        .to_string();
     assert!(other.contains("another build or program"), "{other}");
     let mut damaged = bytes.clone();
     let last = damaged.len() - 1;
     damaged[last] ^= 1;
-    let error = Machine::from_files("hand-written", &damaged, &parses).unwrap_err();
+    let error = Machine::from_files("hand-written", &damaged, &parses)
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("the program: corrupt"), "{error}");
-    let error =
-        Machine::from_files("hand-written", &bytes, &parses[..parses.len() / 2]).unwrap_err();
+    let error = Machine::from_files("hand-written", &bytes, &parses[..parses.len() / 2])
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("the parses: truncated"), "{error}");
 }

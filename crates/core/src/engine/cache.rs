@@ -256,11 +256,13 @@ impl ProgramCache {
         options: &CompileOptions,
         program: &[u8],
         parses: &[u8],
-    ) -> Result<ValidProgram, String> {
+    ) -> Result<ValidProgram, Damaged> {
         let key = self.key(name, options);
-        let table = unframe(parses, PARSES_MAGIC, &key).map_err(|e| format!("the parses: {e}"))?;
-        let program = decode(program, &key, name).map_err(|e| format!("the program: {e}"))?;
-        crate::exec::fast::remember_parses(table).map_err(|e| format!("the parses: {e}"))?;
+        let in_parses = |e: &dyn std::fmt::Display| Damaged(format!("the parses: {e}"));
+        let table = unframe(parses, PARSES_MAGIC, &key).map_err(|e| in_parses(&e))?;
+        let program =
+            decode(program, &key, name).map_err(|e| Damaged(format!("the program: {e}")))?;
+        crate::exec::fast::remember_parses(table).map_err(|e| in_parses(&e))?;
         Ok(program)
     }
 
