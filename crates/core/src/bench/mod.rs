@@ -20,6 +20,8 @@
 //! charts, in [`results`].
 
 pub mod children;
+// getrusage: not in the browser (the `regex-chess-wasm` crate builds this one for wasm32).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cpu;
 pub mod nodes;
 pub mod results;

@@ -231,6 +231,41 @@ impl ProgramCache {
         self.store(&path, &key, name, program)
     }
 
+    /// The bytes of the two files that hold program `name` compiled with `options`
+    /// (those of [`ProgramCache::path`] and [`ProgramCache::parses_path`]), for a copy
+    /// of the cache kept elsewhere: `regex-chess site` puts them beside the page, whose
+    /// WebAssembly build of the fast executor reads them back with
+    /// [`ProgramCache::read_files`] instead of validating the program again.
+    pub fn files(
+        &self,
+        name: &str,
+        options: &CompileOptions,
+        program: &ValidProgram,
+    ) -> (Vec<u8>, Vec<u8>) {
+        let key = self.key(name, options);
+        (encode(program, &key, name), parses_file(program, &key))
+    }
+
+    /// Reads back the bytes [`ProgramCache::files`] gave for `name` and `options`: the
+    /// program, once the fast executor has been handed its parses
+    /// ([`crate::exec::fast::remember_parses`]). Bytes written by another build or for
+    /// another program, or damaged, are an error that says so.
+    pub fn read_files(
+        &self,
+        name: &str,
+        options: &CompileOptions,
+        program: &[u8],
+        parses: &[u8],
+    ) -> Result<ValidProgram, Damaged> {
+        let key = self.key(name, options);
+        let in_parses = |e: &dyn std::fmt::Display| Damaged(format!("the parses: {e}"));
+        let table = unframe(parses, PARSES_MAGIC, &key).map_err(|e| in_parses(&e))?;
+        let program =
+            decode(program, &key, name).map_err(|e| Damaged(format!("the program: {e}")))?;
+        crate::exec::fast::remember_parses(table).map_err(|e| in_parses(&e))?;
+        Ok(program)
+    }
+
     /// Has the fast executor read the parses of `program`'s patterns from their file
     /// instead of parsing them ([`crate::exec::fast::remember_parses`]). A missing file is
     /// written; a damaged or foreign one is reported in `warnings`, ignored and replaced
@@ -317,6 +352,13 @@ fn encode(program: &ValidProgram, key: &str, name: &str) -> Vec<u8> {
         program.templates(),
     );
     frame(&format!("{MAGIC} {FORMAT}"), key, &payload)
+}
+
+/// The parses file's bytes for `program` under `key`: the header lines, then the fast
+/// executor's table of its patterns ([`crate::exec::fast::parse_table`]).
+fn parses_file(program: &ValidProgram, key: &str) -> Vec<u8> {
+    let patterns = program.rules().iter().map(|rule| rule.pattern.as_str());
+    frame(PARSES_MAGIC, key, &crate::exec::fast::parse_table(patterns))
 }
 
 /// Reads a file written by [`encode`] for `key` and program `name`; the error says what

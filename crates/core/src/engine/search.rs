@@ -308,11 +308,11 @@ impl Search {
     }
 
     /// The page's default (`regex-chess site`): the strongest variant whose `play`
-    /// program's median reply over the bench positions is within about 2 s in headless
-    /// Chromium (`E2E_BENCH=3 e2e/run.sh`; PERF.md): `2ply-qe`, 1.8 s (its slowest,
-    /// kiwipete, 3.8 s; `2ply` at most 1.2 s).
+    /// program's median reply over the bench positions is within about 1 s in headless
+    /// Chromium with the fast executor in WebAssembly (`E2E_BENCH=3 e2e/run.sh`;
+    /// docs/exports.md): `3ply-qe`.
     pub fn default_page() -> Search {
-        Search::TwoPlyQe
+        Search::ThreePlyQe
     }
 }
 
