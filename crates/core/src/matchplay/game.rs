@@ -35,8 +35,16 @@ use super::error::MatchError;
 use super::outcome::{Outcome, Termination};
 use super::pathology::{self, Pathologies};
 use super::players::{Player, Turn, fen_of, uci_of};
-use crate::bench::cpu::thread_cpu_ms;
 use crate::engine::reply::Score;
+
+/// The CPU milliseconds of the calling thread so far; 0 on wasm32, which has no such
+/// clock (matches are not played there).
+fn thread_cpu_ms() -> f64 {
+    #[cfg(not(target_arch = "wasm32"))]
+    return crate::bench::cpu::thread_cpu_ms();
+    #[cfg(target_arch = "wasm32")]
+    0.0
+}
 
 /// The position key used for repetitions.
 pub fn repetition_key(pos: &Chess) -> u64 {

@@ -1,6 +1,6 @@
 //! The players of a match: the engine (the rules, through [`Engine`]) and the fixed
 //! opponents, which are not this engine: a seeded random mover, a 1-ply material
-//! engine, and any UCI engine ([`uci`]).
+//! engine, and any UCI engine ([`UciPlayer`], in `uci.rs`).
 //!
 //! The opponents use shakmaty; the engine player only passes FENs to the [`Engine`] and
 //! reads its answers. A player that fails returns a [`MatchError`]; in a game, that is a
