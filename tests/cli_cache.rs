@@ -191,8 +191,26 @@ fn bench_reports_start_up_and_the_peak_of_a_play_process() {
         .unwrap_or_else(|| panic!("{peak}"));
     assert!(mb > 1.0, "{peak}");
     assert!(line("peak RSS of this bench process").contains("the fast executor"));
-    // The children used a cache of their own, not the one the environment names.
-    assert_eq!(file_count(dir.path()), 1, "only the positions file");
+    // The children used a cache of their own, not the one the environment names: beside
+    // the positions file there is only the bench process's own `move` program, the search
+    // whose nodes it counts, cached as every command caches its programs.
+    let program =
+        ProgramCache::new(dir.path(), SOURCE_FINGERPRINT).path("move", &CompileOptions::default());
+    let stem = program.file_stem().unwrap().to_str().unwrap().to_string();
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            format!("{stem}.parses"),
+            format!("{stem}.program"),
+            "positions.txt".to_string()
+        ],
+        "{names:?}"
+    );
 }
 
 /// Runs `legal` with no `REGEX_CHESS_CACHE`, the other variables as given.
