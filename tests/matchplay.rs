@@ -457,6 +457,64 @@ fn the_match_command_plays_one_variant_against_another() {
         "{stdout}"
     );
     assert!(stdout.contains("engine forfeits: 0"), "{stdout}");
+    // Not on a terminal: plain progress lines on standard error, never an escape code.
+    let progress: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("regex-chess: match: "))
+        .collect();
+    assert!(
+        progress.last().is_some_and(|l| l.contains("2/2 games, +")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+}
+
+/// Runs `regex-chess ARGS` under a pseudo-terminal (util-linux `script`) and returns
+/// what the terminal received; `None` when `script` is not installed.
+fn on_a_terminal(args: &[&str]) -> Option<String> {
+    let mut command = vec![env!("CARGO_BIN_EXE_regex-chess")];
+    command.extend_from_slice(args);
+    let out = Command::new("script")
+        .args(["-qec", &command.join(" "), "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "{out:?}");
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_match_on_a_terminal_shows_a_live_line_unless_quiet() {
+    let args = [
+        "match",
+        "--search",
+        "2ply",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "12",
+    ];
+    let Some(live) = on_a_terminal(&args) else {
+        oracle::engine::require_tool(
+            "a_match_on_a_terminal_shows_a_live_line_unless_quiet",
+            "script (util-linux)",
+        );
+        return;
+    };
+    // indicatif redraws the line in place (carriage return, erase line) as games end.
+    assert!(live.contains("\r\x1b[2K"), "{live:?}");
+    assert!(live.contains("match ["), "{live:?}");
+    assert!(live.contains("2/2 games, +"), "{live:?}");
+    assert!(live.contains("games 2: +"), "{live:?}");
+    let quiet = on_a_terminal(&[&args[..], &["--quiet"]].concat()).unwrap();
+    assert!(quiet.contains("games 2: +"), "{quiet:?}");
+    assert!(
+        !quiet.contains("match [") && !quiet.contains('\x1b'),
+        "{quiet:?}"
+    );
 }
 
 /// A player that plays a fixed list of moves, then has no move (and forfeits).
@@ -720,4 +778,71 @@ fn the_engine_player_passes_the_game_s_earlier_positions() {
         assert_eq!(*fen, fens[2 * k]);
         assert_eq!(*history, fens[..2 * k].to_vec(), "move {k}");
     }
+}
+
+/// Reads every game of a PGN file with python-chess, replays it, and checks the tags, the
+/// move comments and the result; prints `ok N` for N games.
+const PGN_CHECK: &str = r#"
+import re, sys, chess, chess.pgn
+games = 0
+with open(sys.argv[1]) as f:
+    while (game := chess.pgn.read_game(f)) is not None:
+        assert not game.errors, game.errors
+        for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result",
+                    "SetUp", "FEN", "TimeControl", "Termination", "PlyCount"]:
+            assert tag in game.headers, (tag, dict(game.headers))
+        engine = chess.WHITE if game.headers["White"].startswith("fake") else chess.BLACK
+        board = game.board()
+        plies = 0
+        for node in game.mainline():
+            mover = not node.board().turn
+            if mover == engine:
+                assert re.match(r"^([+-](\d+\.\d\d|M\d+)(/\d+)? )?\d+\.\d{3}s", node.comment), node.comment
+            board.push(node.move)
+            plies += 1
+        assert plies == int(game.headers["PlyCount"]), (plies, game.headers["PlyCount"])
+        outcome = board.outcome(claim_draw=True)
+        if game.headers["Termination"] == "normal":
+            assert outcome is not None and outcome.result() == game.headers["Result"]
+        games += 1
+print("ok", games)
+"#;
+
+#[test]
+fn python_chess_reads_and_replays_every_game_of_a_match_pgn() {
+    let test = "python_chess_reads_and_replays_every_game_of_a_match_pgn";
+    let importable = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !importable {
+        oracle::engine::require_tool(test, "python-chess (pip install chess)");
+        return;
+    }
+    let result = matchplay::run_match(&config(2, 2), &fake, &material, &|_| {}).unwrap();
+    assert_eq!(result.games.len(), 4);
+    let tags = pgn::PgnTags {
+        date: "2026.12.03".to_string(),
+        ..pgn::PgnTags::new("fake vs material")
+    };
+    let text: String = result
+        .games
+        .iter()
+        .map(|g| pgn::game_pgn_with(g, &tags))
+        .collect();
+    assert!(text.contains("[TimeControl \"-\"]"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pgn");
+    std::fs::write(&path, &text).unwrap();
+    let out = Command::new("python3")
+        .args(["-c", PGN_CHECK, path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.trim(), "ok 4", "{text}");
 }
