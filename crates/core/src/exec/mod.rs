@@ -245,16 +245,31 @@ impl Choice {
         Choice { kind, cores }
     }
 
-    /// Builds the executor for `program`.
+    /// Builds the executor for `program`. For tests of the commands: with several cores
+    /// and [`PLANT_HELPER_PANIC`] set in the environment, the fast executor's helpers
+    /// panic with its value (see [`fast::Fast::plant_helper_panic`]).
     pub fn build(self, program: ValidProgram) -> Box<dyn Executor> {
         match self.kind {
             ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
-            ExecutorKind::Fast => Box::new(
-                fast::Fast::new(program).parallel(self.cores.get(), fast::DEFAULT_SPLIT_MIN),
-            ),
+            ExecutorKind::Fast => {
+                let mut fast =
+                    fast::Fast::new(program).parallel(self.cores.get(), fast::DEFAULT_SPLIT_MIN);
+                if self.cores.get() > 1
+                    && let Ok(message) = std::env::var(PLANT_HELPER_PANIC)
+                {
+                    fast = fast.plant_helper_panic(message.leak());
+                }
+                Box::new(fast)
+            }
         }
     }
 }
+
+/// The environment variable that makes [`Choice::build`] plant a panic on the fast
+/// executor's helper threads, for tests of how the commands report a panic on another
+/// core. Not for use outside tests.
+#[doc(hidden)]
+pub const PLANT_HELPER_PANIC: &str = "REGEX_CHESS_TEST_HELPER_PANIC";
 
 impl From<ExecutorKind> for Choice {
     fn from(kind: ExecutorKind) -> Choice {
