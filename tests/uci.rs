@@ -795,8 +795,9 @@ fn a_game_through_polyglot_as_an_xboard_engine() {
     use std::process::Stdio;
     use std::time::Duration;
     let Some(polyglot) = polyglot() else {
-        eprintln!(
-            "SKIPPED a_game_through_polyglot_as_an_xboard_engine: polyglot is not installed (apt-get install polyglot); nothing was checked"
+        oracle::engine::require_tool(
+            "a_game_through_polyglot_as_an_xboard_engine",
+            "polyglot (apt-get install polyglot)",
         );
         return;
     };
