@@ -29,7 +29,9 @@ use regex_chess_core::engine::search::{Output, Search};
 use regex_chess_core::engine::{self, reply::Reply};
 use regex_chess_core::exec::{Executor, ExecutorKind};
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{
+    CastlingMode, Chess, Color, File, FromSetup, Piece, Position, Rank, Setup, Square,
+};
 
 /// Where a class's bishops stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,35 +190,23 @@ fn placement(
         })?;
         board[square] = letter;
     }
-    let ranks: Vec<String> = board
-        .chunks(8)
-        .map(|rank| {
-            let mut text = String::new();
-            let mut empty = 0;
-            for &c in rank {
-                if c == '.' {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    text.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                text.push(c);
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            text
-        })
-        .collect();
-    let side = if white_to_move { "w" } else { "b" };
-    let fen = format!("{} {side} - - 0 1", ranks.join("/"));
-    let legal = fen
-        .parse::<shakmaty::fen::Fen>()
-        .map(|f| f.into_position::<Chess>(CastlingMode::Standard).is_ok())
-        .unwrap_or(false);
-    legal.then_some(fen)
+    let mut setup = Setup::empty();
+    for (index, letter) in board.iter().enumerate() {
+        if let Some(piece) = Piece::from_char(*letter) {
+            let square = Square::from_coords(
+                File::new((index % 8) as u32),
+                Rank::new(7 - (index / 8) as u32),
+            );
+            setup.board.set_piece_at(square, piece);
+        }
+    }
+    setup.turn = if white_to_move {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let pos = Chess::from_setup(setup, CastlingMode::Standard).ok();
+    pos.map(|pos| judge::fen(&pos))
 }
 
 /// `count` placements of `class` for each colour holding the material and each side to
@@ -277,10 +267,10 @@ fn over(text: &str) -> bool {
 }
 
 /// The side name of shakmaty's colour, as the board program reads it.
-fn side(colour: shakmaty::Color) -> &'static str {
+fn side(colour: Color) -> &'static str {
     match colour {
-        shakmaty::Color::White => "white",
-        shakmaty::Color::Black => "black",
+        Color::White => "white",
+        Color::Black => "black",
     }
 }
 

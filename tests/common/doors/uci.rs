@@ -43,7 +43,7 @@ fn position(text: &str) -> Option<Chess> {
     fen.and_then(|fen| fen.into_position(CastlingMode::Standard).ok())
 }
 
-/// Words a `go` line may carry.
+/// Words a `go` line may carry: the first [`LIMITS`] take a number.
 const GO_WORDS: [&str; 12] = [
     "wtime",
     "btime",
@@ -58,6 +58,9 @@ const GO_WORDS: [&str; 12] = [
     "ponder",
     "searchmoves",
 ];
+
+/// How many of [`GO_WORDS`] take a number (`perft` does too; it is drawn apart).
+const LIMITS: usize = 9;
 
 /// One command line (without its newline), drawn from `bytes`; `pos` is the position the
 /// session holds, so that moves are often legal ones.
@@ -234,23 +237,11 @@ fn setoption_line(bytes: &mut Bytes<'_>) -> String {
 /// takes the next word as its number (a bad number is ignored, and so is the limit),
 /// `searchmoves` takes the rest.
 fn read_go(args: &[&str]) -> (bool, bool) {
-    const LIMITS: [&str; 10] = [
-        "wtime",
-        "btime",
-        "winc",
-        "binc",
-        "movestogo",
-        "movetime",
-        "depth",
-        "nodes",
-        "mate",
-        "perft",
-    ];
     let (mut perft, mut hold) = (false, false);
     let mut i = 0;
     while i < args.len() {
         let word = args[i];
-        if LIMITS.contains(&word) {
+        if GO_WORDS[..LIMITS].contains(&word) || word == "perft" {
             let number = args.get(i + 1).is_some_and(|v| v.parse::<i64>().is_ok());
             perft |= word == "perft" && number;
             i += 2;
