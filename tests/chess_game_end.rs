@@ -29,9 +29,7 @@ use regex_chess_core::engine::search::{Output, Search};
 use regex_chess_core::engine::{self, reply::Reply};
 use regex_chess_core::exec::{Executor, ExecutorKind};
 use shakmaty::san::SanPlus;
-use shakmaty::{
-    CastlingMode, Chess, Color, File, FromSetup, Piece, Position, Rank, Setup, Square,
-};
+use shakmaty::{CastlingMode, Chess, Color, File, FromSetup, Piece, Position, Rank, Setup, Square};
 
 /// Where a class's bishops stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -86,7 +86,11 @@ fn random_game(seed: u64, plies: usize) -> Vec<String> {
 fn long_move_lists_keep_the_game() {
     for seed in seeds(&[21, 22]) {
         let game = random_game(seed, 400);
-        assert!(game.len() > 40, "seed {seed}: a game of {} plies", game.len());
+        assert!(
+            game.len() > 40,
+            "seed {seed}: a game of {} plies",
+            game.len()
+        );
         let mut after_ten = shakmaty::Chess::default();
         for mv in &game[..10] {
             let m = mv.parse::<shakmaty::uci::UciMove>().unwrap();
@@ -121,11 +125,7 @@ fn judge_session(what: &str, lines: &[Vec<u8>]) {
     }
     let out = binary::run(&["uci"], |_| {}, &input);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "{what}: {:?} {stderr}",
-        out.status
-    );
+    assert!(out.status.success(), "{what}: {:?} {stderr}", out.status);
     assert!(!stderr.contains("panicked"), "{what}: {stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     // Each line's answer ends with the `readyok` of the `isready` after it (the

@@ -676,8 +676,7 @@ fn check(mut rules: Vec<Rule>, state: &str, limits: &Limits) {
     // Cut the program after the rule that makes the state too large (before it when it
     // makes it far too large), and before the rule that would spend the work budget.
     let states = [state.to_string()];
-    let program =
-        exec_compare::cut_at_work(program, &states, limits.state_cap, limits.max_work);
+    let program = exec_compare::cut_at_work(program, &states, limits.state_cap, limits.max_work);
 
     if let Some(dir) = std::env::var_os("EXEC_EQUIVALENCE_DUMP") {
         dump(std::path::Path::new(&dir), &program, state);

@@ -18,9 +18,9 @@ use libfuzzer_sys::fuzz_target;
 use regex_chess_core::compiler::CompileOptions;
 use regex_chess_core::engine::cache::{ProgramCache, Source};
 use regex_chess_core::engine::{self, LoadError};
+use regex_chess_core::exec::Executor;
 use regex_chess_core::exec::fast::{self, Fast};
 use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::Executor;
 use regex_chess_core::program::ValidProgram;
 
 #[path = "../../tests/common/doors/mod.rs"]
@@ -93,7 +93,9 @@ fn load_and_check(cache: &ProgramCache, setup: &Setup) -> Result<(), String> {
     }
     let answer = Fast::new(program).run(STATE);
     if answer != setup.answer {
-        return Err(format!("with the remembered parses the answer differs: {answer:?}"));
+        return Err(format!(
+            "with the remembered parses the answer differs: {answer:?}"
+        ));
     }
     Ok(())
 }
@@ -104,14 +106,27 @@ fuzz_target!(|data: &[u8]| {
     let dir = fresh_dir();
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let cache = ProgramCache::new(&dir, "fuzz");
-    let (path, parses) = (cache.path(PROGRAM, &options()), cache.parses_path(PROGRAM, &options()));
+    let (path, parses) = (
+        cache.path(PROGRAM, &options()),
+        cache.parses_path(PROGRAM, &options()),
+    );
     let program_damage = doors::cache::damages(&mut bytes);
     let parses_damage = doors::cache::damages(&mut bytes);
-    std::fs::write(&path, doors::cache::apply(&setup.good, &setup.other, &program_damage))
-        .expect("write");
-    let swapped = if bytes.chance(128) { &setup.other_parses } else { &setup.other };
-    std::fs::write(&parses, doors::cache::apply(&setup.good_parses, swapped, &parses_damage))
-        .expect("write");
+    std::fs::write(
+        &path,
+        doors::cache::apply(&setup.good, &setup.other, &program_damage),
+    )
+    .expect("write");
+    let swapped = if bytes.chance(128) {
+        &setup.other_parses
+    } else {
+        &setup.other
+    };
+    std::fs::write(
+        &parses,
+        doors::cache::apply(&setup.good_parses, swapped, &parses_damage),
+    )
+    .expect("write");
     if bytes.chance(8) {
         // A directory where the program's file should be: it cannot be read nor
         // replaced, and the program must still come.
@@ -124,7 +139,10 @@ fuzz_target!(|data: &[u8]| {
         let handles: Vec<_> = (0..threads)
             .map(|_| scope.spawn(|| load_and_check(&cache, setup)))
             .collect();
-        handles.into_iter().map(|h| h.join().expect("a loader")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a loader"))
+            .collect()
     });
     for result in results {
         if let Err(e) = result {
@@ -138,10 +156,21 @@ fuzz_target!(|data: &[u8]| {
         });
         assert_eq!(again.source, Source::Cache, "{:?}", again.warnings);
         assert!(again.warnings.is_empty(), "{:?}", again.warnings);
-        assert!(std::fs::read(&path).ok() == Some(setup.good.clone()), "the program file");
-        assert!(std::fs::read(&parses).ok() == Some(setup.good_parses.clone()), "the parses");
+        assert!(
+            std::fs::read(&path).ok() == Some(setup.good.clone()),
+            "the program file"
+        );
+        assert!(
+            std::fs::read(&parses).ok() == Some(setup.good_parses.clone()),
+            "the parses"
+        );
         let files = doors::cache::files(&dir);
-        assert_eq!(files.len(), 2, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
+        assert_eq!(
+            files.len(),
+            2,
+            "{:?}",
+            files.iter().map(|f| &f.0).collect::<Vec<_>>()
+        );
     }
     fast::forget_parses();
     let _ = std::fs::remove_dir_all(&dir);

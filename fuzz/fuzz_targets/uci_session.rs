@@ -78,9 +78,8 @@ fuzz_target!(|data: &[u8]| {
     let mut bytes = doors::Bytes::new(data);
     let mut session = Session::new(engine);
     let mut judge = doors::uci::Judge::new();
-    let fail = |judge: &doors::uci::Judge, e: String| -> ! {
-        panic!("{e}\nafter: {}", judge.recent())
-    };
+    let fail =
+        |judge: &doors::uci::Judge, e: String| -> ! { panic!("{e}\nafter: {}", judge.recent()) };
     for _ in 0..MAX_LINES {
         if bytes.is_empty() || session.is_done() {
             break;
