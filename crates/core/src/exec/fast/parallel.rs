@@ -4,9 +4,10 @@
 //! pieces of a rule that is not local (`stretch.rs`: each piece searched from its
 //! start, joined by the caller).
 //!
-//! Contract: [`Crew::run`] returns exactly the [`PieceRun`]s that [`Run::piece`] gives
-//! for every piece, in order, whichever thread ran each; [`Crew::stretch`] returns
-//! [`StretchRun`]s that [`Stretch::join`] turns into exactly the rule's result.
+//! Contract: [`Crew::run`] writes into its [`Join`] and totals exactly what [`Run::piece`]
+//! writes for every piece, in order, whichever thread ran each (or says [`Broken`] when
+//! one piece does); [`Crew::stretch`] returns [`StretchRun`]s that [`Stretch::join`]
+//! turns into exactly the rule's result.
 //!
 //! Why cutting is exact. A pattern is local (`local.rs`) when it has no look-around, cannot
 //! match the empty string, and no string it matches contains `\n%`. The state is cut only
@@ -25,15 +26,17 @@
 //!
 //! Work sharing ([`Crew`]): each executor run starts `cores - 1` helper threads (scoped
 //! to it) that read the state through an `RwLock`. For a rope run the caller publishes
-//! the rules and piece bounds, runs the first piece, then claims, first to last, every
-//! piece no helper has claimed yet (one compare-and-swap per piece) while helpers claim
-//! from the last piece back; so on a busy machine a sleeping helper costs a wake-up call,
-//! not a wait, and the caller waits only for the pieces a helper took. One hand-off per
-//! run of rules, not per rule: the state is cut and joined once per run. A rule that is
-//! not local but splittable (`Compiled::splittable`) on a state of at least `min_len`
-//! bytes is one hand-off of its own: the caller's pieces, a prefix taken in order,
-//! start exactly where the piece before ended; a helper's start at their bounds and are
-//! mended by the join where a match crossed into them.
+//! the run's plan and piece bounds, runs the first piece, then claims, first to last,
+//! every piece no helper has claimed yet while helpers claim from the last piece back
+//! (one compare-and-swap on a word holding both ends per piece); so on a busy machine a
+//! sleeping helper costs a wake-up call, not a wait, and the caller waits only for the
+//! pieces a helper took. The caller's pieces (a prefix) go into the join as they are
+//! done, the helpers' after it. One hand-off per run of rules, not per rule: the state
+//! is cut and joined once per run. A rule that is not local but splittable
+//! (`Compiled::splittable`) on a state of at least `min_len` bytes is one hand-off of
+//! its own: the caller's pieces, a prefix taken in order, start exactly where the piece
+//! before ended; a helper's start at their bounds and are mended by the join where a
+//! match crossed into them.
 //!
 //! Panics: a panic on a helper ends the run as a panic on the calling thread, with the
 //! helper's payload, as soon as the caller next waits for a piece (the helper stops
@@ -46,52 +49,34 @@
 //! microseconds, so only states of at least `min_len` bytes are shared (see PERF.md,
 //! "Several cores"). A helper descheduled while running its piece delays the run.
 //!
-//! Layer 7: uses `rope`, `stretch`, `state`, `rules` and `rewrite`.
+//! Layer 7: uses `rope`, `stretch`, `state`, `rules`, `rewrite` and `starts`.
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};
-
-use std::ops::Range;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, RwLock};
 
 use super::rewrite::Hay;
-use super::rope::{Known, Mode, Piece, PieceRun, Run, Scratch};
+use super::rope::{self, Broken, Join, Kept, Piece, Plan, Run, Scratch, Total};
 use super::rules::Rules;
+use super::starts::Starts;
 use super::state::{self, State};
 use super::stretch::{self, Stretch, StretchRun};
-
-/// Cut points for `pieces` pieces of `text`: each is the position of a `%` right after a
-/// `\n`, at or after an equal share of the text, in increasing order (fewer when the text
-/// has too few boundaries).
-pub fn cuts(text: &[u8], pieces: usize) -> Vec<usize> {
-    let mut out: Vec<usize> = Vec::with_capacity(pieces);
-    for k in 1..pieces {
-        let target = (text.len() * k / pieces).max(out.last().map_or(1, |&c| c + 1));
-        if target >= text.len() {
-            break;
-        }
-        match memchr::memmem::find(&text[target - 1..], b"\n%") {
-            Some(i) => out.push(target + i),
-            None => break,
-        }
-    }
-    out
-}
 
 /// Pieces per core in a cut state: small pieces bound how long the caller can wait for a
 /// helper that was descheduled in the middle of one.
 const PIECES_PER_CORE: usize = 4;
 
-/// The most pieces the crew shares out in one run.
-pub const MAX_PIECES: usize = 256;
+/// The most pieces the crew shares out in one hand-off (the claim word holds a piece
+/// number in 16 bits).
+pub const MAX_PIECES: usize = 1 << 14;
 
 /// The multi-core mode: how many cores and from which state size.
 #[derive(Debug)]
 pub struct Parallel {
     /// The number of cores: the caller and `cores - 1` helpers.
     cores: usize,
-    /// Pieces per cut state.
+    /// Pieces per cut state, at least.
     pieces: usize,
     /// States shorter than this are not cut.
     min_len: usize,
@@ -146,10 +131,11 @@ impl Parallel {
             parallel: self,
             job: Mutex::new(Job::default()),
             wake: Condvar::new(),
-            claims: (1..MAX_PIECES).map(|_| AtomicU64::new(1)).collect(),
-            results: Mutex::new((0..MAX_PIECES).map(|_| Done::default()).collect()),
+            claims: AtomicU64::new(0),
+            results: Mutex::new(Results::default()),
             done: Condvar::new(),
             buffers: stretch::Buffers::default(),
+            texts: Mutex::new(Vec::new()),
             started: AtomicUsize::new(0),
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
@@ -220,44 +206,56 @@ fn spawn_helper<'scope, 'env>(
 }
 
 /// What the crew's pieces go through.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 enum Work {
-    /// A rope run (`rope.rs`).
+    /// Nothing yet.
     #[default]
-    Rope,
-    /// One rule that is not local, each piece from its start (`stretch.rs`).
-    Stretch,
+    None,
+    /// A rope run (`rope.rs`).
+    Rope(Arc<Plan>),
+    /// One rule that is not local, each piece from its start (`stretch.rs`), with the
+    /// pieces' outputs indexed or not.
+    Stretch { rule: usize, indexed: bool },
 }
 
-/// The run the crew works on: its number (0: none yet), what it is, its rules, whether
-/// pieces record their history and keep an index, and the piece bounds.
+/// The hand-off the crew works on: its number (0: none yet), its work and the piece
+/// bounds (piece `k` is `bounds[k]..bounds[k + 1]` of the state).
 #[derive(Clone, Debug, Default)]
 struct Job {
     generation: u64,
     work: Work,
-    rules: Range<usize>,
-    absent: Vec<Known>,
-    mode: Mode,
-    bounds: Vec<usize>,
+    bounds: Arc<[usize]>,
     stop: bool,
 }
 
-/// A piece's result: the generation it belongs to and the piece taken through the run
-/// (or through the rule, for [`Work::Stretch`]).
+/// A helper's piece: a rope piece's final texts when a rule changed it, or a stretch
+/// piece's run.
+#[derive(Debug)]
+enum Output {
+    Rope(Result<Option<Kept>, Broken>),
+    Stretch(StretchRun),
+}
+
+/// What the helpers handed in: each piece with its hand-off's number, and the sum of
+/// their totals for the hand-off `totals.0`.
 #[derive(Debug, Default)]
-struct Done {
-    generation: u64,
-    run: PieceRun,
-    stretch: StretchRun,
+struct Results {
+    pieces: Vec<(u64, usize, Output)>,
+    totals: (u64, Vec<Total>),
+}
+
+/// The claim word of hand-off `generation` with pieces `front..back` open.
+fn claim_word(generation: u64, front: usize, back: usize) -> u64 {
+    (generation << 32) | ((front as u64) << 16) | back as u64
 }
 
 /// The helper threads of one run and what they share with the caller.
 ///
-/// Each piece but the first has a claim word: `2g` while piece of job `g` is open,
-/// `2g + 1` once a thread took it. The caller runs the first piece, then takes every
-/// piece still open, so it never waits for a helper that has not started (a busy
-/// machine only loses the hand-off, not the caller's time); it waits only for pieces a
-/// helper is running.
+/// The claim word holds the hand-off's number (32 bits) and the open pieces
+/// `front..back` (16 bits each): the caller runs the first piece, then takes pieces from
+/// the front while helpers take them from the back, so the caller never waits for a
+/// helper that has not started (a busy machine only loses the hand-off, not the
+/// caller's time); it waits only for pieces a helper is running.
 pub struct Crew<'a> {
     rules: &'a Rules,
     /// Whether the caller searches each of its pieces of a stretch from the piece's start.
@@ -266,11 +264,13 @@ pub struct Crew<'a> {
     parallel: &'a Parallel,
     job: Mutex<Job>,
     wake: Condvar,
-    claims: Vec<AtomicU64>,
-    results: Mutex<Vec<Done>>,
+    claims: AtomicU64,
+    results: Mutex<Results>,
     done: Condvar,
     /// The buffers of stretch pieces, from one rule to the next.
     buffers: stretch::Buffers,
+    /// The text buffers of the helpers' rope pieces, from one run to the next.
+    texts: Mutex<Vec<String>>,
     /// How many helper threads started.
     started: AtomicUsize,
     /// Set when a helper panicked; its payload waits in `failure` for the caller.
@@ -283,7 +283,33 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Crew<'_> {
-    /// A helper's loop: wait for a job, take the open pieces, publish their results.
+    /// Claims the next open piece of hand-off `generation`: from the front for the
+    /// caller (leaving the last piece to the helpers when `spare_last`), from the back
+    /// for a helper.
+    fn claim(&self, generation: u64, front_side: bool, spare_last: bool) -> Option<usize> {
+        let mut word = self.claims.load(Ordering::Acquire);
+        loop {
+            let (front, back) = (((word >> 16) & 0xffff) as usize, (word & 0xffff) as usize);
+            let open = back - usize::from(spare_last);
+            if word >> 32 != (generation & 0xffff_ffff) || front >= open {
+                return None;
+            }
+            let (next, piece) = match front_side {
+                true => (claim_word(generation, front + 1, back), front),
+                false => (claim_word(generation, front, back - 1), back - 1),
+            };
+            match self
+                .claims
+                .compare_exchange_weak(word, next, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Some(piece),
+                Err(now) => word = now,
+            }
+        }
+    }
+
+    /// A helper's loop: wait for a hand-off, take open pieces from the back, hand their
+    /// results in.
     fn help(&self, scratch: &mut Scratch) {
         let mut seen = 0;
         loop {
@@ -298,68 +324,83 @@ impl Crew<'_> {
                 seen = job.generation;
                 job.clone()
             };
-            // From the last piece back, while the caller goes forward: a late helper
-            // takes few.
-            for k in (1..job.bounds.len() - 1).rev() {
-                let open = 2 * job.generation;
-                if self.claims[k - 1]
-                    .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
-                    .is_err()
-                {
-                    continue;
-                }
-                let mut done = Done {
-                    generation: job.generation,
-                    ..Done::default()
-                };
-                let piece = panic::catch_unwind(AssertUnwindSafe(|| {
-                    if let Some(message) = self.parallel.planted
-                        && k + 2 == job.bounds.len()
-                    {
-                        panic!("{message}");
-                    }
-                    let state = state::read(self.state);
-                    let (text, index) = (state.flat_text(), state.flat_index());
-                    let (from, limit) = (job.bounds[k], job.bounds[k + 1]);
-                    match job.work {
-                        Work::Rope => {
-                            let whole = Piece {
-                                text,
-                                whole_index: index.map(|whole| (whole, 0)),
-                            };
-                            let run = Run {
-                                rules: self.rules,
-                                range: job.rules.clone(),
-                                known: &job.absent,
-                                mode: job.mode,
-                            };
-                            done.run = run.piece(scratch, whole.cut(from..limit));
-                        }
-                        Work::Stretch => {
-                            let stretch = Stretch {
-                                rule: self.rules.parts(job.rules.start),
-                                hay: Hay { text, index },
-                                indexed: job.mode.indexed,
-                            };
-                            let caches = &mut scratch.caches;
-                            done.stretch = stretch.run_piece(caches, &self.buffers, from..limit);
-                        }
-                    }
-                }));
-                if let Err(payload) = piece {
-                    // The caller re-raises it; this helper takes no more pieces (its
-                    // scratch space may be half updated).
-                    lock(&self.failure).get_or_insert(payload);
-                    self.failed.store(true, Ordering::Release);
-                    let _results = lock(&self.results);
-                    self.done.notify_all();
-                    return;
-                }
-                let mut results = lock(&self.results);
-                results[k] = done;
+            let done = panic::catch_unwind(AssertUnwindSafe(|| self.help_with(&job, scratch)));
+            if let Err(payload) = done {
+                // The caller re-raises it; this helper takes no more pieces (its
+                // scratch space may be half updated).
+                lock(&self.failure).get_or_insert(payload);
+                self.failed.store(true, Ordering::Release);
+                let _results = lock(&self.results);
                 self.done.notify_all();
+                return;
             }
         }
+    }
+
+    /// Takes the open pieces of `job` from the back and hands their results in; for a
+    /// rope run, its totals before its last piece (so that the caller, once it has every
+    /// piece, has every total).
+    fn help_with(&self, job: &Job, scratch: &mut Scratch) {
+        let generation = job.generation;
+        let pieces = job.bounds.len() - 1;
+        let mut totals = match &job.work {
+            Work::Rope(plan) => vec![Total::default(); plan.range.len()],
+            _ => Vec::new(),
+        };
+        let mut held: Option<(usize, Output)> = None;
+        while let Some(k) = self.claim(generation, false, false) {
+            if let Some((k, output)) = held.take() {
+                self.hand_in(generation, k, output);
+            }
+            if let Some(message) = self.parallel.planted
+                && k + 1 == pieces
+            {
+                panic!("{message}");
+            }
+            let state = state::read(self.state);
+            let (text, index) = (state.flat_text(), state.flat_index());
+            let output = match &job.work {
+                Work::None => return,
+                Work::Rope(plan) => {
+                    let run = Run {
+                        rules: self.rules,
+                        plan,
+                    };
+                    let piece = piece(text, index, &job.bounds, k);
+                    let buffer = lock(&self.texts).pop().unwrap_or_default();
+                    let mut kept = Kept::new(buffer, plan.indexed);
+                    let result = run.piece(scratch, piece, &mut totals, &mut kept);
+                    Output::Rope(result.map(|changed| changed.then_some(kept)))
+                }
+                Work::Stretch { rule, indexed } => {
+                    let stretch = Stretch {
+                        rule: self.rules.parts(*rule),
+                        hay: Hay { text, index },
+                        indexed: *indexed,
+                    };
+                    let span = job.bounds[k]..job.bounds[k + 1];
+                    Output::Stretch(stretch.run_piece(&mut scratch.caches, &self.buffers, span))
+                }
+            };
+            held = Some((k, output));
+        }
+        if held.is_some() && !totals.is_empty() {
+            let mut results = lock(&self.results);
+            if results.totals.0 != generation {
+                results.totals = (generation, vec![Total::default(); totals.len()]);
+            }
+            rope::add_totals(&mut results.totals.1, &totals);
+        }
+        if let Some((k, output)) = held {
+            self.hand_in(generation, k, output);
+        }
+    }
+
+    /// Hands in a helper's piece `k` of hand-off `generation`.
+    fn hand_in(&self, generation: u64, k: usize, output: Output) {
+        let mut results = lock(&self.results);
+        results.pieces.push((generation, k, output));
+        self.done.notify_all();
     }
 
     /// Re-raises on the calling thread the panic of a helper, if one panicked.
@@ -376,7 +417,7 @@ impl Crew<'_> {
         self.buffers.keep(runs);
     }
 
-    /// How many pieces the crew cuts a state into.
+    /// How many pieces the crew cuts a state into, at least.
     pub fn pieces(&self) -> usize {
         self.parallel.pieces
     }
@@ -386,29 +427,73 @@ impl Crew<'_> {
         self.parallel.min_len
     }
 
-    /// Takes every piece of `whole` (the flat state the crew reads, cut at `bounds`, which
-    /// start at 0, end at its length and hold at least one cut and at most
-    /// [`MAX_PIECES`] pieces) through `run` (whose rules must be the crew's), sharing the
-    /// pieces with the helpers; returns the pieces' runs in order.
+    /// Takes every piece of the flat state the crew reads, cut at `bounds` (which start
+    /// at 0, end at its length and hold at least one cut and at most [`MAX_PIECES`]
+    /// pieces), through the run `plan`, sharing the pieces with the helpers: the
+    /// caller's pieces go into `join` as they are done, the helpers' after them, and
+    /// every piece's effects are added to `totals`. [`Broken`] when some piece says so
+    /// (`join` then means nothing).
     pub fn run(
         &self,
-        run: &Run<'_>,
-        whole: Piece<'_>,
+        plan: Plan,
         bounds: &[usize],
         scratch: &mut Scratch,
-    ) -> Vec<PieceRun> {
+        join: &mut Join<'_>,
+        totals: &mut [Total],
+    ) -> Result<(), Broken> {
+        let plan = Arc::new(plan);
+        let run = Run {
+            rules: self.rules,
+            plan: &plan,
+        };
+        let indexed = plan.indexed;
         let job = Job {
-            work: Work::Rope,
-            rules: run.range.clone(),
-            absent: run.known.to_vec(),
-            mode: run.mode,
-            bounds: bounds.to_vec(),
+            work: Work::Rope(Arc::clone(&plan)),
+            bounds: bounds.into(),
             ..Job::default()
         };
+        let state = state::read(self.state);
+        let (text, index) = (state.flat_text(), state.flat_index());
+        let mut broken = false;
         let mine = |k: usize, scratch: &mut Scratch| {
-            run.piece(scratch, whole.cut(bounds[k]..bounds[k + 1]))
+            let mut sink = join.sink(bounds[k]..bounds[k + 1]);
+            let piece = piece(text, index, bounds, k);
+            broken |= run.piece(scratch, piece, totals, &mut sink).is_err();
+            sink.end();
         };
-        self.share(job, scratch, mine, |done| std::mem::take(&mut done.run))
+        let theirs = self.share(job, scratch, mine);
+        let mut helpers = Vec::new();
+        for (k, output) in theirs {
+            let Output::Rope(result) = output else {
+                unreachable!("a rope run's pieces are rope pieces")
+            };
+            match result {
+                Err(Broken) => broken = true,
+                Ok(kept) => helpers.push((k, kept)),
+            }
+        }
+        let results = lock(&self.results);
+        if results.totals.0 == job_generation(&self.job) {
+            rope::add_totals(totals, &results.totals.1);
+        }
+        drop(results);
+        if broken {
+            return Err(Broken);
+        }
+        for (k, kept) in helpers {
+            let range = bounds[k]..bounds[k + 1];
+            match &kept {
+                Some(kept) => {
+                    let index = kept.index.as_ref().filter(|_| indexed);
+                    join.piece_texts(range, [(kept.text.as_str(), index)]);
+                }
+                None => join.piece_texts(range, []),
+            }
+            if let Some(kept) = kept {
+                lock(&self.texts).push(kept.text);
+            }
+        }
+        Ok(())
     }
 
     /// Applies `stretch`, rule `rule` of the crew's rules, to every piece of its text
@@ -426,18 +511,17 @@ impl Crew<'_> {
         scratch: &mut Scratch,
     ) -> Vec<StretchRun> {
         let job = Job {
-            work: Work::Stretch,
-            rules: rule..rule + 1,
-            mode: Mode {
-                history: false,
+            work: Work::Stretch {
+                rule,
                 indexed: stretch.indexed,
             },
-            bounds: bounds.to_vec(),
+            bounds: bounds.into(),
             ..Job::default()
         };
         let mut end = from;
         let exact = !self.speculate;
         let buffers = &self.buffers;
+        let mut runs = Vec::with_capacity(bounds.len() - 1);
         let mine = |k: usize, scratch: &mut Scratch| {
             let from = match (k, exact) {
                 (0, _) | (_, true) => end.max(bounds[k]),
@@ -445,72 +529,100 @@ impl Crew<'_> {
             };
             let run = stretch.run_piece(&mut scratch.caches, buffers, from..bounds[k + 1]);
             end = run.end;
-            run
+            runs.push(run);
         };
-        self.share(job, scratch, mine, |done| std::mem::take(&mut done.stretch))
+        let theirs = self.share(job, scratch, mine);
+        for (_, output) in theirs {
+            let Output::Stretch(run) = output else {
+                unreachable!("a stretch's pieces are stretch pieces")
+            };
+            runs.push(run);
+        }
+        runs
     }
 
     /// Publishes `job` (its generation set here), runs the first piece and every piece
-    /// no helper has claimed with `mine`, in order, and collects the others' results
-    /// with `take` as they arrive.
-    fn share<T>(
+    /// it can claim from the front with `mine`, in order, then waits for the helpers'
+    /// pieces and returns them in order (the pieces after the caller's).
+    fn share(
         &self,
         mut job: Job,
         scratch: &mut Scratch,
-        mut mine: impl FnMut(usize, &mut Scratch) -> T,
-        take: impl Fn(&mut Done) -> T,
-    ) -> Vec<T> {
+        mut mine: impl FnMut(usize, &mut Scratch),
+    ) -> Vec<(usize, Output)> {
         let pieces = job.bounds.len() - 1;
         let generation = {
             let mut current = lock(&self.job);
             let generation = current.generation + 1;
-            for (k, claim) in self.claims.iter().enumerate() {
-                let open = k + 1 < pieces;
-                claim.store(2 * generation + u64::from(!open), Ordering::Release);
-            }
+            self.claims
+                .store(claim_word(generation, 1, pieces), Ordering::Release);
             job.generation = generation;
             *current = job;
             generation
         };
         self.wake.notify_all();
         // With a planted panic, the last piece is left to a helper that started.
-        let planted = self.parallel.planted.is_some() && self.started.load(Ordering::Relaxed) > 0;
-        let mut runs: Vec<Option<T>> = Vec::with_capacity(pieces);
-        runs.push(Some(mine(0, scratch)));
-        for k in 1..pieces {
-            if planted && k + 1 == pieces {
-                runs.push(None);
+        let spare_last =
+            self.parallel.planted.is_some() && self.started.load(Ordering::Relaxed) > 0;
+        mine(0, scratch);
+        let mut taken = 1;
+        while let Some(k) = self.claim(generation, true, spare_last) {
+            mine(k, scratch);
+            taken = k + 1;
+        }
+        // Every piece from `taken` on is a helper's.
+        let mut theirs: Vec<Option<Output>> = (taken..pieces).map(|_| None).collect();
+        let mut missing = theirs.len();
+        let mut results = lock(&self.results);
+        while missing > 0 {
+            let mut k = 0;
+            while k < results.pieces.len() {
+                if results.pieces[k].0 == generation {
+                    let (_, piece, output) = results.pieces.swap_remove(k);
+                    theirs[piece - taken] = Some(output);
+                    missing -= 1;
+                } else if results.pieces[k].0 < generation {
+                    results.pieces.swap_remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+            if missing == 0 {
+                break;
+            }
+            if self.failed.load(Ordering::Acquire) {
+                drop(results);
+                self.rethrow();
+                results = lock(&self.results);
                 continue;
             }
-            let open = 2 * generation;
-            let claimed = self.claims[k - 1]
-                .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
-                .is_ok();
-            runs.push(claimed.then(|| mine(k, scratch)));
+            results = self
+                .done
+                .wait(results)
+                .unwrap_or_else(PoisonError::into_inner);
         }
-        let mut results = lock(&self.results);
-        let mut out = Vec::with_capacity(runs.len());
-        for (k, run) in runs.into_iter().enumerate() {
-            out.push(match run {
-                Some(run) => run,
-                None => {
-                    while results[k].generation != generation {
-                        if self.failed.load(Ordering::Acquire) {
-                            drop(results);
-                            self.rethrow();
-                            results = lock(&self.results);
-                            continue;
-                        }
-                        results = self
-                            .done
-                            .wait(results)
-                            .unwrap_or_else(PoisonError::into_inner);
-                    }
-                    take(&mut results[k])
-                }
-            });
-        }
-        out
+        drop(results);
+        theirs
+            .into_iter()
+            .enumerate()
+            .map(|(i, output)| (taken + i, output.expect("every helper piece handed in")))
+            .collect()
+    }
+}
+
+/// The number of the crew's current hand-off.
+fn job_generation(job: &Mutex<Job>) -> u64 {
+    lock(job).generation
+}
+
+/// Piece `k` of `text` (indexed by `index` when held) cut at `bounds`.
+fn piece<'t>(text: &'t str, index: Option<&'t Starts>, bounds: &[usize], k: usize) -> Piece<'t> {
+    let (from, to) = (bounds[k], bounds[k + 1]);
+    Piece {
+        text: &text[from..to],
+        whole_index: index.map(|whole| (whole, from)),
+        first: k == 0,
+        last: k + 2 == bounds.len(),
     }
 }
 
@@ -577,22 +689,6 @@ mod tests {
                     .map(String::as_str)
                     .or_else(|| payload.downcast_ref::<&str>().copied());
                 assert_eq!(message, Some("planted in a helper's piece"), "{rules:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn cuts_sit_before_a_percent_after_a_newline() {
-        let text = b"%%\na\n%%\nb\n%p\nc\n";
-        assert_eq!(cuts(text, 2), [10]);
-        assert_eq!(cuts(text, 3), [5, 10]);
-        // No boundary: no cut; a boundary only near the start: one cut at most.
-        assert!(cuts(b"abc%\nd%", 2).is_empty());
-        assert_eq!(cuts(b"\n%abcdefgh", 4), Vec::<usize>::new());
-        assert_eq!(cuts(b"a\n%\n%\n%", 8), [2, 4, 6]);
-        for (text, n) in [(&text[..], 5), (b"\n%\n%", 3)] {
-            for c in cuts(text, n) {
-                assert!(c > 0 && text[c] == b'%' && text[c - 1] == b'\n');
             }
         }
     }

@@ -237,7 +237,7 @@ impl Runner<'_> {
         let pieces = crew
             .pieces()
             .max(text.len() / self.options.rope_piece_len.max(1));
-        let mut bounds = parallel::cuts(text.as_bytes(), pieces.min(parallel::MAX_PIECES));
+        let mut bounds = rope::cuts(text.as_bytes(), pieces.min(parallel::MAX_PIECES));
         bounds.insert(0, 0);
         bounds.push(text.len());
         let hay = Hay {
@@ -285,7 +285,9 @@ impl Runner<'_> {
                 let pieces = crew.pieces().max(len / piece_len);
                 (Some(crew), pieces.min(parallel::MAX_PIECES), 1)
             }
-            _ if len >= self.options.rope_min_len => (None, len / piece_len, 2),
+            _ if len >= self.options.rope_min_len => {
+                (None, (len / piece_len).min(parallel::MAX_PIECES), 2)
+            }
             _ => return RopeRun::No,
         };
         if pieces < 2 || !self.rules.is_local(index) {
@@ -300,10 +302,10 @@ impl Runner<'_> {
         }
         let rules = index..run_end;
         // The state's spare buffers, which the run joins its pieces into.
-        let (mut out, mut out_starts) = write(self.state).take_spares();
+        let (out, out_starts) = write(self.state).take_spares();
         let guard = read(self.state);
         let text = guard.flat_text();
-        let mut bounds = parallel::cuts(text.as_bytes(), pieces);
+        let mut bounds = rope::cuts(text.as_bytes(), pieces);
         if bounds.is_empty() {
             drop(guard);
             write(self.state).give_back_spares(out, out_starts);
@@ -311,113 +313,82 @@ impl Runner<'_> {
         }
         bounds.insert(0, 0);
         bounds.push(text.len());
-        let mode = rope::Mode {
-            history: observer.reads_states(),
-            indexed: len >= self.options.index_min_len,
-        };
+        let indexed = len >= self.options.index_min_len;
         let whole_index = guard.flat_index();
-        let whole = rope::Piece {
-            text,
-            whole_index: whole_index.map(|starts| (starts, 0)),
-        };
-        let known_of = |rule: usize| {
-            let ids = self.rules.literal_ids(rule);
-            match ids.iter().any(|&l| seen.is_absent(l)) {
-                true => rope::Known::Absent,
-                false => rope::Known::Nothing,
-            }
-        };
-        let known: Vec<rope::Known> = rules.clone().map(known_of).collect();
-        let run = rope::Run {
-            rules: self.rules,
-            range: rules.clone(),
-            known: &known,
-            mode,
-        };
-        // The join as the pieces are done (one core), or after them (several cores).
-        let mut joined: Option<rope::Join<'_>> = None;
-        let runs = match crew {
-            Some(crew) => crew.run(&run, whole, &bounds, scratch),
+        let plan = rope::Plan::new(
+            self.rules,
+            rules.clone(),
+            |id| seen.is_absent(id),
+            indexed,
+            piece_len,
+        );
+        let mut totals = vec![rope::Total::default(); rules.len()];
+        let mut join = rope::Join::new(text, whole_index, indexed, out, out_starts);
+        let result = match crew {
+            Some(crew) => crew.run(plan, &bounds, scratch, &mut join, &mut totals),
             None => {
                 // Each piece in turn through the whole run, its text then written
-                // straight into the state's spare buffer, so that the next piece reuses
-                // the piece's buffers: the join, as the pieces are done.
-                joined = Some(rope::Join::new(text, whole_index, mode.indexed));
-                let join = joined.as_mut().expect("just set");
-                let mut runs = Vec::with_capacity(bounds.len() - 1);
-                for (i, w) in bounds.windows(2).enumerate() {
-                    let mut piece = run.piece(scratch, whole.cut(w[0]..w[1]));
-                    join.piece(&bounds, i, &piece, &mut out, &mut out_starts);
-                    rope::release_buffers(&mut piece, scratch);
-                    runs.push(piece);
-                }
-                runs
+                // straight into the state's next buffer: the join, as the pieces are done.
+                let run = rope::Run {
+                    rules: self.rules,
+                    plan: &plan,
+                };
+                bounds.windows(2).enumerate().try_for_each(|(i, w)| {
+                    let piece = rope::Piece {
+                        text: &text[w[0]..w[1]],
+                        whole_index: whole_index.map(|whole| (whole, w[0])),
+                        first: i == 0,
+                        last: i + 2 == bounds.len(),
+                    };
+                    let mut sink = join.sink(w[0]..w[1]);
+                    let done = run.piece(scratch, piece, &mut totals, &mut sink);
+                    sink.end();
+                    done.map(|_| ())
+                })
             }
         };
-        if !rope::cuts_hold(&runs, rules.len()) {
-            rope::recycle(runs, scratch);
+        let (mut out, out_starts, indexed) = join.finish();
+        if result.is_err() {
             drop(guard);
-            out.clear();
-            out_starts.clear();
             write(self.state).give_back_spares(out, out_starts);
             return RopeRun::Fallback(run_end);
         }
-        let rope = rope::Rope {
-            text,
-            bounds,
-            rules: rules.clone(),
-            known,
-            runs,
-        };
         let counts = observer.wants_match_counts();
         let mut done = RopeDone {
             next: run_end,
             ..RopeDone::default()
         };
+        let replay = rope::Replay::new(self.rules, index, text);
+        let mut state_len = len as isize;
         let mut stopped_at = None;
         for (k, rule) in rules.clone().enumerate() {
-            let (matches, skipped, changed, state_len) = rope.totals(k);
-            done.last_matches = matches;
-            done.last_changed = changed;
+            let total = totals[k];
+            state_len += total.grown;
+            done.last_matches = total.count;
+            done.last_changed = total.changed;
             let report = RuleReport {
-                matches: if counts { matches } else { 0 },
-                skipped,
-                state_len,
+                matches: if counts { total.count } else { 0 },
+                skipped: !total.searched,
+                state_len: state_len as usize,
             };
-            let render = || rope.state_after(self.rules, &mut Scratch::default(), k, mode.history);
+            let render = || replay.state_after(k);
             if let ControlFlow::Break(()) = observer.after_rule(rule, &report, &render) {
                 stopped_at = Some(k);
                 break;
             }
         }
-        let mut indexed = false;
+        let mut indexed = indexed;
         match stopped_at {
             Some(k) => {
                 done.stopped = true;
-                done.changed = rope
-                    .runs
-                    .iter()
-                    .any(|r| r.steps[..=k].iter().any(|s| s.changed));
+                done.changed = totals[..=k].iter().any(|t| t.changed);
                 if done.changed {
-                    out = rope.state_after(self.rules, scratch, k, mode.history);
+                    out = replay.state_after(k);
+                    indexed = false;
                 }
             }
-            None => {
-                done.changed = rope.changed();
-                if let Some(join) = joined {
-                    indexed = join.finish(&mut out, &mut out_starts);
-                } else if done.changed {
-                    rope.join_into(&mut out);
-                    // The index carried through: a later rule need not scan for it.
-                    let kept = whole_index.is_some() || rope.runs.iter().any(|r| r.indexed());
-                    if mode.indexed && kept {
-                        rope.joined_index_into(whole_index, &mut out_starts);
-                        indexed = true;
-                    }
-                }
-            }
+            None => done.changed = totals.iter().any(|t| t.changed),
         }
-        rope::recycle(rope.runs, scratch);
         drop(guard);
         let mut guard = write(self.state);
         if done.changed {
