@@ -43,8 +43,8 @@ fn expected_score(cp: i32) -> Score {
 /// Runs `picker` on `fen_text` and compares with the oracle of `variant`; `None` when
 /// everything agrees, else what differs.
 fn check(variant: Search, picker: &MovePicker, fen_text: &str) -> Option<String> {
-    let spec = Spec::of(variant.name());
     let pos = judge::position(fen_text);
+    let spec = Spec::of(variant.name()).at(&pos);
     let fen: Fen = fen_text.parse().ok()?;
     let reply = match picker.run(&fen) {
         Ok(reply) => reply,

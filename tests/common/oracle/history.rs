@@ -106,6 +106,7 @@ fn after_move(spec: Spec, after: &Chess, engine: Color, near: &[Key]) -> (i32, u
 /// The variant's answer on `pos` with `input`; `None` when the side to move has no
 /// legal move.
 pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
+    let spec = spec.at(pos);
     let engine = pos.turn();
     let keep = (pos.halfmoves() as usize).min(100);
     let entries: Vec<Key> = input
@@ -147,3 +148,4 @@ pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
     let allowed = |uci: &str| !restricted || input.searchmoves.iter().any(|m| m == uci);
     Searched::choose(scored, nodes, allowed)
 }
+

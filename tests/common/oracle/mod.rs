@@ -33,6 +33,7 @@ pub mod history;
 pub mod judge;
 pub mod parallel;
 pub mod perft;
+pub mod pesto;
 pub mod playouts;
 pub mod search;
 pub mod tables;
