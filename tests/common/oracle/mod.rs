@@ -28,6 +28,7 @@
 //! Each test file uses a part of this; the rest would be dead code there.
 #![allow(dead_code)]
 
+pub mod deep;
 pub mod engine;
 pub mod history;
 pub mod judge;
