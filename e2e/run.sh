@@ -1,32 +1,35 @@
 #!/usr/bin/env bash
 # End-to-end test of the browser page (callable from .ci/run): installs Chromium,
 # ChromeDriver, playwright-core and chess.js if missing (scripts/ci-deps.sh), writes the
-# site (every search variant's `play` program), serves it on localhost, plays in headless Chromium on a
-# phone-sized screen (e2e/browser.mjs; chess.js judges the moves) and saves a screenshot
-# of the page to target/e2e/page.png and the engine's reply times per variant to
-# target/e2e/times.json. It fails, rather than testing something else, when a `play`
-# program cannot be compiled or a tool is missing.
+# site with both engines (scripts/site.sh: the fast executor built for WebAssembly, and
+# every search variant's `play` program), serves it on localhost, plays in headless
+# Chromium on a phone-sized screen with each engine (e2e/browser.mjs; chess.js judges
+# the moves, the engines' games must match state for state) and saves screenshots of the
+# page to target/e2e/page.png and target/e2e/phone-thinking.png and the engine's reply
+# times per variant and engine to target/e2e/times.json. It fails, rather than testing
+# something else, when a `play` program or the module cannot be built or a tool is
+# missing.
 #
-# E2E_PROFILE=release builds the binary with --release; E2E_SCREENSHOT=PATH writes the
-# screenshot elsewhere: `E2E_SCREENSHOT=docs/page.png e2e/run.sh` refreshes the README's.
+# E2E_PROFILE=release builds the binary with --release; E2E_SCREENSHOT=PATH and
+# E2E_PHONE_SCREENSHOT=PATH write the screenshots elsewhere:
+# `E2E_SCREENSHOT=docs/page.png E2E_PHONE_SCREENSHOT=docs/page-phone.png e2e/run.sh`
+# refreshes the README's. E2E_BENCH=N times the engines on the bench positions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 OUT="$ROOT/target/e2e"
 SCREENSHOT=${E2E_SCREENSHOT:-$OUT/page.png}
+PHONE_SCREENSHOT=${E2E_PHONE_SCREENSHOT:-$OUT/phone-thinking.png}
 rm -rf "$OUT"
-mkdir -p "$OUT" "$(dirname "$SCREENSHOT")"
+mkdir -p "$OUT" "$(dirname "$SCREENSHOT")" "$(dirname "$PHONE_SCREENSHOT")"
 
 echo "== e2e: dependencies"
 scripts/ci-deps.sh
 
-echo "== e2e: build"
+echo "== e2e: build and write the site (both engines; every search variant's play program)"
 PROFILE=${E2E_PROFILE:-debug}
-if [ "$PROFILE" = release ]; then cargo build --release; else cargo build; fi
+SITE_PROFILE=$PROFILE scripts/site.sh "$OUT/site"
 BIN="$ROOT/target/$PROFILE/regex-chess"
-
-echo "== e2e: the site of the play programs (one a search variant)"
-"$BIN" site -o "$OUT/site"
 
 echo "== e2e: serve and play"
 "$BIN" serve --port 0 --dir "$OUT/site" >"$OUT/serve.log" 2>&1 &
@@ -38,4 +41,4 @@ for _ in $(seq 100); do
 done
 URL=$(grep -o 'http://[^ ]*' "$OUT/serve.log")
 echo "serving on $URL"
-node e2e/browser.mjs "$URL" "$OUT" "$BIN" "$OUT/site" "$SCREENSHOT"
+node e2e/browser.mjs "$URL" "$OUT" "$BIN" "$OUT/site" "$SCREENSHOT" "$PHONE_SCREENSHOT"

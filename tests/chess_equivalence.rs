@@ -1,13 +1,17 @@
 //! The two executors on whole chess programs: `legal-moves` on every perft position, and
-//! the `two-plies` workload of `regex-chess bench` (two plies of `fork_legal_moves`, then
-//! `has_legal_move` and `in_check` on every leaf) on bench positions. Final states must be
+//! a two-ply tree (two plies of `fork_legal_moves`, then `has_legal_move` and `in_check`
+//! on every leaf, recorded here) on bench positions. Final states must be
 //! byte-identical; on a few positions every intermediate state is compared too
 //! (`trace::first_divergence`).
 
 use std::sync::OnceLock;
 
 use regex_chess_core::bench;
-use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::chess::board::{MAX_MOVES, MoveGen};
+use regex_chess_core::chess::fen_rules::parse_fen;
+use regex_chess_core::chess::movegen::{fork_legal_moves, has_legal_move, in_check};
+use regex_chess_core::compiler::dsl::Builder;
+use regex_chess_core::compiler::{self, CompileOptions};
 use regex_chess_core::exec::fast::Fast;
 use regex_chess_core::exec::reference::Reference;
 use regex_chess_core::exec::{Executor, trace};
@@ -24,12 +28,30 @@ fn legal_moves() -> &'static ValidProgram {
     })
 }
 
+/// The leaves of a two-ply tree, each probed for a legal move and check; one line per
+/// leaf out: the shape of a 2-ply search's wide part without the evaluation.
 fn two_plies() -> &'static ValidProgram {
     static PROGRAM: OnceLock<ValidProgram> = OnceLock::new();
     PROGRAM.get_or_init(|| {
-        bench::Workload::new(Some(bench::TWO_PLIES), &CompileOptions::default())
-            .expect("two-plies builds")
+        let mut b = Builder::new("two-plies", "A FEN and a newline in; a line per leaf out.");
+        let pos = parse_fen(&mut b);
+        b.grouped(|b| {
+            fork_legal_moves(b, &pos, MAX_MOVES, MoveGen::default());
+            fork_legal_moves(b, &pos, MAX_MOVES, MoveGen::default());
+        });
+        let (has, check) = (has_legal_move(&mut b, &pos), in_check(&mut b, &pos));
+        let mut reads = pos.vars().to_vec();
+        reads.extend([has.var(), check.var()]);
+        b.rules(
+            "count",
+            vec![("%%\n#stack:\n[^%]*".to_string(), "x\n".to_string())],
+            &reads,
+            &[],
+        );
+        compiler::compile(b.finish(), &CompileOptions::default())
             .program
+            .validate()
+            .expect("two-plies builds")
     })
 }
 

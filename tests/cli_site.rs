@@ -304,3 +304,68 @@ fn site_offers_every_search_variant() {
     );
     assert!(!dir.path().join("bad").exists());
 }
+
+/// `site --wasm`: the module beside the page, named in `variants.json`, and each
+/// program's two cache files beside its rules, which read back as the program (as the
+/// module reads them); a file that is not a module is a one-line error, and writes
+/// nothing.
+#[test]
+fn site_with_the_module_holds_the_programs_files() {
+    use regex_chess_core::compiler::CompileOptions;
+    use regex_chess_core::engine::cache::{ProgramCache, SOURCE_FINGERPRINT};
+    let dir = tempfile::tempdir().unwrap();
+    let program = write_program(dir.path(), r#"[["(?m)^x$", "y"], ["a+", "b"]]"#);
+    let start = dir.path().join("start.state");
+    std::fs::write(&start, "x\nYour move: ").unwrap();
+    // Only the header is checked: the page, not the command, runs the module.
+    let module = dir.path().join("module.wasm");
+    std::fs::write(&module, b"\0asm\x01\0\0\0").unwrap();
+    // `site --file PROGRAM --start START --wasm MODULE -o OUT`.
+    let site_with = |module: &std::path::Path, out: &std::path::Path| {
+        bin()
+            .args(["site", "--file"])
+            .arg(&program)
+            .arg("--start")
+            .arg(&start)
+            .arg("--wasm")
+            .arg(module)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let site = dir.path().join("site");
+    let output = site_with(&module, &site);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        std::fs::read(site.join("regex-chess.wasm")).unwrap(),
+        b"\0asm\x01\0\0\0"
+    );
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(site.join("variants.json")).unwrap())
+            .unwrap();
+    assert_eq!(listed["wasm"], "regex-chess.wasm");
+    let read = |name: &str| std::fs::read(site.join(name)).unwrap();
+    let loaded = ProgramCache::new("", SOURCE_FINGERPRINT)
+        .read_files(
+            "",
+            &CompileOptions::default(),
+            &read("rules.program"),
+            &read("rules.parses"),
+        )
+        .unwrap();
+    let pairs: Vec<(&str, &str)> = loaded
+        .rules()
+        .iter()
+        .map(|r| (r.pattern.as_str(), r.replacement.as_str()))
+        .collect();
+    assert_eq!(pairs, [("(?m)^x$", "y"), ("a+", "b")]);
+
+    let other = dir.path().join("other");
+    let output = site_with(&start, &other);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("is not a WebAssembly module"), "{stderr}");
+    assert!(!other.exists(), "files were written");
+}

@@ -5,7 +5,10 @@
 // chess: the player's move is sent with a trailing `&`, which asks the rules to play it
 // alone, so that it shows at once; the engine's reply is a second run. The engine's
 // search is one of the rules modules variants.json lists (a select element switches
-// between them, mid-game too: every one reads and writes the same board text).
+// between them, mid-game too: every one reads and writes the same board text). The
+// engine that runs the rules is the fast executor compiled to WebAssembly when the site
+// has it (variants.json's `wasm`), else, or on request, the browser's own RegExp: both
+// give the same states.
 
 const $ = (id) => document.getElementById(id);
 const BOARD_ROW = /^([1-8]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ]) ([^ ])$/u;
@@ -39,22 +42,37 @@ let watchTimer = null;
 let variants = [];
 let current = null;
 let worker = null;
+// The engines on offer and the one in use; the site's WebAssembly module, if any.
+const ENGINES = {
+  wasm: { label: "fast executor (WebAssembly)", words: "the fast executor, compiled to WebAssembly" },
+  regexp: { label: "the browser's RegExp", words: "your browser's own regex engine" },
+};
+let engines = ["regexp"];
+let engine = "regexp";
+let wasmFile = null;
+// Whether the run under way is the engine's reply (not the player's move alone).
+let pendingReply = false;
 
 // Every run's input, output, time and rules, for tests (e2e/browser.mjs compares them
 // with the CLI).
 window.regexChessLog = [];
 
-/** Starts a worker running the rules of `variant`, ending the previous one. */
+/** Starts a worker running the rules of `variant` with `engine`, ending the previous one. */
 function startWorker(variant) {
   if (worker !== null) worker.terminate();
   current = variant;
   ruleCount = 0;
   const url = new URL("./worker.js", import.meta.url);
   url.searchParams.set("rules", variant.file);
+  url.searchParams.set("engine", engine);
+  url.searchParams.set("program", variant.program ?? "");
+  if (wasmFile) url.searchParams.set("wasm", wasmFile);
   worker = new Worker(url, { type: "module" });
   worker.onmessage = onWorkerMessage;
   $("search-summary").textContent = variant.summary ?? "";
+  $("engine-words").textContent = ENGINES[engine].words;
   document.body.dataset.search = variant.name;
+  document.body.dataset.engine = engine;
   document.body.dataset.ready = "false";
 }
 
@@ -149,6 +167,7 @@ function render() {
   $("move-button").disabled = busy || over;
   $("restart").disabled = busy;
   $("search").disabled = busy || variants.length < 2;
+  $("engine").disabled = busy || engines.length < 2;
   $("watch-start").disabled = busy || lastInput === null;
   $("side").querySelector('option[value="black"]').disabled = starts.black === null;
   document.body.dataset.busy = String(busy);
@@ -183,11 +202,13 @@ function submit(typed) {
   failure = null;
   runId += 1;
   $("progress").hidden = false;
-  $("progress-text").textContent = `rule 0 of ${ruleCount}`;
+  $("progress-text").textContent = `rule 0 of ${ruleCount.toLocaleString("en")}`;
   $("progress-bar").value = 0;
-  $("timing").textContent = "";
+  $("progress-rule").textContent = "";
+  $("progress-origin").textContent = "";
   // The player's move alone first (`&`): it shows at once, then the engine's run.
   const line = PLAYER_PROMPT.test(parse(state).prompt) && typed !== "" ? typed + "&" : typed;
+  pendingReply = ENGINE_PROMPT.test(parse(state).prompt);
   pendingInput = state + line + "\n";
   worker.postMessage({ id: runId, state: pendingInput });
   render();
@@ -208,7 +229,8 @@ function onWorkerMessage(event) {
   if (data.id !== runId) return;
   if (data.type === "progress") {
     $("progress-text").textContent =
-      `rule ${(data.index + 1).toLocaleString("en")} of ${data.total.toLocaleString("en")}`;
+      `rule ${(data.index + 1).toLocaleString("en")} of ${data.total.toLocaleString("en")}` +
+      ` · ${(data.ms / 1000).toFixed(1)} s`;
     $("progress-bar").value = (data.index + 1) / data.total;
     $("progress-rule").textContent = data.pattern;
     $("progress-origin").textContent = data.origin;
@@ -220,10 +242,14 @@ function onWorkerMessage(event) {
     lastInput = pendingInput;
     window.regexChessLog.push({
       input: pendingInput, output: state, ms: data.ms, search: current.name, program: current.program,
+      engine, reply: pendingReply,
     });
     $("progress").hidden = true;
-    $("timing").textContent =
-      `${ruleCount.toLocaleString("en")} rules in ${(data.ms / 1000).toFixed(2)} s`;
+    // The time of the last reply stays while the engine thinks about the next.
+    if (pendingReply) {
+      $("timing").textContent = `Last reply: ${(data.ms / 1000).toFixed(2)} s, ` +
+        `${ruleCount.toLocaleString("en")} rules (${current.name}, ${ENGINES[engine].label})`;
+    }
     $("move-input").value = "";
     render();
     if (ENGINE_PROMPT.test(parse(state).prompt)) {
@@ -402,18 +428,32 @@ $("watch-speed").addEventListener("change", () => {
   }
 });
 
-// The engine's search: the next run uses the chosen rules, in the same game.
-$("search").addEventListener("change", () => {
-  const chosen = variants.find((v) => v.name === $("search").value);
-  if (busy || !chosen || chosen === current) return;
+/** Runs the rules of `variant` with the engine chosen from the next run on, in the same
+ * game (the replay of the last answer is forgotten). */
+function switchTo(variant) {
   stopWatching();
   lastInput = null;
   $("watch-view").hidden = true;
   $("watch-play").disabled = true;
   $("watch-step").disabled = true;
   $("timing").textContent = "";
-  startWorker(chosen);
+  startWorker(variant);
   render();
+}
+
+// The engine's search: the next run uses the chosen rules.
+$("search").addEventListener("change", () => {
+  const chosen = variants.find((v) => v.name === $("search").value);
+  if (busy || !chosen || chosen === current) return;
+  switchTo(chosen);
+});
+
+// The engine: the next run uses the chosen one.
+$("engine").addEventListener("change", () => {
+  const chosen = $("engine").value;
+  if (busy || !engines.includes(chosen) || chosen === engine) return;
+  engine = chosen;
+  switchTo(current);
 });
 
 async function load(name) {
@@ -434,7 +474,8 @@ async function loadVariants() {
     ? listed.variants
     : [{ name: "rules.js", program: "", file: "rules.js", summary: "" }];
   const first = all.find((v) => v.name === listed?.default) ?? all[0];
-  return { all, first };
+  const wasm = typeof listed?.wasm === "string" && typeof WebAssembly === "object" ? listed.wasm : null;
+  return { all, first, wasm };
 }
 
 const offered = await loadVariants();
@@ -448,6 +489,17 @@ for (const v of variants) {
 }
 $("search").value = offered.first.name;
 $("search-choice").hidden = variants.length < 2;
+wasmFile = offered.wasm;
+engines = wasmFile ? ["wasm", "regexp"] : ["regexp"];
+engine = engines[0];
+for (const name of engines) {
+  const option = document.createElement("option");
+  option.value = name;
+  option.textContent = ENGINES[name].label;
+  $("engine").append(option);
+}
+$("engine").value = engine;
+$("engine-choice").hidden = engines.length < 2;
 startWorker(offered.first);
 starts = { white: await load("start.txt"), black: await load("start-white.txt") };
 startState = starts.white;

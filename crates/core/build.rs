@@ -4,7 +4,7 @@
 //! contents, in sorted order) together with the workspace's `Cargo.lock` (the `regex`
 //! version decides which patterns validate), both `Cargo.toml` files (features, profiles,
 //! lints) and this script itself, and exports the hash
-//! as `REGEX_CHESS_SOURCE_HASH`. The program cache (`src/programs/cache.rs`) keys its
+//! as `REGEX_CHESS_SOURCE_HASH`. The program cache (`src/engine/cache.rs`) keys its
 //! files by it, so any change to the compiler, the chess code or a dependency makes the
 //! cached programs miss. Hashing all of `src/` is deliberately coarse: a change that
 //! cannot affect a program still invalidates the cache, which costs one recompilation.

@@ -23,7 +23,7 @@ pub struct BenchArgs {
     /// Which executors to time.
     #[arg(long, value_enum, default_value_t = Timed::Both)]
     executor: Timed,
-    /// The program: `play` when registered, else the `two-plies` proxy; or any registered
+    /// The program: the benchmark's game (`play`) by default; or any registered
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
@@ -68,13 +68,16 @@ enum Timed {
     Both,
 }
 
+/// A size that is neither a number of bytes nor `off`.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} (expected a size in bytes or `off`)")]
+struct NotASize(std::num::ParseIntError);
+
 /// A size in bytes, or `off` (no size is that large).
-fn parse_bytes_or_off(s: &str) -> Result<usize, String> {
+fn parse_bytes_or_off(s: &str) -> Result<usize, NotASize> {
     match s {
         "off" => Ok(usize::MAX),
-        _ => s
-            .parse()
-            .map_err(|e| format!("{e} (expected a size in bytes or `off`)")),
+        _ => s.parse().map_err(NotASize),
     }
 }
 
@@ -87,7 +90,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     };
     let path = args.positions.as_deref();
     let source = suites::describe(path, "bench suite");
-    let text = suites::read_or_builtin(path, suites::BENCH).map_err(CliError)?;
+    let text = suites::read_or_builtin(path, suites::BENCH)?;
     let positions =
         bench::parse_positions(&text).map_err(|e| CliError(format!("{source}: {e}")))?;
     if positions.is_empty() {
@@ -97,11 +100,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         Some(search) => Some(search.program(Output::Move).to_string()),
         None => args.program.clone(),
     };
-    let workload =
-        Workload::new(program.as_deref(), &CompileOptions::default()).map_err(CliError)?;
-    if let Some(note) = &workload.note {
-        println!("{note}");
-    }
+    let workload = Workload::new(program.as_deref(), &CompileOptions::default())?;
     let mut executors = Vec::new();
     for kind in &kinds {
         let start = Instant::now();
@@ -136,7 +135,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let mut rows = Vec::new();
     let mut multi = Vec::new();
     for position in &positions {
-        let input = workload.input(position).map_err(CliError)?;
+        let input = workload.input(position)?;
         let mut row = Row {
             label: position.label.clone(),
             fast: None,
@@ -195,7 +194,7 @@ fn child_processes(positions: &[bench::BenchPosition]) -> Result<(), CliError> {
         ),
         Err(e) => println!("start-up: not measured ({e})"),
     }
-    let cache = children::TempCache::new().map_err(CliError)?;
+    let cache = children::TempCache::new()?;
     if let Err(e) = children::fill_cache(&exe, cache.dir()) {
         println!("peak RSS of `play`: not measured ({e})");
         return Ok(());

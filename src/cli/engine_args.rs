@@ -112,12 +112,17 @@ where
     }
 }
 
+/// A number of cores that is not a whole number of at least 1.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a whole number of at least 1")]
+pub struct NotCores(String);
+
 /// Parses a number of cores: a whole number of at least 1.
-pub fn parse_cores(text: &str) -> Result<NonZeroUsize, String> {
+pub fn parse_cores(text: &str) -> Result<NonZeroUsize, NotCores> {
     text.parse::<usize>()
         .ok()
         .and_then(NonZeroUsize::new)
-        .ok_or_else(|| format!("`{text}` is not a whole number of at least 1"))
+        .ok_or_else(|| NotCores(text.to_string()))
 }
 
 #[cfg(test)]

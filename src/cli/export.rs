@@ -15,7 +15,7 @@ use regex_chess_core::program::json::{self, Syntax};
 #[derive(Args, Debug)]
 pub struct ExportArgs {
     /// The format: json (pairs in Python syntax), python (a module) or js (an ES module).
-    #[arg(long, value_parser = parse_format)]
+    #[arg(long, value_parser = str::parse::<Format>)]
     format: Format,
     #[command(flatten)]
     source: ProgramSource,
@@ -53,10 +53,6 @@ pub fn registered(name: &str) -> Result<ValidProgram, CliError> {
     let loaded = engine::load(name, &LoadOptions::default())?;
     super::warn(&loaded.warnings);
     Ok(loaded.program)
-}
-
-fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
 }
 
 /// Writes `text` to `path`, naming the file in the error.

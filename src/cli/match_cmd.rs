@@ -129,7 +129,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         return fail("--jobs must be at least 1");
     }
     let path = args.openings_file.as_deref();
-    let text = suites::read_or_builtin(path, suites::OPENINGS).map_err(CliError)?;
+    let text = suites::read_or_builtin(path, suites::OPENINGS)?;
     let openings = matchplay::read_openings(&text)
         .map_err(|e| CliError(format!("{}: {e}", suites::describe(path, "openings"))))?;
     let pairings = matchplay::schedule(openings.len(), args.openings, args.games);

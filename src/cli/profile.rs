@@ -23,7 +23,7 @@ pub struct ProfileArgs {
     /// The move white types (the `play` program's input needs one).
     #[arg(long = "move")]
     white_move: Option<String>,
-    /// The program: `play` when registered, else the `two-plies` proxy; or any registered
+    /// The program: the benchmark's game (`play`) by default; or any registered
     /// program that takes a FEN.
     #[arg(long)]
     program: Option<String>,
@@ -71,7 +71,7 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
         (Some(search), None) => Some(search.program(Output::Move).to_string()),
         (None, program) => program.clone(),
     };
-    let workload = Workload::new(program.as_deref(), &options).map_err(CliError)?;
+    let workload = Workload::new(program.as_deref(), &options)?;
     if matches!(Search::by_program(&workload.name), Some((_, Output::Play)))
         && args.white_move.is_none()
     {
@@ -80,16 +80,11 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
              --move e2e4), or profile another program with --program move",
         );
     }
-    if let Some(note) = &workload.note {
-        println!("{note}");
-    }
-    let input = workload
-        .input(&BenchPosition {
-            fen: fen.to_string(),
-            white_move: args.white_move.clone().unwrap_or_default(),
-            label: args.fen.clone(),
-        })
-        .map_err(CliError)?;
+    let input = workload.input(&BenchPosition {
+        fen: fen.to_string(),
+        white_move: args.white_move.clone().unwrap_or_default(),
+        label: args.fen.clone(),
+    })?;
     let exec = args.engine.choice().build(workload.program.clone());
     // A first run compiles the patterns the run needs; the profiled run is the second.
     exec.run(&input);

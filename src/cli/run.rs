@@ -27,19 +27,8 @@ pub struct RunArgs {
     #[arg(long)]
     trace: bool,
     /// The replacement syntax of the program file.
-    #[arg(long, default_value = "auto", value_parser = parse_syntax)]
+    #[arg(long, default_value = "auto", value_parser = str::parse::<Syntax>)]
     syntax: Syntax,
-}
-
-fn parse_syntax(s: &str) -> Result<Syntax, String> {
-    match s {
-        "auto" => Ok(Syntax::Auto),
-        "rust" => Ok(Syntax::Rust),
-        "python" => Ok(Syntax::Python),
-        other => Err(format!(
-            "unknown syntax `{other}` (expected auto, rust or python)"
-        )),
-    }
 }
 
 /// Reads a state from a file or from standard input (`-`); it must be UTF-8.

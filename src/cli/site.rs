@@ -13,14 +13,24 @@
 //! a select element. With `--program` or `--file`, `rules.js` is that program alone.
 //! `variants.json` is `{"default": NAME, "variants": [{"name", "program", "file",
 //! "summary"}, ...]}`, weakest first.
+//!
+//! With `--wasm FILE` (the fast executor built for WebAssembly, `crates/wasm`;
+//! `scripts/site.sh` builds it and calls this), the site also holds the module as
+//! `regex-chess.wasm` and each program's two program-cache files beside its rules
+//! (`rules.program` and `rules.parses` beside `rules.js`: the rules with their parsed
+//! templates, and the patterns' parses, keyed by this build), which the worker hands to
+//! the module; `variants.json` then names the module (`"wasm"`) and the page offers both
+//! engines, the module first.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::engine_args::search_parser;
 use super::export::{ProgramSource, registered, write_file};
 use super::{CliError, fail};
+use regex_chess_core::compiler::CompileOptions;
+use regex_chess_core::engine::cache::{ProgramCache, SOURCE_FINGERPRINT};
 use regex_chess_core::engine::{LoadOptions, Output, Search};
 use regex_chess_core::exec::{Executor, fast::Fast};
 use regex_chess_core::export::{self, Format};
@@ -34,6 +44,9 @@ pub const PAGE: [(&str, &str); 4] = [
     ("worker.js", include_str!("../../web/worker.js")),
     ("style.css", include_str!("../../web/style.css")),
 ];
+
+/// The name of the WebAssembly module in the site.
+pub const WASM_FILE: &str = "regex-chess.wasm";
 
 /// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -56,13 +69,19 @@ pub struct SiteArgs {
     /// The side the engine plays, when the starting state is drawn by the `board` program.
     #[arg(long, default_value = "black", value_parser = ["white", "black"])]
     engine_color: String,
+    /// The fast executor built for WebAssembly (`regex_chess_wasm.wasm`, from the
+    /// `regex-chess-wasm` crate built from the same sources; scripts/site.sh builds it):
+    /// the page then runs the rules with it by default, the browser's RegExp on request.
+    #[arg(long)]
+    wasm: Option<PathBuf>,
 }
 
 /// The rules the page runs: every search variant's `play` program unless said otherwise.
 #[derive(Args, Debug)]
 pub struct SiteProgram {
     /// The page's default search variant (the others are offered beside it). Default: the
-    /// strongest that answers within about 2 s in the browser.
+    /// strongest that answers within about 1 s in the browser with the fast executor in
+    /// WebAssembly.
     #[arg(long, conflicts_with_all = ["program", "file"], value_parser = search_parser())]
     search: Option<Search>,
     /// A registered program, run alone (instead of the search variants' `play` programs).
@@ -87,6 +106,9 @@ struct PageRules {
     text: String,
     /// How many rules.
     count: usize,
+    /// The program's two program-cache files, for the WebAssembly module (when the site
+    /// has one).
+    files: Option<(Vec<u8>, Vec<u8>)>,
 }
 
 impl PageRules {
@@ -95,6 +117,7 @@ impl PageRules {
         program: &ValidProgram,
         file: String,
         summary: &str,
+        wasm: bool,
     ) -> Result<PageRules, CliError> {
         Ok(PageRules {
             name: name.to_string(),
@@ -103,13 +126,20 @@ impl PageRules {
             summary: summary.to_string(),
             text: export::export(program, Format::Js)?,
             count: program.rules().len(),
+            files: wasm.then(|| {
+                ProgramCache::new("", SOURCE_FINGERPRINT).files(
+                    &program.program().name,
+                    &CompileOptions::default(),
+                    program,
+                )
+            }),
         })
     }
 }
 
 /// The page's rules: every variant's `play` program, or the one `--program`/`--file`
 /// names; and the default's name.
-fn page_rules(source: &SiteProgram) -> Result<(Vec<PageRules>, String), CliError> {
+fn page_rules(source: &SiteProgram, wasm: bool) -> Result<(Vec<PageRules>, String), CliError> {
     if source.program.is_some() || source.file.is_some() {
         let program = ProgramSource {
             program: source.program.clone(),
@@ -120,7 +150,7 @@ fn page_rules(source: &SiteProgram) -> Result<(Vec<PageRules>, String), CliError
             "" => "the program".to_string(),
             name => name.to_string(),
         };
-        let rules = PageRules::new(&name, &program, "rules.js".to_string(), "")?;
+        let rules = PageRules::new(&name, &program, "rules.js".to_string(), "", wasm)?;
         return Ok((vec![rules], name));
     }
     let default = source.search.unwrap_or(Search::default_page());
@@ -136,13 +166,13 @@ fn page_rules(source: &SiteProgram) -> Result<(Vec<PageRules>, String), CliError
             regex_chess_core::engine::load(v.program(Output::Play), &LoadOptions::default())?;
         super::warn(&loaded.warnings);
         let program = loaded.program;
-        all.push(PageRules::new(v.name(), &program, file, v.summary())?);
+        all.push(PageRules::new(v.name(), &program, file, v.summary(), wasm)?);
     }
     Ok((all, default.name().to_string()))
 }
 
-/// The text of `variants.json`.
-fn variants_json(rules: &[PageRules], default: &str) -> String {
+/// The text of `variants.json`; `wasm` the module's file, if the site has one.
+fn variants_json(rules: &[PageRules], default: &str, wasm: Option<&str>) -> String {
     let list: Vec<serde_json::Value> = rules
         .iter()
         .map(|r| {
@@ -154,13 +184,15 @@ fn variants_json(rules: &[PageRules], default: &str) -> String {
             })
         })
         .collect();
-    let value = serde_json::json!({ "default": default, "variants": list });
+    let value = serde_json::json!({ "default": default, "wasm": wasm, "variants": list });
     format!("{value:#}\n")
 }
 
 /// Runs `site`.
 pub fn run(args: SiteArgs) -> Result<(), CliError> {
-    let (rules, default) = page_rules(&args.source)?;
+    // The module is checked before anything is compiled or written.
+    let module = args.wasm.as_deref().map(read_wasm).transpose()?;
+    let (rules, default) = page_rules(&args.source, module.is_some())?;
     // With the `board` program: the start with the engine as white too, for the page's
     // "New game" as black.
     let mut start_white = None;
@@ -199,9 +231,20 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
     for r in &rules {
         write_file(&args.output.join(&r.file), &r.text)?;
     }
+    if let Some(module) = &module {
+        write_bytes(&args.output.join(WASM_FILE), module)?;
+        for r in &rules {
+            let rules_file = args.output.join(&r.file);
+            if let Some((program, parses)) = &r.files {
+                write_bytes(&rules_file.with_extension("program"), program)?;
+                write_bytes(&rules_file.with_extension("parses"), parses)?;
+            }
+        }
+    }
+    let wasm = module.as_ref().map(|_| WASM_FILE);
     write_file(
         &args.output.join("variants.json"),
-        &variants_json(&rules, &default),
+        &variants_json(&rules, &default, wasm),
     )?;
     write_file(&args.output.join("start.txt"), &start)?;
     if let Some(text) = &start_white {
@@ -218,10 +261,32 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
             format!("{}{program}: {} rules in {}", r.name, r.count, r.file)
         })
         .collect();
+    let engines = match wasm {
+        Some(_) => "WebAssembly and RegExp",
+        None => "RegExp only, no --wasm",
+    };
     println!(
-        "wrote the site to {} (default {default}; {})",
+        "wrote the site to {} ({engines}; default {default}; {})",
         args.output.display(),
         listed.join("; ")
     );
     Ok(())
+}
+
+/// The WebAssembly module at `path`, refusing a file that is not one.
+fn read_wasm(path: &Path) -> Result<Vec<u8>, CliError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError(format!("cannot read the module {}: {e}", path.display())))?;
+    if !bytes.starts_with(b"\0asm") {
+        return fail(format!(
+            "{} is not a WebAssembly module (scripts/site.sh builds it)",
+            path.display()
+        ));
+    }
+    Ok(bytes)
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    std::fs::write(path, bytes)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
 }

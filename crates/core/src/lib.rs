@@ -1,25 +1,26 @@
-//! regex-chess-core: the library of regex-chess, a chess engine whose every move-time computation is a regular-expression
-//! substitution on one text state.
+//! regex-chess-core: the library of regex-chess, a chess engine whose every move-time
+//! computation is a regular-expression substitution on one text state.
 //!
-//! The crate is layered:
+//! The crate is layered; a module uses only the modules of the layers above it in this
+//! list (tests aside):
 //!
-//! - [`program`]: rule programs (ordered `(pattern, replacement)` rules with origins), their
-//!   JSON form and their validation.
-//! - [`exec`]: the executors that run a program on a state: the `replace_all` reference and
-//!   the fast DFA-based executor, which must agree byte for byte, and tracing.
-//! - [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
-//! - [`chess`]: the chess rules written in the DSL, and the contracts of the programs
-//!   built from them.
-//! - [`programs`]: whole programs recorded from the chess rules.
-//! - [`notation`]: FEN and UCI moves as native types, for what goes in and comes out.
-//! - [`engine`]: the registry of programs and of search variants, loading a program
-//!   (compiled, validated, cached), and running one on a position.
-//! - [`uci`]: the Universal Chess Interface session and the rules-backed engine behind it.
-//! - [`matchplay`]: matches against fixed opponents, adjudicated by shakmaty, with Elo and
-//!   pathology counters.
-//! - [`export`]: the rule list written for other regex engines (JSON, Python, JavaScript).
-//! - [`bench`] and [`profile`]: seconds per move on the bench positions, and time by
-//!   source origin.
+//! 1. [`program`]: rule programs (ordered `(pattern, replacement)` rules with origins),
+//!    their JSON form and their validation. [`notation`]: FEN and UCI moves as native
+//!    types, for what goes in and comes out. [`positions`]: the built-in position suites.
+//! 2. [`exec`]: the executors that run a program on a state: the `replace_all` reference
+//!    and the fast DFA-based executor, which must agree byte for byte, and tracing.
+//!    [`export`]: the rule list written for other regex engines (JSON, Python,
+//!    JavaScript).
+//! 3. [`compiler`]: the tracing DSL, its instruction set, passes and lowering to rules.
+//! 4. [`chess`]: the chess rules written in the DSL, and the contracts of the programs
+//!    built from them.
+//! 5. [`programs`]: whole programs recorded from the chess rules.
+//! 6. [`engine`]: the registry of programs and of search variants, loading a program
+//!    (compiled, validated, cached), and running one on a position.
+//! 7. [`uci`]: the Universal Chess Interface session and the rules-backed engine behind
+//!    it; [`matchplay`]: matches against fixed opponents, adjudicated by shakmaty, with
+//!    Elo and pathology counters; [`bench`](mod@bench) and [`profile`]: seconds per move
+//!    on the bench positions, and time by source origin.
 //!
 //! The command line (`regex-chess`) is a crate of its own over this one: nothing here
 //! parses arguments or prints.

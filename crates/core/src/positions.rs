@@ -16,13 +16,26 @@ pub const PERFT: &str = include_str!("../../../data/positions/perft.txt");
 /// `FEN;evaluation` a line: 60 balanced openings for paired matches.
 pub const OPENINGS: &str = include_str!("../../../data/positions/openings.txt");
 
+/// A suite's file that could not be read: its path and why.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {source}", path.display())]
+pub struct SuiteError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// Why it could not be read.
+    #[source]
+    pub source: std::io::Error,
+}
+
 /// The text of a suite: the file at `path` when one is given, else the built-in `default`.
 /// The error names the file and why it could not be read.
-pub fn read_or_builtin(path: Option<&Path>, default: &'static str) -> Result<String, String> {
+pub fn read_or_builtin(path: Option<&Path>, default: &'static str) -> Result<String, SuiteError> {
     match path {
         None => Ok(default.to_string()),
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display())),
+        Some(path) => std::fs::read_to_string(path).map_err(|source| SuiteError {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
 }
 
@@ -59,7 +72,9 @@ mod tests {
     #[test]
     fn a_named_file_wins_and_a_missing_one_is_named() {
         assert_eq!(read_or_builtin(None, "x").unwrap(), "x");
-        let err = read_or_builtin(Some(Path::new("/nonexistent/suite.txt")), "x").unwrap_err();
+        let err = read_or_builtin(Some(Path::new("/nonexistent/suite.txt")), "x")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("/nonexistent/suite.txt"), "{err}");
     }
 }

@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use super::BenchError;
 use crate::chess::pretty::{GAME_OVER, PROMPT_ENGINE, PROMPT_PLAYER};
 use crate::engine::cache::{ENV_DIR, ENV_OFF};
 
@@ -36,14 +37,14 @@ pub struct TempCache {
 
 impl TempCache {
     /// Creates an empty directory under the system's temporary directory.
-    pub fn new() -> Result<TempCache, String> {
+    pub fn new() -> Result<TempCache, BenchError> {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
         let dir =
             std::env::temp_dir().join(format!("regex-chess-bench-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .map_err(|e| BenchError::io(format!("cannot create {}", dir.display()), e))?;
         Ok(TempCache { dir })
     }
 
@@ -80,40 +81,46 @@ fn command(exe: &Path, cache: &Path, args: &[&str]) -> Command {
 }
 
 /// Milliseconds from spawning `play` to its exit after the first board.
-fn play_ms(exe: &Path, cache: &Path) -> Result<f64, String> {
+fn play_ms(exe: &Path, cache: &Path) -> Result<f64, BenchError> {
     let start = Instant::now();
     let output = command(exe, cache, &["play"])
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        .map_err(|e| BenchError::io(format!("cannot run {}", exe.display()), e))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if !output.status.success() || !output.stdout.starts_with(b"8 ") {
-        return Err(format!(
+        return Err(BenchError::Child(format!(
             "`play` failed: {}",
             String::from_utf8_lossy(&output.stderr).trim()
-        ));
+        )));
     }
     Ok(ms)
 }
 
 /// Milliseconds from spawning `uci` to its `readyok`.
-fn uci_ms(exe: &Path, cache: &Path) -> Result<f64, String> {
+fn uci_ms(exe: &Path, cache: &Path) -> Result<f64, BenchError> {
     let start = Instant::now();
     let mut child = command(exe, cache, &["uci"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let mut stdin = child.stdin.take().ok_or("no standard input")?;
-    let stdout = child.stdout.take().ok_or("no standard output")?;
+        .map_err(|e| BenchError::io(format!("cannot run {}", exe.display()), e))?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| BenchError::Child("no standard input".into()))?;
+    let stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| BenchError::Child("no standard output".into()))?;
     stdin
         .write_all(b"uci\nisready\n")
         .and_then(|()| stdin.flush())
-        .map_err(|e| format!("cannot talk to `uci`: {e}"))?;
+        .map_err(|e| BenchError::io("cannot talk to `uci`", e))?;
     let mut ready = None;
     for line in BufReader::new(stdout).lines() {
-        let line = line.map_err(|e| format!("cannot read `uci`: {e}"))?;
+        let line = line.map_err(|e| BenchError::io("cannot read `uci`", e))?;
         if line == "readyok" {
             ready = Some(start.elapsed().as_secs_f64() * 1e3);
             break;
@@ -122,16 +129,16 @@ fn uci_ms(exe: &Path, cache: &Path) -> Result<f64, String> {
     let _ = stdin.write_all(b"quit\n");
     drop(stdin);
     let _ = child.wait();
-    ready.ok_or_else(|| "`uci` never answered `readyok`".to_string())
+    ready.ok_or_else(|| BenchError::Child("`uci` never answered `readyok`".into()))
 }
 
 /// Runs `play` once so that `cache` holds the programs it loads.
-pub fn fill_cache(exe: &Path, cache: &Path) -> Result<(), String> {
+pub fn fill_cache(exe: &Path, cache: &Path) -> Result<(), BenchError> {
     play_ms(exe, cache).map(|_| ())
 }
 
 /// Measures [`Startup`] with `exe`, the cache in a fresh directory.
-pub fn startup(exe: &Path) -> Result<Startup, String> {
+pub fn startup(exe: &Path) -> Result<Startup, BenchError> {
     let (play_cache, uci_cache) = (TempCache::new()?, TempCache::new()?);
     Ok(Startup {
         play_cold: play_ms(exe, play_cache.dir())?,
@@ -143,13 +150,18 @@ pub fn startup(exe: &Path) -> Result<Startup, String> {
 
 /// The peak resident set size in kB of `exe play --executor fast --fen FEN` once it has
 /// answered `typed`, with the program cache in `cache`.
-pub fn play_move_peak_kb(exe: &Path, cache: &Path, fen: &str, typed: &str) -> Result<u64, String> {
+pub fn play_move_peak_kb(
+    exe: &Path,
+    cache: &Path,
+    fen: &str,
+    typed: &str,
+) -> Result<u64, BenchError> {
     let mut child = command(exe, cache, &["play", "--executor", "fast", "--fen", fen])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        .map_err(|e| BenchError::io(format!("cannot run {}", exe.display()), e))?;
     let peak = answer_and_measure(&mut child, typed);
     drop(child.stdin.take());
     let _ = child.kill();
@@ -159,24 +171,31 @@ pub fn play_move_peak_kb(exe: &Path, cache: &Path, fen: &str, typed: &str) -> Re
 
 /// Types `typed` into a `play` child once it shows its first prompt, waits for the
 /// prompt after the answer, and reads the child's peak RSS.
-fn answer_and_measure(child: &mut std::process::Child, typed: &str) -> Result<u64, String> {
-    let mut stdin = child.stdin.take().ok_or("no standard input")?;
-    let mut stdout = child.stdout.take().ok_or("no standard output")?;
-    let failed = |what: &str| format!("`play` {what} (is the FEN valid for the rules?)");
+fn answer_and_measure(child: &mut std::process::Child, typed: &str) -> Result<u64, BenchError> {
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| BenchError::Child("no standard input".into()))?;
+    let mut stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| BenchError::Child("no standard output".into()))?;
+    let failed =
+        |what: &str| BenchError::Child(format!("`play` {what} (is the FEN valid for the rules?)"));
     wait_for_prompts(&mut stdout, 1).map_err(|_| failed("drew no board"))?;
     stdin
         .write_all(format!("{typed}\n").as_bytes())
         .and_then(|()| stdin.flush())
-        .map_err(|e| format!("cannot type into `play`: {e}"))?;
+        .map_err(|e| BenchError::io("cannot type into `play`", e))?;
     wait_for_prompts(&mut stdout, 1).map_err(|_| failed("did not answer"))?;
     let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
-        .map_err(|e| format!("cannot read the child's /proc status: {e}"))?;
+        .map_err(|e| BenchError::io("cannot read the child's /proc status", e))?;
     let _ = stdin.write_all(b"quit\n");
     status
         .lines()
         .find_map(|line| line.strip_prefix("VmHWM:"))
         .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
-        .ok_or_else(|| "no VmHWM in the child's /proc status".to_string())
+        .ok_or_else(|| BenchError::Child("no VmHWM in the child's /proc status".into()))
 }
 
 /// Reads `out` until `count` more prompts (`Your move: `, `Engine to move` or

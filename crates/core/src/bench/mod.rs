@@ -4,12 +4,9 @@
 //! A [`Workload`] is a compiled program plus the way to turn a bench position (a FEN, the
 //! move white types, a label; one a line of `positions/bench.txt`) into its input state:
 //!
-//! - `play` (the interactive program, when registered): the `board` program draws the
+//! - a `play` program (the interactive game; the default): the `board` program draws the
 //!   position with the engine playing black (set-up, not timed), then the typed move line
 //!   is appended; the timed run validates the move and answers it.
-//! - `two-plies` (the proxy while `play` is not registered): two plies of
-//!   `fork_legal_moves`, then `has_legal_move` and `in_check` on every leaf, on the FEN.
-//!   It is the shape of a 2-ply search's wide part without the evaluation.
 //! - any other registered program: the FEN and a newline.
 //!
 //! Start-up times and the peak memory of a process answering one move are measured on
@@ -20,17 +17,60 @@
 //! counting never inflates the times.
 
 pub mod children;
+// getrusage: not in the browser (the `regex-chess-wasm` crate builds this one for wasm32).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cpu;
 
 use std::time::Instant;
 
-use crate::compiler::ir::IrProgram;
-use crate::compiler::{self, CompileOptions};
+use crate::compiler::CompileOptions;
+use crate::engine::{self, LoadError, Output, Search};
 use crate::exec::{Executor, ExecutorKind, RunStats};
 use crate::program::ValidProgram;
 
-/// The name of the proxy workload (see the module docs).
-pub const TWO_PLIES: &str = "two-plies";
+/// Why a workload could not be built or measured.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A line of a positions file is not `FEN;move;label`.
+    #[error("line {line}: expected `FEN;move;label`, found {text:?}")]
+    Position {
+        /// The line's number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// The program could not be loaded.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// A `play` program's position has no move for white to type.
+    #[error("the `play` program needs the move white types ({label})")]
+    NoMove {
+        /// The position's label.
+        label: String,
+    },
+    /// A file or a child process could not be read, written or run.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// Why it failed.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A child process did not answer as `regex-chess` does.
+    #[error("{0}")]
+    Child(String),
+}
+
+impl BenchError {
+    /// An I/O error while doing `what`.
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> BenchError {
+        BenchError::Io {
+            what: what.into(),
+            source,
+        }
+    }
+}
 
 /// One line of `positions/bench.txt`: `FEN;white move;label`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +85,7 @@ pub struct BenchPosition {
 
 /// Reads bench positions: one `FEN;move;label` a line; `#` lines and blank lines are
 /// skipped. A line with only a FEN gets an empty move and the FEN as its label.
-pub fn parse_positions(text: &str) -> Result<Vec<BenchPosition>, String> {
+pub fn parse_positions(text: &str) -> Result<Vec<BenchPosition>, BenchError> {
     let mut out = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -54,10 +94,10 @@ pub fn parse_positions(text: &str) -> Result<Vec<BenchPosition>, String> {
         }
         let fields: Vec<&str> = line.split(';').map(str::trim).collect();
         if fields[0].is_empty() || fields.len() > 3 {
-            return Err(format!(
-                "line {}: expected `FEN;move;label`, found {line:?}",
-                number + 1
-            ));
+            return Err(BenchError::Position {
+                line: number + 1,
+                text: line.to_string(),
+            });
         }
         out.push(BenchPosition {
             fen: fields[0].to_string(),
@@ -70,37 +110,10 @@ pub fn parse_positions(text: &str) -> Result<Vec<BenchPosition>, String> {
     Ok(out)
 }
 
-/// Records the proxy program: two plies of `fork_legal_moves`, then (when `probe`)
-/// `has_legal_move` and `in_check` on every leaf, and a last rule that reduces every thread
-/// to one line. The bench's `two-plies` workload probes.
-pub fn two_plies(probe: bool) -> IrProgram {
-    use crate::chess::board::MoveGen;
-    use crate::chess::fen_rules::parse_fen;
-    use crate::chess::movegen::{fork_legal_moves, has_legal_move, in_check};
-    use crate::compiler::dsl::Builder;
-    let mut b = Builder::new(
-        TWO_PLIES,
-        "Input: a FEN and a newline. The leaves of a 2-ply tree, each probed for a legal \
-         move and check; one line per leaf out.",
-    );
-    let pos = parse_fen(&mut b);
-    b.grouped(|b| {
-        fork_legal_moves(b, &pos, 218, MoveGen::default());
-        fork_legal_moves(b, &pos, 218, MoveGen::default());
-    });
-    let probes = probe.then(|| (has_legal_move(&mut b, &pos), in_check(&mut b, &pos)));
-    let mut reads = pos.vars().to_vec();
-    if let Some((has, check)) = &probes {
-        reads.push(has.var());
-        reads.push(check.var());
-    }
-    b.rules(
-        "count",
-        vec![("%%\n#stack:\n[^%]*".to_string(), "x\n".to_string())],
-        &reads,
-        &[],
-    );
-    b.finish()
+/// The default workload: the benchmark search's game, the `play` program (the one the
+/// Python original's figures compare with).
+pub fn default_program() -> &'static str {
+    Search::benchmark().program(Output::Play)
 }
 
 /// How a workload's input state is made from a bench position.
@@ -117,8 +130,6 @@ enum Input {
 pub struct Workload {
     /// The program's name.
     pub name: String,
-    /// Said once before the table (such as why a proxy stands in for `play`).
-    pub note: Option<String>,
     /// The compiled program.
     pub program: ValidProgram,
     /// Milliseconds spent recording, compiling and validating the program(s).
@@ -126,68 +137,20 @@ pub struct Workload {
     input: Input,
 }
 
-fn compile_ir(ir: IrProgram, options: &CompileOptions, name: &str) -> Result<ValidProgram, String> {
-    compiler::compile(ir, options)
-        .program
-        .validate()
-        .map_err(|e| format!("the `{name}` program does not validate: {e}"))
-}
-
-fn registered(name: &str) -> bool {
-    crate::engine::registry::find(name).is_some()
-}
-
-/// The default program: `play` when registered, else the `two-plies` proxy.
-pub fn default_program() -> (&'static str, Option<String>) {
-    if registered("play") && registered("board") {
-        ("play", None)
-    } else {
-        (
-            TWO_PLIES,
-            Some(
-                "note: the interactive `play` program is not registered in this build; \
-                 timing the proxy `two-plies` (two plies of fork_legal_moves, then \
-                 has_legal_move and in_check on every leaf) instead"
-                    .to_string(),
-            ),
-        )
-    }
-}
-
 impl Workload {
-    /// Builds the workload `name` (`None`: [`default_program`]) with compile `options`.
-    pub fn new(name: Option<&str>, options: &CompileOptions) -> Result<Workload, String> {
-        let (name, note) = match name {
-            Some(n) => (n, None),
-            None => default_program(),
-        };
+    /// Builds the workload `name` (`None`: [`default_program`]) with compile `options`
+    /// (without the program cache: the time to compile is part of the figures).
+    pub fn new(name: Option<&str>, options: &CompileOptions) -> Result<Workload, BenchError> {
+        let name = name.unwrap_or_else(|| default_program());
         let start = Instant::now();
-        let (program, input) = if name == TWO_PLIES {
-            (compile_ir(two_plies(true), options, name)?, Input::Fen)
-        } else {
-            let entry = crate::engine::registry::find(name).ok_or_else(|| {
-                format!(
-                    "no program `{name}` (registered: {}, and {TWO_PLIES})",
-                    crate::engine::registry::names().join(", ")
-                )
-            })?;
-            let program = compile_ir(entry.build(), options, name)?;
-            // Every variant's `play` program reads the board the `board` program draws.
-            let input = if matches!(
-                crate::engine::Search::by_program(name),
-                Some((_, crate::engine::Output::Play))
-            ) {
-                let board = crate::engine::registry::find("board")
-                    .ok_or("the `play` program needs the `board` program to draw its input")?;
-                Input::Play(compile_ir(board.build(), options, "board")?)
-            } else {
-                Input::Fen
-            };
-            (program, input)
+        let program = engine::compile_valid(name, options)?;
+        // Every variant's `play` program reads the board the `board` program draws.
+        let input = match Search::by_program(name) {
+            Some((_, Output::Play)) => Input::Play(engine::compile_valid("board", options)?),
+            _ => Input::Fen,
         };
         Ok(Workload {
             name: name.to_string(),
-            note,
             program,
             compile_ms: start.elapsed().as_secs_f64() * 1e3,
             input,
@@ -196,15 +159,14 @@ impl Workload {
 
     /// The input state for `position` (for `play`, runs the `board` program with the fast
     /// executor first).
-    pub fn input(&self, position: &BenchPosition) -> Result<String, String> {
+    pub fn input(&self, position: &BenchPosition) -> Result<String, BenchError> {
         match &self.input {
             Input::Fen => Ok(format!("{}\n", position.fen)),
             Input::Play(board) => {
                 if position.white_move.is_empty() {
-                    return Err(format!(
-                        "the `play` program needs the move white types ({})",
-                        position.label
-                    ));
+                    return Err(BenchError::NoMove {
+                        label: position.label.clone(),
+                    });
                 }
                 let exec = ExecutorKind::Fast.build(board.clone());
                 let first = exec.run(&format!("engine: black\n{}\n", position.fen));

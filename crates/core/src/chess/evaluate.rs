@@ -13,7 +13,7 @@
 //!
 //! Cost is rules × active threads. The full score ([`full_score_white`]) runs once, on
 //! the root's single thread, in 45 rules, most of which treat every piece at once (see
-//! [`full_score`]: the pieces' values as binary units, paired from the lowest digit up);
+//! `full_score`: the pieces' values as binary units, paired from the lowest digit up);
 //! reading the board square by square took 736 rules and 64 additions (1,824 rules),
 //! about 2.4 M instructions, 8% of a warm king-and-pawn `play` move. Everything else is incremental: a child's score is its parent's plus the mover's
 //! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
@@ -52,7 +52,7 @@
 //!
 //! The gain works on `<key>\n<arrival code>\n<result>\n`, the key being
 //! `<mover><from><to><promotion>:<captured>` and the result
-//! starting as in [`scratch_lines`]; see [`gain_rules`] and [`sum_rules`].
+//! starting as in `scratch_lines`; see `gain_rules` and `sum_rules`.
 
 mod full_score;
 
@@ -251,9 +251,9 @@ fn trie(entries: &[(String, String)]) -> String {
 /// - two select rules read the board at fixed offsets (a trie over a square name of the
 ///   key, each branch a counted skip; the groups lie outside it): the mover at `from`
 ///   (written before it, the board kept), then the captured character at `to` (written
-///   in its place, the board replaced by the two lines of [`scratch_lines`]), giving the
+///   in its place, the board replaced by the two lines of `scratch_lines`), giving the
 ///   key `<mover><from><to><promotion>:<captured>`;
-/// - the rules of [`arrival_rules`] write the arrival's code, those of [`sum_rules`] the
+/// - the rules of [`arrival_rules`] write the arrival's code, those of `sum_rules` the
 ///   sum and drop the rest.
 ///
 /// With several sets of tables the set's digit lies between the move and the board: the
@@ -767,7 +767,7 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
 /// `before` is the [`compact`] board before the move (anything may follow it on the
 /// line), `uci` its text (`e7e8q`): the board after
 /// is not needed (the arriving piece is the mover or the promotion). The rules of
-/// [`gain_rules`]: 22 rules with the two lookups and the result's
+/// `gain_rules`: 22 rules with the two lookups and the result's
 /// definition.
 #[track_caller]
 pub fn gain(

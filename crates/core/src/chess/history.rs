@@ -212,7 +212,7 @@ const MAX_KEPT: usize = 2 * MAX_COMPARED;
 /// position searched last ([`super::game_end::position_key`]: 64 squares, side, castling
 /// padded to 4 with `-`, the en-passant square or `--` when no en-passant capture is
 /// legal). Returns the [`Extras`] the `move` program's [`parse`] makes of the same game:
-/// the keys before the last, most recent first (at most [`MAX_KEPT`]), each written
+/// the keys before the last, most recent first (at most `MAX_KEPT`), each written
 /// `;<64 squares><side><castling>`, one whose en-passant capture is legal as the
 /// placeholder that equals no position; the 1st, 3rd ... in `history`, the 2nd, 4th ...
 /// in `engine_side`; no `searchmoves`.

@@ -75,7 +75,7 @@
 //!
 //! # The search's report
 //!
-//! After the `status` line, the `move` program and every variant (see [`variants`]) write
+//! After the `status` line, the `move` program and every variant (see [`crate::engine::Search`]) write
 //! four lines, in this order, all computed by the rules:
 //!
 //! - `score cp <int>`: the chosen move's score below, in centipawns from the engine's

@@ -56,6 +56,17 @@ use crate::program::{Program, ValidProgram};
 
 mod payload;
 
+/// What is wrong with a cache file: why it is ignored (and replaced), said in a warning.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Damaged(String);
+
+impl From<&str> for Damaged {
+    fn from(problem: &str) -> Damaged {
+        Damaged(problem.to_string())
+    }
+}
+
 /// The fingerprint of the sources this binary was built from (see the module docs).
 pub const SOURCE_FINGERPRINT: &str = env!("REGEX_CHESS_SOURCE_HASH");
 /// The version of the file layout; part of every key.
@@ -220,6 +231,41 @@ impl ProgramCache {
         self.store(&path, &key, name, program)
     }
 
+    /// The bytes of the two files that hold program `name` compiled with `options`
+    /// (those of [`ProgramCache::path`] and [`ProgramCache::parses_path`]), for a copy
+    /// of the cache kept elsewhere: `regex-chess site` puts them beside the page, whose
+    /// WebAssembly build of the fast executor reads them back with
+    /// [`ProgramCache::read_files`] instead of validating the program again.
+    pub fn files(
+        &self,
+        name: &str,
+        options: &CompileOptions,
+        program: &ValidProgram,
+    ) -> (Vec<u8>, Vec<u8>) {
+        let key = self.key(name, options);
+        (encode(program, &key, name), parses_file(program, &key))
+    }
+
+    /// Reads back the bytes [`ProgramCache::files`] gave for `name` and `options`: the
+    /// program, once the fast executor has been handed its parses
+    /// ([`crate::exec::fast::remember_parses`]). Bytes written by another build or for
+    /// another program, or damaged, are an error that says so.
+    pub fn read_files(
+        &self,
+        name: &str,
+        options: &CompileOptions,
+        program: &[u8],
+        parses: &[u8],
+    ) -> Result<ValidProgram, Damaged> {
+        let key = self.key(name, options);
+        let in_parses = |e: &dyn std::fmt::Display| Damaged(format!("the parses: {e}"));
+        let table = unframe(parses, PARSES_MAGIC, &key).map_err(|e| in_parses(&e))?;
+        let program =
+            decode(program, &key, name).map_err(|e| Damaged(format!("the program: {e}")))?;
+        crate::exec::fast::remember_parses(table).map_err(|e| in_parses(&e))?;
+        Ok(program)
+    }
+
     /// Has the fast executor read the parses of `program`'s patterns from their file
     /// instead of parsing them ([`crate::exec::fast::remember_parses`]). A missing file is
     /// written; a damaged or foreign one is reported in `warnings`, ignored and replaced
@@ -238,7 +284,7 @@ impl ProgramCache {
         let again = "parsing the patterns again";
         if let Some(bytes) = read_cached(&path, "parses", again, warnings) {
             let read = unframe(&bytes, PARSES_MAGIC, &key).and_then(|table| {
-                crate::exec::fast::remember_parses(table).map_err(|e| e.to_string())
+                crate::exec::fast::remember_parses(table).map_err(|e| Damaged(e.to_string()))
             });
             match read {
                 Ok(_) => return,
@@ -308,13 +354,23 @@ fn encode(program: &ValidProgram, key: &str, name: &str) -> Vec<u8> {
     frame(&format!("{MAGIC} {FORMAT}"), key, &payload)
 }
 
+/// The parses file's bytes for `program` under `key`: the header lines, then the fast
+/// executor's table of its patterns ([`crate::exec::fast::parse_table`]).
+fn parses_file(program: &ValidProgram, key: &str) -> Vec<u8> {
+    let patterns = program.rules().iter().map(|rule| rule.pattern.as_str());
+    frame(PARSES_MAGIC, key, &crate::exec::fast::parse_table(patterns))
+}
+
 /// Reads a file written by [`encode`] for `key` and program `name`; the error says what
 /// is wrong with it.
-fn decode(bytes: &[u8], key: &str, name: &str) -> Result<ValidProgram, String> {
+fn decode(bytes: &[u8], key: &str, name: &str) -> Result<ValidProgram, Damaged> {
     let rest = unframe(bytes, &format!("{MAGIC} {FORMAT}"), key)?;
-    let payload = payload::read(rest).map_err(|e| format!("unreadable payload: {e}"))?;
+    let payload = payload::read(rest).map_err(|e| Damaged(format!("unreadable payload: {e}")))?;
     if payload.cached_as != name {
-        return Err(format!("holds the program `{}`", payload.cached_as));
+        return Err(Damaged(format!(
+            "holds the program `{}`",
+            payload.cached_as
+        )));
     }
     let program = Program {
         name: payload.name,
@@ -340,11 +396,12 @@ fn frame(first: &str, key: &str, payload: &[u8]) -> Vec<u8> {
 
 /// The payload of bytes written by [`frame`] with `first` and `key`, once the header
 /// proves it whole; the error says what is wrong.
-fn unframe<'a>(bytes: &'a [u8], first: &str, key: &str) -> Result<&'a [u8], String> {
+fn unframe<'a>(bytes: &'a [u8], first: &str, key: &str) -> Result<&'a [u8], Damaged> {
     let mut rest = bytes;
-    let mut line = |what: &str| -> Result<&str, String> {
-        let end = memchr::memchr(b'\n', rest).ok_or_else(|| format!("no {what} line"))?;
-        let text = std::str::from_utf8(&rest[..end]).map_err(|_| format!("bad {what} line"))?;
+    let mut line = |what: &str| -> Result<&str, Damaged> {
+        let end = memchr::memchr(b'\n', rest).ok_or_else(|| Damaged(format!("no {what} line")))?;
+        let text =
+            std::str::from_utf8(&rest[..end]).map_err(|_| Damaged(format!("bad {what} line")))?;
         rest = &rest[end + 1..];
         Ok(text)
     };
@@ -363,10 +420,10 @@ fn unframe<'a>(bytes: &'a [u8], first: &str, key: &str) -> Result<&'a [u8], Stri
         .and_then(|n| u64::from_str_radix(n, 16).ok())
         .ok_or("bad checksum line")?;
     if rest.len() != length {
-        return Err(format!(
+        return Err(Damaged(format!(
             "truncated or padded ({} payload bytes, {length} expected)",
             rest.len()
-        ));
+        )));
     }
     if checksum(rest) != sum {
         return Err("corrupt (checksum mismatch)".into());
@@ -443,17 +500,43 @@ mod tests {
         assert!(
             decode(&bytes, "k2", "")
                 .unwrap_err()
+                .to_string()
                 .contains("another build")
         );
-        assert!(decode(&bytes, "k1", "x").unwrap_err().contains("holds"));
+        assert!(
+            decode(&bytes, "k1", "x")
+                .unwrap_err()
+                .to_string()
+                .contains("holds")
+        );
         let cut = &bytes[..bytes.len() - 1];
-        assert!(decode(cut, "k1", "").unwrap_err().contains("truncated"));
+        assert!(
+            decode(cut, "k1", "")
+                .unwrap_err()
+                .to_string()
+                .contains("truncated")
+        );
         let mut flipped = bytes.clone();
         let last = flipped.len() - 3;
         flipped[last] ^= 1;
-        assert!(decode(&flipped, "k1", "").unwrap_err().contains("checksum"));
-        assert!(decode(b"", "k1", "").unwrap_err().contains("header"));
-        assert!(decode(b"{}\n", "k1", "").unwrap_err().contains("format"));
+        assert!(
+            decode(&flipped, "k1", "")
+                .unwrap_err()
+                .to_string()
+                .contains("checksum")
+        );
+        assert!(
+            decode(b"", "k1", "")
+                .unwrap_err()
+                .to_string()
+                .contains("header")
+        );
+        assert!(
+            decode(b"{}\n", "k1", "")
+                .unwrap_err()
+                .to_string()
+                .contains("format")
+        );
     }
 
     #[test]

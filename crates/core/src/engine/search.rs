@@ -6,7 +6,7 @@
 //! compiles to, one per [`Output`]: the engine's move (the `move` contract of
 //! `src/chess/mod.rs`, where each variant's search is stated exactly), the same with the
 //! root moves ranked (`-mpv`), and the terminal and browser game (`play`). Adding a
-//! variant touches [`Search`], its row of [`SPECS`], its contract in `src/chess/mod.rs`
+//! variant touches [`Search`], its row of `SPECS`, its contract in `src/chess/mod.rs`
 //! and its oracle in the tests: nothing else.
 //!
 //! [`Search::TwoPly`] is the benchmark program, `move` (the 2-ply search the Python
@@ -312,11 +312,11 @@ impl Search {
     }
 
     /// The page's default (`regex-chess site`): the strongest variant whose `play`
-    /// program's median reply over the bench positions is within about 2 s in headless
-    /// Chromium (`E2E_BENCH=3 e2e/run.sh`; PERF.md): `2ply-qe`, 1.8 s (its slowest,
-    /// kiwipete, 3.8 s; `2ply` at most 1.2 s).
+    /// program's median reply over the bench positions is within about 1 s in headless
+    /// Chromium with the fast executor in WebAssembly (`E2E_BENCH=3 e2e/run.sh`;
+    /// docs/exports.md): `3ply-qe`.
     pub fn default_page() -> Search {
-        Search::TwoPlyQe
+        Search::ThreePlyQe
     }
 }
 

@@ -67,16 +67,19 @@ impl Format {
     }
 }
 
+/// A format name that names no format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown export format `{0}` (expected json, python or js)")]
+pub struct UnknownFormat(pub String);
+
 impl std::str::FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
+    type Err = UnknownFormat;
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
         match s {
             "json" => Ok(Format::Json),
             "python" | "py" => Ok(Format::Python),
             "js" | "javascript" => Ok(Format::Js),
-            other => Err(format!(
-                "unknown export format `{other}` (expected json, python or js)"
-            )),
+            other => Err(UnknownFormat(other.to_string())),
         }
     }
 }

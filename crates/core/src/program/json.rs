@@ -55,6 +55,23 @@ pub enum Syntax {
     Python,
 }
 
+/// A syntax name that names no [`Syntax`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown syntax `{0}` (expected auto, rust or python)")]
+pub struct UnknownSyntax(pub String);
+
+impl std::str::FromStr for Syntax {
+    type Err = UnknownSyntax;
+    fn from_str(s: &str) -> Result<Syntax, UnknownSyntax> {
+        match s {
+            "auto" => Ok(Syntax::Auto),
+            "rust" => Ok(Syntax::Rust),
+            "python" => Ok(Syntax::Python),
+            other => Err(UnknownSyntax(other.to_string())),
+        }
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 struct NativeFile {
     format: String,

@@ -108,8 +108,8 @@ impl CostBook {
 
     /// The milliseconds a move of `variant` is expected to take: measured, the larger of
     /// the moving average and three quarters of the worst recent move; not yet measured,
-    /// the cost of the strongest measured weaker variant scaled by [`PLY_FACTOR`] a ply,
-    /// [`QUIESCENCE_FACTOR`] for a capture search and [`COLD_FACTOR`]; `None` when no
+    /// the cost of the strongest measured weaker variant scaled by `PLY_FACTOR` a ply,
+    /// `QUIESCENCE_FACTOR` for a capture search and `COLD_FACTOR`; `None` when no
     /// weaker variant is measured either.
     pub fn expected(&self, variant: Search) -> Option<f64> {
         if let Some(cost) = self.costs.get(variant.name()) {
@@ -144,7 +144,7 @@ impl CostBook {
     /// The variant to run after `chosen` (the clock's choice) within `budget` ms, cut at
     /// the end of the budget: the strongest variant stronger than `chosen` that the clock
     /// does not choose by itself ([`Search::by_clock`]), when `chosen` has been measured
-    /// and the budget is at least [`DEEPER_FACTOR`] times its expected cost.
+    /// and the budget is at least `DEEPER_FACTOR` times its expected cost.
     pub fn deeper(&self, chosen: Search, budget: u64) -> Option<Search> {
         let expected = self.expected(chosen)?;
         if (budget as f64) < DEEPER_FACTOR * expected {

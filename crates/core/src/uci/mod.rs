@@ -19,7 +19,7 @@
 //! | `uci` | `id name`, `id author`, the options, `uciok` |
 //! | `isready` | builds the rule programs if not yet built (errors as `info string`), then `readyok` |
 //! | `ucinewgame` | back to the starting position |
-//! | `setoption name <name> [value <value>]` | `Executor` (`fast`/`reference`), `Threads`, `Hash`, `Move Overhead`, `MultiPV`, `Ponder`, `Search` (`auto` or a variant; see [`session`]) |
+//! | `setoption name <name> [value <value>]` | `Executor` (`fast`/`reference`), `Threads`, `Hash`, `Move Overhead`, `MultiPV`, `Ponder`, `Search` (`auto` or a variant; see `session`) |
 //! | `position startpos\|fen <FEN> [moves ...]` | the position after the moves, each applied by the rules; at the first illegal or malformed move the legal prefix is kept and one `info string` says so; a refused FEN or setup leaves no position: the next `go` answers `bestmove (none)` with an `info string` saying why |
 //! | `go ...` | the `Search` option's variant, or with `auto` a compiled search chosen by [`clock`] from the limits (with an ample budget, a deeper variant after it, cut at the budget's end or by `stop`); `info depth .. score .. nodes .. nps .. time .. pv ..` from the rules' [`report`], then `bestmove <uci> [ponder <uci>]`; `bestmove (none)` after `info depth 0 score mate 0` (mated) or `score cp 0` (stalemate), or after an `info string` error |
 //! | `go infinite` / `go ponder ...` | the cheapest variant's move first, then the chosen variant's search, which `stop`, `ucinewgame`, another `go`, `quit`, `bench` or the end of the input cut short ([`Session::handle_until`]); `bestmove` (the chosen variant's move, or the cheapest one's when cut) waits for one of those or `ponderhit`: exactly one `bestmove` a `go` |
@@ -78,7 +78,7 @@ pub trait Engine: Send + Sync {
     fn apply(&self, fen: &Fen, mv: UciMove) -> Result<Option<Fen>, EngineError>;
 
     /// The engine's move in `fen`, found by the default variant
-    /// ([`variants::default_play`]).
+    /// ([`Search::default_play`]).
     fn think(&self, fen: &Fen) -> Result<Thought, EngineError> {
         self.think_with(fen, Search::default_play())
     }

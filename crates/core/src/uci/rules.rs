@@ -350,7 +350,7 @@ mod tests {
                 (Err(e), _) | (_, Err(e)) => e,
                 _ => panic!("expected an error"),
             };
-            assert!(error.0.contains("not registered"), "{error}");
+            assert!(error.0.contains("no-such-program"), "{error}");
         }
     }
 }

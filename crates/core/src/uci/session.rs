@@ -162,6 +162,17 @@ pub struct Session {
     quit: bool,
 }
 
+/// Why a `position` command set no position.
+#[derive(Debug, thiserror::Error)]
+enum BadPosition {
+    /// Neither `startpos` nor `fen <FEN>`.
+    #[error("expected `position startpos [moves ...]` or `position fen <FEN> [moves ...]`")]
+    Form,
+    /// The FEN is refused.
+    #[error(transparent)]
+    Fen(crate::notation::fen::FenError),
+}
+
 impl Session {
     /// A session whose engine `make` builds for the chosen executor and cores (fast on
     /// one core at first).
@@ -389,7 +400,7 @@ impl Session {
                 out.push(format!(
                     "info string position refused, no position is set (`go` answers `bestmove (none)` until the next `position`): {why}"
                 ));
-                self.refused = Some(why);
+                self.refused = Some(why.to_string());
             }
         }
     }
@@ -397,7 +408,7 @@ impl Session {
     /// The position a `position` command sets, the moves applied by the engine up to the
     /// first that is malformed or illegal; with it, the `info string` saying where the
     /// moves were cut.
-    fn parse_position(&self, args: &[&str]) -> Result<(Line, Option<String>), String> {
+    fn parse_position(&self, args: &[&str]) -> Result<(Line, Option<String>), BadPosition> {
         let moves_at = args.iter().position(|w| *w == "moves");
         let (setup, moves) = match moves_at {
             Some(i) => (&args[..i], &args[i + 1..]),
@@ -406,14 +417,9 @@ impl Session {
         let start = match setup {
             ["startpos"] => Fen::start(),
             ["fen", fields @ ..] if !fields.is_empty() => {
-                fields.join(" ").parse::<Fen>().map_err(|e| e.to_string())?
+                fields.join(" ").parse::<Fen>().map_err(BadPosition::Fen)?
             }
-            _ => {
-                return Err(
-                    "expected `position startpos [moves ...]` or `position fen <FEN> [moves ...]`"
-                        .to_string(),
-                );
-            }
+            _ => return Err(BadPosition::Form),
         };
         // A GUI sends the whole game each time: when it extends the current one, only
         // the new moves need the rules.

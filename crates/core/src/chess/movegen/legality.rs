@@ -115,7 +115,7 @@ pub(super) fn exposed_rules(side: Side, ep: &Var) -> Rules {
 }
 
 /// One pattern per family of attackers, each matching within a line that holds a board
-/// (the representation of [`super::board`]) where the king of `white`'s side (else
+/// (the representation of [`crate::chess::board`]) where the king of `white`'s side (else
 /// black's) is attacked by a piece of the other side.
 pub fn king_attacked(white: bool) -> Vec<String> {
     let side = if white { Side::White } else { Side::Black };

@@ -24,15 +24,15 @@
 //! With [`SearchOptions::quiescence`] (the `2ply-q` variant), a leaf whose reply
 //! captured on its target square ([`evaluate::captures_on_target`]) and that leaves the
 //! engine a move runs `capture_search` in a group of its own: the engine's captures and
-//! promotions ([`fork_legal_captures`]), their gains, a tournament, and the best gain or
+//! promotions (`fork_legal_captures`), their gains, a tournament, and the best gain or
 //! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::endgame`] (the
 //! `2ply-qe` variant), every leaf where the engine can move also adds the endgame term
 //! of [`endgame`] (the leaf's board, from the engine's view) to its score. With
-//! [`SearchOptions::third_ply`] (the selective third ply), [`third_ply`] replaces the leaf
+//! [`SearchOptions::third_ply`] (the selective third ply), `third_ply` replaces the leaf
 //! below each reply that captured on its target square: a copy of the leaf stands pat,
 //! another forks into the engine's captures and promotions, each with the opponent's
 //! `capture_search` below it, and a tournament per reply keeps the best; the other
-//! leaves ([`quiet_reply_leaf`]) stand pat. With [`SearchOptions::report`] every thread
+//! leaves (`quiet_reply_leaf`) stand pat. With [`SearchOptions::report`] every thread
 //! also carries the reply's UCI text and a count of positions, summed by
 //! [`report::keep_best_counting`] in place of each tournament; the program writes them
 //! with the score in decimal at the end.
@@ -91,7 +91,7 @@ pub struct SearchOptions {
     /// With `report`: the program also ranks the root moves and writes the best this many
     /// ([`Chosen::entries`], [`rank`]); 0 for none.
     pub multipv: usize,
-    /// Search a third, selective ply after each reply that captured ([`third_ply`]:
+    /// Search a third, selective ply after each reply that captured (`third_ply`:
     /// standing pat or the engine's captures and promotions); the capture search and the
     /// endgame term then apply below it.
     pub third_ply: bool,
@@ -118,7 +118,7 @@ pub struct Chosen {
     /// count of [`report::TALLY`]s.
     pub nodes: Option<Value<kind::Str>>,
     /// With [`SearchOptions::multipv`]: every root move as a list element `<key><pv>`,
-    /// the key the move's 29 binary digits of [`move_key`], the pv its UCI text then, when
+    /// the key the move's 29 binary digits of `move_key`, the pv its UCI text then, when
     /// it has one, a space and the reply of [`Chosen::reply`] (see [`rank`]).
     pub entries: Option<Value<kind::Str>>,
     /// With [`SearchOptions::report`] and [`SearchOptions::third_ply`]: the engine's
@@ -136,7 +136,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
 /// The 2-ply search, with the capture search below its leaves when
 /// [`SearchOptions::quiescence`] is set (see `src/chess/mod.rs`). Afterwards the thread
 /// holds the position after the chosen move (or the root position when there is none).
-/// With `extras` (see [`history`]), a child that repeats a history entry scores 0
+/// With `extras` (see `history`), a child that repeats a history entry scores 0
 /// unless it mates or stalemates, and the moves `searchmoves` lists win over the others;
 /// both variables are gone afterwards.
 #[track_caller]

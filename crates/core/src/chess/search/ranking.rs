@@ -51,7 +51,7 @@ pub struct Ranked {
 /// rounds, each a fork over the entries and a tournament on their keys, the keys of
 /// the moves already ranked (no smaller than the last winner's) lowered below every
 /// other. The order is the search's: by score, ties to the smallest UCI text. With
-/// `flagged`, each key starts with [`move_key`]'s `searchmoves` digit: the moves it
+/// `flagged`, each key starts with `move_key`'s `searchmoves` digit: the moves it
 /// excludes rank below every other and are never found.
 #[track_caller]
 pub fn rank(

@@ -110,14 +110,25 @@ pub fn matches(out: &mut Out, pattern: &str) {
     out.rule(format!("{HEAD_GROUP}!T\n"), "${1}T\n");
 }
 
+/// Why a pattern cannot test a line (see [`check_line_pattern`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotALinePattern(String);
+
+impl From<&str> for NotALinePattern {
+    fn from(problem: &str) -> NotALinePattern {
+        NotALinePattern(problem.to_string())
+    }
+}
+
 /// Checks that `pattern` parses, can never match a newline, and has no anchor or
 /// look-around; the message says what is wrong.
-pub fn check_line_pattern(pattern: &str) -> Result<(), String> {
-    let hir = regex_syntax::parse(pattern).map_err(|e| e.to_string())?;
+pub fn check_line_pattern(pattern: &str) -> Result<(), NotALinePattern> {
+    let hir = regex_syntax::parse(pattern).map_err(|e| NotALinePattern(e.to_string()))?;
     check_hir(&hir)
 }
 
-fn check_hir(hir: &Hir) -> Result<(), String> {
+fn check_hir(hir: &Hir) -> Result<(), NotALinePattern> {
     let newline = '\n';
     match hir.kind() {
         HirKind::Empty => Ok(()),

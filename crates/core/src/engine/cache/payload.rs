@@ -20,6 +20,7 @@
 //! the line and the column. A piece is a tag byte: 0 a literal, then its text; 1 a group,
 //! then its index.
 
+use super::Damaged;
 use crate::program::{Origin, Piece, Rule, Template};
 
 /// What a payload holds.
@@ -93,7 +94,7 @@ pub(super) fn write(
 }
 
 /// The payload in `bytes`; the error says what is wrong with them.
-pub(super) fn read(bytes: &[u8]) -> Result<Payload, String> {
+pub(super) fn read(bytes: &[u8]) -> Result<Payload, Damaged> {
     let mut input = Reader { bytes, at: 0 };
     let cached_as = input.string("the cached name")?;
     let name = input.string("the name")?;
@@ -113,7 +114,12 @@ pub(super) fn read(bytes: &[u8]) -> Result<Payload, String> {
                 line: input.u32("an origin")?,
                 column: input.u32("an origin")?,
             },
-            tag => return Err(format!("unknown origin tag {tag} at byte {}", input.at - 1)),
+            tag => {
+                return Err(Damaged(format!(
+                    "unknown origin tag {tag} at byte {}",
+                    input.at - 1
+                )));
+            }
         };
         rules.push(Rule {
             pattern,
@@ -131,16 +137,21 @@ pub(super) fn read(bytes: &[u8]) -> Result<Payload, String> {
             list.push(match input.byte("a piece")? {
                 0 => Piece::Literal(input.string("a piece")?),
                 1 => Piece::Group(input.u32("a piece")? as usize),
-                tag => return Err(format!("unknown piece tag {tag} at byte {}", input.at - 1)),
+                tag => {
+                    return Err(Damaged(format!(
+                        "unknown piece tag {tag} at byte {}",
+                        input.at - 1
+                    )));
+                }
             });
         }
         templates.push(Template::from_pieces(list));
     }
     if input.at != bytes.len() {
-        return Err(format!(
+        return Err(Damaged(format!(
             "{} bytes after the payload's end",
             bytes.len() - input.at
-        ));
+        )));
     }
     Ok(Payload {
         cached_as,
@@ -178,43 +189,43 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     /// The next `n` bytes, or an error naming `what` was being read.
-    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], String> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], Damaged> {
         let rest = &self.bytes[self.at..];
         if rest.len() < n {
-            return Err(format!("cut short in {what} at byte {}", self.at));
+            return Err(Damaged(format!("cut short in {what} at byte {}", self.at)));
         }
         self.at += n;
         Ok(&rest[..n])
     }
 
-    fn byte(&mut self, what: &str) -> Result<u8, String> {
+    fn byte(&mut self, what: &str) -> Result<u8, Damaged> {
         Ok(self.take(1, what)?[0])
     }
 
-    fn u32(&mut self, what: &str) -> Result<u32, String> {
+    fn u32(&mut self, what: &str) -> Result<u32, Damaged> {
         let bytes = self.take(4, what)?;
         Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
     /// A count of items at least `min_size` bytes each, checked against the bytes left.
-    fn count(&mut self, what: &str, min_size: usize) -> Result<usize, String> {
+    fn count(&mut self, what: &str, min_size: usize) -> Result<usize, Damaged> {
         let count = self.u32(what)? as usize;
         let left = self.bytes.len() - self.at;
         if count.saturating_mul(min_size) > left {
-            return Err(format!(
+            return Err(Damaged(format!(
                 "{what} ({count}) is more than the {left} bytes left can hold"
-            ));
+            )));
         }
         Ok(count)
     }
 
-    fn string(&mut self, what: &str) -> Result<String, String> {
+    fn string(&mut self, what: &str) -> Result<String, Damaged> {
         let length = self.count(what, 1)?;
         let at = self.at;
         let bytes = self.take(length, what)?;
         match std::str::from_utf8(bytes) {
             Ok(text) => Ok(text.to_owned()),
-            Err(_) => Err(format!("{what} at byte {at} is not UTF-8")),
+            Err(_) => Err(Damaged(format!("{what} at byte {at} is not UTF-8"))),
         }
     }
 }
@@ -282,6 +293,7 @@ mod tests {
         assert!(
             read(&longer)
                 .unwrap_err()
+                .to_string()
                 .contains("after the payload's end")
         );
     }
@@ -301,12 +313,17 @@ mod tests {
         // A count far beyond the bytes is refused before anything is reserved.
         let mut huge = bytes.clone();
         huge[..4].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(read(&huge).unwrap_err().contains("bytes left"));
+        assert!(read(&huge).unwrap_err().to_string().contains("bytes left"));
         // The last piece: tag 0, length 1, `d`.
         let mut bad_tag = bytes.clone();
         let tag_at = bytes.len() - 6;
         assert_eq!(bad_tag[tag_at], 0);
         bad_tag[tag_at] = 9;
-        assert!(read(&bad_tag).unwrap_err().contains("unknown piece tag 9"));
+        assert!(
+            read(&bad_tag)
+                .unwrap_err()
+                .to_string()
+                .contains("unknown piece tag 9")
+        );
     }
 }
