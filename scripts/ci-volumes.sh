@@ -2,8 +2,9 @@
 # The release-mode share of the test volumes that CI runs after `cargo test`: every
 # property of tests/equivalence.rs with its full count of cases (four times plain
 # `cargo test`'s), then the `#[ignore]`d volumes of the chess and export tests through
-# scripts/verify-full.sh. Left out: tests/uci.rs's perft to depth 4 on both executors,
-# which takes hours (run it with `scripts/verify-full.sh uci`).
+# scripts/verify-full.sh. Left out, for `scripts/verify-full.sh` alone: tests/uci.rs's perft
+# through the binary, and the volumes of two_cores, chess_perft (perft(4) of every
+# position; position 3 runs in `cargo test`) and chess_game_end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -140,7 +140,10 @@ fn check_pv(spec: Spec, pos: &shakmaty::Chess, ranked: &RankedMove, value: i32) 
 /// Runs both programs of `pair` on `fen_text` and checks the result; with `reference`,
 /// the reference executor's ranking output must equal the fast one's.
 fn check(variant: Search, pair: &Pair, reference: Option<&Pair>, fen_text: &str) -> Option<String> {
-    let fen: Fen = fen_text.parse().ok()?;
+    let fen = match oracle::answer::engine_fen(fen_text) {
+        Ok(fen) => fen,
+        Err(e) => return Some(format!("{}: {e}", variant.program(Output::Ranked))),
+    };
     let input = runner::input_state(&fen);
     let plain = pair.plain.run(&input);
     let ranked = pair.ranked.run(&input);

@@ -7,7 +7,7 @@
 
 #[path = "common/play_text.rs"]
 mod play_text;
-use play_text::{field, message};
+use play_text::{field, message, shown_fen};
 
 #[path = "common/binary.rs"]
 mod binary;
@@ -30,24 +30,6 @@ use shakmaty::zobrist::Zobrist128;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// The board's glyphs and the FEN letters they stand for, written here from the text the
-/// player sees (not taken from the engine), `·` for an empty square.
-const GLYPH_LETTERS: [(char, char); 13] = [
-    ('♔', 'K'),
-    ('♕', 'Q'),
-    ('♖', 'R'),
-    ('♗', 'B'),
-    ('♘', 'N'),
-    ('♙', 'P'),
-    ('♚', 'k'),
-    ('♛', 'q'),
-    ('♜', 'r'),
-    ('♝', 'b'),
-    ('♞', 'n'),
-    ('♟', 'p'),
-    ('·', '.'),
-];
 
 struct Rules {
     board: Box<dyn Executor>,
@@ -85,50 +67,6 @@ impl Rules {
 
 fn over(text: &str) -> bool {
     text.ends_with("Game over.\n")
-}
-
-/// The position the text shows, as a FEN (en passant as the rules keep it: after every
-/// double push).
-fn shown_fen(text: &str) -> String {
-    let mut ranks = Vec::new();
-    for line in text.lines().take(8) {
-        let mut rank = String::new();
-        let mut empty = 0;
-        for cell in line.split(' ').skip(1) {
-            let glyph = cell.chars().next().unwrap();
-            let letter = GLYPH_LETTERS
-                .iter()
-                .find(|(g, _)| *g == glyph)
-                .unwrap_or_else(|| panic!("unknown glyph {glyph:?} in\n{text}"))
-                .1;
-            if letter == '.' {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    rank.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                rank.push(letter);
-            }
-        }
-        if empty > 0 {
-            rank.push_str(&empty.to_string());
-        }
-        ranks.push(rank);
-    }
-    let side = if field(text, "Side to move: ") == "white" {
-        "w"
-    } else {
-        "b"
-    };
-    format!(
-        "{} {side} {} {} {} {}",
-        ranks.join("/"),
-        field(text, "Castling: "),
-        field(text, "En passant: "),
-        field(text, "Halfmove clock: "),
-        field(text, "Move number: ")
-    )
 }
 
 fn fen_of(pos: &Chess) -> String {
@@ -192,27 +130,7 @@ impl Judge {
     }
 
     fn verdict(&self, repeated: bool) -> String {
-        if self.pos.legal_moves().is_empty() {
-            if self.pos.is_check() {
-                let winner = if self.pos.turn() == Color::White {
-                    "black"
-                } else {
-                    "white"
-                };
-                return format!("Checkmate: {winner} wins");
-            }
-            return "Draw by stalemate".into();
-        }
-        if self.pos.halfmoves() >= 100 {
-            return "Draw by the fifty-move rule".into();
-        }
-        if self.pos.is_insufficient_material() {
-            return "Draw by insufficient material".into();
-        }
-        if repeated {
-            return "Draw by threefold repetition".into();
-        }
-        String::new()
+        oracle::judge::verdict(&self.pos, repeated)
     }
 }
 

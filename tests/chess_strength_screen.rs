@@ -29,7 +29,9 @@ use oracle::judge;
 use oracle::variants::Spec;
 use regex_chess_core::matchplay::game::parse_position;
 use regex_chess_core::matchplay::players::{Choice, Player, Turn, UciPlayer, UciSettings};
-use regex_chess_core::matchplay::{MatchConfig, Summary, pgn, read_openings, run_match, schedule};
+use regex_chess_core::matchplay::{
+    MatchConfig, MatchError, MatchProgress, Summary, pgn, read_openings, run_match, schedule,
+};
 use regex_chess_core::positions;
 use shakmaty::Chess;
 
@@ -86,21 +88,22 @@ impl Player for OraclePlayer {
         self.name.clone()
     }
 
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, String> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
         let history = turn
             .earlier
             .iter()
             .map(|f| parse_position(f))
-            .collect::<Result<Vec<Chess>, String>>()?;
+            .collect::<Result<Vec<Chess>, MatchError>>()?;
         let input = Input {
             history,
             searchmoves: Vec::new(),
         };
-        let uci = (self.search)(turn.pos, &input).ok_or("no legal move")?;
+        let uci = (self.search)(turn.pos, &input).ok_or(MatchError::NoLegalMove)?;
         let after = judge::play(turn.pos, &uci);
         Ok(Choice {
             uci,
             fen_after: Some(judge::fen(&after)),
+            ..Choice::default()
         })
     }
 }
@@ -155,17 +158,20 @@ fn screen() {
         openings,
         max_plies: 300,
         jobs,
+        sprt: None,
     };
     let search = search_named(&name);
-    let engine = || -> Result<Box<dyn Player>, String> {
+    let engine = || -> Result<Box<dyn Player>, MatchError> {
         Ok(Box::new(OraclePlayer {
             name: format!("regex-chess-oracle {name}"),
             search: search.clone(),
         }))
     };
-    let opponent =
-        || -> Result<Box<dyn Player>, String> { Ok(Box::new(UciPlayer::start(settings.clone())?)) };
-    let progress = |g: &regex_chess_core::matchplay::game::GameRecord| {
+    let opponent = || -> Result<Box<dyn Player>, MatchError> {
+        Ok(Box::new(UciPlayer::start(settings.clone())?))
+    };
+    let progress = |p: &MatchProgress<'_>| {
+        let g = p.game;
         eprintln!(
             "game {}: {:?} ({})",
             g.number + 1,
@@ -173,7 +179,9 @@ fn screen() {
             g.termination.kind()
         );
     };
-    let records = run_match(&config, &engine, &opponent, &progress).expect("the match");
+    let records = run_match(&config, &engine, &opponent, &progress)
+        .expect("the match")
+        .games;
     if let Some(path) = env("SCREEN_PGN") {
         let text: String = records.iter().map(|g| pgn::game_pgn(g, &name)).collect();
         fs::write(path, text).expect("the PGN");

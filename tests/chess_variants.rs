@@ -19,123 +19,13 @@
 #[path = "common/oracle/mod.rs"]
 mod oracle;
 
+use oracle::answer::check;
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
-use regex_chess_core::chess::eval;
-use regex_chess_core::engine::reply::{Reply, Score};
 use regex_chess_core::engine::runner::MovePicker;
 use regex_chess_core::engine::search::{Output, Search};
 use regex_chess_core::exec::ExecutorKind;
-use regex_chess_core::notation::fen::Fen;
 use shakmaty::Position;
-
-/// The score line the contract asks for, for an oracle score: a mate on ply 1, 2 or 3
-/// (the 3-ply search scores them `MATE - 5 (ply - 1)`) is a mate in 1, 1 or 2 moves.
-fn expected_score(cp: i32) -> Score {
-    match cp {
-        eval::MATE => Score::Mate(1),
-        v if v == -eval::MATE || v == -oracle_variants::mate_on_ply(2) => Score::Mate(-1),
-        v if v == oracle_variants::mate_on_ply(3) => Score::Mate(2),
-        v => Score::Cp(v),
-    }
-}
-
-/// Runs `picker` on `fen_text` and compares with the oracle of `variant`; `None` when
-/// everything agrees, else what differs.
-fn check(variant: Search, picker: &MovePicker, fen_text: &str) -> Option<String> {
-    let pos = judge::position(fen_text);
-    let spec = Spec::of(variant.name()).at(&pos);
-    let fen: Fen = fen_text.parse().ok()?;
-    let reply = match picker.run(&fen) {
-        Ok(reply) => reply,
-        Err(e) => return Some(format!("{fen_text}: {e}")),
-    };
-    let name = variant.name();
-    let searched = oracle_variants::search(spec, &pos);
-    let (searched, reply) = match (searched, reply) {
-        (None, Reply::NoMove(status)) => {
-            let want = judge::allowed_statuses(&pos);
-            return (!want.contains(&status.as_str()))
-                .then(|| format!("{name} {fen_text}: no move and status {status}"));
-        }
-        (None, Reply::Move(r)) => return Some(format!("{name} {fen_text}: plays {}", r.mv)),
-        (Some(s), Reply::NoMove(_)) => {
-            return Some(format!(
-                "{name} {fen_text}: no move; the oracle plays {}",
-                s.best
-            ));
-        }
-        (Some(s), Reply::Move(r)) => (s, r),
-    };
-    let played = reply.mv.to_string();
-    if played != searched.best {
-        let theirs = searched
-            .scored
-            .iter()
-            .find(|(m, _)| *m == played)
-            .map_or("illegal".to_string(), |(_, v)| v.to_string());
-        return Some(format!(
-            "{name} {fen_text}: the rules play {played} (oracle score {theirs}); the oracle \
-             plays {} ({})",
-            searched.best, searched.score
-        ));
-    }
-    let after = judge::play(&pos, &played);
-    if reply.fen_after.to_string() != judge::fen(&after) {
-        return Some(format!("{name} {fen_text}: wrong FEN after {played}"));
-    }
-    if !judge::allowed_statuses(&after).contains(&reply.status.as_str()) {
-        return Some(format!("{name} {fen_text}: wrong status {}", reply.status));
-    }
-    let want = (
-        Some(expected_score(searched.score)),
-        Some(variant.depth()),
-        Some(searched.nodes),
-    );
-    let got = (reply.score, reply.depth, reply.nodes);
-    if got != want {
-        return Some(format!(
-            "{name} {fen_text}: (score, depth, nodes) {got:?}, the oracle {want:?}"
-        ));
-    }
-    let pv: Vec<String> = reply.pv.iter().map(|m| m.to_string()).collect();
-    let engine = pos.turn();
-    let find = |pos: &shakmaty::Chess, uci: &str| {
-        pos.legal_moves().into_iter().find(|m| judge::uci(m) == uci)
-    };
-    match pv.as_slice() {
-        [m] if *m == played && after.legal_moves().is_empty() => None,
-        [m, r, rest @ ..] if *m == played && rest.len() + 2 <= variant.depth() as usize => {
-            let Some(reply) = find(&after, r) else {
-                return Some(format!("{name} {fen_text}: pv reply {r} is not legal"));
-            };
-            let (value, _) = oracle_variants::reply_value(spec, &after, &reply, engine);
-            if value != searched.score {
-                return Some(format!(
-                    "{name} {fen_text}: the pv reply {r} scores {value}, the move {}",
-                    searched.score
-                ));
-            }
-            let next = judge::play_move(&after, &reply);
-            let stands = || oracle_variants::stand_pat(spec, &next, engine) == value;
-            match (variant.depth(), rest) {
-                (2, []) => None,
-                (3, []) if next.legal_moves().is_empty() || stands() => None,
-                (3, [t]) => {
-                    let Some(third) = find(&next, t) else {
-                        return Some(format!("{name} {fen_text}: pv third move {t} is not legal"));
-                    };
-                    let (v3, _) = oracle_variants::after_third(spec, &next, &third, engine);
-                    (v3 != value).then(|| {
-                        format!("{name} {fen_text}: the pv third move {t} scores {v3}, the reply {value}")
-                    })
-                }
-                _ => Some(format!("{name} {fen_text}: pv {pv:?}")),
-            }
-        }
-        _ => Some(format!("{name} {fen_text}: pv {pv:?}")),
-    }
-}
 
 /// The FENs of the bench suite.
 fn bench_fens() -> Vec<String> {
@@ -511,6 +401,12 @@ fn the_comparison_catches_a_wrong_report() {
     let (score, nodes) = (searched.score, searched.nodes);
     let right = answer(score, nodes, &format!("{best} {reply}"));
     assert_eq!(check(variant, &right, start), None);
+    // A FEN the engine refuses is a difference, never agreement.
+    let refused = check(variant, &right, "8/8/8/8/8/8/8/8 w - - 0 1").unwrap_or_default();
+    assert!(
+        refused.contains("the engine refuses the FEN"),
+        "{refused:?}"
+    );
     for (wrong, what) in [
         (
             answer(score + 5, nodes, &format!("{best} {reply}")),

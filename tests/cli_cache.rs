@@ -2,7 +2,8 @@
 //! read it on the next (a stand-in stored under the real key is what the binary answers
 //! with); a corrupt or truncated file is a warning on standard error and the right
 //! answer; a cache directory that cannot be written still works; `--no-cache` and
-//! `REGEX_CHESS_NO_CACHE=1` neither read nor write it.
+//! `REGEX_CHESS_NO_CACHE=1` neither read nor write it; processes filling one empty cache
+//! at once each answer right and leave the files one process alone writes.
 
 #[path = "common/binary.rs"]
 mod binary;
@@ -169,6 +170,7 @@ fn bench_reports_start_up_and_the_peak_of_a_play_process() {
         "1",
         "--positions",
         positions.to_str().unwrap(),
+        "--child-processes",
     ];
     let (out, stderr) = success(regex_chess(&args, dir.path(), &[], ""));
     let line = |prefix: &str| -> String {
@@ -190,8 +192,26 @@ fn bench_reports_start_up_and_the_peak_of_a_play_process() {
         .unwrap_or_else(|| panic!("{peak}"));
     assert!(mb > 1.0, "{peak}");
     assert!(line("peak RSS of this bench process").contains("the fast executor"));
-    // The children used a cache of their own, not the one the environment names.
-    assert_eq!(file_count(dir.path()), 1, "only the positions file");
+    // The children used a cache of their own, not the one the environment names: beside
+    // the positions file there is only the bench process's own `move` program, the search
+    // whose nodes it counts, cached as every command caches its programs.
+    let program =
+        ProgramCache::new(dir.path(), SOURCE_FINGERPRINT).path("move", &CompileOptions::default());
+    let stem = program.file_stem().unwrap().to_str().unwrap().to_string();
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            format!("{stem}.parses"),
+            format!("{stem}.program"),
+            "positions.txt".to_string()
+        ],
+        "{names:?}"
+    );
 }
 
 /// Runs `legal` with no `REGEX_CHESS_CACHE`, the other variables as given.
@@ -237,4 +257,66 @@ fn the_cache_goes_under_xdg_cache_home_else_home() {
         !Path::new("relative").exists(),
         "a relative XDG_CACHE_HOME is ignored"
     );
+}
+
+/// Several processes on one empty cache at once: each answers kiwipete's legal moves as
+/// shakmaty lists them, and afterwards the cache holds exactly the files one process
+/// alone writes, byte for byte (no temporary file left, nothing torn), which the next
+/// run reads without a warning.
+#[test]
+fn processes_filling_one_empty_cache_at_once_all_answer_and_leave_it_whole() {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
+    let pos: Chess = KIWIPETE
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let mut want: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| UciMove::from_standard(*m).to_string())
+        .collect();
+    want.sort();
+    let alone = tempfile::tempdir().unwrap();
+    legal(alone.path(), &[]);
+    let shared = tempfile::tempdir().unwrap();
+    let dir = shared.path();
+    let children: Vec<std::process::Child> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+                .args(["legal", "--fen", KIWIPETE])
+                .env(ENV_DIR, dir)
+                .env_remove(ENV_OFF)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let (stdout, _) = success(child.wait_with_output().unwrap());
+        let mut got: Vec<String> = stdout.lines().map(str::to_string).collect();
+        got.sort();
+        assert_eq!(got, want);
+    }
+    let read = |dir: &Path| {
+        let mut files: Vec<(std::ffi::OsString, Vec<u8>)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (e.file_name(), std::fs::read(e.path()).unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let (filled, one) = (read(dir), read(alone.path()));
+    assert!(!one.is_empty());
+    let names = |files: &[(std::ffi::OsString, Vec<u8>)]| {
+        files.iter().map(|f| f.0.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(names(&filled), names(&one));
+    assert!(filled == one, "the files differ from one process's");
+    let (again, stderr) = legal(dir, &[]);
+    assert_eq!((again.lines().count(), stderr.as_str()), (want.len(), ""));
 }

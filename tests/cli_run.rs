@@ -104,6 +104,32 @@ fn prints_exactly_the_final_state_with_both_executors() {
     assert_eq!(String::from_utf8(out).unwrap(), expected);
 }
 
+/// The README's hand-written example (`examples/threads-demo.json` on
+/// `examples/threads-demo.state`) runs as the reference executor says, on both executors:
+/// its two active threads become three (one forked) with `T` assigned, the paused one
+/// becomes active and keeps its `F`.
+#[test]
+fn the_hand_written_example_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let program = root.join("threads-demo.json");
+    let state = root.join("threads-demo.state");
+    let text = std::fs::read_to_string(&program).unwrap();
+    let parsed = json::from_str(&text, json::Syntax::Auto).expect("the example parses");
+    let input = std::fs::read_to_string(&state).unwrap();
+    let expected = Reference::new(parsed.validate().unwrap()).run(&input);
+    assert!(!expected.contains("%p"), "{expected}");
+    assert_eq!(expected.matches("#x: T\n").count(), 2, "{expected}");
+    assert_eq!(expected.matches("#x: F\n").count(), 1, "{expected}");
+    let (program, state) = (program.to_str().unwrap(), state.to_str().unwrap());
+    for executor in ["reference", "fast"] {
+        let out = success(regex_chess(
+            &["run", program, "--state", state, "--executor", executor],
+            None,
+        ));
+        assert_eq!(String::from_utf8(out).unwrap(), expected, "{executor}");
+    }
+}
+
 #[test]
 fn adds_no_newline_and_keeps_every_byte() {
     let dir = tempfile::tempdir().unwrap();

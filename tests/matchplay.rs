@@ -17,7 +17,7 @@ use regex_chess_core::matchplay::outcome::{Outcome, Termination};
 use regex_chess_core::matchplay::players::{
     Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
 };
-use regex_chess_core::matchplay::{self, MatchConfig, Summary, pgn};
+use regex_chess_core::matchplay::{self, MatchConfig, MatchError, Summary, pgn};
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Position};
 
@@ -35,18 +35,19 @@ fn config(openings: usize, jobs: usize) -> MatchConfig {
         openings: all,
         max_plies: 120,
         jobs,
+        sprt: None,
     }
 }
 
-fn random() -> Result<Box<dyn Player>, String> {
+fn random() -> Result<Box<dyn Player>, MatchError> {
     Ok(Box::new(RandomPlayer::new(7)))
 }
 
-fn material() -> Result<Box<dyn Player>, String> {
+fn material() -> Result<Box<dyn Player>, MatchError> {
     Ok(Box::new(MaterialPlayer::new(7)))
 }
 
-fn fake() -> Result<Box<dyn Player>, String> {
+fn fake() -> Result<Box<dyn Player>, MatchError> {
     Ok(Box::new(EnginePlayer::new(
         "fake engine (test-only)",
         Arc::new(FakeEngine::default()),
@@ -76,8 +77,12 @@ fn the_openings_file_reads() {
 
 #[test]
 fn a_tiny_match_between_built_in_opponents_is_deterministic() {
-    let one = matchplay::run_match(&config(3, 1), &material, &random, &|_| {}).unwrap();
-    let two = matchplay::run_match(&config(3, 2), &material, &random, &|_| {}).unwrap();
+    let one = matchplay::run_match(&config(3, 1), &material, &random, &|_| {})
+        .unwrap()
+        .games;
+    let two = matchplay::run_match(&config(3, 2), &material, &random, &|_| {})
+        .unwrap()
+        .games;
     assert_eq!(one.len(), 6);
     assert_eq!(summary_line(&one), summary_line(&two));
     for (i, g) in one.iter().enumerate() {
@@ -110,7 +115,9 @@ fn a_tiny_match_between_built_in_opponents_is_deterministic() {
 
 #[test]
 fn the_stand_in_engine_plays_through_the_engine_player() {
-    let games = matchplay::run_match(&config(2, 2), &fake, &material, &|_| {}).unwrap();
+    let games = matchplay::run_match(&config(2, 2), &fake, &material, &|_| {})
+        .unwrap()
+        .games;
     assert_eq!(games.len(), 4);
     for g in &games {
         assert!(g.fen_mismatches.is_empty(), "{:?}", g.fen_mismatches);
@@ -136,10 +143,10 @@ impl Player for Stubborn {
     fn name(&self) -> String {
         format!("stubborn {}", self.0)
     }
-    fn choose(&mut self, _: &Turn<'_>) -> Result<Choice, String> {
+    fn choose(&mut self, _: &Turn<'_>) -> Result<Choice, MatchError> {
         Ok(Choice {
-            uci: self.0.to_string(),
             fen_after: Some("8/8/8/8/8/8/8/8 w - - 0 1".to_string()),
+            ..Choice::of(self.0)
         })
     }
 }
@@ -229,7 +236,9 @@ fn parse_pgn(text: &str) -> Vec<ParsedGame> {
 
 #[test]
 fn pgn_output_parses_back() {
-    let games = matchplay::run_match(&config(2, 1), &random, &material, &|_| {}).unwrap();
+    let games = matchplay::run_match(&config(2, 1), &random, &material, &|_| {})
+        .unwrap()
+        .games;
     let text: String = games
         .iter()
         .map(|g| pgn::game_pgn(g, "test \"event\""))
@@ -281,7 +290,7 @@ fn a_uci_opponent_plays_when_stockfish_is_installed() {
         );
         return;
     }
-    let make = || -> Result<Box<dyn Player>, String> {
+    let make = || -> Result<Box<dyn Player>, MatchError> {
         Ok(Box::new(UciPlayer::start(UciSettings {
             path: STOCKFISH.to_string(),
             options: vec![("Skill Level".to_string(), "0".to_string())],
@@ -292,7 +301,9 @@ fn a_uci_opponent_plays_when_stockfish_is_installed() {
     };
     let mut cfg = config(1, 2);
     cfg.max_plies = 40;
-    let games = matchplay::run_match(&cfg, &random, &make, &|_| {}).unwrap();
+    let games = matchplay::run_match(&cfg, &random, &make, &|_| {})
+        .unwrap()
+        .games;
     assert_eq!(games.len(), 2);
     for g in &games {
         assert!(!matches!(g.termination, Termination::Forfeit(_)), "{g:?}");
@@ -446,6 +457,64 @@ fn the_match_command_plays_one_variant_against_another() {
         "{stdout}"
     );
     assert!(stdout.contains("engine forfeits: 0"), "{stdout}");
+    // Not on a terminal: plain progress lines on standard error, never an escape code.
+    let progress: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("regex-chess: match: "))
+        .collect();
+    assert!(
+        progress.last().is_some_and(|l| l.contains("2/2 games, +")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+}
+
+/// Runs `regex-chess ARGS` under a pseudo-terminal (util-linux `script`) and returns
+/// what the terminal received; `None` when `script` is not installed.
+fn on_a_terminal(args: &[&str]) -> Option<String> {
+    let mut command = vec![env!("CARGO_BIN_EXE_regex-chess")];
+    command.extend_from_slice(args);
+    let out = Command::new("script")
+        .args(["-qec", &command.join(" "), "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "{out:?}");
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_match_on_a_terminal_shows_a_live_line_unless_quiet() {
+    let args = [
+        "match",
+        "--search",
+        "2ply",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "12",
+    ];
+    let Some(live) = on_a_terminal(&args) else {
+        oracle::engine::require_tool(
+            "a_match_on_a_terminal_shows_a_live_line_unless_quiet",
+            "script (util-linux)",
+        );
+        return;
+    };
+    // indicatif redraws the line in place (carriage return, erase line) as games end.
+    assert!(live.contains("\r\x1b[2K"), "{live:?}");
+    assert!(live.contains("match ["), "{live:?}");
+    assert!(live.contains("2/2 games, +"), "{live:?}");
+    assert!(live.contains("games 2: +"), "{live:?}");
+    let quiet = on_a_terminal(&[&args[..], &["--quiet"]].concat()).unwrap();
+    assert!(quiet.contains("games 2: +"), "{quiet:?}");
+    assert!(
+        !quiet.contains("match [") && !quiet.contains('\x1b'),
+        "{quiet:?}"
+    );
 }
 
 /// A player that plays a fixed list of moves, then has no move (and forfeits).
@@ -455,15 +524,12 @@ impl Player for Scripted {
     fn name(&self) -> String {
         "scripted".to_string()
     }
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, String> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
         let ply = turn.moves.len() / 2;
         self.0
             .get(ply)
-            .map(|m| Choice {
-                uci: m.to_string(),
-                fen_after: None,
-            })
-            .ok_or_else(|| "out of moves".to_string())
+            .map(|m| Choice::of(*m))
+            .ok_or_else(|| MatchError::player("out of moves"))
     }
 }
 
@@ -560,6 +626,7 @@ fn a_uci_opponent_that_cannot_start_is_an_error() {
     let Err(error) = UciPlayer::start(uci_settings("/nonexistent/engine".into())) else {
         panic!("a missing engine started");
     };
+    let error = error.to_string();
     assert!(
         error.starts_with("cannot start /nonexistent/engine"),
         "{error}"
@@ -589,7 +656,9 @@ fn a_silent_uci_opponent_times_out_and_is_killed() {
     // It never answers `go`, and ignores `quit` while it sleeps.
     let path = script_engine(dir.path(), "sleep 30");
     let mut player = UciPlayer::start(uci_settings(path)).unwrap();
-    let error = start_turn(|turn| player.choose(turn)).unwrap_err();
+    let error = start_turn(|turn| player.choose(turn))
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("no `bestmove` within 0.5s"), "{error}");
     drop(player);
     assert!(
@@ -603,7 +672,9 @@ fn a_uci_opponent_that_crashes_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = script_engine(dir.path(), "kill -9 $$");
     let mut player = UciPlayer::start(uci_settings(path)).unwrap();
-    let error = start_turn(|turn| player.choose(turn)).unwrap_err();
+    let error = start_turn(|turn| player.choose(turn))
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("ended (closed its output) before `bestmove`"),
         "{error}"
@@ -623,6 +694,7 @@ fn a_uci_opponent_that_never_says_uciok_is_an_error() {
     let Err(error) = UciPlayer::start(uci_settings(path.display().to_string())) else {
         panic!("a mute engine started");
     };
+    let error = error.to_string();
     assert!(error.contains("no `uciok` within 0.5s"), "{error}");
 }
 
@@ -706,4 +778,71 @@ fn the_engine_player_passes_the_game_s_earlier_positions() {
         assert_eq!(*fen, fens[2 * k]);
         assert_eq!(*history, fens[..2 * k].to_vec(), "move {k}");
     }
+}
+
+/// Reads every game of a PGN file with python-chess, replays it, and checks the tags, the
+/// move comments and the result; prints `ok N` for N games.
+const PGN_CHECK: &str = r#"
+import re, sys, chess, chess.pgn
+games = 0
+with open(sys.argv[1]) as f:
+    while (game := chess.pgn.read_game(f)) is not None:
+        assert not game.errors, game.errors
+        for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result",
+                    "SetUp", "FEN", "TimeControl", "Termination", "PlyCount"]:
+            assert tag in game.headers, (tag, dict(game.headers))
+        engine = chess.WHITE if game.headers["White"].startswith("fake") else chess.BLACK
+        board = game.board()
+        plies = 0
+        for node in game.mainline():
+            mover = not node.board().turn
+            if mover == engine:
+                assert re.match(r"^([+-](\d+\.\d\d|M\d+)(/\d+)? )?\d+\.\d{3}s", node.comment), node.comment
+            board.push(node.move)
+            plies += 1
+        assert plies == int(game.headers["PlyCount"]), (plies, game.headers["PlyCount"])
+        outcome = board.outcome(claim_draw=True)
+        if game.headers["Termination"] == "normal":
+            assert outcome is not None and outcome.result() == game.headers["Result"]
+        games += 1
+print("ok", games)
+"#;
+
+#[test]
+fn python_chess_reads_and_replays_every_game_of_a_match_pgn() {
+    let test = "python_chess_reads_and_replays_every_game_of_a_match_pgn";
+    let importable = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !importable {
+        oracle::engine::require_tool(test, "python-chess (pip install chess)");
+        return;
+    }
+    let result = matchplay::run_match(&config(2, 2), &fake, &material, &|_| {}).unwrap();
+    assert_eq!(result.games.len(), 4);
+    let tags = pgn::PgnTags {
+        date: "2026.12.03".to_string(),
+        ..pgn::PgnTags::new("fake vs material")
+    };
+    let text: String = result
+        .games
+        .iter()
+        .map(|g| pgn::game_pgn_with(g, &tags))
+        .collect();
+    assert!(text.contains("[TimeControl \"-\"]"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pgn");
+    std::fs::write(&path, &text).unwrap();
+    let out = Command::new("python3")
+        .args(["-c", PGN_CHECK, path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.trim(), "ok 4", "{text}");
 }

@@ -56,7 +56,9 @@ fn long_options(sub: &str) -> Vec<String> {
             };
             option.starts_with("--").then(|| option.to_string())
         })
-        .filter(|option| option != "--help" && option != "--no-cache" && option != "--version")
+        .filter(|option| {
+            !["--help", "--no-cache", "--quiet", "--version"].contains(&option.as_str())
+        })
         .collect()
 }
 

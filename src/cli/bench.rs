@@ -1,20 +1,31 @@
 //! `regex-chess bench`: milliseconds per move on the bench positions, for one or both
-//! executors (the work is in [`regex_chess_core::bench`]).
+//! executors (the work is in [`regex_chess_core::bench`]), ending with the two lines
+//! engine testers read: `Nodes searched: N` and `Nodes/second: M`
+//! ([`bench::nodes`]). Progress goes to standard error ([`super::progress`]); standard
+//! output is ASCII, as OpenBench's client decodes it.
+//!
+//! Bare `regex-chess bench` (what OpenBench runs) skips the child processes, whose cold
+//! starts alone take tens of seconds: `--child-processes` adds them.
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use std::num::NonZeroUsize;
 
 use clap::{Args, ValueEnum};
 
 use super::engine_args::{parse_cores, search_parser};
+use super::progress::{Delayed, Steps};
 use super::{CliError, fail};
+use regex_chess_core::bench::nodes::{self, NodeCount};
+use regex_chess_core::bench::results::BenchLine;
 use regex_chess_core::bench::{self, Measure, Row, Workload, children};
 use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::{Output, Search};
+use regex_chess_core::engine::{LoadOptions, Output, Search};
 use regex_chess_core::exec::fast::Fast;
 use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_core::matchplay::pgn::iso_date;
 use regex_chess_core::positions as suites;
 
 /// Arguments of `bench`.
@@ -37,10 +48,17 @@ pub struct BenchArgs {
     /// Timed runs per position and executor (the median is shown).
     #[arg(long, default_value_t = 3)]
     runs: usize,
-    /// Skip the child processes that measure start-up and the peak memory of `play`
-    /// answering each position's move.
+    /// Also run the child processes that measure start-up (cold and cached) and the peak
+    /// memory of `play` answering each position's move (with the `play` program).
     #[arg(long)]
+    child_processes: bool,
+    /// Skip the child processes (the default; kept for older command lines).
+    #[arg(long, hide = true, conflicts_with = "child_processes")]
     no_child_processes: bool,
+    /// Append each position's figures (program, executor, cores, widest state, median
+    /// ms) to this file as JSON lines.
+    #[arg(long)]
+    results: Option<PathBuf>,
     /// Also time the fast executor on this many cores (local rules on large states run on
     /// pieces of the state), in a table of its own.
     #[arg(long, value_parser = parse_cores, default_value = "1")]
@@ -100,7 +118,15 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         Some(search) => Some(search.program(Output::Move).to_string()),
         None => args.program.clone(),
     };
-    let workload = Workload::new(program.as_deref(), &CompileOptions::default())?;
+    let compiling = Delayed::start(format!(
+        "compiling the `{}` program",
+        program
+            .as_deref()
+            .unwrap_or_else(|| bench::default_program())
+    ));
+    let workload = Workload::new(program.as_deref(), &CompileOptions::default());
+    compiling.finish("compiled the program");
+    let workload = workload?;
     let mut executors = Vec::new();
     for kind in &kinds {
         let start = Instant::now();
@@ -134,6 +160,12 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     });
     let mut rows = Vec::new();
     let mut multi = Vec::new();
+    let runs_per_position = executors.len() + usize::from(several.is_some());
+    let mut steps = Steps::new(
+        "bench",
+        (positions.len() * runs_per_position) as u64,
+        runs_per_position as u64,
+    );
     for position in &positions {
         let input = workload.input(position)?;
         let mut row = Row {
@@ -142,22 +174,31 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             reference: None,
         };
         for (kind, exec) in &executors {
+            steps.doing(format!("{}, {} executor", position.label, exec.name()));
             let m: Measure = bench::measure(exec.as_ref(), &input, args.runs);
             match kind {
                 ExecutorKind::Fast => row.fast = Some(m),
                 ExecutorKind::Reference => row.reference = Some(m),
             }
+            steps.step(&position.label);
         }
         if let Some(exec) = &several {
+            steps.doing(format!("{}, {cores} cores", position.label));
             multi.push(bench::measure(exec, &input, args.runs));
+            steps.step(&position.label);
         }
         rows.push(row);
     }
+    steps.finish();
     print!("{}", bench::render_table(&rows));
     if several.is_some() {
         print!("{}", several_cores_table(&rows, &multi, cores));
     }
-    if workload.name == "play" && !args.no_child_processes {
+    if let Some(path) = &args.results {
+        let lines = result_lines(&workload.name, &rows, &multi, cores, args.runs);
+        super::append_lines(path, &lines)?;
+    }
+    if workload.name == "play" && args.child_processes {
         child_processes(&positions)?;
     }
     if let Some(kb) = bench::peak_rss_kb() {
@@ -179,14 +220,134 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if rows.iter().any(Row::disagree) || multi_differs {
         return fail("the executors' final states differ (see the table)");
     }
+    if let Some(program) = nodes::node_program(&workload.name) {
+        let count = node_count(program, &workload, &rows, &executors, &positions, args.runs)?;
+        println!(
+            "\nthe `{program}` program's nodes (the positions its rules evaluated) on these \
+             positions, and nodes a second on the {} executor:",
+            executors[0].1.name()
+        );
+        print!("{}", count.lines());
+    }
+    std::io::stdout().flush()?;
     Ok(())
+}
+
+/// The nodes the workload's search reports on the positions, the same on every executor
+/// timed (an error otherwise), and the seconds of the first executor's runs: read from
+/// the table's outputs when the workload is the search's `move` program, else from runs
+/// of that program (from the program cache) made here.
+fn node_count(
+    program: &str,
+    workload: &Workload,
+    rows: &[Row],
+    executors: &[(ExecutorKind, Box<dyn Executor>)],
+    positions: &[bench::BenchPosition],
+    runs: usize,
+) -> Result<NodeCount, CliError> {
+    let measured: Vec<Vec<Measure>> = if program == workload.name {
+        rows.iter()
+            .map(|row| {
+                [&row.fast, &row.reference]
+                    .into_iter()
+                    .flatten()
+                    .cloned()
+                    .collect()
+            })
+            .collect()
+    } else {
+        let loaded = regex_chess_core::engine::load(program, &LoadOptions::default())?;
+        super::warn(&loaded.warnings);
+        let mut steps = Steps::new("bench: node count", positions.len() as u64, 1);
+        let searched = executors
+            .iter()
+            .map(|(kind, _)| kind.build(loaded.program.clone()))
+            .collect::<Vec<_>>();
+        let mut all = Vec::new();
+        for position in positions {
+            let input = format!("{}\n", position.fen);
+            steps.doing(format!("{} ({program})", position.label));
+            // The first executor is timed; the others run once, for their count.
+            let each = searched
+                .iter()
+                .enumerate()
+                .map(|(i, exec)| {
+                    bench::measure(exec.as_ref(), &input, if i == 0 { runs } else { 1 })
+                })
+                .collect();
+            all.push(each);
+            steps.step(&position.label);
+        }
+        steps.finish();
+        all
+    };
+    let mut count = NodeCount {
+        nodes: 0,
+        seconds: 0.0,
+    };
+    for (position, each) in positions.iter().zip(&measured) {
+        let counts = each
+            .iter()
+            .map(|m| nodes::nodes_in(&m.output))
+            .collect::<Result<Vec<u64>, _>>()?;
+        if counts.windows(2).any(|pair| pair[0] != pair[1]) {
+            return fail(format!(
+                "{}: the executors report different node counts {counts:?}",
+                position.label
+            ));
+        }
+        count.nodes += counts.first().copied().unwrap_or(0);
+        count.seconds += each.first().map_or(0.0, |m| m.median_ms() / 1e3);
+    }
+    Ok(count)
+}
+
+/// The results file's lines: each position on each executor timed, and on `cores` cores.
+fn result_lines(
+    program: &str,
+    rows: &[Row],
+    multi: &[Measure],
+    cores: usize,
+    runs: usize,
+) -> Vec<String> {
+    let date = iso_date(SystemTime::now());
+    let line = |label: &str, executor: &str, cores: usize, measure: &Measure| {
+        BenchLine {
+            program: program.to_string(),
+            search: Search::by_program(program).map(|(s, _)| s.name().to_string()),
+            executor: executor.to_string(),
+            cores,
+            label: label.to_string(),
+            widest_state: measure.stats.max_state_len,
+            median_ms: measure.median_ms(),
+            runs,
+            date: date.clone(),
+        }
+        .to_json()
+    };
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(fast) = &row.fast {
+            out.push(line(&row.label, "fast", 1, fast));
+        }
+        if let Some(reference) = &row.reference {
+            out.push(line(&row.label, "reference", 1, reference));
+        }
+        if let Some(several) = multi.get(i) {
+            out.push(line(&row.label, "fast", cores, several));
+        }
+    }
+    out
 }
 
 /// Prints the start-up times and, per position, the peak memory of a `play` process
 /// answering the move (see [`bench::children`]).
 fn child_processes(positions: &[bench::BenchPosition]) -> Result<(), CliError> {
     let exe = std::env::current_exe()?;
-    match children::startup(&exe) {
+    let measuring = Delayed::start("measuring start-up: `play` and `uci`, cold and cached".into());
+    let startup = children::startup(&exe);
+    measuring.finish("measured start-up");
+    match startup {
         Ok(s) => println!(
             "start-up: `play` to its first prompt {:.0} ms cold, {:.0} ms cached; \
              `uci` to readyok {:.0} ms cold, {:.0} ms cached",

@@ -1,21 +1,32 @@
 //! `regex-chess match`: the engine (the rules) against a fixed opponent, paired games
 //! from every opening, adjudicated by shakmaty; see [`regex_chess_core::matchplay`].
+//!
+//! While it plays, a live line (on a terminal) or a plain line every few games says the
+//! games done, the score, the Elo with its interval, the games a minute and the time
+//! left ([`super::progress`]). `--sprt` stops it when the test decides; `--pgn` writes the
+//! games, `--results` appends the result as a JSON line (data for charts and scripts).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Instant, SystemTime};
 
 use clap::Args;
 
 use super::engine_args::EngineArgs;
+use super::progress::{self, Steps};
 use super::{CliError, fail};
 use regex_chess_core::engine::runner::MovePicker;
 use regex_chess_core::engine::{Output, Search};
 use regex_chess_core::exec::Choice;
+use regex_chess_core::matchplay::elo;
+use regex_chess_core::matchplay::pgn::{self, PgnTags};
 use regex_chess_core::matchplay::players::{
     EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings, VariantPlayer,
 };
-use regex_chess_core::matchplay::{self, MatchConfig, Summary};
+use regex_chess_core::matchplay::results::{MatchInfo, MatchLine};
+use regex_chess_core::matchplay::sprt::Sprt;
+use regex_chess_core::matchplay::{self, MatchConfig, MatchError, MatchProgress, Summary};
 use regex_chess_core::positions as suites;
 use regex_chess_core::uci::{Engine, RulesEngine};
 
@@ -55,9 +66,18 @@ pub struct MatchArgs {
     /// A game still going after this many plies from its opening is drawn.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
-    /// Write every game to this PGN file.
+    /// Write every game to this PGN file (tags and `{score/depth time}` move comments as
+    /// cutechess and fastchess write them).
     #[arg(long)]
     pgn: Option<String>,
+    /// Append the match's result to this file as one JSON line (score, Elo interval, CPU
+    /// ms per move).
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Stop when a sequential probability ratio test decides: `elo0=A elo1=B`, then
+    /// optionally `alpha=X beta=Y` (or the two numbers; 0.05 each by default).
+    #[arg(long, num_args = 2..=4, value_name = "elo0=A elo1=B [alpha beta]")]
+    sprt: Option<Vec<String>>,
     /// The engine's executor, its cores (in each game) and its search, run by its program
     /// directly; without `--search` the engine is the UCI engine's (its time management
     /// unused: the default variant).
@@ -66,6 +86,77 @@ pub struct MatchArgs {
     /// Print one line per finished game on standard error.
     #[arg(long)]
     verbose: bool,
+}
+
+/// Reads `--sprt`'s words: `elo0=A elo1=B`, then `alpha=X beta=Y` or two numbers.
+fn parse_sprt(words: &[String]) -> Result<Sprt, CliError> {
+    let (mut elo0, mut elo1) = (None, None);
+    let (mut alpha, mut beta) = (Sprt::ALPHA, Sprt::ALPHA);
+    for (i, word) in words.iter().enumerate() {
+        let (name, value) = match word.split_once('=') {
+            Some((name, value)) => (name, value),
+            None if i == 2 => ("alpha", word.as_str()),
+            None if i == 3 => ("beta", word.as_str()),
+            None => return fail(format!("--sprt: `{word}`: expected elo0=A or elo1=B")),
+        };
+        let number: f64 = value
+            .parse()
+            .map_err(|_| CliError(format!("--sprt: `{word}`: {value} is not a number")))?;
+        match name {
+            "elo0" => elo0 = Some(number),
+            "elo1" => elo1 = Some(number),
+            "alpha" => alpha = number,
+            "beta" => beta = number,
+            _ => {
+                return fail(format!(
+                    "--sprt: unknown `{name}` (elo0, elo1, alpha, beta)"
+                ));
+            }
+        }
+    }
+    match (elo0, elo1) {
+        (Some(elo0), Some(elo1)) => Ok(Sprt::new(elo0, elo1, alpha, beta)?),
+        _ => fail("--sprt needs elo0=A and elo1=B"),
+    }
+}
+
+/// A duration in words for the live line: `45 s`, `12 min`, `1 h 05 min`.
+fn span(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min", s / 60),
+        _ => format!("{} h {:02} min", s / 3600, s / 60 % 60),
+    }
+}
+
+/// The progress line after a game: `games, +3 =4 -5 (41.7%), Elo -58 (-180 to +52), 2.1
+/// games/min, about 51 min left`, with the test's LLR when there is one.
+fn progress_line(p: &MatchProgress<'_>, elapsed_s: f64) -> String {
+    let t = p.tally;
+    let mut line = format!("games, +{} ={} -{}", t.wins, t.draws, t.losses);
+    if let Some(e) = t.elo() {
+        line.push_str(&format!(
+            " ({:.1}%), Elo {} ({} to {})",
+            e.score * 100.0,
+            elo::show(e.elo),
+            elo::show(e.low),
+            elo::show(e.high)
+        ));
+    }
+    let per_minute = p.done as f64 / (elapsed_s / 60.0).max(1e-9);
+    line.push_str(&format!(", {per_minute:.1} games/min"));
+    if p.done < p.total && p.verdict.is_none() {
+        let left = (p.total - p.done) as f64 / per_minute * 60.0;
+        line.push_str(&format!(", about {} left", span(left)));
+    }
+    if let Some(llr) = p.llr {
+        line.push_str(&format!(", LLR {llr:.2}"));
+    }
+    if let Some(verdict) = p.verdict {
+        line.push_str(&format!(", SPRT: {verdict:?} accepted"));
+    }
+    line
 }
 
 /// The opponent's settings, checked.
@@ -154,7 +245,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         }
         Some(v) => Err(Arc::new(picker(v, choice)?)),
     };
-    let make_engine = || -> Result<Box<dyn Player>, String> {
+    let make_engine = || -> Result<Box<dyn Player>, MatchError> {
         Ok(match &engine {
             Ok(engine) => Box::new(EnginePlayer::new(version.clone(), engine.clone())),
             Err(picker) => Box::new(VariantPlayer::new(version.clone(), picker.clone())),
@@ -164,7 +255,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         Opponent::Search(v) => Some(Arc::new(picker(*v, choice)?)),
         _ => None,
     };
-    let make_opponent = || -> Result<Box<dyn Player>, String> {
+    let make_opponent = || -> Result<Box<dyn Player>, MatchError> {
         Ok(match (&opponent, &opponent_picker) {
             (Opponent::Random, _) => Box::new(RandomPlayer::new(args.seed)),
             (Opponent::Material, _) => Box::new(MaterialPlayer::new(args.seed)),
@@ -176,17 +267,23 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
             (Opponent::Search(_), None) => unreachable!("built above"),
         })
     };
-    let opponent_name = make_opponent().map_err(CliError)?.name();
+    let opponent_name = make_opponent()?.name();
     let config = MatchConfig {
         openings,
         pairings,
         max_plies: args.max_plies,
         jobs: args.jobs,
+        sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
     };
     let verbose = args.verbose;
-    let progress = |g: &matchplay::game::GameRecord| {
+    let total = config.pairings.len() as u64;
+    let bar = std::sync::Mutex::new(Steps::spread("match", total, 10));
+    bar.lock().unwrap().doing("games, the first under way");
+    let started = Instant::now();
+    let on_game = |p: &MatchProgress<'_>| {
+        let g = p.game;
         if verbose {
-            eprintln!(
+            progress::println(&format!(
                 "game {}: {} - {} {} ({}, {} plies)",
                 g.number + 1,
                 g.white,
@@ -194,25 +291,51 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
                 g.outcome.pgn(),
                 g.termination.describe(),
                 g.moves.len()
-            );
+            ));
         }
+        let line = progress_line(p, started.elapsed().as_secs_f64());
+        bar.lock().unwrap().step(&line);
     };
-    let games =
-        matchplay::run_match(&config, &make_engine, &make_opponent, &progress).map_err(CliError)?;
+    let result = matchplay::run_match(&config, &make_engine, &make_opponent, &on_game);
+    bar.into_inner().unwrap().finish();
+    let result = result?;
+    let now = SystemTime::now();
     if let Some(path) = &args.pgn {
-        let event = format!("{version} vs {opponent_name}");
-        let text: String = games
+        let tags = PgnTags {
+            date: pgn::pgn_date(now),
+            ..PgnTags::new(format!("{version} vs {opponent_name}"))
+        };
+        let text: String = result
+            .games
             .iter()
-            .map(|g| matchplay::pgn::game_pgn(g, &event))
+            .map(|g| pgn::game_pgn_with(g, &tags))
             .collect();
         std::fs::write(path, text).map_err(|e| CliError(format!("cannot write {path}: {e}")))?;
+    }
+    if let Some(path) = &args.results {
+        let info = MatchInfo {
+            engine: version.clone(),
+            search: searched
+                .unwrap_or_else(Search::default_play)
+                .name()
+                .to_string(),
+            executor: format!("{:?}", args.engine.exec.executor).to_lowercase(),
+            cores: args.engine.exec.cores.get(),
+            opponent: opponent_name.clone(),
+            max_plies: args.max_plies,
+            date: pgn::iso_date(now),
+        };
+        super::append_lines(path, &[MatchLine::of(&result, &info).to_json()])?;
     }
     let mut stdout = std::io::stdout().lock();
     write!(
         stdout,
         "{}",
-        Summary::of(&games).report(&version, &opponent_name)
+        Summary::of(&result.games).report(&version, &opponent_name)
     )?;
+    if let Some(sprt) = &result.sprt {
+        writeln!(stdout, "{}", sprt.describe())?;
+    }
     stdout.flush()?;
     Ok(())
 }

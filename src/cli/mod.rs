@@ -2,7 +2,12 @@
 //!
 //! Each subcommand returns `Result<(), CliError>`; [`main`] prints an error as one line on
 //! standard error and exits non-zero. Nothing here decides a chess move: subcommands only
-//! build input states, run programs and read the results.
+//! build input states, run programs and read the results. Long work shows its progress on
+//! standard error ([`progress`]; `--quiet` turns it off).
+//!
+//! Without a subcommand, `regex-chess` prints its help on a terminal, and speaks UCI
+//! when its standard input is not one: what a GUI or an engine tester (cutechess,
+//! fastchess, OpenBench) does when it starts an engine by its path alone.
 
 mod bench;
 mod best_move;
@@ -13,13 +18,14 @@ mod legal;
 mod match_cmd;
 mod play;
 mod profile;
+mod progress;
 mod run;
 mod serve;
 mod site;
 mod uci;
 
 use std::fmt;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -48,6 +54,21 @@ pub fn warn(warnings: &[String]) {
     }
 }
 
+/// Appends `lines` to the file at `path`, each with its newline, creating the file if
+/// need be (the results files of `match` and `bench`).
+pub fn append_lines(path: &std::path::Path, lines: &[String]) -> Result<(), CliError> {
+    let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(cannot)?;
+    lines
+        .iter()
+        .try_for_each(|line| writeln!(file, "{line}"))
+        .map_err(cannot)
+}
+
 /// Shorthand for a [`CliError`] from a message.
 pub fn fail<T>(message: impl Into<String>) -> Result<T, CliError> {
     Err(CliError(message.into()))
@@ -65,6 +86,10 @@ struct Cli {
     /// `~/.cache/regex-chess`), and do not write it. `REGEX_CHESS_NO_CACHE=1` does the same.
     #[arg(long, global = true)]
     no_cache: bool,
+    /// Show no progress (the live lines on a terminal, the plain progress lines
+    /// elsewhere); warnings and errors are still shown.
+    #[arg(long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -83,7 +108,8 @@ enum Command {
     Uci(uci::UciArgs),
     /// Play the engine against a fixed opponent from every opening, both colours.
     Match(match_cmd::MatchArgs),
-    /// Milliseconds per move on the bench positions, for one or both executors.
+    /// Milliseconds per move on the bench positions, for one or both executors; ends
+    /// with the nodes searched and the nodes a second (OpenBench's lines).
     Bench(bench::BenchArgs),
     /// Time, matches, bytes scanned and state size by source origin for one run.
     Profile(profile::ProfileArgs),
@@ -100,7 +126,13 @@ enum Command {
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
 pub fn main() -> ExitCode {
     quiet_on_closed_pipe();
-    let cli = match Cli::try_parse() {
+    let bare = std::env::args_os().len() == 1;
+    let parsed = if bare && !std::io::stdin().is_terminal() {
+        Cli::try_parse_from(["regex-chess", "uci"])
+    } else {
+        Cli::try_parse()
+    };
+    let cli = match parsed {
         Ok(cli) => cli,
         // `--help` and `--version` print to standard output and exit 0; no subcommand at
         // all prints the help.
@@ -118,6 +150,8 @@ pub fn main() -> ExitCode {
     if cli.no_cache {
         regex_chess_core::engine::cache::disable();
     }
+    progress::init(cli.quiet);
+    progress::observe_compiles();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Legal(args) => legal::run(args),

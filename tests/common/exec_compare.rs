@@ -43,15 +43,42 @@ impl Observer for Recorder {
 /// spends minutes on.
 const OUTGROW_FACTOR: usize = 4;
 
-/// Stops the run after the first rule that leaves the state longer than `limit`, and
-/// says how many rules to keep: that rule too when its state is at most
-/// [`OUTGROW_FACTOR`] times `limit`.
-struct Cap {
+/// Stops the run after the first rule that leaves the state longer than `limit`, or
+/// before the first rule whose work would bring the run's past `work_limit`, and says
+/// how many rules to keep: the rule that outgrew the cap too when its state is at most
+/// [`OUTGROW_FACTOR`] times `limit`; the rules before the one that would spend the
+/// budget (which never runs).
+struct Cap<'a> {
+    program: &'a ValidProgram,
     limit: usize,
+    work_limit: u64,
+    /// The work of the rules run so far.
+    work: u64,
     keep: Option<usize>,
 }
 
-impl Observer for Cap {
+/// What rule `index` of `program` costs on a state of `len` bytes, in the units of
+/// [`cut_at_work`]: the bytes it scans, times a share of its pattern's length (a long
+/// pattern's automaton walks each byte through more states, and the reference's capture
+/// engine pays for every one of them).
+pub fn rule_work(program: &ValidProgram, index: usize, len: usize) -> u64 {
+    let pattern = program.rules()[index].pattern.len() as u64;
+    (len as u64 + 1).saturating_mul(1 + pattern / 64)
+}
+
+impl Cap<'_> {
+    /// Adds the work of rule `index` on a state of `len` bytes; false when it would
+    /// bring the run past the budget.
+    fn afford(&mut self, index: usize, len: usize) -> bool {
+        let work = self
+            .work
+            .saturating_add(rule_work(self.program, index, len));
+        self.work = work;
+        work <= self.work_limit
+    }
+}
+
+impl Observer for Cap<'_> {
     fn after_rule(
         &mut self,
         index: usize,
@@ -63,9 +90,17 @@ impl Observer for Cap {
             self.keep = Some(index + usize::from(keep_it));
             return ControlFlow::Break(());
         }
+        let next = index + 1;
+        if next < self.program.rules().len() && !self.afford(next, report.state_len) {
+            self.keep = Some(next);
+            return ControlFlow::Break(());
+        }
         ControlFlow::Continue(())
     }
     fn wants_match_counts(&self) -> bool {
+        false
+    }
+    fn reads_states(&self) -> bool {
         false
     }
 }
@@ -74,10 +109,33 @@ impl Observer for Cap {
 /// any of `states`, or before it when that state is more than [`OUTGROW_FACTOR`] times
 /// `limit` (the whole program when no state outgrows `limit`).
 pub fn cut_at_cap(program: ValidProgram, states: &[String], limit: usize) -> ValidProgram {
+    cut_at_work(program, states, limit, u64::MAX)
+}
+
+/// [`cut_at_cap`], and cut before the first rule that brings a run's work on any of
+/// `states` past `work_limit` (the sum of [`rule_work`] over the rules run): the bound
+/// that keeps a fuzz input's time in proportion to its size.
+pub fn cut_at_work(
+    program: ValidProgram,
+    states: &[String],
+    limit: usize,
+    work_limit: u64,
+) -> ValidProgram {
     let reference = Reference::new(program.clone());
     let mut keep = program.rules().len();
     for state in states {
-        let mut cap = Cap { limit, keep: None };
+        let mut cap = Cap {
+            program: &program,
+            limit,
+            work_limit,
+            work: 0,
+            keep: None,
+        };
+        if !program.rules().is_empty() && !cap.afford(0, state.len()) {
+            return Program::from_rules(Vec::new())
+                .validate()
+                .expect("the empty program is valid");
+        }
         reference.run_observed(state, &mut cap);
         if let Some(rules) = cap.keep {
             keep = keep.min(rules);

@@ -17,7 +17,7 @@ use std::ops::ControlFlow;
 use regex_chess_core::compiler::CompileOptions;
 use regex_chess_core::engine::cache::{Damaged, ProgramCache, SOURCE_FINGERPRINT};
 use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::{Executor, Observer, RuleReport};
+use regex_chess_core::exec::{EachRule, Executor, Observer, RuleReport};
 use regex_chess_core::program::ValidProgram;
 
 /// A loaded program and, while the page watches one, a replay.
@@ -79,7 +79,13 @@ impl Machine {
 
     /// Runs every rule on `state`, calling `progress` with each rule's index after it.
     pub fn run(&self, state: &str, progress: &mut dyn FnMut(usize)) -> String {
-        self.fast.run_observed(state, &mut Progress(progress))
+        self.fast.run_observed(
+            state,
+            &mut EachRule(|index| {
+                progress(index);
+                ControlFlow::Continue(())
+            }),
+        )
     }
 
     /// Starts a replay of the rules on `state` (ending any other).
@@ -117,29 +123,6 @@ impl Machine {
             }
         }
         last
-    }
-}
-
-/// Hands each rule's index to a function.
-struct Progress<'a>(&'a mut dyn FnMut(usize));
-
-impl Observer for Progress<'_> {
-    fn after_rule(
-        &mut self,
-        index: usize,
-        _: &RuleReport,
-        _: &dyn Fn() -> String,
-    ) -> ControlFlow<()> {
-        (self.0)(index);
-        ControlFlow::Continue(())
-    }
-
-    fn wants_match_counts(&self) -> bool {
-        false
-    }
-
-    fn reads_states(&self) -> bool {
-        false
     }
 }
 

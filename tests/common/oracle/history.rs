@@ -5,9 +5,14 @@
 //! - the history lines are the last `min(halfmove clock, 100)` earlier positions, most
 //!   recent first; the 1st, 3rd, ... (at most 50) are compared with each child, the 2nd,
 //!   4th, ... (at most 50) give each child its entries one reply away (at most 4);
-//! - an entry where an en-passant capture is legal (shakmaty's
-//!   `EnPassantMode::Legal`) is never equal to a position (nor one reply away);
-//! - positions are equal when board, side to move and castling rights are;
+//! - positions are equal under FIDE's rule of repetition, judged by shakmaty: equal
+//!   hashes of the position with `EnPassantMode::Legal` (board, side to move, castling
+//!   rights, and the en-passant square only where a capture is legal), so an entry where
+//!   an en-passant capture is legal equals no searched position (those have no
+//!   en-passant capture: their half-move clock is not 0); the engine's own reading of it
+//!   (board, side and castling field, entries with a legal en-passant capture left out)
+//!   is not copied here;
+//! - an entry where an en-passant capture is legal is never one reply away;
 //! - a child whose half-move clock is not 0 and that equals a compared entry scores
 //!   `MATE` when it leaves the opponent checkmated, else 0, and its replies are not
 //!   searched (nodes: the child only);
@@ -17,6 +22,7 @@
 //! - `searchmoves`: the best listed legal move, or, when no listed move is legal, the best
 //!   legal move.
 
+use shakmaty::zobrist::Zobrist128;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
 
 use super::deep;
@@ -33,13 +39,30 @@ pub struct Input {
     pub searchmoves: Vec<String>,
 }
 
-/// A position as the history compares it: 64 squares (a8 first), side, castling field;
-/// `None` for an entry that can never be equal (a legal en-passant capture).
-type Key = Option<(Vec<char>, char, String)>;
+/// A position as the history holds it: shakmaty's hash of it under FIDE's rule of
+/// repetition (article 9.2.3: the same player to move, pieces on the same squares, the
+/// same castling and en-passant rights; shakmaty's `EnPassantMode::Legal` counts the
+/// en-passant square only when a capture is legal), which decides equality; and, for
+/// [`one_reply_away`], its 64 squares (a8 first), side and castling field.
+#[derive(Clone, Debug)]
+struct Key {
+    hash: Zobrist128,
+    squares: Vec<char>,
+    side: char,
+    castling: String,
+    /// An en-passant capture is legal: the entry is never one reply away.
+    en_passant: bool,
+}
 
-/// The key of `pos`, as an entry (`entry`: with the en-passant rule) or as a searched
-/// position.
-fn key(pos: &Chess, entry: bool) -> Key {
+impl PartialEq for Key {
+    /// FIDE's rule, by shakmaty: equal hashes.
+    fn eq(&self, other: &Key) -> bool {
+        self.hash == other.hash
+    }
+}
+
+/// The key of `pos`.
+fn key(pos: &Chess) -> Key {
     let fen = judge::fen(pos);
     let fields: Vec<&str> = fen.split(' ').collect();
     let mut squares = Vec::new();
@@ -50,23 +73,23 @@ fn key(pos: &Chess, entry: bool) -> Key {
             None => squares.push(c),
         }
     }
-    if entry && pos.ep_square(EnPassantMode::Legal).is_some() {
-        return None;
+    Key {
+        hash: pos.zobrist_hash(EnPassantMode::Legal),
+        squares,
+        side: fields[1].chars().next().expect("a side"),
+        castling: fields[2].to_string(),
+        en_passant: pos.ep_square(EnPassantMode::Legal).is_some(),
     }
-    let side = fields[1].chars().next().expect("a side");
-    Some((squares, side, fields[2].to_string()))
 }
 
 /// Whether `entry` is one reply away from `child`: the other side to move, the same
 /// castling field, the boards equal but on two squares where one piece left one square
-/// for the other (empty in the child).
+/// for the other (empty in the child); never an entry with a legal en-passant capture.
 fn one_reply_away(child: &Key, entry: &Key) -> bool {
-    let (Some((c, cs, cc)), Some((e, es, ec))) = (child, entry) else {
-        return false;
-    };
-    if cs == es || cc != ec {
+    if entry.en_passant || child.side == entry.side || child.castling != entry.castling {
         return false;
     }
+    let (c, e) = (&child.squares, &entry.squares);
     let diff: Vec<usize> = (0..64).filter(|&i| c[i] != e[i]).collect();
     let [x, y] = diff[..] else {
         return false;
@@ -88,9 +111,8 @@ fn after_move(spec: Spec, after: &Chess, engine: Color, near: &[Key]) -> (i32, u
     let mut best = i32::MAX;
     for reply in &replies {
         let next = judge::play_move(after, reply);
-        let repeats = next.halfmoves() != 0
-            && !next.legal_moves().is_empty()
-            && near.contains(&key(&next, false));
+        let repeats =
+            next.halfmoves() != 0 && !next.legal_moves().is_empty() && near.contains(&key(&next));
         let (value, below) = if repeats {
             (0, 0)
         } else if spec.depth == 3 {
@@ -110,13 +132,7 @@ pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
     let spec = spec.at(pos);
     let engine = pos.turn();
     let keep = (pos.halfmoves() as usize).min(100);
-    let entries: Vec<Key> = input
-        .history
-        .iter()
-        .rev()
-        .take(keep)
-        .map(|p| key(p, true))
-        .collect();
+    let entries: Vec<Key> = input.history.iter().rev().take(keep).map(key).collect();
     let compared: Vec<&Key> = entries.iter().step_by(2).take(50).collect();
     let engine_side: Vec<&Key> = entries.iter().skip(1).step_by(2).take(50).collect();
     let legal: Vec<String> = judge::legal_uci(pos);
@@ -125,7 +141,7 @@ pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
     let mut nodes = 0;
     for m in &pos.legal_moves() {
         let child = judge::play_move(pos, m);
-        let child_key = key(&child, false);
+        let child_key = key(&child);
         let reversible = child.halfmoves() != 0;
         let (value, below) = if reversible && compared.contains(&&child_key) {
             let mated = child.legal_moves().is_empty() && child.is_check();
@@ -156,13 +172,7 @@ pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
 /// 0; `None` when there is no legal move.
 pub fn deep_search(d: &deep::Deep, pos: &Chess, input: &Input) -> Option<Searched> {
     let keep = (pos.halfmoves() as usize).min(100);
-    let entries: Vec<Key> = input
-        .history
-        .iter()
-        .rev()
-        .take(keep)
-        .map(|p| key(p, true))
-        .collect();
+    let entries: Vec<Key> = input.history.iter().rev().take(keep).map(key).collect();
     let compared: Vec<&Key> = entries.iter().step_by(2).take(50).collect();
     let engine_side: Vec<&Key> = entries.iter().skip(1).step_by(2).take(50).collect();
     let legal: Vec<String> = judge::legal_uci(pos);
@@ -171,7 +181,7 @@ pub fn deep_search(d: &deep::Deep, pos: &Chess, input: &Input) -> Option<Searche
     let mut nears: Vec<Vec<Key>> = Vec::new();
     for m in &pos.legal_moves() {
         let child = judge::play_move(pos, m);
-        let child_key = key(&child, false);
+        let child_key = key(&child);
         let reversible = child.halfmoves() != 0;
         let uci = judge::uci(m);
         let fixed = (reversible && compared.contains(&&child_key)).then(|| {
@@ -196,7 +206,6 @@ pub fn deep_search(d: &deep::Deep, pos: &Chess, input: &Input) -> Option<Searche
             fixed,
         });
     }
-    let near =
-        |i: usize, next: &Chess| !nears[i].is_empty() && nears[i].contains(&key(next, false));
+    let near = |i: usize, next: &Chess| !nears[i].is_empty() && nears[i].contains(&key(next));
     deep::search_moves(d, pos, &moves, &near)
 }

@@ -75,6 +75,34 @@ pub fn allowed_statuses(pos: &Chess) -> Vec<&'static str> {
     draws
 }
 
+/// The end of the game in `pos` as the `board` and `play` programs announce it ("" when
+/// the game goes on), by shakmaty, with the rules' precedence: no move (checkmate or
+/// stalemate), the fifty-move rule, insufficient material (shakmaty's reading of FIDE's
+/// dead positions: `is_insufficient_material`), then a threefold repetition
+/// (`repeated`, which the caller judges with shakmaty's hash of the position).
+pub fn verdict(pos: &Chess, repeated: bool) -> String {
+    if pos.legal_moves().is_empty() {
+        if pos.is_check() {
+            let winner = match pos.turn() {
+                shakmaty::Color::White => "black",
+                shakmaty::Color::Black => "white",
+            };
+            return format!("Checkmate: {winner} wins");
+        }
+        return "Draw by stalemate".into();
+    }
+    if pos.halfmoves() >= 100 {
+        return "Draw by the fifty-move rule".into();
+    }
+    if pos.is_insufficient_material() {
+        return "Draw by insufficient material".into();
+    }
+    if repeated {
+        return "Draw by threefold repetition".into();
+    }
+    String::new()
+}
+
 /// What is special about a position's moves, for weighting and for coverage counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Features {

@@ -9,6 +9,8 @@
 //! mod oracle;
 //! ```
 //!
+//! - [`answer`]: the judge of a search variant's answer (move, FEN after, status,
+//!   report, principal variation) against [`variants`].
 //! - [`judge`]: legal moves of a position as sorted UCI strings, FEN after a move,
 //!   game-end verdicts, all from shakmaty.
 //! - [`perft`]: the published perft counts of `data/positions/perft.txt`.
@@ -28,6 +30,7 @@
 //! Each test file uses a part of this; the rest would be dead code there.
 #![allow(dead_code)]
 
+pub mod answer;
 pub mod deep;
 pub mod engine;
 pub mod history;

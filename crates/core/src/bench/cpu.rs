@@ -1,6 +1,6 @@
-//! The CPU time of this process, for measurements on a shared machine where wall-clock
-//! time says more about the scheduler than about the work (the `scale` and `rope_ab`
-//! examples).
+//! The CPU time of this process, or of the calling thread, for measurements on a shared
+//! machine where wall-clock time says more about the scheduler than about the work (the
+//! `scale` and `rope_ab` examples, the match's time per move).
 
 /// The CPU time of the process so far (every thread, user and system), in milliseconds.
 pub fn process_cpu_ms() -> f64 {
@@ -12,6 +12,21 @@ pub fn process_cpu_ms() -> f64 {
     };
     let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
     ms(usage.ru_utime) + ms(usage.ru_stime)
+}
+
+/// The CPU time of the calling thread so far (user and system), in milliseconds; 0 where
+/// the system has no such clock.
+pub fn thread_cpu_ms() -> f64 {
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes into the struct it is given.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    if status != 0 {
+        return 0.0;
+    }
+    time.tv_sec as f64 * 1e3 + time.tv_nsec as f64 / 1e6
 }
 
 #[cfg(test)]
@@ -26,5 +41,27 @@ mod tests {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
         }
         assert!(process_cpu_ms() >= before + 5.0, "{x}");
+    }
+
+    #[test]
+    fn thread_cpu_time_grows_with_this_thread_s_work_only() {
+        let before = thread_cpu_ms();
+        // Another thread's work is not this thread's.
+        std::thread::spawn(|| {
+            let start = thread_cpu_ms();
+            let mut x = 0u64;
+            while thread_cpu_ms() - start < 20.0 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            x
+        })
+        .join()
+        .unwrap();
+        assert!(thread_cpu_ms() - before < 20.0);
+        let mut x = 0u64;
+        while thread_cpu_ms() - before < 5.0 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        }
+        assert!(thread_cpu_ms() >= before + 5.0, "{x}");
     }
 }

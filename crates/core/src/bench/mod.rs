@@ -15,11 +15,16 @@
 //! Timings are medians of `runs` runs without an observer; the statistics (rules applied
 //! and skipped, matches, largest state) come from one more run with match counting, so
 //! counting never inflates the times.
+//!
+//! The node count for engine testers is in [`nodes`]; the figures as JSON lines, for the
+//! charts, in [`results`].
 
 pub mod children;
 // getrusage: not in the browser (the `regex-chess-wasm` crate builds this one for wasm32).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cpu;
+pub mod nodes;
+pub mod results;
 
 use std::time::Instant;
 
@@ -57,9 +62,18 @@ pub enum BenchError {
         #[source]
         source: std::io::Error,
     },
-    /// A child process did not answer as `regex-chess` does.
+    /// A child process did not answer as `regex-chess` does, or a program's output
+    /// state could not be read.
     #[error("{0}")]
     Child(String),
+    /// A line of a bench results file is not a position's figures.
+    #[error("bench results line {line}: {message}")]
+    Results {
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 impl BenchError {

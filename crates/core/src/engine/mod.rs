@@ -5,7 +5,8 @@
 //!   come from [`search::Search`], the one registry of search variants.
 //! - [`load()`]: finds a registered program, compiles it, validates it and keeps it in the
 //!   program cache ([`cache`]) for every caller; the cache's problems come back as
-//!   warnings in [`Loaded`], never printed here.
+//!   warnings in [`Loaded`], never printed here; a compilation (a first start) is told
+//!   to the process's observer, if the caller set one ([`observe`]).
 //! - [`runner`]: [`runner::LegalMoves`] and [`runner::MovePicker`] write a program's
 //!   input state for a position, run it and read its output state into typed values
 //!   ([`reply`]). Nothing here generates a move or judges a position: that is the rules'.
@@ -15,6 +16,7 @@
 //! session, matches, benchmarks and the command line.
 
 pub mod cache;
+pub mod observe;
 pub mod registry;
 pub mod reply;
 pub mod runner;
@@ -100,10 +102,20 @@ pub fn compile_valid(name: &str, options: &CompileOptions) -> Result<ValidProgra
 /// The registered program `name`, compiled with `options` and validated: read from the
 /// program cache when it holds this build's copy, else compiled and stored there.
 pub fn load(name: &str, options: &LoadOptions) -> Result<Loaded, LoadError> {
-    let compile_valid = || compile_valid(name, &options.compile);
     let cache = match options.cache {
         CacheUse::FromEnv => cache::ProgramCache::from_env(),
         CacheUse::Off => None,
+    };
+    let cached = cache.is_some();
+    let compile_valid = || {
+        let started = std::time::Instant::now();
+        observe::notify(observe::CompileEvent::Started { name, cached });
+        let program = compile_valid(name, &options.compile);
+        observe::notify(observe::CompileEvent::Finished {
+            name,
+            elapsed: started.elapsed(),
+        });
+        program
     };
     let Some(cache) = cache else {
         return Ok(Loaded {

@@ -141,25 +141,19 @@ pub trait Executor: Send + Sync {
     }
 }
 
-/// [`run_unless`]'s observer: remembers the last rule run and stops the run when its
-/// question answers true.
-struct Cut<F: FnMut() -> bool> {
-    stop: F,
-    last: Option<usize>,
-}
+/// Calls a function with each rule's index after the rule has run; its answer continues
+/// or stops the run. It wants neither match counts nor states, so the executors skip
+/// their bookkeeping: what a progress display or a cancellable run needs and no more.
+pub struct EachRule<F: FnMut(usize) -> ControlFlow<()>>(pub F);
 
-impl<F: FnMut() -> bool> Observer for Cut<F> {
+impl<F: FnMut(usize) -> ControlFlow<()>> Observer for EachRule<F> {
     fn after_rule(
         &mut self,
         index: usize,
         _: &RuleReport,
         _: &dyn Fn() -> String,
     ) -> ControlFlow<()> {
-        self.last = Some(index);
-        match (self.stop)() {
-            true => ControlFlow::Break(()),
-            false => ControlFlow::Continue(()),
-        }
+        (self.0)(index)
     }
 
     fn wants_match_counts(&self) -> bool {
@@ -175,11 +169,24 @@ impl<F: FnMut() -> bool> Observer for Cut<F> {
 /// atomic load is all it should cost): the final state, or `None` when `stop` answered
 /// true before the last rule had run. A cut run's state is thrown away: half a program's
 /// state means nothing.
-pub fn run_unless(exec: &dyn Executor, state: &str, stop: impl FnMut() -> bool) -> Option<String> {
+pub fn run_unless(
+    exec: &dyn Executor,
+    state: &str,
+    mut stop: impl FnMut() -> bool,
+) -> Option<String> {
     let rules = exec.program().rules().len();
-    let mut cut = Cut { stop, last: None };
-    let out = exec.run_observed(state, &mut cut);
-    let finished = rules == 0 || cut.last == Some(rules - 1);
+    let mut last = None;
+    let out = exec.run_observed(
+        state,
+        &mut EachRule(|index| {
+            last = Some(index);
+            match stop() {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            }
+        }),
+    );
+    let finished = rules == 0 || last == Some(rules - 1);
     finished.then_some(out)
 }
 
@@ -238,16 +245,31 @@ impl Choice {
         Choice { kind, cores }
     }
 
-    /// Builds the executor for `program`.
+    /// Builds the executor for `program`. For tests of the commands: with several cores
+    /// and [`PLANT_HELPER_PANIC`] set in the environment, the fast executor's helpers
+    /// panic with its value (see [`fast::Fast::plant_helper_panic`]).
     pub fn build(self, program: ValidProgram) -> Box<dyn Executor> {
         match self.kind {
             ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
-            ExecutorKind::Fast => Box::new(
-                fast::Fast::new(program).parallel(self.cores.get(), fast::DEFAULT_SPLIT_MIN),
-            ),
+            ExecutorKind::Fast => {
+                let mut fast =
+                    fast::Fast::new(program).parallel(self.cores.get(), fast::DEFAULT_SPLIT_MIN);
+                if self.cores.get() > 1
+                    && let Ok(message) = std::env::var(PLANT_HELPER_PANIC)
+                {
+                    fast = fast.plant_helper_panic(message.leak());
+                }
+                Box::new(fast)
+            }
         }
     }
 }
+
+/// The environment variable that makes [`Choice::build`] plant a panic on the fast
+/// executor's helper threads, for tests of how the commands report a panic on another
+/// core. Not for use outside tests.
+#[doc(hidden)]
+pub const PLANT_HELPER_PANIC: &str = "REGEX_CHESS_TEST_HELPER_PANIC";
 
 impl From<ExecutorKind> for Choice {
     fn from(kind: ExecutorKind) -> Choice {

@@ -16,16 +16,35 @@
 //!
 //! A player who names an illegal move, no move, or fails to answer loses by forfeit.
 //! Draws by repetition and by the fifty-move rule are applied at once, as if claimed.
+//!
+//! # What is kept of a move
+//!
+//! Besides the move, a [`MoveNote`]: the score and depth the mover reported, and the
+//! time its `choose` took, by the clock and in CPU time of the thread that asked (the
+//! engine's own work when it runs on one core; helper threads of the fast executor on
+//! several cores are not counted).
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use shakmaty::fen::Fen as SFen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
+use super::error::MatchError;
 use super::outcome::{Outcome, Termination};
 use super::pathology::{self, Pathologies};
 use super::players::{Player, Turn, fen_of, uci_of};
+use crate::engine::reply::Score;
+
+/// The CPU milliseconds of the calling thread so far; 0 on wasm32, which has no such
+/// clock (matches are not played there).
+fn thread_cpu_ms() -> f64 {
+    #[cfg(not(target_arch = "wasm32"))]
+    return crate::bench::cpu::thread_cpu_ms();
+    #[cfg(target_arch = "wasm32")]
+    0.0
+}
 
 /// The position key used for repetitions.
 pub fn repetition_key(pos: &Chess) -> u64 {
@@ -64,6 +83,21 @@ pub fn adjudicate(
     None
 }
 
+/// What the mover said about a move, and what it cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveNote {
+    /// The mover's score of the move, from its own side, when it reported one.
+    pub score: Option<Score>,
+    /// The plies it searched, when it reported them.
+    pub depth: Option<u32>,
+    /// Milliseconds by the clock.
+    pub wall_ms: f64,
+    /// Milliseconds of CPU time of the asking thread.
+    pub cpu_ms: f64,
+    /// Whether the mover is the engine.
+    pub by_engine: bool,
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -81,6 +115,8 @@ pub struct GameRecord {
     pub engine: Option<Color>,
     /// The moves played.
     pub moves: Vec<Move>,
+    /// What was said about each move, and its time (one for each of `moves`).
+    pub notes: Vec<MoveNote>,
     /// The result.
     pub outcome: Outcome,
     /// Why the game ended.
@@ -114,13 +150,14 @@ pub fn play_game(
         black: black.name(),
         engine,
         moves: Vec::new(),
+        notes: Vec::new(),
         outcome: Outcome::Draw,
         termination: Termination::MoveCap,
         pathologies: Pathologies::default(),
         pathology_events: Vec::new(),
         fen_mismatches: Vec::new(),
     };
-    let forfeit = |color: Color, why: String| {
+    let forfeit = |color: Color, why: MatchError| {
         let name = if color == Color::White {
             "white"
         } else {
@@ -173,7 +210,11 @@ pub fn play_game(
             pos: &pos,
             earlier: &earlier,
         };
-        let choice = match player.choose(&turn) {
+        let (started, cpu_before) = (Instant::now(), thread_cpu_ms());
+        let chosen = player.choose(&turn);
+        let cpu_ms = thread_cpu_ms() - cpu_before;
+        let wall_ms = started.elapsed().as_secs_f64() * 1e3;
+        let choice = match chosen {
             Ok(choice) => choice,
             Err(why) => {
                 (record.outcome, record.termination) = forfeit(color, why);
@@ -182,7 +223,7 @@ pub fn play_game(
         };
         let Some(m) = legal_move(&pos, &choice.uci) else {
             let why = format!("illegal move `{}` in {}", choice.uci, fen_of(&pos));
-            (record.outcome, record.termination) = forfeit(color, why);
+            (record.outcome, record.termination) = forfeit(color, MatchError::Player(why));
             return record;
         };
         if engine == Some(color) {
@@ -219,6 +260,13 @@ pub fn play_game(
         *seen.entry(repetition_key(&pos)).or_default() += 1;
         history.push(choice.uci);
         record.moves.push(m);
+        record.notes.push(MoveNote {
+            score: choice.score,
+            depth: choice.depth,
+            wall_ms,
+            cpu_ms,
+            by_engine: engine == Some(color),
+        });
     }
 }
 
@@ -228,11 +276,17 @@ pub fn legal_move(pos: &Chess, text: &str) -> Option<Move> {
 }
 
 /// The position of a FEN, checked by shakmaty.
-pub fn parse_position(fen: &str) -> Result<Chess, String> {
-    let parsed: SFen = fen.parse().map_err(|e| format!("bad FEN {fen:?}: {e}"))?;
+pub fn parse_position(fen: &str) -> Result<Chess, MatchError> {
+    let parsed: SFen = fen.parse().map_err(|e| MatchError::BadFen {
+        fen: fen.to_string(),
+        message: format!("{e}"),
+    })?;
     parsed
         .into_position(CastlingMode::Standard)
-        .map_err(|e| format!("not a legal position {fen:?}: {e}"))
+        .map_err(|e| MatchError::IllegalPosition {
+            fen: fen.to_string(),
+            message: format!("{e}"),
+        })
 }
 
 #[cfg(test)]

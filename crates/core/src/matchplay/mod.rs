@@ -5,30 +5,42 @@
 //! shakmaty checks every move and adjudicates ([`game`]); the opponents are not this
 //! engine ([`players`]); the report gives wins, draws and losses, the score, the Elo
 //! difference with a 95% interval ([`elo`]), how the games ended, and pathology counters
-//! ([`pathology`]). Games can be written as PGN ([`pgn`]).
+//! ([`pathology`]). Games can be written as PGN ([`pgn`]), and the match's result as one
+//! JSON line ([`results`]), what the charts are drawn from.
+//!
+//! A match can stop early: with a sequential probability ratio test ([`sprt`]) in its
+//! [`MatchConfig`], no game starts once the test has decided (the games already under
+//! way are finished and kept). [`run_match`] reports each finished game to its caller
+//! with the running totals ([`MatchProgress`]), which is how the command line draws its
+//! progress: nothing here prints.
 //!
 //! The engine itself is only ever asked through [`crate::uci::Engine`]: in the binary
 //! that is [`crate::uci::RulesEngine`], whose moves come from the rules.
 
 pub mod elo;
+pub mod error;
 pub mod game;
 pub mod outcome;
 pub mod pathology;
 pub mod pgn;
 pub mod players;
+pub mod results;
+pub mod sprt;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use shakmaty::{Chess, Color};
 
 use elo::EloEstimate;
+pub use error::MatchError;
 use game::{GameRecord, play_game};
 use outcome::Outcome;
 use pathology::Pathologies;
 use players::Player;
+use sprt::{Sprt, Verdict};
 
 /// An opening: a FEN line of the openings file.
 #[derive(Clone, Debug)]
@@ -43,7 +55,7 @@ pub struct Opening {
 
 /// Reads an openings file: one `FEN` or `FEN;eval` a line; blank lines and lines
 /// starting with `#` are skipped.
-pub fn read_openings(text: &str) -> Result<Vec<Opening>, String> {
+pub fn read_openings(text: &str) -> Result<Vec<Opening>, MatchError> {
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -51,7 +63,10 @@ pub fn read_openings(text: &str) -> Result<Vec<Opening>, String> {
             continue;
         }
         let fen = line.split(';').next().unwrap_or("").trim().to_string();
-        let pos = game::parse_position(&fen).map_err(|e| format!("line {}: {e}", number + 1))?;
+        let pos = game::parse_position(&fen).map_err(|problem| MatchError::Opening {
+            line: number + 1,
+            problem: Box::new(problem),
+        })?;
         openings.push(Opening {
             index: openings.len(),
             fen,
@@ -102,23 +117,159 @@ pub struct MatchConfig {
     pub max_plies: usize,
     /// How many games run at once.
     pub jobs: usize,
+    /// The test that stops the match early, if any.
+    pub sprt: Option<Sprt>,
 }
 
 /// Builds a player for a worker (each worker has its own engine process, say).
-pub type MakePlayer<'a> = dyn Fn() -> Result<Box<dyn Player>, String> + Sync + 'a;
+pub type MakePlayer<'a> = dyn Fn() -> Result<Box<dyn Player>, MatchError> + Sync + 'a;
+
+/// The engine's wins, draws and losses so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+impl Tally {
+    /// Counts `game` from the engine's side (white's when neither side is the engine).
+    pub fn add(&mut self, game: &GameRecord) {
+        let engine = game.engine.unwrap_or(Color::White);
+        match game.outcome {
+            Outcome::Draw => self.draws += 1,
+            Outcome::Win(c) if c == engine => self.wins += 1,
+            Outcome::Win(_) => self.losses += 1,
+        }
+    }
+
+    /// The games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The Elo estimate of the games counted (`None` before any).
+    pub fn elo(&self) -> Option<EloEstimate> {
+        EloEstimate::from_results(self.wins, self.draws, self.losses)
+    }
+}
+
+/// Where a match stands when a game ends: what [`run_match`] tells its caller.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchProgress<'a> {
+    /// The game that ended.
+    pub game: &'a GameRecord,
+    /// The games ended so far, this one included.
+    pub done: usize,
+    /// The games scheduled.
+    pub total: usize,
+    /// The engine's results so far.
+    pub tally: Tally,
+    /// The test's log-likelihood ratio so far, with a test.
+    pub llr: Option<f64>,
+    /// The test's verdict, once it has decided (no game starts after that).
+    pub verdict: Option<Verdict>,
+}
+
+/// How a sequential probability ratio test ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtOutcome {
+    /// The test.
+    pub test: Sprt,
+    /// The accepted hypothesis; `None` when the schedule ran out first.
+    pub verdict: Option<Verdict>,
+    /// The log-likelihood ratio when it decided (or after the last game).
+    pub llr: f64,
+    /// The engine's results when it decided (or after the last game).
+    pub tally: Tally,
+}
+
+impl SprtOutcome {
+    /// The outcome in one line: `SPRT (elo0 0, ...): H1 accepted ... after 37 games (LLR
+    /// 2.97, bounds -2.94 to 2.94)`.
+    pub fn describe(&self) -> String {
+        let (lower, upper) = self.test.bounds();
+        let verdict = self.verdict.map_or_else(
+            || "no decision: the schedule ended first".to_string(),
+            |v| v.describe(&self.test),
+        );
+        format!(
+            "SPRT ({}): {verdict} after {} games (LLR {:.2}, bounds {:.2} to {:.2})",
+            self.test.describe(),
+            self.tally.games(),
+            self.llr,
+            lower,
+            upper
+        )
+    }
+}
+
+/// What a match gives: its games, and how its test ended, if it had one.
+#[derive(Clone, Debug)]
+pub struct MatchResult {
+    /// The games played, in schedule order.
+    pub games: Vec<GameRecord>,
+    /// The test's outcome.
+    pub sprt: Option<SprtOutcome>,
+}
+
+/// The totals kept while games end, in the order they end.
+#[derive(Debug, Default)]
+struct Running {
+    done: usize,
+    tally: Tally,
+    decided: Option<SprtOutcome>,
+}
 
 /// Plays the match: `engine` against `opponent`, `config.jobs` games at a time. Games
-/// are returned in schedule order; `progress` is called as each one ends.
+/// are returned in schedule order; `progress` is called as each one ends, with the
+/// totals so far (one call at a time).
 pub fn run_match(
     config: &MatchConfig,
     engine: &MakePlayer<'_>,
     opponent: &MakePlayer<'_>,
-    progress: &(dyn Fn(&GameRecord) + Sync),
-) -> Result<Vec<GameRecord>, String> {
+    progress: &(dyn Fn(&MatchProgress<'_>) + Sync),
+) -> Result<MatchResult, MatchError> {
     let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let running = Mutex::new(Running::default());
     let results: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
-    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let errors: Mutex<Vec<MatchError>> = Mutex::new(Vec::new());
     let jobs = config.jobs.clamp(1, config.pairings.len().max(1));
+    let total = config.pairings.len();
+    // Counts a finished game, runs the test, and tells the caller.
+    let finished = |record: &GameRecord| {
+        let mut run = running.lock().unwrap();
+        run.done += 1;
+        run.tally.add(record);
+        let mut llr = None;
+        if let Some(test) = config.sprt {
+            let value = test.llr(run.tally.wins, run.tally.draws, run.tally.losses);
+            llr = Some(value);
+            if run.decided.is_none()
+                && let Some(verdict) = test.verdict(value)
+            {
+                run.decided = Some(SprtOutcome {
+                    test,
+                    verdict: Some(verdict),
+                    llr: value,
+                    tally: run.tally,
+                });
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        progress(&MatchProgress {
+            game: record,
+            done: run.done,
+            total,
+            tally: run.tally,
+            llr,
+            verdict: run.decided.and_then(|d| d.verdict),
+        });
+    };
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| {
@@ -131,6 +282,9 @@ pub fn run_match(
                     }
                 };
                 loop {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(pairing) = config.pairings.get(i) else {
                         break;
@@ -151,19 +305,27 @@ pub fn run_match(
                         Some(pairing.engine),
                         config.max_plies,
                     );
-                    progress(&record);
+                    finished(&record);
                     results.lock().unwrap().push(record);
                 }
             });
         }
     });
-    let errors = errors.into_inner().unwrap();
-    if let Some(e) = errors.first() {
-        return Err(e.clone());
+    if let Some(e) = errors.into_inner().unwrap().into_iter().next() {
+        return Err(e);
     }
     let mut games = results.into_inner().unwrap();
     games.sort_by_key(|g| g.number);
-    Ok(games)
+    let run = running.into_inner().unwrap();
+    let sprt = config.sprt.map(|test| {
+        run.decided.unwrap_or(SprtOutcome {
+            test,
+            verdict: None,
+            llr: test.llr(run.tally.wins, run.tally.draws, run.tally.losses),
+            tally: run.tally,
+        })
+    });
+    Ok(MatchResult { games, sprt })
 }
 
 /// The totals of a match, from the engine's view.
@@ -191,18 +353,15 @@ impl Summary {
     /// Adds up `games`.
     pub fn of(games: &[GameRecord]) -> Summary {
         let mut s = Summary::default();
+        let mut tally = Tally::default();
         for g in games {
+            tally.add(g);
             let engine = g.engine.unwrap_or(Color::White);
-            match g.outcome {
-                Outcome::Draw => s.draws += 1,
-                Outcome::Win(c) if c == engine => s.wins += 1,
-                Outcome::Win(_) => {
-                    s.losses += 1;
-                    if let outcome::Termination::Forfeit(why) = &g.termination {
-                        s.engine_forfeits
-                            .push(format!("game {}: {why}", g.number + 1));
-                    }
-                }
+            if g.outcome == Outcome::Win(!engine)
+                && let outcome::Termination::Forfeit(why) = &g.termination
+            {
+                s.engine_forfeits
+                    .push(format!("game {}: {why}", g.number + 1));
             }
             *s.terminations.entry(g.termination.kind()).or_default() += 1;
             s.pathologies.add(&g.pathologies);
@@ -217,6 +376,7 @@ impl Summary {
                     .map(|m| format!("game {}: {m}", g.number + 1)),
             );
         }
+        (s.wins, s.draws, s.losses) = (tally.wins, tally.draws, tally.losses);
         s
     }
 
@@ -315,7 +475,8 @@ mod tests {
         assert!(
             read_openings("nonsense\n")
                 .unwrap_err()
-                .starts_with("line 1: ")
+                .to_string()
+                .starts_with("line 1: bad FEN ")
         );
     }
 }

@@ -93,6 +93,9 @@ pub struct Fast {
     /// Set once a helper went through every rule of the program: later runs start none
     /// (a pattern still not compiled, one no run has needed, is compiled on first use).
     all_compiled: AtomicBool,
+    /// A panic planted on a helper of the multi-core mode (see
+    /// [`Fast::plant_helper_panic`]).
+    planted: Option<&'static str>,
 }
 
 impl Fast {
@@ -114,7 +117,23 @@ impl Fast {
             compile_ahead: std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
             speculate: false,
             all_compiled: AtomicBool::new(false),
+            planted: None,
         }
+    }
+
+    /// A hook for tests of how a run ends when a core panics: with several cores
+    /// ([`Fast::parallel`]), a helper thread panics with `message` in the last piece of
+    /// every hand-off (the caller leaves that piece to the helpers when one started).
+    /// The run then panics on the calling thread with the same payload, within the
+    /// piece's time; the executor stays usable (without the hook, later runs are
+    /// whole). On one core it does nothing. Not for use outside tests.
+    #[doc(hidden)]
+    pub fn plant_helper_panic(mut self, message: &'static str) -> Fast {
+        self.planted = Some(message);
+        if let Some(parallel) = &mut self.parallel {
+            parallel.plant_panic(message);
+        }
+        self
     }
 
     /// With several cores, has the caller search each of its pieces of a rule that is
@@ -163,6 +182,9 @@ impl Fast {
     /// the caller. Results, match counts and reports are identical either way.
     pub fn parallel(mut self, cores: usize, min_len: usize) -> Fast {
         self.parallel = Parallel::new(cores, min_len);
+        if let (Some(parallel), Some(message)) = (&mut self.parallel, self.planted) {
+            parallel.plant_panic(message);
+        }
         self
     }
 
@@ -284,8 +306,10 @@ impl Executor for Fast {
                 let helper = std::thread::Builder::new().spawn_scoped(scope, || {
                     self.compile_rules(range.clone(), &at, &stop, &state, ascii)
                 });
+                // Stops the helper however the run ends: a run that panics unwinds
+                // through the scope, which waits for the helper first.
+                let _stop = SetOnDrop(&stop);
                 run(&mut pooled);
-                stop.store(true, Ordering::Relaxed);
                 drop(helper);
             });
         } else {
@@ -300,6 +324,15 @@ impl Executor for Fast {
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner)
             .into_string()
+    }
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 

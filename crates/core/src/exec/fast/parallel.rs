@@ -35,6 +35,12 @@
 //! start exactly where the piece before ended; a helper's start at their bounds and are
 //! mended by the join where a match crossed into them.
 //!
+//! Panics: a panic on a helper ends the run as a panic on the calling thread, with the
+//! helper's payload, as soon as the caller next waits for a piece (the helper stops
+//! taking pieces); a panic on the caller stops the helpers before it leaves the crew. In
+//! both cases every helper thread is gone when [`Parallel::with_crew`] returns or
+//! unwinds, so no thread waits for a piece that will never come.
+//!
 //! Trade-offs: every helper has its own scratch (lazy DFA caches are per thread of
 //! execution), pooled with the caller's between runs. Waking a helper costs a few
 //! microseconds, so only states of at least `min_len` bytes are shared (see PERF.md,
@@ -42,7 +48,9 @@
 //!
 //! Layer 7: uses `rope`, `stretch`, `state`, `rules` and `rewrite`.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock};
 
 use std::ops::Range;
@@ -87,6 +95,9 @@ pub struct Parallel {
     pieces: usize,
     /// States shorter than this are not cut.
     min_len: usize,
+    /// A panic planted in the last piece of every hand-off, on a helper (see
+    /// [`Parallel::plant_panic`]).
+    planted: Option<&'static str>,
 }
 
 impl Parallel {
@@ -97,7 +108,15 @@ impl Parallel {
             cores,
             pieces: cores * PIECES_PER_CORE,
             min_len: min_len.max(2),
+            planted: None,
         })
+    }
+
+    /// Has a helper panic with `message` in the last piece of every hand-off (the caller
+    /// leaves that piece to the helpers when one started): for the tests of what a panic
+    /// on a helper does to a run.
+    pub fn plant_panic(&mut self, message: &'static str) {
+        self.planted = Some(message);
     }
 
     /// The number of cores.
@@ -131,11 +150,14 @@ impl Parallel {
             results: Mutex::new((0..MAX_PIECES).map(|_| Done::default()).collect()),
             done: Condvar::new(),
             buffers: stretch::Buffers::default(),
+            started: AtomicUsize::new(0),
+            failed: AtomicBool::new(false),
+            failure: Mutex::new(None),
         };
         std::thread::scope(|scope| {
             let mut started = Vec::new();
+            let crew = &crew;
             for scratch in helpers.iter_mut().take(self.cores - 1) {
-                let crew = &crew;
                 // A helper that cannot start is no error: the caller takes every piece
                 // no helper claims, so fewer helpers (even none) give the same result.
                 match spawn_helper(scope, move || crew.help(scratch)) {
@@ -143,9 +165,13 @@ impl Parallel {
                     Err(_) => break,
                 }
             }
-            let result = body(&crew);
-            lock(&crew.job).stop = true;
-            crew.wake.notify_all();
+            crew.started.store(started.len(), Ordering::Relaxed);
+            let result = {
+                // Stops the helpers however the body ends, unwinding included: the
+                // scope waits for them before it lets a panic of the caller go on.
+                let _stop = Stop(crew);
+                body(crew)
+            };
             // Joined explicitly: the scope's own wait ends when a helper's closure
             // returns, before the thread has run its thread-local destructors; a join
             // waits for the thread to be gone, so nothing of it outlives the run (a
@@ -153,11 +179,23 @@ impl Parallel {
             // docs/fuzzing.md).
             for handle in started {
                 if let Err(panic) = handle.join() {
-                    std::panic::resume_unwind(panic);
+                    panic::resume_unwind(panic);
                 }
             }
+            // A helper that panicked in a piece the caller never waited for.
+            crew.rethrow();
             result
         })
+    }
+}
+
+/// Tells the crew's helpers to stop when dropped.
+struct Stop<'c, 'a>(&'c Crew<'a>);
+
+impl Drop for Stop<'_, '_> {
+    fn drop(&mut self) {
+        lock(&self.0.job).stop = true;
+        self.0.wake.notify_all();
     }
 }
 
@@ -233,6 +271,11 @@ pub struct Crew<'a> {
     done: Condvar,
     /// The buffers of stretch pieces, from one rule to the next.
     buffers: stretch::Buffers,
+    /// How many helper threads started.
+    started: AtomicUsize,
+    /// Set when a helper panicked; its payload waits in `failure` for the caller.
+    failed: AtomicBool,
+    failure: Mutex<Option<Box<dyn Any + Send + 'static>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -269,7 +312,12 @@ impl Crew<'_> {
                     generation: job.generation,
                     ..Done::default()
                 };
-                {
+                let piece = panic::catch_unwind(AssertUnwindSafe(|| {
+                    if let Some(message) = self.parallel.planted
+                        && k + 2 == job.bounds.len()
+                    {
+                        panic!("{message}");
+                    }
                     let state = state::read(self.state);
                     let (text, index) = (state.flat_text(), state.flat_index());
                     let (from, limit) = (job.bounds[k], job.bounds[k + 1]);
@@ -297,11 +345,29 @@ impl Crew<'_> {
                             done.stretch = stretch.run_piece(caches, &self.buffers, from..limit);
                         }
                     }
+                }));
+                if let Err(payload) = piece {
+                    // The caller re-raises it; this helper takes no more pieces (its
+                    // scratch space may be half updated).
+                    lock(&self.failure).get_or_insert(payload);
+                    self.failed.store(true, Ordering::Release);
+                    let _results = lock(&self.results);
+                    self.done.notify_all();
+                    return;
                 }
                 let mut results = lock(&self.results);
                 results[k] = done;
                 self.done.notify_all();
             }
+        }
+    }
+
+    /// Re-raises on the calling thread the panic of a helper, if one panicked.
+    fn rethrow(&self) {
+        if self.failed.load(Ordering::Acquire)
+            && let Some(payload) = lock(&self.failure).take()
+        {
+            panic::resume_unwind(payload);
         }
     }
 
@@ -407,9 +473,15 @@ impl Crew<'_> {
             generation
         };
         self.wake.notify_all();
+        // With a planted panic, the last piece is left to a helper that started.
+        let planted = self.parallel.planted.is_some() && self.started.load(Ordering::Relaxed) > 0;
         let mut runs: Vec<Option<T>> = Vec::with_capacity(pieces);
         runs.push(Some(mine(0, scratch)));
         for k in 1..pieces {
+            if planted && k + 1 == pieces {
+                runs.push(None);
+                continue;
+            }
             let open = 2 * generation;
             let claimed = self.claims[k - 1]
                 .compare_exchange(open, open + 1, Ordering::AcqRel, Ordering::Acquire)
@@ -423,6 +495,12 @@ impl Crew<'_> {
                 Some(run) => run,
                 None => {
                     while results[k].generation != generation {
+                        if self.failed.load(Ordering::Acquire) {
+                            drop(results);
+                            self.rethrow();
+                            results = lock(&self.results);
+                            continue;
+                        }
                         results = self
                             .done
                             .wait(results)
@@ -460,6 +538,47 @@ mod tests {
         let got = Fast::new(program).parallel(4, 1).run(&state);
         REFUSE_HELPERS.with(|refuse| refuse.set(false));
         assert_eq!(got, want);
+    }
+
+    /// A helper that panics in its piece ends the run with its panic on the calling
+    /// thread (a rope run's hand-off and a stretch's), instead of leaving the caller
+    /// waiting for the piece; the executor then runs again. The run goes on a thread of
+    /// its own so that a hang fails the test instead of holding it up.
+    #[test]
+    fn a_panic_on_a_helper_ends_the_run_with_its_message() {
+        use crate::exec::Executor;
+        use crate::exec::fast::Fast;
+        use crate::program::{Program, Rule};
+        use std::sync::mpsc;
+        use std::time::Duration;
+        let local = [Rule::new("(%%\n#x: )([01]+)\n", "${1}${2}1\n")];
+        // Not local (it spans a thread boundary), but splittable: a stretch.
+        let stretch = [Rule::new("0\n%%", "0\n%q")];
+        let state = "%%\n#x: 0\n".repeat(300);
+        for rules in [&local[..], &stretch[..]] {
+            let program = Program::from_rules(rules.to_vec()).validate().unwrap();
+            let fast = Fast::new(program)
+                .parallel(2, 1)
+                .plant_helper_panic("planted in a helper's piece");
+            let state = state.clone();
+            let (send, receive) = mpsc::channel();
+            std::thread::spawn(move || {
+                let first = std::panic::catch_unwind(|| fast.run(&state));
+                let second = std::panic::catch_unwind(|| fast.run(&state));
+                send.send((first.err(), second.err())).unwrap();
+            });
+            let (first, second) = receive
+                .recv_timeout(Duration::from_secs(120))
+                .expect("the runs end instead of waiting for the helper's piece");
+            for payload in [first, second] {
+                let payload = payload.expect("the helper's panic reaches the caller");
+                let message = payload
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| payload.downcast_ref::<&str>().copied());
+                assert_eq!(message, Some("planted in a helper's piece"), "{rules:?}");
+            }
+        }
     }
 
     #[test]
