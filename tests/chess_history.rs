@@ -442,9 +442,13 @@ fn move_between(from: &Chess, to: &Chess) -> String {
 fn the_play_programs_search_with_the_board_history() {
     // The cycles of the first test, played through the board text: the engine to move in
     // the start position again, its earlier positions in the `History:` line. Those where
-    // the history changes the move of the default search or of `2ply`, and one in eight
-    // of the others.
-    let searches = [Spec::of(Search::default_play().name()), Spec::of("2ply")];
+    // the history changes the move of the default search, of `2ply` or of `3ply-qe`, and
+    // one in eight of the others.
+    let searches = [
+        Spec::of(Search::default_play().name()),
+        Spec::of("2ply"),
+        Spec::of(Search::ThreePlyQe.name()),
+    ];
     let mut cases = Vec::new();
     let mut others = 0;
     for start in starts() {
@@ -508,8 +512,14 @@ fn the_play_programs_search_with_the_board_history() {
             .filter(|(_, (w, o))| w != o)
             .map(|((root, _, _), _)| balance(root))
             .collect();
+        // The history changes the move here, ahead and behind. With `3ply-qe`'s tapered
+        // tables it changes the move in few of these cycles, none ahead: there, that it
+        // changes it at all (the first test compares `3ply-qe`'s move, score and nodes
+        // with the history against the oracle's on every cycle).
+        let both = changed.iter().any(|b| *b > 0) && changed.iter().any(|b| *b < 0);
+        let three = variant == Search::ThreePlyQe.name();
         assert!(
-            changed.iter().any(|b| *b > 0) && changed.iter().any(|b| *b < 0),
+            both || (three && !changed.is_empty()),
             "{variant}: the history changes the move ahead and behind: {changed:?}"
         );
         for &kind in kinds {

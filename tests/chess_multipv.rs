@@ -65,7 +65,7 @@ fn check_state(variant: Search, plain: &str, ranked: &str, fen_text: &str) -> Op
         Err(e) => return Some(format!("{name} {fen_text}: {e}")),
     };
     let pos = judge::position(fen_text);
-    let spec = Spec::of(variant.name());
+    let spec = Spec::of(variant.name()).at(&pos);
     let (searched, reply) = match (oracle_variants::search(spec, &pos), reply) {
         (None, Reply::NoMove(_)) => return None,
         (Some(searched), Reply::Move(reply)) => (searched, reply),

@@ -54,8 +54,8 @@ pub fn check_reply(
     reply: Result<Reply, RunError>,
 ) -> Option<String> {
     let name = variant.name();
-    let spec = Spec::of(name);
     let pos = judge::position(fen_text);
+    let spec = Spec::of(name).at(&pos);
     let reply = match reply {
         Ok(reply) => reply,
         Err(e) => return Some(format!("{name} {fen_text}: {e}")),

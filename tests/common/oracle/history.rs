@@ -25,6 +25,7 @@
 use shakmaty::zobrist::Zobrist128;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
 
+use super::deep;
 use super::judge;
 use super::tables;
 use super::variants::{self, Searched, Spec};
@@ -128,6 +129,7 @@ fn after_move(spec: Spec, after: &Chess, engine: Color, near: &[Key]) -> (i32, u
 /// The variant's answer on `pos` with `input`; `None` when the side to move has no
 /// legal move.
 pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
+    let spec = spec.at(pos);
     let engine = pos.turn();
     let keep = (pos.halfmoves() as usize).min(100);
     let entries: Vec<Key> = input.history.iter().rev().take(keep).map(key).collect();
@@ -162,4 +164,48 @@ pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
     }
     let allowed = |uci: &str| !restricted || input.searchmoves.iter().any(|m| m == uci);
     Searched::choose(scored, nodes, allowed)
+}
+
+/// The deeper search of `d` on `pos` with `input`, under the same rules: a root move
+/// that repeats a compared entry is scored as above (its replies unsearched), and a
+/// position after a reply that equals one of its child's entries one reply away scores
+/// 0; `None` when there is no legal move.
+pub fn deep_search(d: &deep::Deep, pos: &Chess, input: &Input) -> Option<Searched> {
+    let keep = (pos.halfmoves() as usize).min(100);
+    let entries: Vec<Key> = input.history.iter().rev().take(keep).map(key).collect();
+    let compared: Vec<&Key> = entries.iter().step_by(2).take(50).collect();
+    let engine_side: Vec<&Key> = entries.iter().skip(1).step_by(2).take(50).collect();
+    let legal: Vec<String> = judge::legal_uci(pos);
+    let restricted = legal.iter().any(|m| input.searchmoves.contains(m));
+    let mut moves = Vec::new();
+    let mut nears: Vec<Vec<Key>> = Vec::new();
+    for m in &pos.legal_moves() {
+        let child = judge::play_move(pos, m);
+        let child_key = key(&child);
+        let reversible = child.halfmoves() != 0;
+        let uci = judge::uci(m);
+        let fixed = (reversible && compared.contains(&&child_key)).then(|| {
+            let mated = child.legal_moves().is_empty() && child.is_check();
+            if mated { tables::MATE } else { 0 }
+        });
+        let near: Vec<Key> = if reversible && fixed.is_none() {
+            engine_side
+                .iter()
+                .filter(|e| one_reply_away(&child_key, e))
+                .take(4)
+                .map(|e| (*e).clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        nears.push(near);
+        moves.push(deep::RootMove {
+            allowed: !restricted || input.searchmoves.contains(&uci),
+            uci,
+            child,
+            fixed,
+        });
+    }
+    let near = |i: usize, next: &Chess| !nears[i].is_empty() && nears[i].contains(&key(next));
+    deep::search_moves(d, pos, &moves, &near)
 }

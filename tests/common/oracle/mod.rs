@@ -31,11 +31,13 @@
 #![allow(dead_code)]
 
 pub mod answer;
+pub mod deep;
 pub mod engine;
 pub mod history;
 pub mod judge;
 pub mod parallel;
 pub mod perft;
+pub mod pesto;
 pub mod playouts;
 pub mod search;
 pub mod tables;

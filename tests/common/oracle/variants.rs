@@ -19,8 +19,16 @@
 //!   the opponent, plus [`endgame_term`] of the third-ply position; a mate given on ply
 //!   `p` scores `MATE - 5 (p - 1)` (mated: its negation), a stalemate 0.
 //!
+//! `3ply-qe` scores with PeSTO's tapered tables ([`super::pesto`]) blended once per
+//! search, at the middle of the root position's bucket of five phases (phase 0-4 at 2,
+//! 5-9 at 7, ..., 20-24 at 22); its endgame term cancels the attacking king's entry at
+//! phase 2 (the first bucket's). The other variants score with the simplified tables.
+//! `3ply-qe-simplified` (oracle only: the screens' baseline) is `3ply-qe` with the
+//! simplified tables.
+//!
 //! Scores are centipawns from the engine's view; `MATE` and `-MATE` are mates.
 
+use super::pesto;
 use super::tables;
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
@@ -42,6 +50,11 @@ pub struct Spec {
     /// The endgame term counts the kings' opposition, with the rook's box
     /// ([`opposition_term`]).
     pub opposition: bool,
+    /// PeSTO's tapered tables instead of the simplified ones.
+    pub tapered: bool,
+    /// With `tapered`: the phase the tables are blended at, the middle of the root's
+    /// bucket ([`Spec::at`]); -1 until a root sets it.
+    pub phase: i32,
 }
 
 impl Spec {
@@ -54,6 +67,8 @@ impl Spec {
                 depth: 2,
                 rook_box: false,
                 opposition: false,
+                tapered: false,
+                phase: -1,
             },
             "2ply-q" => Spec {
                 quiescence: true,
@@ -61,6 +76,8 @@ impl Spec {
                 depth: 2,
                 rook_box: false,
                 opposition: false,
+                tapered: false,
+                phase: -1,
             },
             "2ply-qe" => Spec {
                 quiescence: true,
@@ -68,6 +85,8 @@ impl Spec {
                 depth: 2,
                 rook_box: true,
                 opposition: true,
+                tapered: false,
+                phase: -1,
             },
             "3ply-qe" => Spec {
                 quiescence: true,
@@ -75,9 +94,69 @@ impl Spec {
                 depth: 3,
                 rook_box: true,
                 opposition: true,
+                tapered: true,
+                phase: -1,
+            },
+            "3ply-qe-simplified" => Spec {
+                tapered: false,
+                ..Spec::of("3ply-qe")
             },
             other => panic!("the oracle has no search `{other}`"),
         }
+    }
+
+    /// The spec for a search from `root`: with the tapered tables, the phase they are
+    /// blended at is the middle of the bucket of five phases `root`'s phase falls in.
+    pub fn at(self, root: &Chess) -> Spec {
+        let phase = if self.tapered {
+            5 * (pesto::phase(root) / 5).min(4) + 2
+        } else {
+            -1
+        };
+        Spec { phase, ..self }
+    }
+
+    /// What a `color` `role` on `square` is worth to its own side.
+    pub fn worth(self, role: Role, color: Color, square: Square) -> i32 {
+        if !self.tapered {
+            return tables::worth(role, color, square);
+        }
+        assert!(self.phase >= 0, "a tapered spec needs its root (Spec::at)");
+        let (mg, eg) = pesto::mg_eg(role, color, square);
+        pesto::blend(mg, eg, self.phase)
+    }
+
+    /// The material-plus-table score of `pos` from `side`'s view.
+    pub fn score(self, pos: &Chess, side: Color) -> i32 {
+        if !self.tapered {
+            return score(pos, side);
+        }
+        pos.board()
+            .iter()
+            .map(|(sq, piece)| {
+                let v = self.worth(piece.role, piece.color, sq);
+                if piece.color == side { v } else { -v }
+            })
+            .sum()
+    }
+
+    /// The attacking king's table cancelled by the endgame term: the largest entry of
+    /// the king's table less its entry on `square` (the tapered tables at phase 2).
+    fn king_share(self, color: Color, square: Square) -> i32 {
+        if !self.tapered {
+            // The simplified king's table, whose largest entry is 30.
+            return 30 - tables::bonus(Role::King, color, square);
+        }
+        let entry = |sq: Square| {
+            let (mg, eg) = pesto::mg_eg(Role::King, color, sq);
+            pesto::blend(mg, eg, 2)
+        };
+        let most = Square::ALL
+            .into_iter()
+            .map(entry)
+            .max()
+            .expect("64 squares");
+        most - entry(square)
     }
 }
 
@@ -114,8 +193,8 @@ pub fn endgame_term(pos: &Chess, side: Color, spec: Spec) -> i32 {
         25 * (centre(lf) + centre(lr)) + 10 * (7 - (lf - of).abs()) + 10 * (7 - (lr - or).abs());
     let rooks = board.by_color(attacker) & board.by_role(Role::Rook);
     if spec.rook_box {
-        // The king's table, whose largest entry is 30, cancelled up to a constant.
-        term += 30 - tables::bonus(Role::King, attacker, own);
+        // The king's table cancelled up to a constant.
+        term += spec.king_share(attacker, own);
         if let (1, Some(rook)) = (men(attacker), rooks.first()) {
             term += rook_box_term(lone, rook);
             if spec.opposition {
@@ -173,14 +252,14 @@ pub fn leaf(spec: Spec, pos: &Chess, engine: Color) -> (i32, u64) {
     } else {
         0
     };
-    let stand = score(pos, engine) + extra;
+    let stand = spec.score(pos, engine) + extra;
     if !spec.quiescence {
         return (stand, 0);
     }
     let noisy: Vec<Move> = pos.legal_moves().into_iter().filter(is_noisy).collect();
     let best = noisy
         .iter()
-        .map(|m| score(&judge::play_move(pos, m), engine) + extra)
+        .map(|m| spec.score(&judge::play_move(pos, m), engine) + extra)
         .fold(stand, i32::max);
     (best, noisy.len() as u64)
 }
@@ -218,14 +297,14 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
     } else {
         0
     };
-    let stand = score(&last, engine);
+    let stand = spec.score(&last, engine);
     if !spec.quiescence {
         return (stand + extra, 0);
     }
     let noisy: Vec<&Move> = replies.iter().filter(|m| is_noisy(m)).collect();
     let worst = noisy
         .iter()
-        .map(|m| score(&judge::play_move(&last, m), engine))
+        .map(|m| spec.score(&judge::play_move(&last, m), engine))
         .fold(stand, i32::min);
     (worst + extra, noisy.len() as u64)
 }
@@ -237,7 +316,7 @@ pub fn stand_pat(spec: Spec, next: &Chess, engine: Color) -> i32 {
     } else {
         0
     };
-    score(next, engine) + extra
+    spec.score(next, engine) + extra
 }
 
 /// The 3-ply score, from the engine's view, of the position after `reply` (played in
@@ -303,6 +382,7 @@ pub struct Searched {
 
 /// The variant's answer; `None` when the side to move has no legal move.
 pub fn search(spec: Spec, pos: &Chess) -> Option<Searched> {
+    let spec = spec.at(pos);
     let engine = pos.turn();
     let mut scored = Vec::new();
     let mut nodes = 0;

@@ -39,7 +39,7 @@
 //! share of the term in unary (`u` per unit of 5 cp), and one rule per length writes
 //! the signed integer.
 
-use super::eval;
+use super::eval::{self, Tables};
 use super::evaluate::{SCORE_BITS, board_offset, units};
 use super::stack_rules;
 use crate::compiler::dsl::{Builder, Value, kind};
@@ -158,8 +158,15 @@ pub fn king_table_most() -> i32 {
 /// king's entry from its side's view, so that the term cancels the king's table (a
 /// middlegame table, which holds the king at home) up to a constant.
 pub fn king_table_units(king: char, square: usize) -> i64 {
-    let entry = eval::piece_square(king, square).expect("a king");
-    units(king_table_most() - entry)
+    king_table_units_in(Tables::Simplified, king, square)
+}
+
+/// [`king_table_units`] with `tables`' first set (the tapered tables' lowest phases,
+/// where a lone king's endings are): that set's largest king entry less the king's.
+pub fn king_table_units_in(tables: Tables, king: char, square: usize) -> i64 {
+    let entry = |k: char, sq: usize| tables.entry(0, k, sq).expect("a king");
+    let most = (0..64).map(|sq| entry('K', sq)).max().expect("64 squares");
+    units(most - entry(king, square))
 }
 
 /// The lines (files or ranks) on the defender's king's side of the rook's line, on one
@@ -237,6 +244,12 @@ fn king_at(lone: bool, by_file: bool, at: usize) -> String {
 
 /// The rules of [`term_white`].
 pub fn term_rules() -> Vec<(String, String)> {
+    term_rules_with(Tables::Simplified)
+}
+
+/// The rules of [`term_white_with`].
+pub fn term_rules_with(tables: Tables) -> Vec<(String, String)> {
+    let king_table_units = |king: char, square: usize| king_table_units_in(tables, king, square);
     let zero = encode::int(SCORE_BITS, 0);
     let mut rules = vec![
         (
@@ -354,11 +367,22 @@ pub fn term_rules() -> Vec<(String, String)> {
 /// of 5 cp (see the module's documentation).
 #[track_caller]
 pub fn term_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Int> {
+    term_white_with(b, board, Tables::Simplified)
+}
+
+/// [`term_white`] with the attacking king's table share from `tables`
+/// ([`king_table_units_in`]).
+#[track_caller]
+pub fn term_white_with(
+    b: &mut Builder,
+    board: &Value<kind::Str>,
+    tables: Tables,
+) -> Value<kind::Int> {
     stack_rules::on_stack(
         b,
         "endgame_term",
         &[board.var()],
-        term_rules(),
+        term_rules_with(tables),
         Type::Int { bits: SCORE_BITS },
     )
 }

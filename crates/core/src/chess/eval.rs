@@ -12,6 +12,16 @@
 //!
 //! The search is a 2-ply minimax over legal moves (see `src/chess/mod.rs`), with
 //! [`MATE`] for a side that is checkmated and 0 for stalemate.
+//!
+//! # The tapered tables
+//!
+//! The `3ply-qe` search scores with [`Tables::Tapered`] instead: PeSTO's middlegame and
+//! endgame values and tables ([`super::pesto`]) blended at the root position's game
+//! phase ([`phase_weight`]: knights and bishops 1, rooks 2, queens 4, at most
+//! [`PHASE_MAX`]), taken to the middle of its bucket ([`bucket_of`], [`bucket_phase`]):
+//! one set of entries per bucket, so that a move's gain stays a table lookup (a search
+//! looks a few plies ahead, where the phase rarely moves, and the rules read the bucket
+//! as one more character of the lookup's key).
 
 /// The roles in table order.
 pub const ROLES: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
@@ -92,6 +102,80 @@ pub const PST: [[i32; 64]; 6] = [
         -30, -40, -40, -50, -50, -40, -40, -30,
     ],
 ];
+
+/// Which tables score positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tables {
+    /// [`VALUE`] and [`PST`]: the 2-ply variants'.
+    #[default]
+    Simplified,
+    /// PeSTO's tables blended at the root's phase bucket: `3ply-qe`'s.
+    Tapered,
+}
+
+/// The largest game phase (the starting position's).
+pub const PHASE_MAX: u32 = 24;
+
+/// The buckets of phases the tapered tables come in.
+pub const BUCKETS: usize = 5;
+
+/// What a piece of `role` (one of `PNBRQK`, either case) adds to the game phase.
+pub fn phase_weight(role: char) -> u32 {
+    match role.to_ascii_uppercase() {
+        'N' | 'B' => 1,
+        'R' => 2,
+        'Q' => 4,
+        _ => 0,
+    }
+}
+
+/// The bucket of a game phase (which is capped at [`PHASE_MAX`]): five phases a bucket,
+/// 20 to 24 the last.
+pub fn bucket_of(phase: u32) -> usize {
+    (phase.min(PHASE_MAX) / 5).min(BUCKETS as u32 - 1) as usize
+}
+
+/// The phase a bucket's tables are blended at: its middle, 2, 7, 12, 17, 22.
+pub fn bucket_phase(bucket: usize) -> i32 {
+    5 * bucket as i32 + 2
+}
+
+/// The middlegame entry `mg` and the endgame entry `eg` blended at `phase`:
+/// `(mg * phase + eg * (24 - phase)) / 24`, rounded to the nearest multiple of 5 (halves
+/// up), the rules' unit.
+pub fn blend(mg: i32, eg: i32, phase: i32) -> i32 {
+    let n = mg * phase + eg * (PHASE_MAX as i32 - phase);
+    (n + 60).div_euclid(120) * 5
+}
+
+impl Tables {
+    /// How many sets of entries the tables have: 1, or one per bucket.
+    pub fn buckets(self) -> usize {
+        match self {
+            Tables::Simplified => 1,
+            Tables::Tapered => BUCKETS,
+        }
+    }
+
+    /// The entry of `piece` (`PNBRQK` white, `pnbrqk` black) on `square` (a1 = 0) in
+    /// set `bucket`: its value plus its square bonus, from its own side's view.
+    pub fn entry(self, bucket: usize, piece: char, square: usize) -> Option<i32> {
+        match self {
+            Tables::Simplified => piece_square(piece, square),
+            Tables::Tapered => {
+                let role = role_index(piece)?;
+                let index = if piece.is_ascii_uppercase() {
+                    square
+                } else {
+                    square ^ 56
+                };
+                let mg = super::pesto::MG_VALUE[role] + super::pesto::MG_PST[role][index];
+                let eg = super::pesto::EG_VALUE[role] + super::pesto::EG_PST[role][index];
+                Some(blend(mg, eg, bucket_phase(bucket)))
+            }
+        }
+    }
+}
 
 /// The index of `role` (one of `PNBRQK`, either case) in [`ROLES`].
 pub fn role_index(role: char) -> Option<usize> {

@@ -58,7 +58,7 @@ mod full_score;
 
 use std::collections::BTreeMap;
 
-use super::eval;
+use super::eval::{self, Tables};
 use super::stack_rules::{self, on_stack};
 use crate::compiler::dsl::{Builder, Value, kind};
 use crate::compiler::ir::{Instruction, Type};
@@ -88,10 +88,35 @@ pub fn units(value: i32) -> i64 {
 /// The mover's-own-view value of `piece` (`PNBRQKpnbrqk`, or `.` for empty = 0) on the
 /// square with index `square` (a1 = 0), in units.
 pub fn own_units(piece: char, square: usize) -> i64 {
+    own_units_in(Tables::Simplified, 0, piece, square)
+}
+
+/// [`own_units`] with `tables`' set `bucket`.
+pub fn own_units_in(tables: Tables, bucket: usize, piece: char, square: usize) -> i64 {
     if piece == '.' {
         return 0;
     }
-    units(eval::piece_square(piece, square).expect("a piece letter"))
+    units(tables.entry(bucket, piece, square).expect("a piece letter"))
+}
+
+/// What the score and gain rules read: a set of tables and, when it has several sets
+/// (the tapered tables' buckets), the variable holding the set's number, one digit.
+#[derive(Clone, Debug)]
+pub struct Scoring {
+    /// The tables.
+    pub tables: Tables,
+    /// The set's number, with the tapered tables.
+    pub bucket: Option<Value<kind::Str>>,
+}
+
+impl Scoring {
+    /// The simplified tables, which have one set.
+    pub fn simplified() -> Scoring {
+        Scoring {
+            tables: Tables::Simplified,
+            bucket: None,
+        }
+    }
 }
 
 /// White's-view value: white pieces count for, black pieces against.
@@ -162,7 +187,8 @@ fn square_index(name: &str) -> usize {
 
 /// The moves with an extra part, as `(<to><from>, mover, extra)`: the extra part of the
 /// arrival value is the castling rook's change or the en-passant victim's entry.
-fn extra_moves() -> Vec<(String, char, i64)> {
+fn extra_moves(own: &dyn Fn(char, usize) -> i64) -> Vec<(String, char, i64)> {
+    let own_units = own;
     let mut out = Vec::new();
     for (king, from, to, rook_from, rook_to) in [
         ('K', "e1", "g1", "h1", "f1"),
@@ -229,13 +255,25 @@ fn trie(entries: &[(String, String)]) -> String {
 ///   key `<mover><from><to><promotion>:<captured>`;
 /// - the rules of [`arrival_rules`] write the arrival's code, those of `sum_rules` the
 ///   sum and drop the rest.
-fn gain_rules() -> Vec<(String, String)> {
-    let tables = GainTables::new();
+///
+/// With several sets of tables the set's digit lies between the move and the board: the
+/// first rule moves it to the key's head, the `from` rule writes the mover before it,
+/// and every later rule reads `<mover><set>` where it read the mover.
+fn gain_rules(tables: Tables) -> Vec<(String, String)> {
+    let sets = tables.buckets() > 1;
+    let gains = GainTables::new(tables);
+    let tables = gains;
     let code = ArrivalCode::new(&tables);
-    let mut rules = vec![(
-        format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
-        "${1}${2}${3}${4}:${3}\n".to_string(),
-    )];
+    let mut rules = vec![match sets {
+        false => (
+            format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
+            "${1}${2}${3}${4}:${3}\n".to_string(),
+        ),
+        true => (
+            format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n([0-9])\n"),
+            "${1}${5}${2}${3}${4}:${3}\n".to_string(),
+        ),
+    }];
     let from_branches: Vec<(String, String)> = (0..64)
         .map(|sq| {
             let skip = skip(compact_offset(sq));
@@ -245,16 +283,23 @@ fn gain_rules() -> Vec<(String, String)> {
             )
         })
         .collect();
-    rules.push((
-        format!("{HEAD}({})({BOARD_CHAR})", trie(&from_branches)),
-        "${1}${3}${2}${3}".to_string(),
-    ));
+    rules.push(match sets {
+        false => (
+            format!("{HEAD}({})({BOARD_CHAR})", trie(&from_branches)),
+            "${1}${3}${2}${3}".to_string(),
+        ),
+        true => (
+            format!("{HEAD}([0-9])({})({BOARD_CHAR})", trie(&from_branches)),
+            "${1}${4}${2}${3}${4}".to_string(),
+        ),
+    });
     let to_branches: Vec<(String, String)> = (0..64)
         .map(|sq| (square_name(sq), format!("\n{}", skip(compact_offset(sq)))))
         .collect();
+    let set = if sets { "[0-9]" } else { "" };
     rules.push((
         format!(
-            "({THREAD}{BOARD_CHAR}[a-h][1-8][a-h][1-8][qrbn]?:){}({BOARD_CHAR})[^\n]*\n",
+            "({THREAD}{BOARD_CHAR}{set}[a-h][1-8][a-h][1-8][qrbn]?:){}({BOARD_CHAR})[^\n]*\n",
             trie(&to_branches)
         ),
         format!("${{1}}${{2}}\n{}", scratch_lines(code)),
@@ -264,11 +309,12 @@ fn gain_rules() -> Vec<(String, String)> {
     rules
 }
 
-/// The two tables of a move's gain, computed once per set of rules.
+/// The two tables of a move's gain, computed once per set of rules. A *mover* is the
+/// moving piece's letter, followed, with several sets of tables, by the set's digit.
 struct GainTables {
     /// Per mover: the departure value (minus its entry) per `from` square, `None` where
     /// it cannot stand.
-    departures: Vec<(char, Vec<Option<i64>>)>,
+    departures: Vec<(String, Vec<Option<i64>>)>,
     /// Per mover (same order): per arrival key `<to><promotion>:`, the arrival value per
     /// captured character of [`SQUARE_CHARS`] and then that of the move with an extra
     /// part (castling, en passant: `None` where there is none).
@@ -279,62 +325,71 @@ struct GainTables {
 }
 
 impl GainTables {
-    fn new() -> GainTables {
-        let extras = extra_moves();
-        let extra_on = |to: usize, mover: char| {
-            extras
-                .iter()
-                .find(|(key, m, _)| *m == mover && square_index(&key[..2]) == to)
-                .map(|(_, _, v)| *v)
-        };
+    fn new(tables: Tables) -> GainTables {
         let mut departures = Vec::new();
         let mut arrivals = Vec::new();
         let mut extra_froms = Vec::new();
-        for mover in "PNBRQKpnbrqk".chars() {
-            let mut froms: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-            for (key, _, _) in extras.iter().filter(|(_, m, _)| *m == mover) {
-                let (to, from) = (square_index(&key[..2]), square_index(&key[2..]));
-                froms.entry(to).or_default().push(from);
-            }
-            extra_froms.push(froms);
-            let from_values = (0..64)
-                .map(|from| {
-                    possible(from)
-                        .any(|m| m == mover)
-                        .then(|| -own_units(mover, from))
-                })
-                .collect();
-            departures.push((mover, from_values));
-            let mut cells = Vec::new();
-            for to in 0..64 {
-                for promotion in [None, Some('q'), Some('r'), Some('b'), Some('n')] {
-                    let legal = match promotion {
-                        None => possible(to).any(|m| m == mover),
-                        Some(_) => (mover == 'P' && to / 8 == 7) || (mover == 'p' && to / 8 == 0),
-                    };
-                    if !legal {
-                        continue;
-                    }
-                    let arrived = match promotion {
-                        Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
-                        Some(p) => p,
-                        None => mover,
-                    };
-                    let base = own_units(arrived, to);
-                    let mut values: Vec<Option<i64>> = SQUARE_CHARS
-                        .chars()
-                        .map(|c| Some(base + own_units(c, to)))
-                        .collect();
-                    values.push(extra_on(to, mover).map(|v| base + v));
-                    let key = format!(
-                        "{}{}:",
-                        square_name(to),
-                        promotion.map(String::from).unwrap_or_default()
-                    );
-                    cells.push((key, values));
+        for set in 0..tables.buckets() {
+            let own_units = |piece: char, square: usize| own_units_in(tables, set, piece, square);
+            let suffix = match tables.buckets() {
+                1 => String::new(),
+                _ => set.to_string(),
+            };
+            let extras = extra_moves(&own_units);
+            let extra_on = |to: usize, mover: char| {
+                extras
+                    .iter()
+                    .find(|(key, m, _)| *m == mover && square_index(&key[..2]) == to)
+                    .map(|(_, _, v)| *v)
+            };
+            for mover in "PNBRQKpnbrqk".chars() {
+                let mut froms: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+                for (key, _, _) in extras.iter().filter(|(_, m, _)| *m == mover) {
+                    let (to, from) = (square_index(&key[..2]), square_index(&key[2..]));
+                    froms.entry(to).or_default().push(from);
                 }
+                extra_froms.push(froms);
+                let from_values = (0..64)
+                    .map(|from| {
+                        possible(from)
+                            .any(|m| m == mover)
+                            .then(|| -own_units(mover, from))
+                    })
+                    .collect();
+                departures.push((format!("{mover}{suffix}"), from_values));
+                let mut cells = Vec::new();
+                for to in 0..64 {
+                    for promotion in [None, Some('q'), Some('r'), Some('b'), Some('n')] {
+                        let legal = match promotion {
+                            None => possible(to).any(|m| m == mover),
+                            Some(_) => {
+                                (mover == 'P' && to / 8 == 7) || (mover == 'p' && to / 8 == 0)
+                            }
+                        };
+                        if !legal {
+                            continue;
+                        }
+                        let arrived = match promotion {
+                            Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
+                            Some(p) => p,
+                            None => mover,
+                        };
+                        let base = own_units(arrived, to);
+                        let mut values: Vec<Option<i64>> = SQUARE_CHARS
+                            .chars()
+                            .map(|c| Some(base + own_units(c, to)))
+                            .collect();
+                        values.push(extra_on(to, mover).map(|v| base + v));
+                        let key = format!(
+                            "{}{}:",
+                            square_name(to),
+                            promotion.map(String::from).unwrap_or_default()
+                        );
+                        cells.push((key, values));
+                    }
+                }
+                arrivals.push(cells);
             }
-            arrivals.push(cells);
         }
         GainTables {
             departures,
@@ -391,7 +446,7 @@ impl GainTables {
         let by_mover: Vec<(String, String)> = (0..self.departures.len())
             .filter_map(|m| {
                 let mut branches = branches_of(m);
-                let mover = self.departures[m].0.to_string();
+                let mover = self.departures[m].0.clone();
                 match branches.len() {
                     0 => None,
                     1 => Some((mover, branches.pop().expect("one branch"))),
@@ -627,6 +682,7 @@ fn sum_rules(tables: &GainTables, code: ArrivalCode) -> Vec<(String, String)> {
             .departures
             .iter()
             .filter_map(|(mover, from_values)| {
+                let mover = mover.as_str();
                 // The `from` squares by the set they lead to.
                 let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
                 for (from, d) in from_values.iter().enumerate() {
@@ -719,8 +775,22 @@ pub fn gain(
     before: &Value<kind::Str>,
     uci: &Value<kind::Str>,
 ) -> Value<kind::Int> {
+    gain_with(b, before, uci, &Scoring::simplified())
+}
+
+/// [`gain`] with `scoring`'s tables (its set's digit read from its variable).
+#[track_caller]
+pub fn gain_with(
+    b: &mut Builder,
+    before: &Value<kind::Str>,
+    uci: &Value<kind::Str>,
+    scoring: &Scoring,
+) -> Value<kind::Int> {
     b.emit(Instruction::Lookup(before.var().clone()));
-    let body = vec![stack_rules::instruction("gain", gain_rules())];
+    if let Some(bucket) = &scoring.bucket {
+        b.emit(Instruction::Lookup(bucket.var().clone()));
+    }
+    let body = vec![stack_rules::instruction("gain", gain_rules(scoring.tables))];
     stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
 }
 
@@ -735,13 +805,28 @@ pub fn gain_taking(
     uci: &Value<kind::Str>,
     take_uci: bool,
 ) -> Value<kind::Int> {
+    gain_taking_with(b, before, uci, take_uci, &Scoring::simplified())
+}
+
+/// [`gain_taking`] with `scoring`'s tables.
+#[track_caller]
+pub fn gain_taking_with(
+    b: &mut Builder,
+    before: &Value<kind::Str>,
+    uci: &Value<kind::Str>,
+    take_uci: bool,
+    scoring: &Scoring,
+) -> Value<kind::Int> {
     b.emit(Instruction::Take(before.var().clone()));
+    if let Some(bucket) = &scoring.bucket {
+        b.emit(Instruction::Lookup(bucket.var().clone()));
+    }
     b.emit(if take_uci {
         Instruction::Take(uci.var().clone())
     } else {
         Instruction::Lookup(uci.var().clone())
     });
-    b.emit(stack_rules::instruction("gain", gain_rules()));
+    b.emit(stack_rules::instruction("gain", gain_rules(scoring.tables)));
     b.rules_value("assign", Vec::new(), &[], Type::Int { bits: SCORE_BITS })
 }
 
@@ -789,6 +874,71 @@ pub fn captures_on_target(
 pub fn full_score_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Int> {
     let body = vec![stack_rules::instruction("full_score", full_score::rules())];
     stack_rules::sequence(b, board.var(), body, Type::Int { bits: SCORE_BITS })
+}
+
+/// [`full_score_white`] with `scoring`'s tables: with several sets, one branch per set
+/// on the set's digit (the rules of every set are recorded; a thread runs its set's).
+#[track_caller]
+pub fn full_score_white_with(
+    b: &mut Builder,
+    board: &Value<kind::Str>,
+    scoring: &Scoring,
+) -> Value<kind::Int> {
+    let Some(bucket) = &scoring.bucket else {
+        return full_score_white(b, board);
+    };
+    let tables = scoring.tables;
+    let score_of = |b: &mut Builder, set: usize| {
+        let body = vec![stack_rules::instruction(
+            "full_score",
+            full_score::rules_in(tables, set),
+        )];
+        stack_rules::sequence(b, board.var(), body, Type::Int { bits: SCORE_BITS })
+    };
+    // A chain of branches on the digit: set 0, else set 1, ... else the last.
+    fn chain(
+        b: &mut Builder,
+        bucket: &Value<kind::Str>,
+        set: usize,
+        last: usize,
+        score_of: &dyn Fn(&mut Builder, usize) -> Value<kind::Int>,
+    ) -> Value<kind::Int> {
+        if set == last {
+            return score_of(b, set);
+        }
+        let here = b.eq_text(bucket, &set.to_string());
+        b.if_else(
+            &here,
+            |b| score_of(b, set),
+            |b| chain(b, bucket, set + 1, last, score_of),
+        )
+    }
+    chain(b, bucket, 0, tables.buckets() - 1, &score_of)
+}
+
+/// The game phase's bucket of `board` (the 80-character board line), one digit
+/// ([`eval::bucket_of`]): the pieces' phase weights ([`eval::phase_weight`]) written in
+/// unary (`x`, which no bucket's digit is: a digit written by one rule must not read
+/// as a count to the next), then one rule per bucket from the highest reading the count.
+#[track_caller]
+pub fn phase_bucket(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
+    let weights: Vec<(char, String)> = eval::ROLES
+        .iter()
+        .flat_map(|r| [*r, r.to_ascii_lowercase()])
+        .map(|c| (c, "x".repeat(eval::phase_weight(c) as usize)))
+        .chain(['.', '/'].map(|c| (c, String::new())))
+        .collect();
+    let table: Vec<(char, &str)> = weights.iter().map(|(c, s)| (*c, s.as_str())).collect();
+    let unary = b.map_chars(board, &table, super::board::BOARD_LEN);
+    let mut rules = Vec::new();
+    for bucket in (0..eval::BUCKETS).rev() {
+        let least = 5 * bucket;
+        rules.push((
+            format!("{HEAD}x{{{least}}}x*\n"),
+            format!("${{1}}{bucket}\n"),
+        ));
+    }
+    on_stack(b, "phase_bucket", &[unary.var()], rules, Type::Str)
 }
 
 /// `score` negated when `white` is false: the score from the side's view.
@@ -841,6 +991,37 @@ pub(crate) mod tests {
             total += white_units(c, sq);
         }
         total
+    }
+
+    #[test]
+    fn phase_bucket_counts_the_pieces() {
+        let mut b = Builder::new("t", "t");
+        let board = b.input_str("b");
+        let bucket = phase_bucket(&mut b, &board);
+        b.output("p", &bucket);
+        let exec = reference_of(b);
+        // (placement, phase counted by hand, capped at 24)
+        let cases = [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 24),
+            ("4k3/8/8/8/8/8/8/4K3", 0),
+            ("4k3/8/8/8/8/8/8/3QK3", 4),
+            ("4k3/8/8/8/8/8/8/R2QK3", 6),
+            ("8/nb6/p5RP/3k4/KP5P/P3r1P1/2Pr4/6N1", 9),
+            ("4k3/8/8/8/8/8/8/1N1QK1N1", 6),
+            ("r3k3/8/8/8/8/8/8/R2QK3", 8),
+            ("r2qk3/8/8/8/8/8/8/R2QK3", 12),
+            ("r2qkb2/8/8/8/8/8/8/R2QK3", 13),
+            ("r2qkbn1/8/8/8/8/8/8/R2QKB2", 15),
+            ("rn1qkb1r/8/8/8/8/8/8/R2QKB1R", 19),
+            ("rn1qkb1r/8/8/8/8/8/8/RN1QKB1R", 20),
+            ("qqqqkqqq/8/8/8/8/8/8/QQQQKQQQ", 24),
+        ];
+        for (placement, phase) in cases {
+            let state = encode::render(&[Thread::active(&[], &[("b", &board_line(placement))])]);
+            let out = encode::threads(&exec.run(&state));
+            let want = eval::bucket_of(phase).to_string();
+            assert_eq!(out[0].var("p"), Some(want.as_str()), "{placement}");
+        }
     }
 
     #[test]
@@ -913,7 +1094,7 @@ pub(crate) mod tests {
 
     #[test]
     fn sum_digit_sets_hold_exactly_the_lines_whose_digit_is_one() {
-        let tables = GainTables::new();
+        let tables = GainTables::new(Tables::Simplified);
         let code = ArrivalCode::new(&tables);
         let width = code.digits as usize;
         // Every departure value of the tables, and addends that carry into every digit.

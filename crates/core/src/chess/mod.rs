@@ -170,7 +170,19 @@
 //! # The `3ply-qe` search (`move-3qe`)
 //!
 //! Three plies, the third selective, scored by material and tables plus `E`, from the
-//! engine's view. A mate given on ply `p` (1, 2 or 3) scores `MATE − 5·(p − 1)` for the
+//! engine's view, where the tables are PeSTO's tapered ones ([`pesto`]: Ronald
+//! Friederich's middlegame and endgame values and piece-square tables) blended once per
+//! search at the root's game phase: the phase `P` of the root position counts knights
+//! and bishops 1, rooks 2 and queens 4 of both sides, capped at 24; the search blends at
+//! `p = 5·min(⌊P/5⌋, 4) + 2` (the middle of its bucket: 2, 7, 12, 17 or 22), every
+//! piece's entry being `(mg·p + eg·(24 − p)) / 24` rounded to the nearest multiple of 5
+//! cp (halves up), `mg` and `eg` its value plus its square's entry in either table (a
+//! black piece reads its square mirrored across the board's middle rank). In `E` the
+//! attacking king's share is the largest entry less its own of the tapered king's table
+//! at `p = 2` (the endgame table, where the lone-king endings are). The 2-ply variants
+//! keep the tables of [`eval`]; one blend per search keeps a move's gain a table lookup
+//! (the rules read the bucket as one more character of its key), and a search of three
+//! plies seldom crosses a bucket. A mate given on ply `p` (1, 2 or 3) scores `MATE − 5·(p − 1)` for the
 //! side giving it (`score mate 1` on ply 1, `mate -1` on ply 2, `mate 2` on ply 3), so a
 //! shorter mate scores higher and a longer loss less low; a stalemate on any ply scores
 //! 0. The engine plays the legal move with the best score; ties go to the move whose UCI
@@ -205,6 +217,7 @@ pub mod fen_rules;
 pub mod game_end;
 pub mod history;
 pub mod movegen;
+pub mod pesto;
 pub mod pretty;
 pub mod report;
 pub mod rx;

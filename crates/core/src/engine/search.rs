@@ -94,6 +94,7 @@ const SPECS: [Spec; 4] = [
             report: false,
             multipv: 0,
             third_ply: false,
+            tapered: false,
         },
         by_clock: true,
         programs: ["move", "move-mpv", "play"],
@@ -118,6 +119,7 @@ const SPECS: [Spec; 4] = [
             report: false,
             multipv: 0,
             third_ply: false,
+            tapered: false,
         },
         by_clock: true,
         programs: ["move-q", "move-q-mpv", "play-q"],
@@ -140,6 +142,7 @@ const SPECS: [Spec; 4] = [
             report: false,
             multipv: 0,
             third_ply: false,
+            tapered: false,
         },
         by_clock: true,
         programs: ["move-qe", "move-qe-mpv", "play-qe"],
@@ -158,7 +161,7 @@ const SPECS: [Spec; 4] = [
         summary: "2ply-qe's two plies; after a capturing reply, a third: the better of \
                   standing pat and the engine's captures and promotions, each answered by \
                   the opponent's best capture or standing pat; mates on every ply, the \
-                  shorter scoring higher",
+                  shorter scoring higher; PeSTO's tapered tables at the root's phase",
         depth: 3,
         options: SearchOptions {
             quiescence: true,
@@ -166,6 +169,7 @@ const SPECS: [Spec; 4] = [
             report: false,
             multipv: 0,
             third_ply: true,
+            tapered: true,
         },
         by_clock: false,
         programs: ["move-3qe", "move-3qe-mpv", "play-3qe"],
@@ -176,7 +180,7 @@ const SPECS: [Spec; 4] = [
         move_description: "The `move` program's contract; the 2-ply minimax, then, after a capturing reply, \
              a third ply of the engine's captures and promotions (or standing pat), each \
              answered by the opponent's best capture (or standing pat), with the endgame term \
-             at the leaves.",
+             at the leaves, scored by PeSTO's tapered tables blended at the root's phase.",
         play_summary: "`play` with the 3ply-qe search (a selective third ply after a capturing reply) choosing the reply",
         play_description: "The `play` program's contract; the engine's reply is the `3ply-qe` search: the \
              2-ply minimax, a selective third ply after a capturing reply, the capture search \

@@ -53,7 +53,8 @@
 //! which the last rule removes. In a piece line every element starts with `\x01`, and
 //! the next character tells tokens (a file, `a`-`h`) from units (a tag, `A`-`N`).
 
-use super::{SCORE_BITS, possible, trie, white_units};
+use super::{SCORE_BITS, own_units_in, possible, trie};
+use crate::chess::eval::Tables;
 
 /// The character every element of the piece line starts with (see the module's docs).
 const ANCHOR: char = '\x01';
@@ -67,17 +68,18 @@ const INSIDE: &str = "[^\x01\\n]";
 /// The value of character `c` on square `sq` (a1 = 0), white's view, in units of 5 cp:
 /// 0 for an empty square, a pawn where none can stand and any character that is not a
 /// piece, as the square-by-square reading counted them.
-fn square_value(c: char, sq: usize) -> i64 {
+fn square_value(tables: Tables, set: usize, c: char, sq: usize) -> i64 {
     if possible(sq).any(|p| p == c) {
-        white_units(c, sq)
+        let own = own_units_in(tables, set, c, sq);
+        if c.is_ascii_lowercase() { -own } else { own }
     } else {
         0
     }
 }
 
 /// The code of character `c` on square `sq`: its value modulo `2^SCORE_BITS`.
-fn code(c: char, sq: usize) -> i64 {
-    square_value(c, sq).rem_euclid(1 << SCORE_BITS)
+fn code(tables: Tables, set: usize, c: char, sq: usize) -> i64 {
+    square_value(tables, set, c, sq).rem_euclid(1 << SCORE_BITS)
 }
 
 /// The letter of tag `j` (a unit of it stands for `2^j`).
@@ -89,10 +91,15 @@ fn tag(j: usize) -> char {
 /// [`SCORE_BITS`] digits (offset binary), from the tables of [`super::eval`] (see the
 /// module's docs).
 pub(super) fn rules() -> Vec<(String, String)> {
+    rules_in(Tables::Simplified, 0)
+}
+
+/// [`rules`] from `tables`' set `set`.
+pub(super) fn rules_in(tables: Tables, set: usize) -> Vec<(String, String)> {
     let bits = SCORE_BITS as usize;
     let mut rules = vec![layout()];
     rules.push((format!("{ANCHOR}[a-h][1-8]\\."), String::new()));
-    rules.extend((0..bits).filter_map(unit_rule));
+    rules.extend((0..bits).filter_map(|j| unit_rule(tables, set, j)));
     rules.extend((0..bits).map(sweep_rule));
     rules.extend((0..bits).rev().map(digit_rule));
     rules.push((
@@ -127,12 +134,12 @@ fn layout() -> (String, String) {
 
 /// The rule that writes a unit of tag `j` after every token whose code has digit `j`
 /// set, or `None` when no code has.
-fn unit_rule(j: usize) -> Option<(String, String)> {
+fn unit_rule(tables: Tables, set: usize, j: usize) -> Option<(String, String)> {
     let entries: Vec<(String, String)> = (0..64)
         .filter_map(|sq| {
             let set: Vec<char> = "PNBRQKpnbrqk"
                 .chars()
-                .filter(|&c| (code(c, sq) >> j) & 1 == 1)
+                .filter(|&c| (code(tables, set, c, sq) >> j) & 1 == 1)
                 .collect();
             (!set.is_empty()).then(|| (super::square_name(sq), super::class(&set)))
         })

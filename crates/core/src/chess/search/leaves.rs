@@ -5,7 +5,7 @@
 use super::*;
 use crate::chess::board::{MAX_MOVES, MoveGen, Position};
 use crate::chess::endgame;
-use crate::chess::evaluate::{self, SCORE_BITS};
+use crate::chess::evaluate::{self, SCORE_BITS, Scoring};
 use crate::chess::movegen::{fork_legal_captures, has_legal_move, in_check};
 use crate::chess::report;
 use crate::compiler::dsl::{Builder, Value, kind};
@@ -116,6 +116,7 @@ pub(super) fn capture_search(
     b: &mut Builder,
     pos: &Position,
     report: bool,
+    scoring: &Scoring,
 ) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
     let board = evaluate::compact(b, &pos.board);
     let (best, count) = b.grouped(|b| {
@@ -129,7 +130,7 @@ pub(super) fn capture_search(
         let (gain, count) = b.if_else(
             &moved,
             |b| {
-                let g = evaluate::gain(b, &board, &uci);
+                let g = evaluate::gain_with(b, &board, &uci, scoring);
                 (g, report.then(|| report::one(b)))
             },
             |b| (b.int(SCORE_BITS, 0), report.then(|| b.str(""))),
@@ -157,6 +158,7 @@ pub(super) fn quiet_reply_leaf(
     child: &Value<kind::Int>,
     g2: &Value<kind::Int>,
     options: SearchOptions,
+    scoring: &Scoring,
 ) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
     let mate = mate_units();
     let can_move = has_legal_move(b, pos);
@@ -165,7 +167,7 @@ pub(super) fn quiet_reply_leaf(
         |b| {
             if options.endgame {
                 // The engine is to move: the term e scores child - (g2 - e).
-                let e_white = endgame::term_white(b, &pos.board);
+                let e_white = endgame::term_white_with(b, &pos.board, scoring.tables);
                 let white = b.eq_text(&pos.turn, "w");
                 let e = evaluate::for_side(b, &e_white, &white);
                 b.sub(g2, &e)

@@ -61,8 +61,8 @@ use third_ply::*;
 
 use crate::chess::board::{MAX_MOVES, MoveGen, Position};
 use crate::chess::endgame;
-use crate::chess::eval;
-use crate::chess::evaluate::{self, SCORE_BITS};
+use crate::chess::eval::{self, Tables};
+use crate::chess::evaluate::{self, SCORE_BITS, Scoring};
 use crate::chess::history::Extras;
 use crate::chess::movegen::{fork_legal_moves, has_legal_move};
 use crate::chess::report;
@@ -95,6 +95,10 @@ pub struct SearchOptions {
     /// standing pat or the engine's captures and promotions); the capture search and the
     /// endgame term then apply below it.
     pub third_ply: bool,
+    /// Score with PeSTO's tapered tables ([`Tables::Tapered`]) at the root's phase
+    /// bucket ([`evaluate::phase_bucket`]) instead of the simplified tables; the
+    /// endgame term then cancels the tapered king's first set.
+    pub tapered: bool,
 }
 
 /// What the search leaves in its single thread.
@@ -148,13 +152,22 @@ pub fn search_with(
         report,
         multipv,
         third_ply: three,
+        tapered,
     } = options;
     assert!(
         multipv == 0 || report,
         "ranking the root moves needs their replies"
     );
     let white = b.eq_text(&pos.turn, "w");
-    let root_white = evaluate::full_score_white(b, &pos.board);
+    let scoring = match tapered {
+        false => Scoring::simplified(),
+        true => Scoring {
+            tables: Tables::Tapered,
+            bucket: Some(evaluate::phase_bucket(b, &pos.board)),
+        },
+    };
+    let scoring = &scoring;
+    let root_white = evaluate::full_score_white_with(b, &pos.board, scoring);
     let root = evaluate::for_side(b, &root_white, &white);
     let root_board = evaluate::compact(b, &pos.board);
     let mate = mate_units();
@@ -174,7 +187,7 @@ pub fn search_with(
             &moved,
             |b| {
                 // The root's board is read here for the last time: taken, not copied.
-                let g = evaluate::gain_taking(b, &root_board, &uci, false);
+                let g = evaluate::gain_taking_with(b, &root_board, &uci, false, scoring);
                 let child = b.add(&root, &g);
                 // The root's score is dead from here: dropped before the replies copy
                 // every variable a thousand times.
@@ -223,9 +236,9 @@ pub fn search_with(
                                 // deleted after.
                                 let last_read = !three && !quiescence;
                                 let g = if last_read {
-                                    evaluate::gain_taking(b, &saved, &reply, !report)
+                                    evaluate::gain_taking_with(b, &saved, &reply, !report, scoring)
                                 } else {
-                                    evaluate::gain(b, &saved, &reply)
+                                    evaluate::gain_with(b, &saved, &reply, scoring)
                                 };
                                 if three {
                                     let took = evaluate::captures_on_target(b, &saved, &reply);
@@ -241,13 +254,14 @@ pub fn search_with(
                                         &took,
                                         |b| {
                                             let (key, third, count) =
-                                                third_ply(b, pos, &child, &g, options);
+                                                third_ply(b, pos, &child, &g, options, scoring);
                                             (key, (third, count))
                                         },
                                         |b| {
                                             let quiet = |b: &mut Builder| {
-                                                let (key, count) =
-                                                    quiet_reply_leaf(b, pos, &child, &g, options);
+                                                let (key, count) = quiet_reply_leaf(
+                                                    b, pos, &child, &g, options, scoring,
+                                                );
                                                 (key, (report.then(|| b.str("")), count))
                                             };
                                             match &repeats {
@@ -290,7 +304,8 @@ pub fn search_with(
                                 let scored = |b: &mut Builder| {
                                     // The endgame term e scores child - (g - e).
                                     let g = if endgame {
-                                        let e_white = endgame::term_white(b, &pos.board);
+                                        let e_white =
+                                            endgame::term_white_with(b, &pos.board, scoring.tables);
                                         let white = b.eq_text(&pos.turn, "w");
                                         let e = evaluate::for_side(b, &e_white, &white);
                                         b.sub(&g, &e)
@@ -304,7 +319,7 @@ pub fn search_with(
                                             took,
                                             |b| {
                                                 let (best, captures) =
-                                                    capture_search(b, pos, report);
+                                                    capture_search(b, pos, report, scoring);
                                                 let key = b.sub(&g, &best);
                                                 let count = captures.map(|c| {
                                                     let one = report::one(b);

@@ -4,7 +4,7 @@
 use super::*;
 use crate::chess::board::{MoveGen, Position};
 use crate::chess::endgame;
-use crate::chess::evaluate::{self, SCORE_BITS};
+use crate::chess::evaluate::{self, SCORE_BITS, Scoring};
 use crate::chess::movegen::{fork_legal_captures, has_legal_move, in_check};
 use crate::chess::report;
 use crate::compiler::dsl::{Builder, Value, kind};
@@ -30,6 +30,7 @@ pub(super) fn third_ply(
     child: &Value<kind::Int>,
     g2: &Value<kind::Int>,
     options: SearchOptions,
+    scoring: &Scoring,
 ) -> (
     Value<kind::Int>,
     Option<Value<kind::Str>>,
@@ -50,7 +51,7 @@ pub(super) fn third_ply(
     };
     // The endgame term of the thread's position from the view of the side to move.
     let term = |b: &mut Builder| {
-        let e_white = endgame::term_white(b, &pos.board);
+        let e_white = endgame::term_white_with(b, &pos.board, scoring.tables);
         let white = b.eq_text(&pos.turn, "w");
         evaluate::for_side(b, &e_white, &white)
     };
@@ -90,7 +91,7 @@ pub(super) fn third_ply(
                     },
                 );
                 let third = moves.uci.expect("asked for uci");
-                let g = evaluate::gain(b, &saved, &third);
+                let g = evaluate::gain_with(b, &saved, &third, scoring);
                 b.emit(Instruction::Delete(saved.var().clone()));
                 let can_reply = has_legal_move(b, pos);
                 let (key, count) = b.if_else(
@@ -104,7 +105,7 @@ pub(super) fn third_ply(
                             g.clone()
                         };
                         if quiescence {
-                            let (best, captures) = capture_search(b, pos, report);
+                            let (best, captures) = capture_search(b, pos, report, scoring);
                             let key = b.sub(&g, &best);
                             let count = captures.map(|c| {
                                 let one = report::one(b);
