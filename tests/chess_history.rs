@@ -442,7 +442,7 @@ fn move_between(from: &Chess, to: &Chess) -> String {
 fn the_play_programs_search_with_the_board_history() {
     // The cycles of the first test, played through the board text: the engine to move in
     // the start position again, its earlier positions in the `History:` line. Those where
-    // the history changes the move of the default search, of `2ply` or of `3ply-qe`, and
+    // the history changes the move of the default search, of `2ply` or of the three-ply search, and
     // one in eight of the others.
     let searches = [
         Spec::of(Search::default_play().name()),
@@ -512,9 +512,9 @@ fn the_play_programs_search_with_the_board_history() {
             .filter(|(_, (w, o))| w != o)
             .map(|((root, _, _), _)| balance(root))
             .collect();
-        // The history changes the move here, ahead and behind. With `3ply-qe`'s tapered
+        // The history changes the move here, ahead and behind. With the three-ply search's tapered
         // tables it changes the move in few of these cycles, none ahead: there, that it
-        // changes it at all (the first test compares `3ply-qe`'s move, score and nodes
+        // changes it at all (the first test compares its move, score and nodes
         // with the history against the oracle's on every cycle).
         let both = changed.iter().any(|b| *b > 0) && changed.iter().any(|b| *b < 0);
         let three = variant == Search::ThreePlyQe.name();

@@ -10,7 +10,7 @@
 //!   cargo test --release --test chess_strength_screen -- --ignored --nocapture
 //! ```
 //!
-//! `NAME` is a variant of `tests/common/oracle/variants.rs` (`2ply-qe`, `3ply-qe`) or a
+//! `NAME` is a variant of `tests/common/oracle/variants.rs` (`2ply-qe` and the others) or a
 //! deeper search written `deep` followed by `,key=value` settings of
 //! [`oracle::deep::Deep`]: `tables=simplified|tapered|bucketed`, `see=0|1`,
 //! `plies=2|3`, `candidates=N|all`, `qall=0|1`.

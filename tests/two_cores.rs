@@ -16,7 +16,7 @@
 //! variant on a share of playout positions, and the 2-ply variants' ranking and `play`
 //! programs on one bench reply. The volume (`cargo test --release --test two_cores --
 //! --ignored`), part of `scripts/verify-full.sh`, runs every variant on
-//! the bench replies (`3ply-qe` on kiwipete's reaches states of about 25 MB), on more
+//! the bench replies (the three-ply search on kiwipete's reaches states of about 25 MB), on more
 //! playout positions, and with its ranking and `play` programs on two bench replies.
 //!
 //! That the command line's two-core path ran is asserted only through what the executor
@@ -207,7 +207,7 @@ fn the_two_ply_searches_on_two_cores_answer_the_bench_as_the_oracle_and_the_refe
 #[test]
 #[ignore = "volume: cargo test --release --test two_cores -- --ignored"]
 fn every_search_on_two_cores_answers_the_bench_as_the_oracle_and_the_reference() {
-    // `3ply-qe` on kiwipete's reply among them: states of about 25 MB.
+    // The three-ply search on kiwipete's reply among them: states of about 25 MB.
     judge_the_bench(Search::ALL.into_iter());
 }
 

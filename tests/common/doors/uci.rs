@@ -18,6 +18,7 @@
 
 use std::collections::VecDeque;
 
+use regex_chess_core::engine::search::Search;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -205,7 +206,7 @@ fn setoption_line(bytes: &mut Bytes<'_>) -> String {
         "Search",
         "Nope",
     ];
-    let values = [
+    let mut values = vec![
         "1",
         "2",
         "3",
@@ -216,13 +217,11 @@ fn setoption_line(bytes: &mut Bytes<'_>) -> String {
         "true",
         "false",
         "auto",
-        "2ply",
-        "2ply-q",
-        "2ply-qe",
-        "3ply-qe",
         "-1",
         "",
     ];
+    // Every search the `Search` option offers.
+    values.extend(Search::names());
     let name = names[bytes.below(names.len())];
     let value = values[bytes.below(values.len())];
     match bytes.below(8) {

@@ -3,7 +3,7 @@
 //! oracle as they are published: rank 8 first, a-file first, white's side of a printed
 //! board; a black piece reads the square mirrored across the middle of the board. The
 //! engine's copy (`src/chess/pesto.rs`, a1 first) is checked against this one through
-//! the scores: the `3ply-qe` tests (`tests/chess_variants.rs`) compare every reported
+//! the scores: the three-ply search's tests (`tests/chess_variants.rs`) compare every reported
 //! score with this oracle's.
 //!
 //! - the game phase of a position: knights and bishops 1, rooks 2, queens 4, both sides,

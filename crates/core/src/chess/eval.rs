@@ -15,7 +15,7 @@
 //!
 //! # The tapered tables
 //!
-//! The `3ply-qe` search scores with [`Tables::Tapered`] instead: PeSTO's middlegame and
+//! The three-ply search (`Search::ThreePlyQe`) scores with [`Tables::Tapered`] instead: PeSTO's middlegame and
 //! endgame values and tables ([`super::pesto`]) blended at the root position's game
 //! phase ([`phase_weight`]: knights and bishops 1, rooks 2, queens 4, at most
 //! [`PHASE_MAX`]), taken to the middle of its bucket ([`bucket_of`], [`bucket_phase`]):
@@ -109,7 +109,7 @@ pub enum Tables {
     /// [`VALUE`] and [`PST`]: the 2-ply variants'.
     #[default]
     Simplified,
-    /// PeSTO's tables blended at the root's phase bucket: `3ply-qe`'s.
+    /// PeSTO's tables blended at the root's phase bucket: the three-ply search's.
     Tapered,
 }
 
