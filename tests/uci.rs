@@ -434,7 +434,10 @@ const IMPOSSIBLE: [(&str, &str); 6] = [
         "4k3/8/8/8/8/8/8/4K3 w - - 0 4294967295",
         "fullmove number `4294967295`",
     ),
-    ("4k3/8/8/8/8/8/8/4K3 w - - 300 200", "halfmove clock `300`"),
+    (
+        "4k3/8/8/8/8/8/8/4K3 w - - 20001 200",
+        "halfmove clock `20001`",
+    ),
 ];
 
 #[test]
@@ -489,6 +492,38 @@ fn short_and_x_fen_positions_are_played_through_the_binary() {
         let best = bestmoves(&out);
         assert_eq!(best.len(), 1, "{text}");
         assert_legal(full, &best[0], &text);
+    }
+}
+
+/// A game past FIDE's 75-move rule (GUIs that do not apply it send one): every move of
+/// the list is kept, the clock counts on past 150, and `go` answers a legal move without
+/// an error, before and after the clock passes 150.
+#[test]
+fn a_game_past_the_75_move_rule_goes_on_through_the_binary() {
+    if skipped("a_game_past_the_75_move_rule_goes_on_through_the_binary") {
+        return;
+    }
+    let fen = "4k3/8/8/8/8/8/8/4K2R w - - 148 80";
+    let shuffle = ["e1d1", "e8d8", "d1e1", "d8e8"];
+    for plies in [2, 3, 8] {
+        let moves: Vec<&str> = shuffle.iter().copied().cycle().take(plies).collect();
+        let out = uci_session(format!(
+            "position fen {fen} moves {}\ngo depth 1\n",
+            moves.join(" ")
+        ));
+        let text = out.join("\n");
+        assert!(
+            !out.iter()
+                .any(|l| l.contains("error") || l.contains("kept")),
+            "{text}"
+        );
+        let mut pos = judge::position(fen);
+        for mv in &moves {
+            pos = judge::play(&pos, mv);
+        }
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), 1, "{text}");
+        assert_legal(&judge::fen(&pos), &best[0], &text);
     }
 }
 

@@ -150,7 +150,9 @@ pub fn main() -> ExitCode {
     if cli.no_cache {
         regex_chess_core::engine::cache::disable();
     }
-    progress::init(cli.quiet);
+    // A UCI session speaks the protocol only: a GUI logs standard error as the engine's
+    // complaints, so its first start's compilations go unannounced there.
+    progress::init(cli.quiet || matches!(cli.command, Command::Uci(_)));
     progress::observe_compiles();
     let result = match cli.command {
         Command::Run(args) => run::run(args),

@@ -363,9 +363,12 @@ pub struct Fen {
     fullmoves: u32,
 }
 
-/// The largest halfmove clock accepted: the 75-move rule ends a game at 150 plies
-/// without a capture or pawn move.
-pub const MAX_HALFMOVES: u32 = 150;
+/// The largest halfmove clock accepted: as many plies as the longest game has
+/// ([`MAX_FULLMOVES`] moves of two plies). FIDE's 75-move rule ends a game at 150, but
+/// GUIs and servers that do not apply it go on sending positions past it, and a move
+/// from a clock of 150 makes 151: the rules count on (the clock only tells them that
+/// fifty moves have passed).
+pub const MAX_HALFMOVES: u32 = 2 * MAX_FULLMOVES;
 
 /// The largest fullmove number accepted: no game lasts 10,000 moves (the fifty-move rule
 /// ends the longest possible one before move 9,000), and the rules' counters stay far
@@ -928,7 +931,7 @@ mod tests {
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1"),
-            "bad FEN: halfmove clock `x` is not a number from 0 to 150"
+            "bad FEN: halfmove clock `x` is not a number from 0 to 20000"
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"),
@@ -936,7 +939,7 @@ mod tests {
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1"),
-            "bad FEN: halfmove clock `-1` is not a number from 0 to 150"
+            "bad FEN: halfmove clock `-1` is not a number from 0 to 20000"
         );
     }
 
@@ -1034,8 +1037,11 @@ mod tests {
             err("4k3/8/8/8/8/8/8/4K3 w - - 0 4294967295"),
             "bad FEN: fullmove number `4294967295` is not a number from 1 to 10000"
         );
-        assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 151 80").contains("halfmove clock `151`"));
-        assert!("4k3/8/8/8/8/8/8/4K3 w - - 150 10000".parse::<Fen>().is_ok());
+        assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 20001 80").contains("halfmove clock `20001`"));
+        for past_the_75_move_rule in ["151 80", "20000 10000"] {
+            let text = format!("4k3/8/8/8/8/8/8/4K3 w - - {past_the_75_move_rule}");
+            assert!(text.parse::<Fen>().is_ok(), "{text}");
+        }
     }
 
     proptest::proptest! {
