@@ -7,6 +7,7 @@
 //! 1. [`program`]: rule programs (ordered `(pattern, replacement)` rules with origins),
 //!    their JSON form and their validation. [`notation`]: FEN and UCI moves as native
 //!    types, for what goes in and comes out. [`positions`]: the built-in position suites.
+//!    [`json_lines`]: results files, one JSON object a line.
 //! 2. [`exec`]: the executors that run a program on a state: the `replace_all` reference
 //!    and the fast DFA-based executor, which must agree byte for byte, and tracing.
 //!    [`export`]: the rule list written for other regex engines (JSON, Python,
@@ -31,6 +32,7 @@ pub mod compiler;
 pub mod engine;
 pub mod exec;
 pub mod export;
+pub mod json_lines;
 pub mod matchplay;
 pub mod notation;
 pub mod positions;

@@ -39,16 +39,10 @@ impl BenchLine {
 /// Reads a bench results file: one JSON object a line; blank lines are skipped; an
 /// error names the line.
 pub fn read_lines(text: &str) -> Result<Vec<BenchLine>, BenchError> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            serde_json::from_str(line).map_err(|e| BenchError::Results {
-                line: i + 1,
-                message: e.to_string(),
-            })
-        })
-        .collect()
+    crate::json_lines::read(text).map_err(|bad| BenchError::Results {
+        line: bad.line,
+        message: bad.message,
+    })
 }
 
 #[cfg(test)]

@@ -135,16 +135,10 @@ impl MatchLine {
 
 /// Reads a results file: one JSON object a line; blank lines are skipped.
 pub fn read_lines(text: &str) -> Result<Vec<MatchLine>, MatchError> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            serde_json::from_str(line).map_err(|e| MatchError::Results {
-                line: i + 1,
-                message: e.to_string(),
-            })
-        })
-        .collect()
+    crate::json_lines::read(text).map_err(|bad| MatchError::Results {
+        line: bad.line,
+        message: bad.message,
+    })
 }
 
 #[cfg(test)]
