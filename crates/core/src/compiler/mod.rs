@@ -65,8 +65,8 @@
 //! # Writing a program
 //!
 //! ```
-//! use regex_chess::compiler::{self, CompileOptions, dsl::Builder, encode, ir::Best};
-//! use regex_chess::exec::{Executor, reference::Reference};
+//! use regex_chess_core::compiler::{self, CompileOptions, dsl::Builder, encode, ir::Best};
+//! use regex_chess_core::exec::{Executor, reference::Reference};
 //!
 //! // max(x - y, 0) for each thread, then keep the thread with the highest result.
 //! let mut b = Builder::new("example", "clamp then pick the best thread");
