@@ -322,6 +322,7 @@ fn result_lines(
             median_ms: measure.median_ms(),
             runs,
             date: date.clone(),
+            note: None,
         }
         .to_json()
     };

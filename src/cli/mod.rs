@@ -11,6 +11,7 @@
 
 mod bench;
 mod best_move;
+mod chart;
 mod compile;
 mod engine_args;
 mod export;
@@ -111,6 +112,9 @@ enum Command {
     /// Milliseconds per move on the bench positions, for one or both executors; ends
     /// with the nodes searched and the nodes a second (OpenBench's lines).
     Bench(bench::BenchArgs),
+    /// Draw the project's charts as SVG from recorded results (`data/results/`): strength
+    /// against time, time against the state's size, and the headline comparison.
+    Chart(chart::ChartArgs),
     /// Time, matches, bytes scanned and state size by source origin for one run.
     Profile(profile::ProfileArgs),
     /// Play a game against the engine in the terminal.
@@ -162,6 +166,7 @@ pub fn main() -> ExitCode {
         Command::Uci(args) => uci::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Chart(args) => chart::run(args),
         Command::Profile(args) => profile::run(args),
         Command::Play(args) => play::run(args),
         Command::Export(args) => export::run(args),

@@ -27,6 +27,10 @@ pub struct BenchLine {
     pub runs: usize,
     /// The day, `YYYY-MM-DD` (UTC).
     pub date: String,
+    /// Anything else worth knowing (where transcribed figures come from, say); not
+    /// written when empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl BenchLine {
@@ -61,6 +65,7 @@ mod tests {
             median_ms: 18.2,
             runs: 5,
             date: "2026-12-04".into(),
+            note: None,
         };
         assert_eq!(
             read_lines(&format!("{}\n\n", line.to_json())).unwrap(),
