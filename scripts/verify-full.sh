@@ -5,12 +5,28 @@
 #
 #   scripts/verify-full.sh            # every volume
 #   scripts/verify-full.sh chess_play # only the volumes of these test files
+#   scripts/verify-full.sh --quiet    # without the progress lines
+#
+# While it runs, plain progress lines on standard error say which file runs and how each
+# ended (`verify-full: [3/9] chess_play ...`, then `verify-full: [3/9] chess_play ok in
+# 412 s (2 passed; ...), 1630 s in all`); `--quiet` leaves them out. Standard output holds
+# the summary (and the panics of a file that failed).
 #
 # The volumes need python3 and node for the export tests (REGEX_CHESS_REQUIRE_ENGINES=1
 # makes their absence a failure). On the project machine the whole run takes hours;
 # prefix it with `nice -n 10` there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+quiet=
+if [ "${1:-}" = --quiet ] || [ "${1:-}" = -q ]; then
+  quiet=1
+  shift
+fi
+# A progress line on standard error, unless --quiet.
+progress() {
+  [ -n "$quiet" ] || echo "verify-full: $*" >&2
+}
 
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
@@ -22,11 +38,16 @@ export REGEX_CHESS_REQUIRE_ENGINES=1
 commit=$(git rev-parse --short HEAD)
 dirty=$(git status --porcelain --untracked-files=no | head -1)
 echo "verify-full: commit ${commit}${dirty:+ (with uncommitted changes)}, started $(date -u '+%Y-%m-%d %H:%M UTC')"
+progress "building ${#files[@]} test files in release mode ..."
 cargo test --release --no-run --quiet $(printf -- '--test %s ' "${files[@]}") || exit 1
+progress "built in ${SECONDS} s"
 
 failed=0
 summary=()
+index=0
 for file in "${files[@]}"; do
+  index=$((index + 1))
+  progress "[${index}/${#files[@]}] ${file} ..."
   start=$SECONDS
   log=$(mktemp)
   if cargo test --release --quiet --test "$file" -- --ignored --test-threads=1 >"$log" 2>&1; then
@@ -37,6 +58,8 @@ for file in "${files[@]}"; do
   fi
   result=$(grep -E '^test result:' "$log" | tail -1)
   summary+=("| ${file} | ${status} | $((SECONDS - start)) s | ${result#test result: } |")
+  said=${result#test result: }
+  progress "[${index}/${#files[@]}] ${file} ${status} in $((SECONDS - start)) s (${said:-no test result}), ${SECONDS} s in all"
   if [ "$status" = FAILED ]; then
     grep -E 'panicked|FAILED|failures:' "$log" | head -20
   fi

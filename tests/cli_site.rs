@@ -188,6 +188,51 @@ fn site_and_serve() {
     result.unwrap();
 }
 
+/// `site` shows its steps on standard error (the rules, the starting state, the files):
+/// not on a terminal, a plain line a step and never an escape code; `--quiet` shows none.
+#[test]
+fn site_shows_its_steps_unless_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = write_program(dir.path(), r#"[["(?m)^x$", "y"]]"#);
+    let start = dir.path().join("start.state");
+    std::fs::write(&start, "x\nYour move: ").unwrap();
+    let site = |quiet: bool| {
+        let mut command = bin();
+        command
+            .args(["site", "--file"])
+            .arg(&program)
+            .arg("--start")
+            .arg(&start)
+            .arg("-o")
+            .arg(dir.path().join("site"));
+        if quiet {
+            command.arg("--quiet");
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let stderr = site(false);
+    let steps: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        steps,
+        [
+            "regex-chess: site: 1/3 the program: 1 rule".to_string(),
+            format!(
+                "regex-chess: site: 2/3 read the starting state {}",
+                start.display()
+            ),
+            format!(
+                "regex-chess: site: 3/3 wrote 7 files to {}",
+                dir.path().join("site").display()
+            ),
+        ],
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    assert_eq!(site(true), "");
+}
+
 #[test]
 fn site_without_board_needs_a_start() {
     let dir = tempfile::tempdir().unwrap();

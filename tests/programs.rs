@@ -693,6 +693,40 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
     assert!(listing.lines().all(|l| l.contains("demo.rs:")), "{listing}");
 }
 
+/// `compile` shows its steps on standard error: not on a terminal, a plain line a step
+/// and never an escape code; `--quiet` shows none.
+#[test]
+fn compile_command_shows_its_steps_unless_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("max.json");
+    let args = [
+        "compile",
+        "--program",
+        "demo-max",
+        "-o",
+        path.to_str().unwrap(),
+    ];
+    let out = cli(&args);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let steps: Vec<&str> = stderr.lines().collect();
+    assert_eq!(steps.len(), 4, "{stderr}");
+    for (i, (line, says)) in steps
+        .iter()
+        .zip(["recorded ", "ran the passes: ", "validated ", "wrote "])
+        .enumerate()
+    {
+        let start = format!("regex-chess: compile demo-max: {}/4 {says}", i + 1);
+        assert!(line.starts_with(&start), "{stderr}");
+    }
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    assert!(out.stdout.is_empty());
+    let quiet = cli(&[&args[..], &["--quiet"]].concat());
+    assert!(quiet.status.success(), "{quiet:?}");
+    assert_eq!(String::from_utf8(quiet.stderr).unwrap(), "");
+    assert!(path.is_file());
+}
+
 #[test]
 fn registered_demos_compute_what_they_document() {
     let arith = compile(

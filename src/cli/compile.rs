@@ -1,12 +1,17 @@
 //! `regex-chess compile`: build a registered program and write its rules as JSON.
+//!
+//! Its steps (recording the program, the passes and lowering, validating the rules,
+//! writing the file) show as progress on standard error ([`super::progress`]): the large
+//! programs take seconds.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
+use super::progress::Steps;
 use super::{CliError, fail};
-use regex_chess_core::compiler::{CompileOptions, report::RuleStats};
+use regex_chess_core::compiler::{self, CompileOptions, report::RuleStats};
 use regex_chess_core::engine;
 use regex_chess_core::program::json;
 
@@ -41,12 +46,12 @@ pub struct CompileArgs {
 
 /// Runs `compile`.
 pub fn run(args: CompileArgs) -> Result<(), CliError> {
-    if engine::registry::find(&args.program).is_none() {
+    let Some(registered) = engine::registry::find(&args.program) else {
         return Err(engine::LoadError::Unknown {
             name: args.program.clone(),
         }
         .into());
-    }
+    };
     if args.output.is_none() && !args.stats && !args.ir {
         return fail("nothing to do: give -o FILE, --stats or --ir");
     }
@@ -56,12 +61,30 @@ pub fn run(args: CompileArgs) -> Result<(), CliError> {
         peephole: !args.no_peephole,
         joins: !args.no_joins,
     };
-    let compiled = engine::compile(&args.program, &options)?;
+    // Recording, the passes with lowering, validating, and writing when there is a file:
+    // what `engine::compile` and `engine::validate` do, one step at a time.
+    let what = format!("compile {}", args.program);
+    let mut steps = Steps::new(&what, 3 + u64::from(args.output.is_some()), 1);
+    steps.doing("recording the program");
+    let ir = registered.build();
+    steps.step(&format!("recorded {} instructions", ir.body.len()));
+    steps.doing("running the passes and lowering to rules");
+    let compiled = compiler::compile(ir, &options);
+    steps.step(&format!(
+        "ran the passes: {} instructions, {} rules",
+        compiled.ir.body.len(),
+        compiled.program.rules.len()
+    ));
+    steps.doing("validating the rules");
     let valid = engine::validate(&args.program, compiled.program.clone())?;
+    steps.step(&format!("validated {} rules", valid.rules().len()));
     if let Some(path) = &args.output {
+        steps.doing(format!("writing {}", path.display()));
         json::save(valid.program(), path)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        steps.step(&format!("wrote {}", path.display()));
     }
+    steps.finish();
     let mut stdout = std::io::stdout().lock();
     if args.ir {
         for located in &compiled.ir.body {

@@ -21,6 +21,10 @@
 //! templates, and the patterns' parses, keyed by this build), which the worker hands to
 //! the module; `variants.json` then names the module (`"wasm"`) and the page offers both
 //! engines, the module first.
+//!
+//! Its steps (each set of rules, loaded and exported; the starting state; the files)
+//! show as progress on standard error ([`super::progress`]), and a program the cache does
+//! not hold yet as its compilation.
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +32,7 @@ use clap::Args;
 
 use super::engine_args::search_parser;
 use super::export::{ProgramSource, registered, write_file};
+use super::progress::Steps;
 use super::{CliError, fail};
 use regex_chess_core::compiler::CompileOptions;
 use regex_chess_core::engine::cache::{ProgramCache, SOURCE_FINGERPRINT};
@@ -137,10 +142,23 @@ impl PageRules {
     }
 }
 
+impl SiteProgram {
+    /// Whether the page runs one program (`--program`, `--file`) rather than every
+    /// search variant's.
+    fn alone(&self) -> bool {
+        self.program.is_some() || self.file.is_some()
+    }
+}
+
 /// The page's rules: every variant's `play` program, or the one `--program`/`--file`
-/// names; and the default's name.
-fn page_rules(source: &SiteProgram, wasm: bool) -> Result<(Vec<PageRules>, String), CliError> {
-    if source.program.is_some() || source.file.is_some() {
+/// names; and the default's name. Each set of rules is a step of `steps`.
+fn page_rules(
+    source: &SiteProgram,
+    wasm: bool,
+    steps: &mut Steps,
+) -> Result<(Vec<PageRules>, String), CliError> {
+    if source.alone() {
+        steps.doing("loading and exporting the program");
         let program = ProgramSource {
             program: source.program.clone(),
             file: source.file.clone(),
@@ -151,6 +169,7 @@ fn page_rules(source: &SiteProgram, wasm: bool) -> Result<(Vec<PageRules>, Strin
             name => name.to_string(),
         };
         let rules = PageRules::new(&name, &program, "rules.js".to_string(), "", wasm)?;
+        steps.step(&format!("{name}: {}", count_rules(rules.count)));
         return Ok((vec![rules], name));
     }
     let default = source.search.unwrap_or(Search::default_page());
@@ -161,14 +180,28 @@ fn page_rules(source: &SiteProgram, wasm: bool) -> Result<(Vec<PageRules>, Strin
         } else {
             format!("rules-{}.js", v.name())
         };
+        let name = v.program(Output::Play);
+        steps.doing(format!(
+            "{}: loading and exporting the `{name}` program",
+            v.name()
+        ));
         // From the program cache, as `play` reads them.
-        let loaded =
-            regex_chess_core::engine::load(v.program(Output::Play), &LoadOptions::default())?;
+        let loaded = regex_chess_core::engine::load(name, &LoadOptions::default())?;
         super::warn(&loaded.warnings);
         let program = loaded.program;
-        all.push(PageRules::new(v.name(), &program, file, v.summary(), wasm)?);
+        let rules = PageRules::new(v.name(), &program, file, v.summary(), wasm)?;
+        steps.step(&format!("{}: {}", v.name(), count_rules(rules.count)));
+        all.push(rules);
     }
     Ok((all, default.name().to_string()))
+}
+
+/// `1 rule`, `8819 rules`.
+fn count_rules(count: usize) -> String {
+    match count {
+        1 => "1 rule".to_string(),
+        n => format!("{n} rules"),
+    }
 }
 
 /// The text of `variants.json`; `wasm` the module's file, if the site has one.
@@ -188,21 +221,22 @@ fn variants_json(rules: &[PageRules], default: &str, wasm: Option<&str>) -> Stri
     format!("{value:#}\n")
 }
 
+/// Where the starting state comes from.
+enum StartFrom<'a> {
+    /// A file (`--start`).
+    File(&'a Path),
+    /// The `board` program's drawing of this position.
+    Board(Fen),
+}
+
 /// Runs `site`.
 pub fn run(args: SiteArgs) -> Result<(), CliError> {
     // The module is checked before anything is compiled or written.
     let module = args.wasm.as_deref().map(read_wasm).transpose()?;
-    let (rules, default) = page_rules(&args.source, module.is_some())?;
-    // With the `board` program: the start with the engine as white too, for the page's
-    // "New game" as black.
-    let mut start_white = None;
-    let start = match &args.start {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| {
-            CliError(format!(
-                "cannot read the start state {}: {e}",
-                path.display()
-            ))
-        })?,
+    // So is the FEN, when the `board` program draws the start, as `play` checks it: the
+    // rules draw only what they can read.
+    let start_from = match &args.start {
+        Some(path) => StartFrom::File(path),
         None => {
             if regex_chess_core::engine::registry::find("board").is_none() {
                 return fail(
@@ -210,9 +244,34 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
                      give --start STATE_FILE",
                 );
             }
-            // The FEN is checked first, as `play` does: the rules draw only what they
-            // can read.
-            let fen: Fen = args.fen.parse()?;
+            StartFrom::Board(args.fen.parse()?)
+        }
+    };
+    // The steps: each set of rules, the starting state, the files.
+    let sets = if args.source.alone() {
+        1
+    } else {
+        Search::ALL.len()
+    };
+    let mut steps = Steps::new("site", sets as u64 + 2, 1);
+    let (rules, default) = page_rules(&args.source, module.is_some(), &mut steps)?;
+    // With the `board` program: the start with the engine as white too, for the page's
+    // "New game" as black.
+    let mut start_white = None;
+    let start = match start_from {
+        StartFrom::File(path) => {
+            steps.doing(format!("reading the starting state {}", path.display()));
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                CliError(format!(
+                    "cannot read the start state {}: {e}",
+                    path.display()
+                ))
+            })?;
+            steps.step(&format!("read the starting state {}", path.display()));
+            text
+        }
+        StartFrom::Board(fen) => {
+            steps.doing("drawing the starting state with the `board` program");
             // The `board` program's input: the engine's side, then the FEN.
             let board = Fast::new(registered("board")?);
             let text = board.run(&format!("engine: {}\n{fen}\n", args.engine_color));
@@ -220,36 +279,25 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
                 return fail(format!("the rules could not read the FEN {:?}", args.fen));
             }
             start_white = Some(board.run(&format!("engine: white\n{fen}\n")));
+            steps.step("drew the starting state with the `board` program");
             text
         }
     };
-    std::fs::create_dir_all(&args.output)
-        .map_err(|e| CliError(format!("cannot create {}: {e}", args.output.display())))?;
-    for (name, text) in PAGE {
-        write_file(&args.output.join(name), text)?;
-    }
-    for r in &rules {
-        write_file(&args.output.join(&r.file), &r.text)?;
-    }
-    if let Some(module) = &module {
-        write_bytes(&args.output.join(WASM_FILE), module)?;
-        for r in &rules {
-            let rules_file = args.output.join(&r.file);
-            if let Some((program, parses)) = &r.files {
-                write_bytes(&rules_file.with_extension("program"), program)?;
-                write_bytes(&rules_file.with_extension("parses"), parses)?;
-            }
-        }
-    }
-    let wasm = module.as_ref().map(|_| WASM_FILE);
-    write_file(
-        &args.output.join("variants.json"),
-        &variants_json(&rules, &default, wasm),
+    steps.doing(format!("writing the files to {}", args.output.display()));
+    let written = write_site(
+        &args,
+        &rules,
+        &default,
+        module.as_deref(),
+        &start,
+        start_white.as_deref(),
     )?;
-    write_file(&args.output.join("start.txt"), &start)?;
-    if let Some(text) = &start_white {
-        write_file(&args.output.join("start-white.txt"), text)?;
-    }
+    steps.step(&format!(
+        "wrote {written} files to {}",
+        args.output.display()
+    ));
+    steps.finish();
+    let wasm = module.as_ref().map(|_| WASM_FILE);
     let listed: Vec<String> = rules
         .iter()
         .map(|r| {
@@ -271,6 +319,50 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
         listed.join("; ")
     );
     Ok(())
+}
+
+/// Writes the site's files to `args.output`: the page, the rules (and with the `module`
+/// its program-cache files), `variants.json` and the starting states; how many files.
+fn write_site(
+    args: &SiteArgs,
+    rules: &[PageRules],
+    default: &str,
+    module: Option<&[u8]>,
+    start: &str,
+    start_white: Option<&str>,
+) -> Result<usize, CliError> {
+    std::fs::create_dir_all(&args.output)
+        .map_err(|e| CliError(format!("cannot create {}: {e}", args.output.display())))?;
+    let mut written = 0;
+    let mut text_file = |name: &str, text: &str| {
+        written += 1;
+        write_file(&args.output.join(name), text)
+    };
+    for (name, text) in PAGE {
+        text_file(name, text)?;
+    }
+    for r in rules {
+        text_file(&r.file, &r.text)?;
+    }
+    let wasm = module.map(|_| WASM_FILE);
+    text_file("variants.json", &variants_json(rules, default, wasm))?;
+    text_file("start.txt", start)?;
+    if let Some(text) = start_white {
+        text_file("start-white.txt", text)?;
+    }
+    if let Some(module) = module {
+        write_bytes(&args.output.join(WASM_FILE), module)?;
+        written += 1;
+        for r in rules {
+            let rules_file = args.output.join(&r.file);
+            if let Some((program, parses)) = &r.files {
+                write_bytes(&rules_file.with_extension("program"), program)?;
+                write_bytes(&rules_file.with_extension("parses"), parses)?;
+                written += 2;
+            }
+        }
+    }
+    Ok(written)
 }
 
 /// The WebAssembly module at `path`, refusing a file that is not one.
