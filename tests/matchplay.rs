@@ -17,6 +17,7 @@ use regex_chess_core::matchplay::outcome::{Outcome, Termination};
 use regex_chess_core::matchplay::players::{
     Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
 };
+use regex_chess_core::matchplay::sprt::{Sprt, Verdict};
 use regex_chess_core::matchplay::{self, MatchConfig, MatchError, Summary, pgn};
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Position};
@@ -848,4 +849,32 @@ fn python_chess_reads_and_replays_every_game_of_a_match_pgn() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(stdout.trim(), "ok 4", "{text}");
+}
+
+/// The engine's side forfeits every game on its first move (a scripted player without
+/// moves): losses only.
+fn forfeiting() -> Result<Box<dyn Player>, MatchError> {
+    Ok(Box::new(Scripted(Vec::new())))
+}
+
+#[test]
+fn a_match_stops_once_its_sprt_decides_and_runs_out_its_schedule_without_one() {
+    let mut with_test = config(20, 1);
+    with_test.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+    let scheduled = with_test.pairings.len();
+    let result = matchplay::run_match(&with_test, &forfeiting, &random, &|_| {}).unwrap();
+    let outcome = result.sprt.expect("the match had a test");
+    assert_eq!(outcome.verdict, Some(Verdict::H0), "{outcome:?}");
+    assert!(
+        result.games.len() < scheduled,
+        "{} of {scheduled} games played though the test decided",
+        result.games.len()
+    );
+    assert_eq!(outcome.tally.games() as usize, result.games.len());
+    assert_eq!(outcome.tally.losses as usize, result.games.len());
+
+    // The same schedule without a test plays every game.
+    let all = matchplay::run_match(&config(20, 1), &forfeiting, &random, &|_| {}).unwrap();
+    assert_eq!(all.games.len(), scheduled);
+    assert!(all.sprt.is_none());
 }
