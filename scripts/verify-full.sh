@@ -30,8 +30,10 @@ progress() {
 
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
-  # Every test file that holds an ignored test.
-  mapfile -t files < <(grep -l '#\[ignore' tests/*.rs | xargs -n1 basename | sed 's/\.rs$//' | sort)
+  # Every test file that holds an ignored volume: not the strength screen (its ignore
+  # reason starts "a screen"), which plays a match against Stockfish and judges nothing.
+  mapfile -t files < <(grep -lE '#\[ignore = "(full volume|volume|minutes)' tests/*.rs |
+    xargs -n1 basename | sed 's/\.rs$//' | sort)
 fi
 export REGEX_CHESS_REQUIRE_ENGINES=1
 
