@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use plotters::coord::Shift;
+use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -50,6 +50,37 @@ fn svg(
         root.present().map_err(drawing)?;
     }
     Ok(text)
+}
+
+/// The frame every chart shares: its caption, margins and the room for the axes'
+/// labels (`y_room` pixels on the left).
+fn frame<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    caption: &str,
+    y_room: u32,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .caption(caption, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(48)
+        .y_label_area_size(y_room);
+    builder
+}
+
+/// Draws the series' legend at `at`, on a pale box.
+fn legend<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+    at: SeriesLabelPosition,
+) -> Result<(), ChartError> {
+    chart
+        .configure_series_labels()
+        .position(at)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.4))
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(drawing)
 }
 
 /// A logarithmic axis's range around `values`, with room on both sides; it starts at a
@@ -122,11 +153,7 @@ pub fn strength(points: &[StrengthPoint]) -> Result<String, ChartError> {
     let y = (lowest / 50.0).floor() * 50.0 - 25.0..(highest / 50.0).ceil() * 50.0 + 25.0;
     let x = log_range(points.iter().map(|p| p.ms));
     svg((820, 520), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("Strength against time per move", ("sans-serif", 22))
-            .margin(16)
-            .x_label_area_size(48)
-            .y_label_area_size(64)
+        let mut chart = frame(root, "Strength against time per move", 64)
             .build_cartesian_2d(x.clone().log_scale(), y.clone())
             .map_err(drawing)?;
         chart
@@ -187,14 +214,7 @@ pub fn strength(points: &[StrengthPoint]) -> Result<String, ChartError> {
                 }))
                 .map_err(drawing)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(drawing)
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
 
@@ -210,11 +230,7 @@ pub fn state(series: &[Series]) -> Result<String, ChartError> {
         }
     }
     svg((820, 540), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("Time per move against the state's size", ("sans-serif", 22))
-            .margin(16)
-            .x_label_area_size(48)
-            .y_label_area_size(64)
+        let mut chart = frame(root, "Time per move against the state's size", 64)
             .build_cartesian_2d(x.log_scale(), y.log_scale())
             .map_err(drawing)?;
         chart
@@ -246,14 +262,7 @@ pub fn state(series: &[Series]) -> Result<String, ChartError> {
                 .draw_series(s.points.iter().map(|p| Circle::new(*p, 4, c.filled())))
                 .map_err(drawing)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(drawing)
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -272,14 +281,9 @@ pub fn headline(data: &Headline) -> Result<String, ChartError> {
     // unit at the foot holds the legend.
     let height = 120 + (groups as u32 + 1) * (26 + 15 * bars as u32);
     svg((900, height), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                "One move of the play program: the Python original and our rules on four engines",
-                ("sans-serif", 22),
-            )
-            .margin(16)
-            .x_label_area_size(40)
-            .y_label_area_size(8)
+        let caption =
+            "One move of the play program: the Python original and our rules on four engines";
+        let mut chart = frame(root, caption, 8)
             .build_cartesian_2d(x.clone().log_scale(), -1.0..groups as f64)
             .map_err(drawing)?;
         chart
@@ -339,14 +343,7 @@ pub fn headline(data: &Headline) -> Result<String, ChartError> {
             )
         });
         chart.draw_series(titles).map_err(drawing)?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(drawing)
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
 
