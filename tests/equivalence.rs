@@ -16,11 +16,17 @@
 //!   reported once, in order;
 //! - the totals of `run_with_stats`.
 //!
-//! A failing case prints the `trace::first_divergence` report. The cases are seeded (set
-//! `PROPTEST_RNG_SEED` to explore other ones, `PROPTEST_CASES` to change how many run per
-//! test). Plain `cargo test` runs a quarter of each property's cases;
+//! A failing case prints the `trace::first_divergence` report. The cases are seeded: fixed
+//! seeds by default; `REGEX_CHESS_SEED=clock` picks the run's seed from the clock (CI's
+//! rotating run, `.ci/run`) and `REGEX_CHESS_SEED=<number>` replays that run; each
+//! property prints the seed it ran from, which a failing test's output shows (see
+//! docs/fuzzing.md). `PROPTEST_RNG_SEED` still sets proptest's seed itself and
+//! `PROPTEST_CASES` how many cases run per test. Plain `cargo test` runs a quarter of each property's cases;
 //! `REGEX_CHESS_VOLUME=full` (CI, in release) runs them all. The last tests check the trace module itself against an executor that is wrong
 //! on purpose.
+
+use std::sync::OnceLock;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -53,8 +59,31 @@ fn share(full: u32) -> u32 {
     }
 }
 
+/// The variable that sets the run's seed: a number replays a run, `clock` picks a new
+/// seed from the clock.
+const SEED_VAR: &str = "REGEX_CHESS_SEED";
+
+/// The run's seed, when [`SEED_VAR`] sets one (read once: every property of the run
+/// derives its seed from the same one).
+fn run_seed() -> Option<u64> {
+    static SEED: OnceLock<Option<u64>> = OnceLock::new();
+    *SEED.get_or_init(|| {
+        let value = std::env::var(SEED_VAR).ok()?;
+        let seed = match value.trim() {
+            "clock" => SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |since| since.as_nanos() as u64),
+            number => number.parse().unwrap_or_else(|_| {
+                panic!("{SEED_VAR}={value:?}: expected a whole number or `clock`")
+            }),
+        };
+        Some(seed)
+    })
+}
+
 /// `cases` cases (scaled by [`share`]) from a fixed seed, unless the environment asks for
-/// something else (`PROPTEST_CASES`, `PROPTEST_RNG_SEED`).
+/// something else (`REGEX_CHESS_SEED`, `PROPTEST_CASES`, `PROPTEST_RNG_SEED`). With a
+/// run's seed, prints it with the command that replays the run.
 fn config(cases: u32) -> Config {
     let base = Config::default();
     let cases = if std::env::var_os("PROPTEST_CASES").is_some() {
@@ -62,9 +91,20 @@ fn config(cases: u32) -> Config {
     } else {
         share(cases)
     };
-    let rng_seed = match base.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(0x5eed_c4e5_5000 + u64::from(cases)),
-        fixed => fixed,
+    let rng_seed = match (run_seed(), base.rng_seed) {
+        (Some(seed), _) => {
+            // The cases' number is part of each property's seed: the replay runs as many.
+            let volume: String = ["REGEX_CHESS_VOLUME", "PROPTEST_CASES"]
+                .iter()
+                .filter_map(|name| Some(format!(" {name}={}", std::env::var(name).ok()?)))
+                .collect();
+            eprintln!(
+                "equivalence: run seed {seed}; replay:{volume} {SEED_VAR}={seed} cargo test --release --test equivalence"
+            );
+            RngSeed::Fixed(seed.wrapping_add(u64::from(cases)))
+        }
+        (None, RngSeed::Random) => RngSeed::Fixed(0x5eed_c4e5_5000 + u64::from(cases)),
+        (None, fixed) => fixed,
     };
     Config {
         cases,

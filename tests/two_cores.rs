@@ -19,11 +19,14 @@
 //! the bench replies (the three-ply search on kiwipete's reaches states of about 25 MB), on more
 //! playout positions, and with its ranking and `play` programs on two bench replies.
 //!
-//! That the command line's two-core path ran is asserted only through what the executor
-//! reports today: on the bench, the largest state of some run reaches the size from which
-//! the crew cuts the state (`Fast::parallel`'s contract). The forced executor cuts every
-//! state by construction (thresholds of one byte), which nothing here counts: the
-//! executor does not yet report the pieces, stretches and hand-offs it ran.
+//! That the two-core paths ran is asserted through the executors' counters
+//! (`Executor::counters`, `exec::fast::Counters`): on the bench, each variant's largest
+//! states reach the size from which the crew cuts the state, and the command line's
+//! executor must have handed pieces off to the helper core there; the forced executor
+//! cuts every state, so it must have run rope runs, stretches and hand-offs on every
+//! share. A change that quietly leaves the multi-core path (a threshold, a fallback to
+//! one core) gives the right answers and fails here. The pieces a helper ran are not
+//! asserted: on a busy machine the caller may take every piece before the helper wakes.
 
 #[path = "common/oracle/mod.rs"]
 mod oracle;
@@ -37,7 +40,7 @@ use regex_chess_core::engine::reply::parse_move_output;
 use regex_chess_core::engine::runner::{self, RunError};
 use regex_chess_core::engine::search::{Output, Search};
 use regex_chess_core::engine::{self};
-use regex_chess_core::exec::fast::{DEFAULT_SPLIT_MIN, Fast};
+use regex_chess_core::exec::fast::{Counters, DEFAULT_SPLIT_MIN, Fast};
 use regex_chess_core::exec::reference::Reference;
 use regex_chess_core::exec::{Choice, Executor, ExecutorKind};
 use regex_chess_core::program::ValidProgram;
@@ -151,10 +154,17 @@ fn playout_share(variant: Search, count: usize) -> Vec<String> {
         .collect()
 }
 
+/// The counters of an executor that must count (the fast one).
+fn counters(exec: &dyn Executor) -> Counters {
+    exec.counters()
+        .expect("the fast executor counts its pieces")
+}
+
 /// Judges `variant`'s move program on two cores on `fens`: equal to the reference, and
-/// the reference's answer equal to the oracle's. Returns how many positions reached a
-/// state the command line's two cores cut.
-fn judge_moves(variant: Search, what: &str, fens: &[String]) -> usize {
+/// the reference's answer equal to the oracle's; the forced executor took every path
+/// that cuts the state. Returns how many positions reached a state the command line's
+/// two cores cut, and the command line's executor's counters.
+fn judge_moves(variant: Search, what: &str, fens: &[String]) -> (usize, Counters) {
     let runs = Runs::new(variant.program(Output::Move));
     let cut = AtomicUsize::new(0);
     let failures = parallel::failures(fens, |fen_text| {
@@ -175,7 +185,15 @@ fn judge_moves(variant: Search, what: &str, fens: &[String]) -> usize {
     });
     let what = format!("{} on two cores, {what}", variant.name());
     parallel::assert_none(&what, fens.len(), &failures);
-    cut.into_inner()
+    let forced = counters(runs.forced.as_ref());
+    assert!(
+        forced.hand_offs > 0
+            && forced.rope_runs > 0
+            && forced.stretches > 0
+            && forced.pieces >= 2 * forced.hand_offs,
+        "{what}: the executor with every path forced did not take them all: {forced:?}"
+    );
+    (cut.into_inner(), counters(runs.users.as_ref()))
 }
 
 /// The variants `cargo test` judges on the bench replies: the 2-ply ones (the deeper
@@ -190,10 +208,17 @@ fn judge_the_bench(variants: impl Iterator<Item = Search>) {
     let fens = bench_replies();
     assert_eq!(fens.len(), 8, "{fens:?}");
     for variant in variants {
-        let cut = judge_moves(variant, "bench replies", &fens);
+        let (cut, users) = judge_moves(variant, "bench replies", &fens);
         assert!(
             cut >= 1,
             "{}: no bench reply reached the {DEFAULT_SPLIT_MIN}-byte states two cores cut",
+            variant.name()
+        );
+        // Those states went through the crew: pieces handed off, at least two each.
+        assert!(
+            users.hand_offs > 0 && users.pieces >= 2 * users.hand_offs,
+            "{}: states of {DEFAULT_SPLIT_MIN} bytes and more, but the command line's two \
+             cores handed nothing off: {users:?}",
             variant.name()
         );
     }

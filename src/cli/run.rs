@@ -7,9 +7,8 @@ use clap::Args;
 
 use super::engine_args::ExecArgs;
 use super::{CliError, fail};
-use regex_chess_core::exec::fast::{self, Fast};
 use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Executor, ExecutorKind, trace};
+use regex_chess_core::exec::{Choice, Executor, ExecutorKind, trace};
 use regex_chess_core::program::json::{self, Syntax};
 
 /// Arguments of `run`.
@@ -59,13 +58,14 @@ pub fn read_state(source: &str) -> Result<String, CliError> {
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let program = json::load(&args.program, args.syntax)?;
     let state = read_state(&args.state)?;
-    let fast =
-        |program| Fast::new(program).parallel(args.exec.cores.get(), fast::DEFAULT_SPLIT_MIN);
+    // Built as every command builds its executors (`Choice::build`): the fast one on the
+    // cores asked for, the test hook of a helper's panic included.
+    let choice = args.exec.choice();
     let result = if args.trace {
         let reference = Reference::new(program.clone());
-        let fast = fast(program);
+        let fast = Choice::new(ExecutorKind::Fast, choice.cores).build(program);
         let mut stderr = std::io::stderr();
-        match trace::first_divergence(&reference, &fast, &state) {
+        match trace::first_divergence(&reference, fast.as_ref(), &state) {
             Some(divergence) => {
                 writeln!(stderr, "{divergence}")?;
                 return fail(format!(
@@ -85,10 +85,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             ExecutorKind::Reference => reference.run(&state),
             ExecutorKind::Fast => fast.run(&state),
         }
-    } else if args.exec.executor == ExecutorKind::Fast {
-        fast(program).run(&state)
     } else {
-        args.exec.executor.build(program).run(&state)
+        choice.build(program).run(&state)
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(result.as_bytes())?;

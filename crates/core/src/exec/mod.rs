@@ -123,6 +123,12 @@ pub trait Executor: Send + Sync {
         observer: &mut dyn Observer,
     ) -> String;
 
+    /// The totals of the paths that cut the state, for an executor that counts them
+    /// ([`fast::Fast::counters`]); `None` for one that does not (the reference).
+    fn counters(&self) -> Option<fast::Counters> {
+        None
+    }
+
     /// Runs every rule and returns the final state.
     fn run(&self, state: &str) -> String {
         self.run_observed(state, &mut NoObserver)

@@ -29,7 +29,9 @@
 //! question may cut short. A cut search answers with the variant run first (an `info
 //! string` says so); the searches that run one variant only are never cut.
 
+use std::any::Any;
 use std::num::NonZeroUsize;
+use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use super::clock::{self, Clock, CostBook};
@@ -593,7 +595,8 @@ impl Session {
         }
         let lines = self.spin("MultiPV").unwrap_or(1) as usize;
         let cut = || stop() || plan.deadline.is_some_and(|end| Instant::now() >= end);
-        let best = match self.search(&fen, &input, &plan, lines > 1, &cut, out) {
+        let searched = unpanicked(|| self.search(&fen, &input, &plan, lines > 1, &cut, out));
+        let best = match searched {
             Ok((thought, millis, variant)) => search_output(&thought, variant, millis, lines, out),
             Err(e) => {
                 out.push(format!("info string error: {e}"));
@@ -670,7 +673,7 @@ impl Session {
     fn perft(&mut self, fen: &Fen, depth: u64, out: &mut Vec<String>) {
         let started = Instant::now();
         let depth = depth.clamp(1, 16) as u32;
-        match perft::divide(self.engine.as_ref(), fen, depth) {
+        match unpanicked(|| perft::divide(self.engine.as_ref(), fen, depth)) {
             Ok(counts) => {
                 let total: u64 = counts.iter().map(|(_, n)| n).sum();
                 out.extend(counts.iter().map(|(mv, n)| format!("{mv}: {n}")));
@@ -694,7 +697,7 @@ impl Session {
         for (i, text) in BENCH_FENS.iter().enumerate() {
             let fen: Fen = text.parse().expect("the bench positions are valid FENs");
             out.push(format!("Position: {}/{}", i + 1, BENCH_FENS.len()));
-            match self.engine.think_with(&fen, variant) {
+            match unpanicked(|| self.engine.think_with(&fen, variant)) {
                 Ok(thought) => match thought.report.nodes {
                     Some(n) => nodes += n,
                     None => missing += 1,
@@ -717,6 +720,30 @@ impl Session {
         out.push(format!("Nodes searched  : {nodes}"));
         out.push(format!("Nodes/second    : {}", nodes * 1000 / ms));
     }
+}
+
+/// Runs `body`, an engine call, and turns a panic in it into an [`EngineError`] naming
+/// the panic's message: a bug in the rules' run (or a helper core's panic, which the
+/// fast executor raises again on the calling thread) then ends the command with an
+/// `info string error` (and `go` with `bestmove (none)`), and the session goes on
+/// answering instead of ending the process. The engine stays usable: the executors
+/// keep nothing half-done between runs.
+fn unpanicked<T>(body: impl FnOnce() -> Result<T, EngineError>) -> Result<T, EngineError> {
+    panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
+        Err(EngineError(format!(
+            "the engine panicked: {}",
+            panic_message(payload.as_ref())
+        )))
+    })
+}
+
+/// The message of a panic's payload (a `String` or a `&str`, as `panic!` makes them).
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("(a payload that is not text)")
 }
 
 /// The `info` lines of a search and its `bestmove` line. Missing report fields are left
@@ -825,6 +852,54 @@ mod tests {
 
     fn session() -> Session {
         Session::new(|_| Box::new(Missing))
+    }
+
+    /// An engine whose searches and move generation panic (what a helper core's panic,
+    /// raised again on the session's thread, looks like).
+    struct Panics;
+
+    impl Engine for Panics {
+        fn apply(&self, _: &Fen, _: UciMove) -> Result<Option<Fen>, EngineError> {
+            Ok(None)
+        }
+        fn think_with(&self, _: &Fen, _: Search) -> Result<Thought, EngineError> {
+            panic!("planted in the search");
+        }
+        fn children(&self, _: &Fen) -> Result<Vec<(UciMove, Fen)>, EngineError> {
+            panic!("planted in perft");
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_engine_is_an_error_line_and_the_session_goes_on() {
+        let mut session = Session::new(|_| Box::new(Panics));
+        session.handle("position startpos");
+        let out = session.handle("go depth 1");
+        assert!(
+            out.contains(&"info string error: the engine panicked: planted in the search".into()),
+            "{out:?}"
+        );
+        assert_eq!(out.last().map(String::as_str), Some("bestmove (none)"));
+        // A held search answers when stopped.
+        assert!(
+            !session
+                .handle("go infinite")
+                .contains(&"bestmove (none)".into())
+        );
+        assert_eq!(session.handle("stop"), ["bestmove (none)"]);
+        let out = session.handle("go perft 1");
+        assert_eq!(
+            out,
+            ["info string perft: error: the engine panicked: planted in perft"]
+        );
+        let out = session.handle("bench");
+        assert!(
+            out.contains(
+                &"info string bench: error: the engine panicked: planted in the search".into()
+            ),
+            "{out:?}"
+        );
+        assert_eq!(session.handle("isready"), ["readyok"]);
     }
 
     /// The `Search` option's values after `auto`, as the `uci` answer lists them.

@@ -15,13 +15,15 @@
 //! reuse the states already built, and trimmed so that a game does not grow them
 //! without end.
 //!
-//! Layer 9 (the top): uses `rules`, `state`, `rope`, `parallel`, `ahead` and `run`.
+//! Layer 9 (the top): uses `rules`, `state`, `rope`, `parallel`, `ahead`, `run` and
+//! `counters`.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock};
 
 use super::ahead::Ahead;
+use super::counters::{Counters, Tally};
 use super::parallel::{Crew, Parallel};
 use super::rope::Scratch;
 use super::rules::Rules;
@@ -96,6 +98,8 @@ pub struct Fast {
     /// A panic planted on a helper of the multi-core mode (see
     /// [`Fast::plant_helper_panic`]).
     planted: Option<&'static str>,
+    /// The totals of the paths that cut the state (see [`Fast::counters`]).
+    tally: Tally,
 }
 
 impl Fast {
@@ -118,6 +122,7 @@ impl Fast {
             speculate: false,
             all_compiled: AtomicBool::new(false),
             planted: None,
+            tally: Tally::default(),
         }
     }
 
@@ -207,6 +212,14 @@ impl Fast {
         self.parallel.as_ref().map_or(1, Parallel::cores)
     }
 
+    /// The totals of the rope runs, stretches, their pieces and the hand-offs to the
+    /// helper cores of every run since the executor was built (see [`Counters`]): which
+    /// paths ran, for the tests that must see the multi-core path taken. Counting costs
+    /// a few atomic adds per rope run or stretch.
+    pub fn counters(&self) -> Counters {
+        self.tally.read()
+    }
+
     /// The number of distinct patterns.
     pub fn distinct_patterns(&self) -> usize {
         self.rules.distinct_patterns()
@@ -254,6 +267,7 @@ impl Fast {
             state,
             crew,
             at,
+            tally: &self.tally,
         }
     }
 }
@@ -265,6 +279,10 @@ impl Executor for Fast {
 
     fn program(&self) -> &ValidProgram {
         self.rules.program()
+    }
+
+    fn counters(&self) -> Option<Counters> {
+        Some(Fast::counters(self))
     }
 
     fn run_range(&self, state: &str, range: Range<usize>, observer: &mut dyn Observer) -> String {
@@ -289,7 +307,8 @@ impl Executor for Fast {
                 for helper in helpers.iter_mut() {
                     helper.caches.set_ascii(ascii);
                 }
-                parallel.with_crew(&self.rules, self.speculate, &state, helpers, |crew| {
+                let (rules, tally) = (&self.rules, &self.tally);
+                parallel.with_crew(rules, self.speculate, tally, &state, helpers, |crew| {
                     let runner = self.runner(&state, Some(crew), &at);
                     runner.run(range.clone(), observer, scratch);
                 });

@@ -24,7 +24,8 @@
 //!    `starts`: the index of the state's `%` bytes, built on first need on large states
 //!    and kept by `rewrite`: rules whose matches start with a `%`-literal walk it for
 //!    their candidates instead of calling memmem once per thread. `local`: which
-//!    patterns may run on pieces cut at thread boundaries.
+//!    patterns may run on pieces cut at thread boundaries. `counters`: the totals of
+//!    the paths that cut the state ([`Counters`], [`Fast::counters`]).
 //! 2. Matchers. `linear`: plain-sequence patterns (push, pop, lookups, forks): an
 //!    anchored depth-first search with memchr/memmem that finds the match end and its
 //!    groups at once. `lockstep`: several anchored lazy-DFA walks interleaved. `lines`
@@ -73,6 +74,7 @@
 
 mod ahead;
 mod caches;
+mod counters;
 mod executor;
 mod linear;
 mod lines;
@@ -97,6 +99,7 @@ mod syntax;
 #[cfg(test)]
 mod generated;
 
+pub use counters::Counters;
 pub use executor::{
     DEFAULT_INDEX_MIN, DEFAULT_ROPE_MIN, DEFAULT_ROPE_PIECE, DEFAULT_SPLIT_MIN, Fast,
 };

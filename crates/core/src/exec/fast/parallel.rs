@@ -49,13 +49,14 @@
 //! microseconds, so only states of at least `min_len` bytes are shared (see PERF.md,
 //! "Several cores"). A helper descheduled while running its piece delays the run.
 //!
-//! Layer 7: uses `rope`, `stretch`, `state`, `rules`, `rewrite` and `starts`.
+//! Layer 7: uses `rope`, `stretch`, `state`, `rules`, `rewrite`, `starts` and `counters`.
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, RwLock};
 
+use super::counters::Tally;
 use super::rewrite::Hay;
 use super::rope::{self, Broken, Join, Kept, Piece, Plan, Run, Scratch, Total};
 use super::rules::Rules;
@@ -110,13 +111,15 @@ impl Parallel {
     }
 
     /// Runs `body` with a crew of helper threads that run `rules` on `state`; they stop
-    /// when `body` returns. `helpers` are their scratch spaces (grown as needed). With
+    /// when `body` returns. Hand-offs and the pieces the helpers ran are counted in
+    /// `tally`. `helpers` are their scratch spaces (grown as needed). With
     /// `speculate`, the caller too searches each of its pieces of a stretch from the
     /// piece's start (see [`Crew::stretch`]).
     pub fn with_crew<R>(
         &self,
         rules: &Rules,
         speculate: bool,
+        tally: &Tally,
         state: &RwLock<State>,
         helpers: &mut Vec<Scratch>,
         body: impl FnOnce(&Crew<'_>) -> R,
@@ -127,6 +130,7 @@ impl Parallel {
         let crew = Crew {
             rules,
             speculate,
+            tally,
             state,
             parallel: self,
             job: Mutex::new(Job::default()),
@@ -260,6 +264,8 @@ pub struct Crew<'a> {
     rules: &'a Rules,
     /// Whether the caller searches each of its pieces of a stretch from the piece's start.
     speculate: bool,
+    /// The executor's counters of hand-offs and helper pieces.
+    tally: &'a Tally,
     state: &'a RwLock<State>,
     parallel: &'a Parallel,
     job: Mutex<Job>,
@@ -382,6 +388,7 @@ impl Crew<'_> {
                     Output::Stretch(stretch.run_piece(&mut scratch.caches, &self.buffers, span))
                 }
             };
+            self.tally.helper_piece();
             held = Some((k, output));
         }
         if held.is_some() && !totals.is_empty() {
@@ -561,6 +568,7 @@ impl Crew<'_> {
             generation
         };
         self.wake.notify_all();
+        self.tally.hand_off();
         // With a planted panic, the last piece is left to a helper that started.
         let spare_last =
             self.parallel.planted.is_some() && self.started.load(Ordering::Relaxed) > 0;
@@ -650,6 +658,52 @@ mod tests {
         let got = Fast::new(program).parallel(4, 1).run(&state);
         REFUSE_HELPERS.with(|refuse| refuse.set(false));
         assert_eq!(got, want);
+    }
+
+    /// The counters see every path: a rope run and a stretch handed off on two cores
+    /// (each piece counted once), the rope alone on one core, nothing below the
+    /// thresholds.
+    #[test]
+    fn the_counters_count_rope_runs_stretches_and_hand_offs() {
+        use crate::exec::Executor;
+        use crate::exec::fast::{Counters, Fast};
+        use crate::program::{Program, Rule};
+        let program = Program::from_rules(vec![
+            // Two local rules: one rope run (one core needs two rules for it).
+            Rule::new("(%%\n#x: )([01]+)\n", "${1}${2}1\n"),
+            Rule::new("(#x: 0)1", "${1}1"),
+            // Not local (it spans a thread boundary), but splittable: a stretch.
+            Rule::new("1\n%%", "2\n%%"),
+        ])
+        .validate()
+        .unwrap();
+        let state = "%%\n#x: 0\n".repeat(300);
+        let two = Fast::new(program.clone()).rope(1, 64).parallel(2, 1);
+        two.run(&state);
+        let counted = two.counters();
+        assert_eq!(
+            (counted.rope_runs, counted.stretches),
+            (1, 1),
+            "{counted:?}"
+        );
+        assert_eq!(counted.hand_offs, 2, "{counted:?}");
+        assert!(counted.pieces >= 4, "{counted:?}");
+        assert!(counted.helper_pieces <= counted.pieces, "{counted:?}");
+        let one = Fast::new(program.clone()).rope(1, 64);
+        one.run(&state);
+        let counted = one.counters();
+        assert_eq!(
+            (counted.rope_runs, counted.stretches),
+            (1, 0),
+            "{counted:?}"
+        );
+        assert_eq!((counted.hand_offs, counted.helper_pieces), (0, 0));
+        assert!(counted.pieces >= 2, "{counted:?}");
+        // The defaults: nothing this small is cut.
+        let plain = Fast::new(program).parallel(2, 1 << 16);
+        plain.run(&state);
+        assert_eq!(plain.counters(), Counters::default());
+        assert_eq!(Executor::counters(&plain), Some(Counters::default()));
     }
 
     /// A helper that panics in its piece ends the run with its panic on the calling

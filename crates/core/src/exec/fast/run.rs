@@ -22,12 +22,14 @@
 //! run reports its rules after it ran them all, rendering a state inside the run only
 //! when the observer asks for one.
 //!
-//! Layer 8: uses `rules`, `rewrite`, `state`, `seen`, `rope`, `stretch` and `parallel`.
+//! Layer 8: uses `rules`, `rewrite`, `state`, `seen`, `rope`, `stretch`, `parallel` and
+//! `counters`.
 
 use std::ops::{ControlFlow, Range};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::counters::Tally;
 use super::parallel::{self, Crew};
 use super::rewrite::{self, Hay};
 use super::rope::{self, Scratch};
@@ -63,6 +65,8 @@ pub struct Runner<'a> {
     pub crew: Option<&'a Crew<'a>>,
     /// The rule the run is at, for the helper that compiles ahead.
     pub at: &'a AtomicUsize,
+    /// The executor's counters of rope runs and stretches.
+    pub tally: &'a Tally,
 }
 
 /// What [`Runner::rope_run`] did.
@@ -246,6 +250,7 @@ impl Runner<'_> {
         };
         let indexed = hay.index.is_some();
         let stretch = Stretch { rule, hay, indexed };
+        self.tally.stretch(bounds.len() - 1);
         let runs = crew.stretch(index, stretch, &bounds, from, scratch);
         let mut done = stretch::Joined::default();
         if runs.iter().any(|run| run.count > 0) {
@@ -353,6 +358,7 @@ impl Runner<'_> {
             write(self.state).give_back_spares(out, out_starts);
             return RopeRun::Fallback(run_end);
         }
+        self.tally.rope_run(bounds.len() - 1);
         let counts = observer.wants_match_counts();
         let mut done = RopeDone {
             next: run_end,
