@@ -106,6 +106,8 @@ fn config(cases: u32) -> Config {
         (None, RngSeed::Random) => RngSeed::Fixed(0x5eed_c4e5_5000 + u64::from(cases)),
         (None, fixed) => fixed,
     };
+    // Shown with `--nocapture` (docs/fuzzing.md counts the cases with it).
+    eprintln!("equivalence: a property of {cases} cases");
     Config {
         cases,
         rng_seed,
