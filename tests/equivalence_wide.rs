@@ -141,13 +141,25 @@ const AROUND: &[&str] = &[
     "%",
 ];
 
-/// A count from 5 to 100, most often at the places programs use or that differ by one.
-fn count() -> impl Strategy<Value = u32> {
+/// A count from 5 to 100, most often one of the case's `shared` counts (which its rules
+/// and its state's runs share), else at the places programs use or that differ by one.
+fn count(shared: &[u32]) -> BoxedStrategy<u32> {
     prop_oneof![
+        4 => select(shared.to_vec()),
         2 => 5u32..=100,
         1 => select(&[5u32, 8, 9, 16, 24, 55, 56, 57, 63, 64, 65, 70, 71, 99, 100][..]),
         1 => 90u32..=100,
     ]
+    .boxed()
+}
+
+/// The counts a case's rules and state share: most often 100 or 99 among them.
+fn shared_counts() -> impl Strategy<Value = Vec<u32>> {
+    let one = prop_oneof![
+        2 => 5u32..=100,
+        1 => select(&[56u32, 64, 99, 100][..]),
+    ];
+    prop::collection::vec(one, 1..=3)
 }
 
 /// One counted repeat: its text, e.g. `(?:[a-h][1-8]){3,5}?`.
@@ -158,12 +170,14 @@ enum Counted {
     Open(u32),
 }
 
-fn counted() -> impl Strategy<Value = (usize, Counted, bool, bool)> {
+fn counted(shared: &[u32]) -> impl Strategy<Value = (usize, Counted, bool, bool)> + use<> {
     let form = prop_oneof![
-        3 => count().prop_map(Counted::Exact),
-        2 => (count(), 0u32..=12).prop_map(|(n, d)| Counted::Range(n.saturating_sub(d).max(5), n)),
-        1 => (count(), 0u32..=100).prop_map(|(n, m)| Counted::Range(n.min(m.max(5)), n.max(m))),
-        1 => count().prop_map(Counted::Open),
+        3 => count(shared).prop_map(Counted::Exact),
+        2 => (count(shared), 0u32..=12)
+            .prop_map(|(n, d)| Counted::Range(n.saturating_sub(d).max(5), n)),
+        1 => (count(shared), 0u32..=100)
+            .prop_map(|(n, m)| Counted::Range(n.min(m.max(5)), n.max(m))),
+        1 => count(shared).prop_map(Counted::Open),
     ];
     (
         0..REPEATED.len(),
@@ -190,11 +204,11 @@ fn render_counted(class: usize, form: &Counted, lazy: bool) -> String {
 
 /// A rule with one to three counted repeats among literals and anchors, some captured,
 /// and a replacement that writes the groups back in another order.
-fn counted_rule() -> impl Strategy<Value = Rule> {
+fn counted_rule(shared: &[u32]) -> impl Strategy<Value = Rule> + use<> {
     (
         prop::option::weighted(0.6, select(AROUND)),
         prop::collection::vec(
-            (counted(), prop::option::weighted(0.4, select(AROUND))),
+            (counted(shared), prop::option::weighted(0.4, select(AROUND))),
             1..=3,
         ),
         prop::collection::vec(prop_oneof![Just(None), (0usize..8).prop_map(Some)], 0..4),
@@ -229,15 +243,15 @@ const RUNS: &[&str] = &[
     "0", "1", "01", "a", "e4", ".", "P", "♙", "x", "7", "%", "\n", "#", " ", "/", "é",
 ];
 
-/// A state of runs whose lengths sit at the counts 5 to 100 and one off them, with
-/// lines and threads between them, sometimes written several times.
-fn counted_state() -> impl Strategy<Value = String> {
+/// A state of runs whose lengths sit at the counts (mostly the `shared` ones) and one
+/// off them, with lines and threads between them, sometimes written several times.
+fn counted_state(shared: &[u32]) -> impl Strategy<Value = String> + use<> {
     let run = (
         0..RUNS.len(),
         prop_oneof![
             1 => 0usize..=4,
-            2 => count().prop_map(|n| n as usize),
-            2 => (count(), -1i32..=1).prop_map(|(n, d)| (n as i32 + d) as usize),
+            2 => count(shared).prop_map(|n| n as usize),
+            3 => (count(shared), -1i32..=1).prop_map(|(n, d)| (n as i32 + d) as usize),
             1 => 100usize..=130,
         ],
         select(&["", "", "\n", "%%\n", "/", "\n#b: ", "%%\n#stack:\n"][..]),
@@ -286,8 +300,9 @@ proptest! {
     #![proptest_config(config(800))]
     #[test]
     fn counted_repeats_agree(
-        rules in prop::collection::vec(counted_rule(), 1..=5),
-        state in counted_state(),
+        (rules, state) in shared_counts().prop_flat_map(|shared| {
+            (prop::collection::vec(counted_rule(&shared), 1..=5), counted_state(&shared))
+        }),
     ) {
         check_everywhere(rules, &state, 256 * 1024)?;
     }
@@ -510,7 +525,7 @@ fn crossing_rule() -> impl Strategy<Value = Rule> {
         ][..],
     )
     .prop_map(|(p, r)| Rule::new(p, r));
-    prop_oneof![3 => fixed, 1 => counted_rule()]
+    prop_oneof![3 => fixed.boxed(), 1 => shared_counts().prop_flat_map(|s| counted_rule(&s)).boxed()]
 }
 
 /// A state of many threads with `x` and `y` values of bits, some paused.
@@ -606,7 +621,7 @@ proptest! {
     #![proptest_config(config(160))]
     #[test]
     fn states_past_the_thresholds_agree(
-        rules in prop::collection::vec(prop_oneof![counted_rule(), crossing_rule()], 1..=6),
+        rules in prop::collection::vec(prop_oneof![shared_counts().prop_flat_map(|s| counted_rule(&s)), crossing_rule()], 1..=6),
         state in large_state(),
         (rope, piece, split, index, segment) in (
             any::<Index>(),
