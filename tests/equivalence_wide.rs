@@ -82,6 +82,16 @@ fn config(cases: u32) -> Config {
     }
 }
 
+/// [`config`] for properties whose cases take seconds (thousands of rules, states of
+/// megabytes): a failure shrinks for at most two minutes.
+fn slow_config(cases: u32) -> Config {
+    Config {
+        max_shrink_iters: 64,
+        max_shrink_time: 120_000,
+        ..config(cases)
+    }
+}
+
 /// Every way of running `fast` on `state` must give what `reference` gives.
 fn compare(
     reference: &Reference,
@@ -469,7 +479,7 @@ fn take(window: &Window) -> (&'static str, Vec<Rule>, usize, &'static str) {
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(slow_config(24))]
     #[test]
     fn real_program_windows_agree(window in window()) {
         let (name, rules, start, state) = take(&window);
@@ -657,7 +667,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(8))]
+    #![proptest_config(slow_config(8))]
     #[test]
     fn a_state_past_the_rope_threshold_agrees(window in window(), len in 50usize..=200) {
         let (name, rules, start, state) = take(&window);
