@@ -14,6 +14,8 @@ cd "$(dirname "$0")/.."
 seed=$(date +%s%N)
 echo "== equivalence, full count of cases, release, REGEX_CHESS_SEED=$seed"
 REGEX_CHESS_SEED=$seed REGEX_CHESS_VOLUME=full cargo test --release --test equivalence
+echo "== the wider equivalence properties, a quarter of their cases, REGEX_CHESS_SEED=$seed"
+REGEX_CHESS_SEED=$seed cargo test --release --test equivalence_wide
 
 echo "== the ignored volumes, release"
 scripts/verify-full.sh chess_core chess_legal chess_play chess_san chess_search chess_variants \

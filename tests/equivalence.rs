@@ -25,12 +25,9 @@
 //! `REGEX_CHESS_VOLUME=full` (CI, in release) runs them all. The last tests check the trace module itself against an executor that is wrong
 //! on purpose.
 
-use std::sync::OnceLock;
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
-use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError};
+use proptest::test_runner::{Config, TestCaseError};
 use regex_chess_core::exec::fast::{self, Fast};
 use regex_chess_core::exec::reference::Reference;
 use regex_chess_core::exec::{Executor, Observer, RuleReport, trace};
@@ -39,6 +36,8 @@ use regex_chess_core::program::{Origin, Program, Rule, ValidProgram};
 #[path = "common/exec_compare.rs"]
 mod exec_compare;
 use exec_compare::Recorder;
+#[path = "common/volume.rs"]
+mod volume;
 
 // ---------------------------------------------------------------------------------------
 // Configuration
@@ -48,74 +47,12 @@ use exec_compare::Recorder;
 /// then).
 const STATE_CAP: usize = 96 * 1024;
 
-/// How many of a property's full count of cases run: a quarter in plain `cargo test`
-/// (the README's quick suite), all of them with `REGEX_CHESS_VOLUME=full` (CI's release
-/// run, `scripts/ci-volumes.sh`), twice as many with `REGEX_CHESS_VOLUME=double`.
-fn share(full: u32) -> u32 {
-    match std::env::var("REGEX_CHESS_VOLUME").as_deref() {
-        Ok("full") => full,
-        Ok("double") => full * 2,
-        _ => full.div_ceil(4),
-    }
-}
-
-/// The variable that sets the run's seed: a number replays a run, `clock` picks a new
-/// seed from the clock.
-const SEED_VAR: &str = "REGEX_CHESS_SEED";
-
-/// The run's seed, when [`SEED_VAR`] sets one (read once: every property of the run
-/// derives its seed from the same one).
-fn run_seed() -> Option<u64> {
-    static SEED: OnceLock<Option<u64>> = OnceLock::new();
-    *SEED.get_or_init(|| {
-        let value = std::env::var(SEED_VAR).ok()?;
-        let seed = match value.trim() {
-            "clock" => SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |since| since.as_nanos() as u64),
-            number => number.parse().unwrap_or_else(|_| {
-                panic!("{SEED_VAR}={value:?}: expected a whole number or `clock`")
-            }),
-        };
-        Some(seed)
-    })
-}
-
-/// `cases` cases (scaled by [`share`]) from a fixed seed, unless the environment asks for
-/// something else (`REGEX_CHESS_SEED`, `PROPTEST_CASES`, `PROPTEST_RNG_SEED`). With a
-/// run's seed, prints it with the command that replays the run.
+/// `cases` cases of this file (see `common/volume.rs`: the share, the fixed or rotating
+/// seed), shrinking a failure for up to 2,048 steps.
 fn config(cases: u32) -> Config {
-    let base = Config::default();
-    let cases = if std::env::var_os("PROPTEST_CASES").is_some() {
-        base.cases
-    } else {
-        share(cases)
-    };
-    let rng_seed = match (run_seed(), base.rng_seed) {
-        (Some(seed), _) => {
-            // The cases' number is part of each property's seed: the replay runs as many.
-            let volume: String = ["REGEX_CHESS_VOLUME", "PROPTEST_CASES"]
-                .iter()
-                .filter_map(|name| Some(format!(" {name}={}", std::env::var(name).ok()?)))
-                .collect();
-            eprintln!(
-                "equivalence: run seed {seed}; replay:{volume} {SEED_VAR}={seed} cargo test --release --test equivalence"
-            );
-            RngSeed::Fixed(seed.wrapping_add(u64::from(cases)))
-        }
-        (None, RngSeed::Random) => RngSeed::Fixed(0x5eed_c4e5_5000 + u64::from(cases)),
-        (None, fixed) => fixed,
-    };
-    // Shown with `--nocapture` (docs/fuzzing.md counts the cases with it).
-    eprintln!("equivalence: a property of {cases} cases");
     Config {
-        cases,
-        rng_seed,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
         max_shrink_iters: 2048,
-        ..base
+        ..volume::config("equivalence", 0x5eed_c4e5_5000, cases)
     }
 }
 

@@ -22,16 +22,16 @@
 //!   `DEFAULT_ROPE_MIN` (4 MB), a window of a real program on it with the default
 //!   executor and two cores.
 //!
-//! Fixed seeds as in `tests/equivalence.rs` (`PROPTEST_RNG_SEED` picks another,
-//! `PROPTEST_CASES` another count); plain `cargo test` runs a quarter of each property's
-//! cases, `REGEX_CHESS_VOLUME=full` all of them, `double` twice as many.
+//! Counts and seeds as in `tests/equivalence.rs` (`common/volume.rs`): a quarter of each
+//! property's cases in plain `cargo test` from fixed seeds, `REGEX_CHESS_VOLUME=full` all
+//! of them, `REGEX_CHESS_SEED` a rotating seed that CI prints.
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
-use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError};
+use proptest::test_runner::{Config, TestCaseError};
 use regex_chess_core::bench::{self, Workload};
 use regex_chess_core::compiler::CompileOptions;
 use regex_chess_core::exec::fast::{DEFAULT_ROPE_MIN, DEFAULT_SPLIT_MIN, Fast};
@@ -42,43 +42,20 @@ use regex_chess_core::program::{Program, Rule, ValidProgram};
 
 #[path = "common/exec_compare.rs"]
 mod exec_compare;
+#[path = "common/volume.rs"]
+mod volume;
 #[path = "common/wide_log.rs"]
 mod wide_log;
 
 // ---------------------------------------------------------------------------------------
 // Configuration
 
-/// A quarter of `full` in plain `cargo test`, all with `REGEX_CHESS_VOLUME=full`, twice
-/// as many with `double` (the scale of `tests/equivalence.rs`).
-fn share(full: u32) -> u32 {
-    match std::env::var("REGEX_CHESS_VOLUME").as_deref() {
-        Ok("full") => full,
-        Ok("double") => full * 2,
-        _ => full.div_ceil(4),
-    }
-}
-
-/// `cases` cases (scaled by [`share`]) from a fixed seed of this file, unless the
-/// environment sets `PROPTEST_CASES` or `PROPTEST_RNG_SEED`.
+/// `cases` cases of this file (see `common/volume.rs`: the share, the fixed or rotating
+/// seed), shrinking a failure for up to 512 steps.
 fn config(cases: u32) -> Config {
-    let base = Config::default();
-    let cases = if std::env::var_os("PROPTEST_CASES").is_some() {
-        base.cases
-    } else {
-        share(cases)
-    };
-    let rng_seed = match base.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(0x71de_5eed_0000 + u64::from(cases)),
-        fixed => fixed,
-    };
     Config {
-        cases,
-        rng_seed,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
         max_shrink_iters: 512,
-        ..base
+        ..volume::config("equivalence_wide", 0x71de_5eed_0000, cases)
     }
 }
 
