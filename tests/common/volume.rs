@@ -37,7 +37,9 @@ pub fn share(full: u32) -> u32 {
 pub fn run_seed() -> Option<u64> {
     static SEED: OnceLock<Option<u64>> = OnceLock::new();
     *SEED.get_or_init(|| {
-        let value = std::env::var(SEED_VAR).ok()?;
+        let Ok(value) = std::env::var(SEED_VAR) else {
+            return None;
+        };
         let seed = match value.trim() {
             "clock" => SystemTime::now()
                 .duration_since(UNIX_EPOCH)
@@ -65,7 +67,7 @@ pub fn config(file: &str, fixed_base: u64, cases: u32) -> Config {
             // The cases' number is part of each property's seed: the replay runs as many.
             let volume: String = ["REGEX_CHESS_VOLUME", "PROPTEST_CASES"]
                 .iter()
-                .filter_map(|name| Some(format!(" {name}={}", std::env::var(name).ok()?)))
+                .filter_map(|name| std::env::var(name).ok().map(|v| format!(" {name}={v}")))
                 .collect();
             eprintln!(
                 "{file}: run seed {seed}; replay:{volume} {SEED_VAR}={seed} cargo test --release --test {file}"
