@@ -157,7 +157,7 @@ fn divergence_report(reference: &Reference, fast: &Fast, state: &str) -> String 
 }
 
 /// A hash of a state's bytes.
-fn digest(text: &str) -> u64 {
+pub fn digest(text: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
     text.hash(&mut hasher);
     hasher.finish()

@@ -5,8 +5,6 @@
 //! steps and return the same state. `exec_compare::compare` runs the reference a dozen
 //! times, which thousands of rules on states of tens of KB cannot afford.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 
 use regex_chess_core::exec::fast::Fast;
@@ -14,12 +12,7 @@ use regex_chess_core::exec::reference::Reference;
 use regex_chess_core::exec::{Executor, Observer, RuleReport, trace};
 use regex_chess_core::program::{Program, ValidProgram};
 
-/// A hash of a state's bytes.
-fn digest(text: &str) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    text.hash(&mut hasher);
-    hasher.finish()
-}
+use crate::exec_compare::digest;
 
 /// What one rule did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
