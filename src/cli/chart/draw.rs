@@ -8,6 +8,7 @@
 
 use std::ops::Range;
 
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -79,6 +80,28 @@ fn legend<'a, CT: CoordTranslate>(
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK.mix(0.4))
         .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(drawing)
+}
+
+/// Draws the grid and both axes' words and numbers (no light lines: a logarithmic axis
+/// would draw dozens).
+fn mesh<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    x_words: &str,
+    y_words: &str,
+) -> Result<(), ChartError>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_desc(x_words)
+        .y_desc(y_words)
+        .x_label_formatter(&|v| number_words(*v))
+        .y_label_formatter(&|v| number_words(*v))
         .draw()
         .map_err(drawing)
 }
@@ -156,15 +179,11 @@ pub fn strength(points: &[StrengthPoint]) -> Result<String, ChartError> {
         let mut chart = frame(root, "Strength against time per move", 64)
             .build_cartesian_2d(x.clone().log_scale(), y.clone())
             .map_err(drawing)?;
-        chart
-            .configure_mesh()
-            .light_line_style(TRANSPARENT)
-            .x_desc("ms per move, one core (geometric mean of the bench positions)")
-            .y_desc("Elo against the opponent (95% interval)")
-            .x_label_formatter(&|v| number_words(*v))
-            .y_label_formatter(&|v| number_words(*v))
-            .draw()
-            .map_err(drawing)?;
+        mesh(
+            &mut chart,
+            "ms per move, one core (geometric mean of the bench positions)",
+            "Elo against the opponent (95% interval)",
+        )?;
         chart
             .draw_series(LineSeries::new(
                 [(x.start, 0.0), (x.end, 0.0)],
@@ -233,15 +252,11 @@ pub fn state(series: &[Series]) -> Result<String, ChartError> {
         let mut chart = frame(root, "Time per move against the state's size", 64)
             .build_cartesian_2d(x.log_scale(), y.log_scale())
             .map_err(drawing)?;
-        chart
-            .configure_mesh()
-            .light_line_style(TRANSPARENT)
-            .x_desc("the widest state of the move, KB")
-            .y_desc("ms per move (fast executor, median)")
-            .x_label_formatter(&|v| number_words(*v))
-            .y_label_formatter(&|v| number_words(*v))
-            .draw()
-            .map_err(drawing)?;
+        mesh(
+            &mut chart,
+            "the widest state of the move, KB",
+            "ms per move (fast executor, median)",
+        )?;
         for s in series {
             let c = colour(searches.iter().position(|n| *n == s.search).unwrap_or(0));
             let style = c.stroke_width(2);
