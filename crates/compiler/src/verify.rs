@@ -94,13 +94,11 @@ fn tags(ir: &IrProgram, problems: &mut Vec<Problem>) {
             Instruction::Cond { tag } | Instruction::CondNot { tag } | Instruction::Pause(tag) => {
                 paused.entry(*tag).or_insert(i);
             }
-            Instruction::Reactivate(tag) => {
-                if paused.remove(tag).is_none() {
-                    problems.push(Problem {
-                        index: i,
-                        message: format!("wakes `{tag}`, which nothing paused since"),
-                    });
-                }
+            Instruction::Reactivate(tag) if paused.remove(tag).is_none() => {
+                problems.push(Problem {
+                    index: i,
+                    message: format!("wakes `{tag}`, which nothing paused since"),
+                });
             }
             _ => {}
         }
@@ -120,13 +118,11 @@ fn groups(ir: &IrProgram, problems: &mut Vec<Problem>) {
             Instruction::MarkGroups { level } => {
                 marked.entry(*level).or_insert(i);
             }
-            Instruction::UnmarkGroups { level } => {
-                if marked.remove(level).is_none() {
-                    problems.push(Problem {
-                        index: i,
-                        message: format!("unmarks group level {level}, which is not marked"),
-                    });
-                }
+            Instruction::UnmarkGroups { level } if marked.remove(level).is_none() => {
+                problems.push(Problem {
+                    index: i,
+                    message: format!("unmarks group level {level}, which is not marked"),
+                });
             }
             _ => {}
         }
@@ -143,16 +139,14 @@ fn variables(ir: &IrProgram, problems: &mut Vec<Problem>) {
     let mut stored: HashSet<&Var> = ir.inputs.iter().collect();
     for (i, located) in ir.body.iter().enumerate() {
         match &located.instruction {
-            Instruction::Lookup(v) | Instruction::Take(v) | Instruction::Delete(v) => {
-                if !stored.contains(v) {
-                    let what = located.instruction.name();
-                    problems.push(Problem {
-                        index: i,
-                        message: format!(
-                            "{what}s `{v}`, which is no input and stored nowhere before"
-                        ),
-                    });
-                }
+            Instruction::Lookup(v) | Instruction::Take(v) | Instruction::Delete(v)
+                if !stored.contains(v) =>
+            {
+                let what = located.instruction.name();
+                problems.push(Problem {
+                    index: i,
+                    message: format!("{what}s `{v}`, which is no input and stored nowhere before"),
+                });
             }
             Instruction::Assign(v) | Instruction::Define(v) => {
                 stored.insert(v);
