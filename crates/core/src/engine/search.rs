@@ -31,6 +31,9 @@ pub enum Search {
     TwoPlyQ,
     /// `2ply-qe`: and an endgame term against a lone king.
     TwoPlyQe,
+    /// `2ply-see`: `2ply-qe` with the capture search below every leaf, discounting a
+    /// capture the other side can take back, and PeSTO's tapered tables.
+    TwoPlySee,
     /// `3ply-qe`: and a selective third ply after a capturing reply.
     ThreePlyQe,
 }
@@ -83,7 +86,7 @@ struct Spec {
 }
 
 /// The variants, in the order of [`Search::ALL`].
-const SPECS: [Spec; 4] = [
+const SPECS: [Spec; 5] = [
     Spec {
         name: "2ply",
         summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
@@ -95,6 +98,8 @@ const SPECS: [Spec; 4] = [
             multipv: 0,
             third_ply: false,
             tapered: false,
+            everywhere: false,
+            see: false,
         },
         by_clock: true,
         programs: ["move", "move-mpv", "play"],
@@ -120,6 +125,8 @@ const SPECS: [Spec; 4] = [
             multipv: 0,
             third_ply: false,
             tapered: false,
+            everywhere: false,
+            see: false,
         },
         by_clock: true,
         programs: ["move-q", "move-q-mpv", "play-q"],
@@ -143,6 +150,8 @@ const SPECS: [Spec; 4] = [
             multipv: 0,
             third_ply: false,
             tapered: false,
+            everywhere: false,
+            see: false,
         },
         by_clock: true,
         programs: ["move-qe", "move-qe-mpv", "play-qe"],
@@ -155,6 +164,37 @@ const SPECS: [Spec; 4] = [
         play_description: "The `play` program's contract; the engine's reply is the 2-ply minimax with a \
              capture search below each leaf and the endgame term against a lone king (the \
              `2ply-qe` variant).",
+    },
+    Spec {
+        name: "2ply-see",
+        summary: "2-ply minimax; below every leaf the engine's best capture or promotion, \
+                  less the arriving piece where the opponent can take it back, or standing \
+                  pat; the lone-king term; PeSTO's tapered tables at the root's phase",
+        depth: 2,
+        options: SearchOptions {
+            quiescence: true,
+            endgame: true,
+            report: false,
+            multipv: 0,
+            third_ply: false,
+            tapered: true,
+            everywhere: true,
+            see: true,
+        },
+        by_clock: true,
+        programs: ["move-see", "move-see-mpv", "play-see"],
+        move_summary: "a FEN in; the engine's move (2-ply minimax, a capture search with the \
+             recapture discount below every leaf, the endgame term, tapered tables), the FEN \
+             after it, its status and the search's score, depth, nodes and pv out",
+        move_description: "The `move` program's contract; the 2-ply minimax with, below every leaf, the \
+             engine's best capture or promotion (less the arriving piece's worth where the \
+             opponent attacks its square) or standing pat, the endgame term against a lone \
+             king, scored by PeSTO's tapered tables blended at the root's phase.",
+        play_summary: "`play` with the 2ply-see search (a capture search with the recapture \
+             discount below every leaf) choosing the reply",
+        play_description: "The `play` program's contract; the engine's reply is the `2ply-see` search: \
+             the 2-ply minimax, a capture search with the recapture discount below every leaf, \
+             the endgame term and PeSTO's tapered tables.",
     },
     Spec {
         name: "3ply-qe",
@@ -170,6 +210,8 @@ const SPECS: [Spec; 4] = [
             multipv: 0,
             third_ply: true,
             tapered: true,
+            everywhere: false,
+            see: false,
         },
         by_clock: false,
         programs: ["move-3qe", "move-3qe-mpv", "play-3qe"],
@@ -194,10 +236,11 @@ const RANKED_SUMMARY: &str = "a FEN in; the search without `-mpv`'s output, then
 
 impl Search {
     /// Every variant, weakest first; the first is the benchmark.
-    pub const ALL: [Search; 4] = [
+    pub const ALL: [Search; 5] = [
         Search::TwoPly,
         Search::TwoPlyQ,
         Search::TwoPlyQe,
+        Search::TwoPlySee,
         Search::ThreePlyQe,
     ];
 
