@@ -31,11 +31,12 @@ pub enum Search {
     TwoPlyQ,
     /// `2ply-qe`: and an endgame term against a lone king.
     TwoPlyQe,
-    /// `2ply-see`: `2ply-qe` with the capture search below every leaf, discounting a
-    /// capture the other side can take back, and PeSTO's tapered tables.
-    TwoPlySee,
     /// `3ply-qe`: and a selective third ply after a capturing reply.
     ThreePlyQe,
+    /// `2ply-see`: `2ply-qe` with the capture search below every leaf, discounting a
+    /// capture the other side can take back, and PeSTO's tapered tables: stronger than
+    /// `3ply-qe` (docs/strength.md).
+    TwoPlySee,
 }
 
 /// What a search's program answers.
@@ -166,37 +167,6 @@ const SPECS: [Spec; 5] = [
              `2ply-qe` variant).",
     },
     Spec {
-        name: "2ply-see",
-        summary: "2-ply minimax; below every leaf the engine's best capture or promotion, \
-                  less the arriving piece where the opponent can take it back, or standing \
-                  pat; the lone-king term; PeSTO's tapered tables at the root's phase",
-        depth: 2,
-        options: SearchOptions {
-            quiescence: true,
-            endgame: true,
-            report: false,
-            multipv: 0,
-            third_ply: false,
-            tapered: true,
-            everywhere: true,
-            see: true,
-        },
-        by_clock: true,
-        programs: ["move-see", "move-see-mpv", "play-see"],
-        move_summary: "a FEN in; the engine's move (2-ply minimax, a capture search with the \
-             recapture discount below every leaf, the endgame term, tapered tables), the FEN \
-             after it, its status and the search's score, depth, nodes and pv out",
-        move_description: "The `move` program's contract; the 2-ply minimax with, below every leaf, the \
-             engine's best capture or promotion (less the arriving piece's worth where the \
-             opponent attacks its square) or standing pat, the endgame term against a lone \
-             king, scored by PeSTO's tapered tables blended at the root's phase.",
-        play_summary: "`play` with the 2ply-see search (a capture search with the recapture \
-             discount below every leaf) choosing the reply",
-        play_description: "The `play` program's contract; the engine's reply is the `2ply-see` search: \
-             the 2-ply minimax, a capture search with the recapture discount below every leaf, \
-             the endgame term and PeSTO's tapered tables.",
-    },
-    Spec {
         name: "3ply-qe",
         summary: "2ply-qe's two plies; after a capturing reply, a third: the better of \
                   standing pat and the engine's captures and promotions, each answered by \
@@ -228,6 +198,37 @@ const SPECS: [Spec; 5] = [
              2-ply minimax, a selective third ply after a capturing reply, the capture search \
              and the endgame term.",
     },
+    Spec {
+        name: "2ply-see",
+        summary: "2-ply minimax; below every leaf the engine's best capture or promotion, \
+                  less the arriving piece where the opponent can take it back, or standing \
+                  pat; the lone-king term; PeSTO's tapered tables at the root's phase",
+        depth: 2,
+        options: SearchOptions {
+            quiescence: true,
+            endgame: true,
+            report: false,
+            multipv: 0,
+            third_ply: false,
+            tapered: true,
+            everywhere: true,
+            see: true,
+        },
+        by_clock: true,
+        programs: ["move-see", "move-see-mpv", "play-see"],
+        move_summary: "a FEN in; the engine's move (2-ply minimax, a capture search with the \
+             recapture discount below every leaf, the endgame term, tapered tables), the FEN \
+             after it, its status and the search's score, depth, nodes and pv out",
+        move_description: "The `move` program's contract; the 2-ply minimax with, below every leaf, the \
+             engine's best capture or promotion (less the arriving piece's worth where the \
+             opponent attacks its square) or standing pat, the endgame term against a lone \
+             king, scored by PeSTO's tapered tables blended at the root's phase.",
+        play_summary: "`play` with the 2ply-see search (a capture search with the recapture \
+             discount below every leaf) choosing the reply",
+        play_description: "The `play` program's contract; the engine's reply is the `2ply-see` search: \
+             the 2-ply minimax, a capture search with the recapture discount below every leaf, \
+             the endgame term and PeSTO's tapered tables.",
+    },
 ];
 
 /// One line about every ranking program.
@@ -235,13 +236,14 @@ const RANKED_SUMMARY: &str = "a FEN in; the search without `-mpv`'s output, then
      ranked as `multipv <rank> score <score> pv <moves>` lines";
 
 impl Search {
-    /// Every variant, weakest first; the first is the benchmark.
+    /// Every variant, weakest first (as measured against Stockfish: docs/strength.md);
+    /// the first is the benchmark.
     pub const ALL: [Search; 5] = [
         Search::TwoPly,
         Search::TwoPlyQ,
         Search::TwoPlyQe,
-        Search::TwoPlySee,
         Search::ThreePlyQe,
+        Search::TwoPlySee,
     ];
 
     fn spec(self) -> &'static Spec {
@@ -347,11 +349,11 @@ impl Search {
         Search::TwoPly
     }
 
-    /// The strongest variant meeting [`BUDGET_MS`] (measured: docs/strength.md):
-    /// `2ply-qe`. The terminal game's default, and the UCI engine's when nothing else
-    /// decides.
+    /// The strongest variant meeting [`BUDGET_MS`] (measured: docs/strength.md and
+    /// PERF.md): `2ply-see`. The terminal game's default, and the UCI engine's when
+    /// nothing else decides.
     pub fn default_play() -> Search {
-        Search::TwoPlyQe
+        Search::TwoPlySee
     }
 
     /// The page's default (`regex-chess site`): the strongest variant whose `play`

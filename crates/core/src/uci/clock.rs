@@ -157,16 +157,17 @@ impl CostBook {
     }
 }
 
-/// True when `a` is cheaper than `b`: shallower, or as deep without a capture search.
+/// True when `a` is weaker than `b`: earlier in [`Search::ALL`], which lists the
+/// variants weakest first as measured against Stockfish (`2ply-see`, two plies, is
+/// stronger than `3ply-qe`).
 fn weaker(a: Search, b: Search) -> bool {
-    (a.depth(), a.quiescence()) < (b.depth(), b.quiescence())
+    let place = |v: Search| Search::ALL.iter().position(|&w| w == v);
+    place(a) < place(b)
 }
 
-/// Every variant, the cheapest first.
+/// Every variant, the weakest first (the registry's order).
 pub fn strength_order() -> Vec<Search> {
-    let mut order: Vec<Search> = Search::ALL.into_iter().collect();
-    order.sort_by_key(|v| (v.depth(), v.quiescence()));
-    order
+    Search::ALL.into_iter().collect()
 }
 
 /// The strongest variant no deeper than `depth` (the cheapest when all are deeper).
@@ -264,7 +265,14 @@ mod tests {
     #[test]
     fn a_deeper_variant_is_tried_only_with_an_ample_budget() {
         let mut book = CostBook::new();
-        let chosen = Search::default_play();
+        // A variant the clock chooses with a stronger one it does not choose after it.
+        let order = strength_order();
+        let chosen = order
+            .iter()
+            .copied()
+            .filter(|v| v.by_clock())
+            .find(|&v| order.iter().any(|&w| !w.by_clock() && weaker(v, w)))
+            .expect("a variant kept from the clock is stronger than one it chooses");
         // Not measured: nothing deeper.
         assert!(book.deeper(chosen, 1_000_000).is_none());
         book.record(chosen, 50.0);
