@@ -434,9 +434,12 @@ mod tests {
 
     #[test]
     fn variants_grow_stronger_down_the_registry() {
+        // Weakest first as measured against Stockfish (docs/strength.md), not by depth:
+        // the capture search, once there, stays, and the default is the strongest.
         for pair in Search::ALL.windows(2) {
             let (a, b) = (pair[0], pair[1]);
-            assert!((a.depth(), a.quiescence()) <= (b.depth(), b.quiescence()));
+            assert!(a.quiescence() <= b.quiescence());
         }
+        assert_eq!(Search::ALL.last(), Some(&Search::default_play()));
     }
 }

@@ -378,6 +378,8 @@ pub fn target_attacked(
         format!("({HEAD})[a-h][1-8][wb]\n([TF]){LINE}\n"),
         "${1}${2}\n".to_string(),
     ));
-    b.emit(regex_chess_compiler::ir::Instruction::Lookup(uci.var().clone()));
+    b.emit(regex_chess_compiler::ir::Instruction::Lookup(
+        uci.var().clone(),
+    ));
     b.rules_value("target_attacked", rules, &pos.vars(), Type::Bool)
 }

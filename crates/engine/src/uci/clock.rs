@@ -170,13 +170,19 @@ pub fn strength_order() -> Vec<Search> {
     Search::ALL.into_iter().collect()
 }
 
-/// The strongest variant no deeper than `depth` (the cheapest when all are deeper).
+/// The deepest variant no deeper than `depth`, the strongest of that depth (the
+/// cheapest when all are deeper).
 pub fn for_depth(depth: u32) -> Search {
     let order = strength_order();
+    let deepest = order
+        .iter()
+        .map(|v| v.depth())
+        .filter(|&d| d <= depth)
+        .max();
     order
         .iter()
         .rev()
-        .find(|v| v.depth() <= depth)
+        .find(|v| Some(v.depth()) == deepest)
         .copied()
         .unwrap_or(order[0])
 }
@@ -306,9 +312,14 @@ mod tests {
     fn go_depth_picks_the_deepest_variant_within_it() {
         let order = strength_order();
         assert_eq!(for_depth(0), order[0]);
-        assert_eq!(for_depth(99), *order.last().unwrap());
+        let deepest = order.iter().map(|v| v.depth()).max().unwrap();
+        assert_eq!(for_depth(99).depth(), deepest);
         for v in &order {
-            assert!(for_depth(v.depth()).depth() == v.depth());
+            let chosen = for_depth(v.depth());
+            assert!(chosen.depth() == v.depth());
+            // The strongest of its depth.
+            assert!(!weaker(chosen, *v) || chosen == *v);
         }
+        assert_eq!(for_depth(2), Search::default_play());
     }
 }
