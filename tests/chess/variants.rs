@@ -109,7 +109,7 @@ fn check_variant(variant: Search, executor: ExecutorKind, what: &str, fens: &[St
 }
 
 /// Checks `fens` with every 2-ply variant on the fast executor (the 3-ply one, ~35
-/// times the work, has tests of its own below).
+/// times the work, has tests of its own below; `2ply-see` is one of them).
 fn check_all(what: &str, fens: &[String]) {
     for variant in Search::ALL.into_iter().filter(|v| v.depth() == 2) {
         check_variant(variant, ExecutorKind::Fast, what, fens);
@@ -277,6 +277,94 @@ fn playout_positions_full() {
         .collect();
     assert!(fens.len() >= 500);
     check_all("500 playout positions", &fens);
+}
+
+/// Positions where each kind of score decides or is reported, found among random
+/// placements by the oracle of `2ply-see` (and `3ply-qe`), for every variant: a mate on
+/// the first ply, a mate on the second (every move allows one; in the last three, some
+/// move allows only mates by a capturing reply, which the third ply scores), a stalemate
+/// given on the first ply (the only move that keeps the rook) and one allowed on the
+/// second (the best move's least reply stalemates).
+const SCORE_KINDS: [&str; 10] = [
+    "2K5/8/1k6/8/3r4/3q4/2N5/8 b - - 0 1",
+    "8/3N4/8/8/8/Nk6/6q1/K7 b - - 0 1",
+    "6Q1/8/5K1k/8/8/8/7p/8 b - - 0 1",
+    "8/qB6/1r6/5P2/8/K2k4/8/8 w - - 0 1",
+    "1K6/R7/2qq4/8/1k6/8/8/8 w - - 0 1",
+    "3q4/8/q1K5/1R6/8/k7/8/8 w - - 0 1",
+    "8/8/8/8/8/6r1/5kQ1/7K b - - 0 1",
+    "8/8/8/8/8/2K5/k7/2r1Q3 w - - 0 1",
+    "1kr5/8/K5Q1/8/8/8/8/8 b - - 0 1",
+    "8/5Q2/8/1r6/7k/5K2/8/8 b - - 0 1",
+];
+
+/// Positions where `2ply-see`'s recapture discount changes the oracle's move, then where
+/// its capture search below every leaf (not only after a capturing reply) does.
+const SEE_DECIDES: [&str; 2] = [
+    "8/8/3p4/6P1/6B1/3K2k1/5q2/8 b - - 9 15",
+    "2r5/8/p3P2p/5k2/p2K2N1/8/8/8 w - - 2 60",
+];
+const EVERYWHERE_DECIDES: [&str; 2] = [
+    "2B5/8/3p4/6P1/K6k/8/4p3/8 b - - 0 8",
+    "8/8/3p4/6P1/3K2B1/6k1/8/4q3 b - - 7 14",
+];
+
+#[test]
+fn every_kind_of_score_on_both_executors() {
+    let fens: Vec<String> = SCORE_KINDS.iter().map(|f| f.to_string()).collect();
+    for variant in Search::ALL {
+        for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
+            check_variant(variant, executor, "every kind of score", &fens);
+        }
+    }
+    // The kinds are there: the oracle of `2ply-see` scores mates on both plies and
+    // stalemates; `3ply-qe`'s mates on the second ply are its own.
+    let scores: Vec<i32> = SCORE_KINDS
+        .iter()
+        .map(|f| {
+            let pos = judge::position(f);
+            oracle_variants::search(Spec::of("2ply-see"), &pos).map_or(1, |s| s.score)
+        })
+        .collect();
+    let mate = oracle::tables::MATE;
+    assert_eq!(&scores[..2], &[mate, mate]);
+    assert!(scores[2..6].iter().all(|&s| s == -mate), "{scores:?}");
+    assert!(scores[6..].iter().all(|&s| s == 0), "{scores:?}");
+    for fen in &SCORE_KINDS[3..6] {
+        let searched = oracle_variants::search(Spec::of("3ply-qe"), &judge::position(fen));
+        let score = searched.map(|s| s.score);
+        assert_eq!(score, Some(-oracle_variants::mate_on_ply(2)), "{fen}");
+    }
+}
+
+#[test]
+fn the_recapture_discount_and_the_capture_search_everywhere_decide() {
+    let with = Spec::of("2ply-see");
+    for (fens, without) in [
+        (SEE_DECIDES, Spec { see: false, ..with }),
+        (
+            EVERYWHERE_DECIDES,
+            Spec {
+                everywhere: false,
+                ..with
+            },
+        ),
+    ] {
+        for fen in fens {
+            let pos = judge::position(fen);
+            let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
+            assert_ne!(best(with), best(without), "{fen}");
+        }
+    }
+    let fens: Vec<String> = SEE_DECIDES
+        .iter()
+        .chain(&EVERYWHERE_DECIDES)
+        .map(|f| f.to_string())
+        .collect();
+    let variant = "2ply-see".parse::<Search>().expect("registered");
+    for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
+        check_variant(variant, executor, "positions the discount decides", &fens);
+    }
 }
 
 #[test]

@@ -19,7 +19,16 @@
 //!   the opponent, plus [`endgame_term`] of the third-ply position; a mate given on ply
 //!   `p` scores `MATE - 5 (p - 1)` (mated: its negation), a stalemate 0.
 //!
-//! `3ply-qe` scores with PeSTO's tapered tables ([`super::pesto`]) blended once per
+//! - `2ply-see`: two full-width plies scored as `3ply-qe` scores standing pat (tapered
+//!   tables, [`endgame_term`]), a mate on ply 2 scoring `-MATE` as in `2ply-qe`; below
+//!   every leaf where the engine has a legal move (not only after a capturing reply) the
+//!   larger of standing pat and the engine's captures and promotions, each less the
+//!   arriving piece's worth on its target square when the opponent then attacks that
+//!   square ([`super::deep::recapturable`]: by lines of movement, pins and checks aside).
+//!   The lab's design `deep,tables=bucketed,see=1,plies=2,qall=1`
+//!   ([`super::deep`]), but for the endgame term's king share (here at phase 2).
+//!
+//! `3ply-qe` and `2ply-see` score with PeSTO's tapered tables ([`super::pesto`]) blended once per
 //! search, at the middle of the root position's bucket of five phases (phase 0-4 at 2,
 //! 5-9 at 7, ..., 20-24 at 22); its endgame term cancels the attacking king's entry at
 //! phase 2 (the first bucket's). The other variants score with the simplified tables.
@@ -55,6 +64,12 @@ pub struct Spec {
     /// With `tapered`: the phase the tables are blended at, the middle of the root's
     /// bucket ([`Spec::at`]); -1 until a root sets it.
     pub phase: i32,
+    /// With `quiescence`: the capture search runs below every leaf where the engine can
+    /// move, not only after a reply that captured on its target square.
+    pub everywhere: bool,
+    /// With `quiescence`: a capture or promotion whose target square the other side then
+    /// attacks ([`super::deep::recapturable`]) gains less the arriving piece's worth there.
+    pub see: bool,
 }
 
 impl Spec {
@@ -69,6 +84,8 @@ impl Spec {
                 opposition: false,
                 tapered: false,
                 phase: -1,
+                everywhere: false,
+                see: false,
             },
             "2ply-q" => Spec {
                 quiescence: true,
@@ -78,6 +95,8 @@ impl Spec {
                 opposition: false,
                 tapered: false,
                 phase: -1,
+                everywhere: false,
+                see: false,
             },
             "2ply-qe" => Spec {
                 quiescence: true,
@@ -87,6 +106,8 @@ impl Spec {
                 opposition: true,
                 tapered: false,
                 phase: -1,
+                everywhere: false,
+                see: false,
             },
             "3ply-qe" => Spec {
                 quiescence: true,
@@ -96,6 +117,14 @@ impl Spec {
                 opposition: true,
                 tapered: true,
                 phase: -1,
+                everywhere: false,
+                see: false,
+            },
+            "2ply-see" => Spec {
+                depth: 2,
+                everywhere: true,
+                see: true,
+                ..Spec::of("3ply-qe")
             },
             "3ply-qe-simplified" => Spec {
                 tapered: false,
@@ -259,7 +288,15 @@ pub fn leaf(spec: Spec, pos: &Chess, engine: Color) -> (i32, u64) {
     let noisy: Vec<Move> = pos.legal_moves().into_iter().filter(is_noisy).collect();
     let best = noisy
         .iter()
-        .map(|m| spec.score(&judge::play_move(pos, m), engine) + extra)
+        .map(|m| {
+            let value = spec.score(&judge::play_move(pos, m), engine) + extra;
+            if spec.see && super::deep::recapturable(pos, m) {
+                let arrived = m.promotion().unwrap_or(m.role());
+                value - spec.worth(arrived, engine, m.to())
+            } else {
+                value
+            }
+        })
         .fold(stand, i32::max);
     (best, noisy.len() as u64)
 }
@@ -273,7 +310,7 @@ pub fn after_reply(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (i
     }
     let took = reply.is_capture() && !reply.is_en_passant();
     let spec = Spec {
-        quiescence: spec.quiescence && took,
+        quiescence: spec.quiescence && (took || spec.everywhere),
         ..spec
     };
     leaf(spec, &next, engine)
