@@ -35,6 +35,8 @@ pub mod deep;
 pub mod engine;
 pub mod history;
 pub mod judge;
+pub mod lab;
+pub mod lab_cost;
 pub mod parallel;
 pub mod perft;
 pub mod pesto;

@@ -1,0 +1,476 @@
+//! The search lab (issue 41): a design of `tests/common/oracle/lab.rs` plays Stockfish
+//! and is costed in state, so that its strength and what the rules would pay for it sit
+//! on one line of a table (docs/strength.md, "The search lab").
+//!
+//! ```sh
+//! LAB="full;lmp=4;sel,xchg" [LAB_GAMES=400] [LAB_JOBS=2] [LAB_COST_ONLY=1] \
+//!   cargo test --release --test search_lab -- --ignored --nocapture lab_table
+//! ```
+//!
+//! Each design (`;`-separated, written as [`Design::parse`] reads them) plays
+//! `LAB_GAMES` games against Stockfish 15.1 (`/usr/games/stockfish`, or
+//! `LAB_STOCKFISH`) at `Skill Level=0`, depth 1, from `data/positions/lab-openings.txt`
+//! (opening `k` with the engine white, then black: 400 games are its first 200
+//! openings), and one Markdown row comes out: games, +/=/-, score, Elo and 95%
+//! interval, then the predicted threads and bytes of [`lab_cost`] at the widest point on
+//! the bench positions (the widest, and the geometric mean of the bytes).
+//!
+//! In the default `cargo test`: [`the_cost_count_tracks_the_rules`] runs the compiled
+//! `2ply-qe` and `3ply-qe` rules on bench positions and holds the lab's predicted threads
+//! and bytes to what their states really held, and [`the_lab_plays_the_rules_oracle`]
+//! holds the lab's `3ply-qe` design to the rules' oracle, move and score.
+//! `lab_calibrate` (ignored) prints the measurements the model's constants come from;
+//! `lab_openings` (ignored, Stockfish) wrote the openings file.
+
+#[path = "common/oracle/mod.rs"]
+mod oracle;
+
+use std::io::{BufRead, BufReader, Write};
+use std::ops::ControlFlow;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+
+use oracle::history::{self, Input};
+use oracle::lab::{self, Design};
+use oracle::{judge, lab_cost, perft, playouts, variants};
+use regex_chess_core::engine;
+use regex_chess_core::exec::{ExecutorKind, Observer, RuleReport};
+use regex_chess_core::matchplay::elo::{self, EloEstimate};
+use regex_chess_core::matchplay::game::parse_position;
+use regex_chess_core::matchplay::players::{Choice, Player, Turn, UciPlayer, UciSettings};
+use regex_chess_core::matchplay::{
+    MatchConfig, MatchError, MatchProgress, Pairing, Summary, read_openings, run_match, schedule,
+};
+use shakmaty::{Chess, Position};
+
+/// What the rules' state held at its widest on one position.
+#[derive(Clone, Copy, Debug)]
+struct Widest {
+    bytes: usize,
+    threads: usize,
+}
+
+/// Finds the rule after which the state is largest, then its thread count.
+struct Largest {
+    best: usize,
+    at: usize,
+    stop_at: Option<usize>,
+    threads: usize,
+}
+
+impl Observer for Largest {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        state: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        if let Some(at) = self.stop_at {
+            if index == at {
+                self.threads = state().matches("\n#stack:").count();
+                return ControlFlow::Break(());
+            }
+        } else if report.state_len > self.best {
+            (self.best, self.at) = (report.state_len, index);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn wants_match_counts(&self) -> bool {
+        false
+    }
+
+    fn reads_states(&self) -> bool {
+        self.stop_at.is_some()
+    }
+}
+
+/// The widest state of the rules program `program` (fast executor) on `fen`: a first
+/// run finds the largest state, a second counts its threads.
+fn widest(program: &str, fen: &str) -> Widest {
+    let exec = ExecutorKind::Fast.build(engine::program(program).expect("a registered program"));
+    let input = format!("{fen}\n");
+    let mut first = Largest {
+        best: 0,
+        at: 0,
+        stop_at: None,
+        threads: 0,
+    };
+    exec.run_observed(&input, &mut first);
+    let mut second = Largest {
+        stop_at: Some(first.at),
+        ..first
+    };
+    exec.run_observed(&input, &mut second);
+    Widest {
+        bytes: first.best,
+        threads: second.threads,
+    }
+}
+
+/// The rules program of a lab design that the rules already run, and its design.
+const MEASURED: [(&str, &str); 2] = [("move-qe", "2ply"), ("move-3qe", "3ply-qe")];
+
+/// The lab's predicted threads may differ from the rules' by this factor either way (on
+/// the bench positions they agree within 3%: the count follows the rules' forks).
+const THREAD_TOLERANCE: f64 = 1.10;
+
+/// The predicted bytes may differ by this factor either way: one constant per fork level
+/// stands for threads whose variables differ (within 32% on the bench positions, see
+/// `lab_calibrate`'s table in docs/strength.md).
+const BYTE_TOLERANCE: f64 = 1.35;
+
+#[test]
+fn the_cost_count_tracks_the_rules() {
+    // Three bench positions: an opening, a middlegame, a tactical one (kiwipete and
+    // the promotion capture take seconds more and say the same; `lab_calibrate` runs
+    // all eight).
+    let fens = perft::suite_fens("bench.txt");
+    for (program, name) in MEASURED {
+        let d = Design::parse(name).expect("a design");
+        for fen in [&fens[1], &fens[2], &fens[4]] {
+            let real = widest(program, fen);
+            let predicted = lab_cost::cost(&d, &judge::position(fen));
+            for (what, p, r, tolerance) in [
+                (
+                    "threads",
+                    predicted.threads as f64,
+                    real.threads as f64,
+                    THREAD_TOLERANCE,
+                ),
+                ("bytes", predicted.bytes, real.bytes as f64, BYTE_TOLERANCE),
+            ] {
+                let ratio = p / r;
+                assert!(
+                    (1.0 / tolerance..=tolerance).contains(&ratio),
+                    "{program} on {fen}: the lab predicts {p:.0} {what}, the rules held \
+                     {r:.0} (ratio {ratio:.2}, allowed {:.2} to {tolerance})",
+                    1.0 / tolerance
+                );
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "prints the rules' widest states against the lab's count: cargo test --release --test search_lab -- --ignored --nocapture lab_calibrate"]
+fn lab_calibrate() {
+    println!(
+        "| program | position | rules threads | rules bytes | bytes/thread | lab threads | level | lab bytes |"
+    );
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let lines = perft::suite("bench.txt");
+    let bench: Vec<(&str, &str)> = lines
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut f = l.split(';');
+            let fen = f.next().expect("a FEN");
+            (fen, f.nth(1).unwrap_or(""))
+        })
+        .collect();
+    for (program, name) in MEASURED {
+        let d = Design::parse(name).expect("a design");
+        for (fen, label) in &bench {
+            let real = widest(program, fen);
+            let c = lab_cost::cost(&d, &judge::position(fen));
+            println!(
+                "| `{program}` | {label} | {} | {} | {:.0} | {} | {} | {:.0} |",
+                real.threads,
+                real.bytes,
+                real.bytes as f64 / real.threads as f64,
+                c.threads,
+                c.level,
+                c.bytes
+            );
+        }
+    }
+}
+
+#[test]
+fn the_lab_plays_the_rules_oracle() {
+    // The lab's `3ply-qe` design, with its cut-offs, chooses the move and score of the
+    // rules' oracle (the full minimax) on the bench, the variant positions and playouts.
+    let d = Design::parse("3ply-qe").expect("a design");
+    let mut fens = perft::suite_fens("bench.txt");
+    fens.extend(variants::VARIANT_FENS.iter().map(|f| f.to_string()));
+    fens.extend(
+        playouts::positions(playouts::SEED, 40)
+            .into_iter()
+            .map(|s| s.fen),
+    );
+    for fen in &fens {
+        let pos = judge::position(fen);
+        let want = variants::search(variants::Spec::of("3ply-qe"), &pos);
+        let got = lab::search(&d, &pos);
+        assert_eq!(
+            want.map(|s| (s.best, s.score)),
+            got.map(|s| (s.best, s.score)),
+            "{fen}"
+        );
+    }
+}
+
+/// A lab design as a match player, with the game's history as the rules input.
+struct LabPlayer {
+    design: Arc<Design>,
+}
+
+impl Player for LabPlayer {
+    fn name(&self) -> String {
+        format!("regex-chess-lab {}", self.design.name)
+    }
+
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+        let history = turn
+            .earlier
+            .iter()
+            .map(|f| parse_position(f))
+            .collect::<Result<Vec<Chess>, MatchError>>()?;
+        let input = Input {
+            history,
+            searchmoves: Vec::new(),
+        };
+        let best = history::with_root_moves(turn.pos, &input, |moves, near| {
+            lab::search_moves(&self.design, turn.pos, moves, near)
+        });
+        let uci = best.ok_or(MatchError::NoLegalMove)?.best;
+        let after = judge::play(turn.pos, &uci);
+        Ok(Choice {
+            uci,
+            fen_after: Some(judge::fen(&after)),
+            ..Choice::default()
+        })
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+/// The path of Stockfish, or `None` (and a note) when it is missing.
+fn stockfish(test: &str) -> Option<String> {
+    let path = env("LAB_STOCKFISH").unwrap_or_else(|| "/usr/games/stockfish".to_string());
+    if std::path::Path::new(&path).exists() {
+        Some(path)
+    } else {
+        oracle::engine::require_tool(test, "stockfish");
+        None
+    }
+}
+
+/// The lab's cost columns of `d` on the bench positions: widest threads, widest bytes,
+/// geometric mean of the bytes.
+fn cost_columns(d: &Design) -> String {
+    let costs: Vec<lab_cost::Cost> = perft::suite_fens("bench.txt")
+        .iter()
+        .map(|f| lab_cost::cost(d, &judge::position(f)))
+        .collect();
+    let threads = costs.iter().map(|c| c.threads).max().unwrap_or(0);
+    let bytes = costs.iter().map(|c| c.bytes).fold(0.0, f64::max);
+    let mean = (costs.iter().map(|c| c.bytes.ln()).sum::<f64>() / costs.len() as f64).exp();
+    format!("{} | {:.1} MB | {:.2} MB", threads, bytes / 1e6, mean / 1e6)
+}
+
+/// Plays `d` over `games` games of the lab's openings; the result columns.
+fn play(d: &Arc<Design>, games: usize, jobs: usize, path: &str) -> String {
+    let openings = read_openings(&perft::suite("lab-openings.txt")).expect("the lab's openings");
+    let one = schedule(openings.len(), None, None);
+    assert!(
+        games <= one.len(),
+        "{games} games: the lab's openings give {} distinct ones",
+        one.len()
+    );
+    let pairings: Vec<Pairing> = one.into_iter().take(games).collect();
+    let settings = UciSettings {
+        path: path.to_string(),
+        options: vec![("Skill Level".to_string(), "0".to_string())],
+        depth: Some(1),
+        movetime: None,
+        timeout: None,
+    };
+    let config = MatchConfig {
+        pairings,
+        openings,
+        max_plies: 300,
+        jobs,
+        sprt: None,
+    };
+    let engine =
+        || -> Result<Box<dyn Player>, MatchError> { Ok(Box::new(LabPlayer { design: d.clone() })) };
+    let opponent = || -> Result<Box<dyn Player>, MatchError> {
+        Ok(Box::new(UciPlayer::start(settings.clone())?))
+    };
+    let progress = |p: &MatchProgress<'_>| {
+        if env("LAB_VERBOSE").is_some() {
+            eprintln!("game {}: {:?}", p.game.number + 1, p.game.outcome);
+        }
+    };
+    let records = run_match(&config, &engine, &opponent, &progress)
+        .expect("the match")
+        .games;
+    let s = Summary::of(&records);
+    let n = s.wins + s.draws + s.losses;
+    let e = EloEstimate::from_results(s.wins, s.draws, s.losses).expect("games");
+    format!(
+        "{n} | {}/{}/{} | {:.1}% | {} ({} to {})",
+        s.wins,
+        s.draws,
+        s.losses,
+        e.score * 100.0,
+        elo::show(e.elo),
+        elo::show(e.low),
+        elo::show(e.high)
+    )
+}
+
+#[test]
+#[ignore = "the lab: LAB=\"design;...\" cargo test --release --test search_lab -- --ignored --nocapture lab_table"]
+fn lab_table() {
+    let designs: Vec<Arc<Design>> = env("LAB")
+        .unwrap_or_else(|| "3ply-qe".to_string())
+        .split(';')
+        .map(|n| Arc::new(Design::parse(n).unwrap_or_else(|| panic!("no design {n:?}"))))
+        .collect();
+    let games: usize = env("LAB_GAMES").map_or(400, |g| g.parse().expect("games"));
+    let jobs: usize = env("LAB_JOBS").map_or(2, |j| j.parse().expect("jobs"));
+    let cost_only = env("LAB_COST_ONLY").is_some();
+    let path = if cost_only {
+        None
+    } else {
+        match stockfish("lab_table") {
+            Some(p) => Some(p),
+            None => return,
+        }
+    };
+    println!(
+        "| design | games | +/=/- | score | Elo (95%) | widest threads | widest bytes | bytes, geometric mean |"
+    );
+    println!("| --- | ---: | --- | ---: | --- | ---: | ---: | ---: |");
+    for d in &designs {
+        let costs = cost_columns(d);
+        let result = match &path {
+            Some(p) => play(d, games, jobs, p),
+            None => "- | - | - | -".to_string(),
+        };
+        println!("| `{}` | {result} | {costs} |", d.name);
+    }
+}
+
+/// Stockfish's best `lines` moves of `fen` at `depth` with their scores (centipawns for
+/// the side to move), each with its principal variation.
+fn multipv(sf: &mut Stockfish, fen: &str, depth: u32, lines: usize) -> Vec<(i32, Vec<String>)> {
+    sf.send(&format!("setoption name MultiPV value {lines}"));
+    sf.send(&format!("position fen {fen}"));
+    sf.send(&format!("go depth {depth}"));
+    let mut found: Vec<Option<(i32, Vec<String>)>> = vec![None; lines];
+    loop {
+        let line = sf.line();
+        if line.starts_with("bestmove") {
+            break;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = |key: &str| words.iter().position(|w| *w == key);
+        let (Some(d), Some(k), Some(s), Some(pv)) =
+            (at("depth"), at("multipv"), at("score"), at("pv"))
+        else {
+            continue;
+        };
+        if words[d + 1] != depth.to_string() || words[s + 1] != "cp" {
+            continue;
+        }
+        let k: usize = words[k + 1].parse().expect("a rank");
+        let cp: i32 = words[s + 2].parse().expect("centipawns");
+        found[k - 1] = Some((cp, words[pv + 1..].iter().map(|w| w.to_string()).collect()));
+    }
+    found.into_iter().flatten().collect()
+}
+
+/// A Stockfish process spoken to line by line.
+struct Stockfish {
+    child: std::process::Child,
+    out: BufReader<std::process::ChildStdout>,
+}
+
+impl Stockfish {
+    fn start(path: &str) -> Stockfish {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("Stockfish starts");
+        let out = BufReader::new(child.stdout.take().expect("its output"));
+        let mut sf = Stockfish { child, out };
+        sf.send("uci");
+        while sf.line() != "uciok" {}
+        sf
+    }
+
+    fn send(&mut self, line: &str) {
+        let input = self.child.stdin.as_mut().expect("its input");
+        writeln!(input, "{line}").expect("Stockfish reads");
+    }
+
+    fn line(&mut self) -> String {
+        let mut line = String::new();
+        self.out.read_line(&mut line).expect("Stockfish writes");
+        assert!(!line.is_empty(), "Stockfish ended");
+        line.trim_end().to_string()
+    }
+}
+
+impl Drop for Stockfish {
+    fn drop(&mut self) {
+        self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+#[ignore = "writes data/positions/lab-openings.txt with Stockfish: cargo test --release --test search_lab -- --ignored lab_openings"]
+fn lab_openings() {
+    // Each of the 60 openings, then each of Stockfish's best 4 moves at depth 12 and its
+    // best answer (the move's principal variation): 4 balanced openings two plies on
+    // from each, listed rank by rank (every opening's best line first), repeated
+    // positions and lines worse than 60 cp for either side left out.
+    let Some(path) = stockfish("lab_openings") else {
+        return;
+    };
+    let mut sf = Stockfish::start(&path);
+    let mut ranks: Vec<Vec<String>> = vec![Vec::new(); 4];
+    for fen in perft::suite_fens("openings.txt") {
+        let pos = judge::position(&fen);
+        for (rank, (cp, pv)) in multipv(&mut sf, &fen, 12, 4).into_iter().enumerate() {
+            if cp.abs() > 60 || pv.len() < 2 {
+                continue;
+            }
+            let after = judge::play(&judge::play(&pos, &pv[0]), &pv[1]);
+            let white = if pos.turn() == shakmaty::Color::White {
+                cp
+            } else {
+                -cp
+            };
+            ranks[rank].push(format!("{};{white}", judge::fen(&after)));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut text = String::from(
+        "# FEN;eval in centipawns (white's view, Stockfish 15.1 depth 12 before the two plies) \
+         -- the search lab's openings: each of openings.txt's, then one of Stockfish's best \
+         4 moves and its answer, rank by rank (tests/search_lab.rs, lab_openings)\n",
+    );
+    for line in ranks.concat() {
+        let board: String = line.split(' ').take(4).collect::<Vec<_>>().join(" ");
+        if seen.insert(board) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    let out =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/positions/lab-openings.txt");
+    std::fs::write(&out, text).expect("the openings file");
+    let n = read_openings(&std::fs::read_to_string(&out).expect("written"))
+        .expect("valid")
+        .len();
+    println!("{n} openings, {} games", 2 * n);
+}
