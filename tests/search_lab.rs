@@ -310,6 +310,15 @@ fn play(d: &Arc<Design>, games: usize, jobs: usize, path: &str) -> String {
         .expect("the match")
         .games;
     let s = Summary::of(&records);
+    let plies: usize = records.iter().map(|g| g.moves.len()).sum();
+    eprintln!(
+        "{}: {} games, {} plies, endings {:?}, forfeits {:?}",
+        d.name,
+        records.len(),
+        plies,
+        s.terminations,
+        s.engine_forfeits
+    );
     let n = s.wins + s.draws + s.losses;
     let e = EloEstimate::from_results(s.wins, s.draws, s.losses).expect("games");
     format!(
