@@ -211,6 +211,40 @@ fn the_lab_plays_the_rules_oracle() {
     }
 }
 
+#[test]
+fn the_cut_offs_keep_the_minimax() {
+    // Every kind of setting, searched with and without cut-offs: the same move and score.
+    let designs = [
+        "2ply",
+        "full",
+        "lmp=3",
+        "full,root=3",
+        "lmp=2,see",
+        "sel,xchg",
+        "sel,check",
+        "lmp=3,check",
+        "full,mob",
+        "sel,passed,shelter,pair,open",
+    ];
+    let mut fens = perft::suite_fens("bench.txt");
+    fens.retain(|f| !f.starts_with("r3k2r")); // kiwipete and position 4: seconds unpruned
+    fens.extend(variants::VARIANT_FENS.iter().map(|f| f.to_string()));
+    fens.extend(
+        playouts::positions(playouts::SEED ^ 41, 6)
+            .into_iter()
+            .map(|s| s.fen),
+    );
+    for name in designs {
+        let d = Design::parse(name).expect("a design");
+        for fen in &fens {
+            let pos = judge::position(fen);
+            let cut = lab::search_pruned(&d, &pos, true).map(|s| (s.best, s.score));
+            let all = lab::search_pruned(&d, &pos, false).map(|s| (s.best, s.score));
+            assert_eq!(cut, all, "{name} on {fen}");
+        }
+    }
+}
+
 /// A lab design as a match player, with the game's history as the rules input.
 struct LabPlayer {
     design: Arc<Design>,

@@ -133,6 +133,9 @@ impl Design {
     }
 }
 
+/// Beyond every score: the window of a search without bounds.
+pub const INF: i32 = 1_000_000;
+
 /// The mobility term's weight per move.
 const MOBILITY: i32 = 5;
 /// The check extension's mate on ply 4 (the engine mated after an evasion).
@@ -141,6 +144,9 @@ const MATED_ON_4: i32 = -(MATE - 15);
 /// A search of one design from one root.
 pub struct Lab<'a> {
     d: &'a Design,
+    /// Whether the search cuts off (else it searches every line with an open window:
+    /// the plain minimax its cut-offs must agree with).
+    pub prune: bool,
     ev: Eval,
     spec: Spec,
     engine: Color,
@@ -186,9 +192,19 @@ impl<'a> Lab<'a> {
     pub fn new(d: &'a Design, root: &Chess) -> Lab<'a> {
         Lab {
             d,
+            prune: true,
             ev: Eval::new(Tables::Tapered { bucketed: true }, root),
             spec: Spec::of("3ply-qe").at(root),
             engine: root.turn(),
+        }
+    }
+
+    /// The window a node searches: `(alpha, beta)`, or wide open without cut-offs.
+    fn open(&self, alpha: i32, beta: i32) -> (i32, i32) {
+        if self.prune {
+            (alpha, beta)
+        } else {
+            (-10 * INF, 10 * INF)
         }
     }
 
@@ -236,6 +252,7 @@ impl<'a> Lab<'a> {
         if let Some(v) = m.fixed {
             return v;
         }
+        let (alpha, beta) = self.open(alpha, beta);
         let after = &m.child;
         let replies = after.legal_moves();
         if replies.is_empty() {
@@ -247,7 +264,7 @@ impl<'a> Lab<'a> {
             0
         };
         let (alpha, beta) = (alpha - bonus, beta - bonus);
-        let mut best = i32::MAX;
+        let mut best = INF;
         for r in self.ordered(after, &replies) {
             let next = judge::play_move(after, &r);
             let moves = next.legal_moves();
@@ -277,6 +294,7 @@ impl<'a> Lab<'a> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
+        let (alpha, beta) = self.open(alpha, beta);
         let stand = self.stand(next);
         let in_check = self.d.check && next.is_check();
         if plies == 2 {
@@ -308,7 +326,7 @@ impl<'a> Lab<'a> {
             0
         };
         let (alpha, beta) = (alpha - bonus, beta - bonus);
-        let mut best = if floor { stand - bonus } else { i32::MIN };
+        let mut best = if floor { stand - bonus } else { -INF };
         if best >= beta {
             return best + bonus;
         }
@@ -325,13 +343,14 @@ impl<'a> Lab<'a> {
     /// The score after `E`'s third-ply move `t` in `next` (`O` to move), within the
     /// window.
     fn after_third(&self, next: &Chess, t: &Move, alpha: i32, beta: i32) -> i32 {
+        let (alpha, beta) = self.open(alpha, beta);
         let last = judge::play_move(next, t);
         let replies = last.legal_moves();
         if replies.is_empty() {
             return if last.is_check() { MATE - 10 } else { 0 };
         }
         if self.d.check && last.is_check() {
-            let mut best = i32::MAX;
+            let mut best = INF;
             for e in &replies {
                 let after = judge::play_move(&last, e);
                 let value = if after.legal_moves().is_empty() {
@@ -369,6 +388,7 @@ impl<'a> Lab<'a> {
     /// The exchange on `square` played out from `pos` (the side to move may recapture
     /// there or stop), the tables' score from the engine's view.
     fn exchange(&self, pos: &Chess, square: Square, alpha: i32, beta: i32) -> i32 {
+        let (alpha, beta) = self.open(alpha, beta);
         let stand = self.material(pos);
         let maximise = pos.turn() == self.engine;
         let mut best = stand;
@@ -508,14 +528,23 @@ pub fn search_moves(
     moves: &[RootMove],
     near: &dyn Fn(usize, &Chess) -> bool,
 ) -> Option<Searched> {
-    let lab = Lab::new(d, root);
+    search_with(Lab::new(d, root), moves, near)
+}
+
+/// The search of `lab` over the root's `moves`.
+fn search_with(
+    lab: Lab<'_>,
+    moves: &[RootMove],
+    near: &dyn Fn(usize, &Chess) -> bool,
+) -> Option<Searched> {
+    let d = lab.d;
     let allowed: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].allowed).collect();
     let pool: Vec<usize> = if allowed.is_empty() {
         (0..moves.len()).collect()
     } else {
         allowed
     };
-    let full = (i32::MIN + 1, i32::MAX - 1);
+    let full = (-INF, INF);
     let plies = if d.third == Third::None { 2 } else { 3 };
     let searched: Vec<usize> = match d.root {
         Some(r) if r < pool.len() && plies == 3 => {
@@ -566,6 +595,11 @@ pub fn search_moves(
 
 /// The design's answer on `pos` without history; `None` when there is no legal move.
 pub fn search(d: &Design, pos: &Chess) -> Option<Searched> {
+    search_pruned(d, pos, true)
+}
+
+/// [`search`], with or without the cut-offs.
+pub fn search_pruned(d: &Design, pos: &Chess, prune: bool) -> Option<Searched> {
     let moves: Vec<RootMove> = pos
         .legal_moves()
         .iter()
@@ -576,5 +610,7 @@ pub fn search(d: &Design, pos: &Chess) -> Option<Searched> {
             allowed: true,
         })
         .collect();
-    search_moves(d, pos, &moves, &|_, _| false)
+    let mut lab = Lab::new(d, pos);
+    lab.prune = prune;
+    search_with(lab, &moves, &|_, _| false)
 }

@@ -28,7 +28,7 @@ use shakmaty::{Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
 use super::deep::RootMove;
 use super::judge;
-use super::lab::{Design, Lab, Leaf, Third};
+use super::lab::{Design, INF, Lab, Leaf, Third};
 use super::variants::is_noisy;
 
 /// The state's bytes per thread when the widest point is a fork at `level`, fitted on the
@@ -185,7 +185,7 @@ pub fn widest(d: &Design, pos: &Chess) -> (u64, usize) {
             let mut first: Vec<(i32, &str, usize)> = every
                 .iter()
                 .map(|&i| {
-                    let v = lab.root_move(&moves[i], 2, i32::MIN + 1, i32::MAX - 1, &|_| false);
+                    let v = lab.root_move(&moves[i], 2, -INF, INF, &|_| false);
                     (v, moves[i].uci.as_str(), i)
                 })
                 .collect();
