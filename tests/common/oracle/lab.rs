@@ -214,7 +214,7 @@ impl<'a> Lab<'a> {
             .iter()
             .map(|m| (cheap_order(&self.ev, pos, m), *m))
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         keyed.into_iter().map(|(_, m)| m).collect()
     }
 
@@ -489,18 +489,19 @@ fn side_terms(pos: &Chess, side: Color, t: &Terms) -> i32 {
             }
         }
     }
-    if t.shelter && !(board.by_role(Role::Queen) & !ours).is_empty() {
-        if let Some(king) = board.king_of(side) {
-            let mut shelter = 0;
-            for sq in own_pawns {
-                let files = (i32::from(sq.file()) - i32::from(king.file())).abs();
-                let ahead = relative_rank(sq, side) as i32 - relative_rank(king, side) as i32;
-                if files <= 1 && (1..=2).contains(&ahead) {
-                    shelter += 1;
-                }
+    if t.shelter
+        && !(board.by_role(Role::Queen) & !ours).is_empty()
+        && let Some(king) = board.king_of(side)
+    {
+        let mut shelter = 0;
+        for sq in own_pawns {
+            let files = (i32::from(sq.file()) - i32::from(king.file())).abs();
+            let ahead = relative_rank(sq, side) as i32 - relative_rank(king, side) as i32;
+            if files <= 1 && (1..=2).contains(&ahead) {
+                shelter += 1;
             }
-            total += 10 * shelter.min(3);
         }
+        total += 10 * shelter.min(3);
     }
     total
 }
