@@ -50,28 +50,23 @@ struct Widest {
     threads: usize,
 }
 
-/// Finds the rule after which the state is largest, then its thread count.
+/// Keeps the largest state's length and its thread count.
+#[derive(Default)]
 struct Largest {
     best: usize,
-    at: usize,
-    stop_at: Option<usize>,
     threads: usize,
 }
 
 impl Observer for Largest {
     fn after_rule(
         &mut self,
-        index: usize,
+        _: usize,
         report: &RuleReport,
         state: &dyn Fn() -> String,
     ) -> ControlFlow<()> {
-        if let Some(at) = self.stop_at {
-            if index == at {
-                self.threads = state().matches("\n#stack:").count();
-                return ControlFlow::Break(());
-            }
-        } else if report.state_len > self.best {
-            (self.best, self.at) = (report.state_len, index);
+        if report.state_len > self.best {
+            self.best = report.state_len;
+            self.threads = state().matches("\n#stack:").count();
         }
         ControlFlow::Continue(())
     }
@@ -79,32 +74,16 @@ impl Observer for Largest {
     fn wants_match_counts(&self) -> bool {
         false
     }
-
-    fn reads_states(&self) -> bool {
-        self.stop_at.is_some()
-    }
 }
 
-/// The widest state of the rules program `program` (fast executor) on `fen`: a first
-/// run finds the largest state, a second counts its threads.
+/// The widest state of the rules program `program` (fast executor) on `fen`.
 fn widest(program: &str, fen: &str) -> Widest {
     let exec = ExecutorKind::Fast.build(engine::program(program).expect("a registered program"));
-    let input = format!("{fen}\n");
-    let mut first = Largest {
-        best: 0,
-        at: 0,
-        stop_at: None,
-        threads: 0,
-    };
-    exec.run_observed(&input, &mut first);
-    let mut second = Largest {
-        stop_at: Some(first.at),
-        ..first
-    };
-    exec.run_observed(&input, &mut second);
+    let mut largest = Largest::default();
+    exec.run_observed(&format!("{fen}\n"), &mut largest);
     Widest {
-        bytes: first.best,
-        threads: second.threads,
+        bytes: largest.best,
+        threads: largest.threads,
     }
 }
 
@@ -122,34 +101,52 @@ const BYTE_TOLERANCE: f64 = 1.35;
 
 #[test]
 fn the_cost_count_tracks_the_rules() {
-    // Three bench positions: an opening, a middlegame, a tactical one (kiwipete and
-    // the promotion capture take seconds more and say the same; `lab_calibrate` runs
-    // all eight).
+    // An opening and a middlegame of the bench, where both programs' widest points are
+    // forks of the second and third levels (`lab_calibrate` runs all eight positions);
+    // the four runs at once.
     let fens = perft::suite_fens("bench.txt");
-    for (program, name) in MEASURED {
-        let d = Design::parse(name).expect("a design");
-        for fen in [&fens[1], &fens[2], &fens[4]] {
-            let real = widest(program, fen);
-            let predicted = lab_cost::cost(&d, &judge::position(fen));
-            for (what, p, r, tolerance) in [
-                (
-                    "threads",
-                    predicted.threads as f64,
-                    real.threads as f64,
-                    THREAD_TOLERANCE,
-                ),
-                ("bytes", predicted.bytes, real.bytes as f64, BYTE_TOLERANCE),
-            ] {
-                let ratio = p / r;
-                assert!(
-                    (1.0 / tolerance..=tolerance).contains(&ratio),
-                    "{program} on {fen}: the lab predicts {p:.0} {what}, the rules held \
-                     {r:.0} (ratio {ratio:.2}, allowed {:.2} to {tolerance})",
-                    1.0 / tolerance
-                );
-            }
+    let cases: Vec<(&str, &str, &String)> = MEASURED
+        .iter()
+        .flat_map(|&(program, name)| [&fens[1], &fens[2]].map(|f| (program, name, f)))
+        .collect();
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let runs: Vec<_> = cases
+            .iter()
+            .map(|&(program, name, fen)| scope.spawn(move || drift(program, name, fen)))
+            .collect();
+        runs.into_iter()
+            .flat_map(|r| r.join().expect("a run"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What is wrong with the lab's prediction of `name`'s cost on `fen` against the widest
+/// state of the rules program `program`: nothing, or a sentence per figure.
+fn drift(program: &str, name: &str, fen: &str) -> Vec<String> {
+    let d = Design::parse(name).expect("a design");
+    let real = widest(program, fen);
+    let predicted = lab_cost::cost(&d, &judge::position(fen));
+    let mut wrong = Vec::new();
+    for (what, p, r, tolerance) in [
+        (
+            "threads",
+            predicted.threads as f64,
+            real.threads as f64,
+            THREAD_TOLERANCE,
+        ),
+        ("bytes", predicted.bytes, real.bytes as f64, BYTE_TOLERANCE),
+    ] {
+        let ratio = p / r;
+        if !(1.0 / tolerance..=tolerance).contains(&ratio) {
+            wrong.push(format!(
+                "{program} on {fen}: the lab predicts {p:.0} {what}, the rules held {r:.0} \
+                 (ratio {ratio:.2}, allowed {:.2} to {tolerance})",
+                1.0 / tolerance
+            ));
         }
     }
+    wrong
 }
 
 #[test]
@@ -340,15 +337,17 @@ fn play(d: &Arc<Design>, games: usize, jobs: usize, path: &str) -> String {
             eprintln!("game {}: {:?}", p.game.number + 1, p.game.outcome);
         }
     };
+    let started = std::time::Instant::now();
     let records = run_match(&config, &engine, &opponent, &progress)
         .expect("the match")
         .games;
     let s = Summary::of(&records);
     let plies: usize = records.iter().map(|g| g.moves.len()).sum();
     eprintln!(
-        "{}: {} games, {} plies, endings {:?}, forfeits {:?}",
+        "{}: {} games in {:.0} s, {} plies, endings {:?}, forfeits {:?}",
         d.name,
         records.len(),
+        started.elapsed().as_secs_f64(),
         plies,
         s.terminations,
         s.engine_forfeits
