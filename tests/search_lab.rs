@@ -33,14 +33,14 @@ use std::sync::Arc;
 use oracle::history::{self, Input};
 use oracle::lab::{self, Design};
 use oracle::{judge, lab_cost, perft, playouts, variants};
-use regex_chess_core::engine;
-use regex_chess_core::exec::{ExecutorKind, Observer, RuleReport};
-use regex_chess_core::matchplay::elo::{self, EloEstimate};
-use regex_chess_core::matchplay::game::parse_position;
-use regex_chess_core::matchplay::players::{Choice, Player, Turn, UciPlayer, UciSettings};
-use regex_chess_core::matchplay::{
+use regex_chess_arena::elo::{self, EloEstimate};
+use regex_chess_engine as engine;
+use regex_chess_engine::matchplay::game::parse_position;
+use regex_chess_engine::matchplay::players::{Choice, Player, Turn, UciPlayer, UciSettings};
+use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Pairing, Summary, read_openings, run_match, schedule,
 };
+use regex_chess_machine::exec::{ExecutorKind, Observer, RuleReport};
 use shakmaty::{Chess, Position};
 
 /// What the rules' state held at its widest on one position.
