@@ -3,7 +3,7 @@
 //! on one line of a table (docs/strength.md, "The search lab").
 //!
 //! ```sh
-//! LAB="full;lmp=4;sel,xchg" [LAB_GAMES=400] [LAB_JOBS=2] [LAB_COST_ONLY=1] \
+//! LAB="full;lmp=4;sel,xchg" [LAB_GAMES=400] [LAB_ROUNDS=1] [LAB_JOBS=2] [LAB_COST_ONLY=1] \
 //!   cargo test --release --test search_lab -- --ignored --nocapture lab_table
 //! ```
 //!
@@ -11,7 +11,8 @@
 //! `LAB_GAMES` games against Stockfish 15.1 (`/usr/games/stockfish`, or
 //! `LAB_STOCKFISH`) at `Skill Level=0`, depth 1, from `data/positions/lab-openings.txt`
 //! (opening `k` with the engine white, then black: 400 games are its first 200
-//! openings), and one Markdown row comes out: games, +/=/-, score, Elo and 95%
+//! openings; `LAB_ROUNDS=N` plays them `N` times, Stockfish's weakened choices making
+//! other games), and one Markdown row comes out: games, +/=/-, score, Elo and 95%
 //! interval, then the predicted threads and bytes of [`lab_cost`] at the widest point on
 //! the bench positions (the widest, and the geometric mean of the bytes).
 //!
@@ -304,7 +305,7 @@ fn cost_columns(d: &Design) -> String {
 }
 
 /// Plays `d` over `games` games of the lab's openings; the result columns.
-fn play(d: &Arc<Design>, games: usize, jobs: usize, path: &str) -> String {
+fn play(d: &Arc<Design>, games: usize, rounds: usize, jobs: usize, path: &str) -> String {
     let openings = read_openings(&perft::suite("lab-openings.txt")).expect("the lab's openings");
     let one = schedule(openings.len(), None, None);
     assert!(
@@ -312,7 +313,15 @@ fn play(d: &Arc<Design>, games: usize, jobs: usize, path: &str) -> String {
         "{games} games: the lab's openings give {} distinct ones",
         one.len()
     );
-    let pairings: Vec<Pairing> = one.into_iter().take(games).collect();
+    // Each round plays the same games again (Stockfish's weakened choices vary).
+    let pairings: Vec<Pairing> = (0..rounds)
+        .flat_map(|r| {
+            one.iter().take(games).map(move |p| Pairing {
+                number: r * games + p.number,
+                ..*p
+            })
+        })
+        .collect();
     let settings = UciSettings {
         path: path.to_string(),
         options: vec![("Skill Level".to_string(), "0".to_string())],
@@ -375,6 +384,7 @@ fn lab_table() {
         .map(|n| Arc::new(Design::parse(n).unwrap_or_else(|| panic!("no design {n:?}"))))
         .collect();
     let games: usize = env("LAB_GAMES").map_or(400, |g| g.parse().expect("games"));
+    let rounds: usize = env("LAB_ROUNDS").map_or(1, |r| r.parse().expect("rounds"));
     let jobs: usize = env("LAB_JOBS").map_or(2, |j| j.parse().expect("jobs"));
     let cost_only = env("LAB_COST_ONLY").is_some();
     let path = if cost_only {
@@ -392,7 +402,7 @@ fn lab_table() {
     for d in &designs {
         let costs = cost_columns(d);
         let result = match &path {
-            Some(p) => play(d, games, jobs, p),
+            Some(p) => play(d, games, rounds, jobs, p),
             None => "- | - | - | -".to_string(),
         };
         println!("| `{}` | {result} | {costs} |", d.name);
