@@ -19,7 +19,9 @@
 //! In the default `cargo test`: [`the_cost_count_tracks_the_rules`] runs the compiled
 //! `2ply-qe` and `3ply-qe` rules on bench positions and holds the lab's predicted threads
 //! and bytes to what their states really held, and [`the_lab_plays_the_rules_oracle`]
-//! holds the lab's `3ply-qe` design to the rules' oracle, move and score.
+//! holds the lab's `3ply-qe` design to the rules' oracle, move and score;
+//! [`the_cut_offs_keep_the_minimax`] holds every kind of setting, searched with cut-offs,
+//! to the plain minimax; [`the_static_exchange_counts_the_recapture`] checks `see`.
 //! `lab_calibrate` (ignored) prints the measurements the model's constants come from;
 //! `lab_openings` (ignored, Stockfish) wrote the openings file.
 
@@ -239,6 +241,35 @@ fn the_cut_offs_keep_the_minimax() {
             let cut = lab::search_pruned(&d, &pos, true).map(|s| (s.best, s.score));
             let all = lab::search_pruned(&d, &pos, false).map(|s| (s.best, s.score));
             assert_eq!(cut, all, "{name} on {fen}");
+        }
+    }
+}
+
+#[test]
+fn the_static_exchange_counts_the_recapture() {
+    // Black (the opponent) takes the pawn on d4 with its queen: defended by the pawn on
+    // e3, the engine's recapture makes it a loss for black, which `see` scores above
+    // standing pat (so the leaf's minimum drops it); undefended, it is the pawn's loss.
+    let d = Design::parse("3ply-qe,see").expect("a design");
+    let root = judge::position("3qk3/8/8/8/3P4/4P3/8/4K3 w - - 0 1");
+    let lab = lab::Lab::new(&d, &root);
+    for (fen, defended) in [
+        ("3qk3/8/8/8/3P4/4P3/8/4K3 b - - 0 1", true),
+        ("3qk3/8/8/8/3P4/8/8/4K3 b - - 0 1", false),
+    ] {
+        let last = judge::position(fen);
+        let take = last
+            .legal_moves()
+            .into_iter()
+            .find(|m| judge::uci(m) == "d8d4")
+            .expect("Qxd4");
+        let after = judge::play_move(&last, &take);
+        let (stand, see) = (lab.material(&last), lab.see(&last, &take));
+        if defended {
+            assert!(see > stand + 500, "{fen}: {see} against {stand}");
+        } else {
+            assert_eq!(see, lab.material(&after), "{fen}");
+            assert!(see < stand, "{fen}");
         }
     }
 }

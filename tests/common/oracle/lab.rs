@@ -219,7 +219,7 @@ impl<'a> Lab<'a> {
     }
 
     /// The tables' score of `pos` from the engine's view.
-    fn material(&self, pos: &Chess) -> i32 {
+    pub fn material(&self, pos: &Chess) -> i32 {
         self.ev.score(pos, self.engine)
     }
 
@@ -452,7 +452,7 @@ impl<'a> Lab<'a> {
     /// The leaf's score, from the engine's view, after `O`'s capture or promotion `c` in
     /// `last` with the static exchange on its square (the engine regains what
     /// [`Self::swap`] says).
-    fn see(&self, last: &Chess, c: &Move) -> i32 {
+    pub fn see(&self, last: &Chess, c: &Move) -> i32 {
         let after = judge::play_move(last, c);
         let role = c.promotion().unwrap_or(c.role());
         let standing = self.ev.worth(role, last.turn(), c.to());
