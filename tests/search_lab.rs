@@ -4,6 +4,7 @@
 //!
 //! ```sh
 //! LAB="full;lmp=4;sel,xchg" [LAB_GAMES=400] [LAB_ROUNDS=1] [LAB_JOBS=2] [LAB_COST_ONLY=1] \
+//!   [LAB_POSITIONS=1] \
 //!   cargo test --release --test search_lab -- --ignored --nocapture lab_table
 //! ```
 //!
@@ -14,7 +15,8 @@
 //! openings; `LAB_ROUNDS=N` plays them `N` times, Stockfish's weakened choices making
 //! other games), and one Markdown row comes out: games, +/=/-, score, Elo and 95%
 //! interval, then the predicted threads and bytes of [`lab_cost`] at the widest point on
-//! the bench positions (the widest, and the geometric mean of the bytes).
+//! the bench positions (the widest, and the geometric mean of the bytes; `LAB_POSITIONS`
+//! writes each position's on standard error).
 //!
 //! In the default `cargo test`: [`the_cost_count_tracks_the_rules`] runs the compiled
 //! `2ply-qe` and `3ply-qe` rules on bench positions and holds the lab's predicted threads
@@ -325,10 +327,22 @@ fn stockfish(test: &str) -> Option<String> {
 /// The lab's cost columns of `d` on the bench positions: widest threads, widest bytes,
 /// geometric mean of the bytes.
 fn cost_columns(d: &Design) -> String {
-    let costs: Vec<lab_cost::Cost> = perft::suite_fens("bench.txt")
+    let fens = perft::suite_fens("bench.txt");
+    let costs: Vec<lab_cost::Cost> = fens
         .iter()
         .map(|f| lab_cost::cost(d, &judge::position(f)))
         .collect();
+    if env("LAB_POSITIONS").is_some() {
+        for (fen, c) in fens.iter().zip(&costs) {
+            eprintln!(
+                "{}: {} threads at level {}, {:.2} MB: {fen}",
+                d.name,
+                c.threads,
+                c.level,
+                c.bytes / 1e6
+            );
+        }
+    }
     let threads = costs.iter().map(|c| c.threads).max().unwrap_or(0);
     let bytes = costs.iter().map(|c| c.bytes).fold(0.0, f64::max);
     let mean = (costs.iter().map(|c| c.bytes.ln()).sum::<f64>() / costs.len() as f64).exp();
