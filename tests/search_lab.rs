@@ -10,7 +10,9 @@
 //!
 //! Each design (`;`-separated, written as [`Design::parse`] reads them) plays
 //! `LAB_GAMES` games against Stockfish 15.1 (`/usr/games/stockfish`, or
-//! `LAB_STOCKFISH`) at `Skill Level=0`, depth 1, from `data/positions/lab-openings.txt`
+//! `LAB_STOCKFISH`) at `Skill Level=0`, depth 1 (or the options of `LAB_OPTIONS`,
+//! `NAME=VALUE` separated by `;`, and `LAB_MOVETIME` ms a move instead of depth 1), from
+//! `data/positions/lab-openings.txt`
 //! (opening `k` with the engine white, then black: 400 games are its first 200
 //! openings; `LAB_ROUNDS=N` plays them `N` times, Stockfish's weakened choices making
 //! other games), and one Markdown row comes out: games, +/=/-, score, Elo and 95%
@@ -367,11 +369,20 @@ fn play(d: &Arc<Design>, games: usize, rounds: usize, jobs: usize, path: &str) -
             })
         })
         .collect();
+    let movetime: Option<u64> = env("LAB_MOVETIME").map(|m| m.parse().expect("ms"));
     let settings = UciSettings {
         path: path.to_string(),
-        options: vec![("Skill Level".to_string(), "0".to_string())],
-        depth: Some(1),
-        movetime: None,
+        options: env("LAB_OPTIONS")
+            .unwrap_or_else(|| "Skill Level=0".to_string())
+            .split(';')
+            .filter(|o| !o.is_empty())
+            .map(|o| {
+                let (k, v) = o.split_once('=').expect("NAME=VALUE");
+                (k.to_string(), v.to_string())
+            })
+            .collect(),
+        depth: movetime.is_none().then_some(1),
+        movetime,
         timeout: None,
     };
     let config = MatchConfig {
