@@ -172,7 +172,7 @@ fn class(chars: &[char]) -> String {
 pub const BOARD_CHAR: &str = "[./A-Za-z]";
 
 /// `BOARD_CHAR{n}` (empty for 0).
-fn skip(n: usize) -> String {
+pub(crate) fn skip(n: usize) -> String {
     match n {
         0 => String::new(),
         _ => format!("{BOARD_CHAR}{{{n}}}"),
@@ -222,7 +222,7 @@ fn extra_moves(own: &dyn Fn(char, usize) -> i64) -> Vec<(String, char, i64)> {
 /// An alternation of `entries` (a literal key, then a pattern) written as a trie over the
 /// keys: no two keys' branches start with the same character, so the automata stay
 /// small (and one-pass when the tails do not overlap).
-fn trie(entries: &[(String, String)]) -> String {
+pub(crate) fn trie(entries: &[(String, String)]) -> String {
     let mut here = Vec::new();
     let mut children: BTreeMap<char, Vec<(String, String)>> = BTreeMap::new();
     for (key, tail) in entries {
@@ -259,9 +259,9 @@ fn trie(entries: &[(String, String)]) -> String {
 /// With several sets of tables the set's digit lies between the move and the board: the
 /// first rule moves it to the key's head, the `from` rule writes the mover before it,
 /// and every later rule reads `<mover><set>` where it read the mover.
-fn gain_rules(tables: Tables) -> Vec<(String, String)> {
+fn gain_rules(tables: Tables, arrival: Arrival) -> Vec<(String, String)> {
     let sets = tables.buckets() > 1;
-    let gains = GainTables::new(tables);
+    let gains = GainTables::new(tables, arrival);
     let tables = gains;
     let code = ArrivalCode::new(&tables);
     let mut rules = vec![match sets {
@@ -325,7 +325,7 @@ struct GainTables {
 }
 
 impl GainTables {
-    fn new(tables: Tables) -> GainTables {
+    fn new(tables: Tables, arrival: Arrival) -> GainTables {
         let mut departures = Vec::new();
         let mut arrivals = Vec::new();
         let mut extra_froms = Vec::new();
@@ -374,7 +374,10 @@ impl GainTables {
                             Some(p) => p,
                             None => mover,
                         };
-                        let base = own_units(arrived, to);
+                        let base = match arrival {
+                            Arrival::Kept => own_units(arrived, to),
+                            Arrival::Lost => 0,
+                        };
                         let mut values: Vec<Option<i64>> = SQUARE_CHARS
                             .chars()
                             .map(|c| Some(base + own_units(c, to)))
@@ -790,8 +793,43 @@ pub fn gain_with(
     if let Some(bucket) = &scoring.bucket {
         b.emit(Instruction::Lookup(bucket.var().clone()));
     }
-    let body = vec![stack_rules::instruction("gain", gain_rules(scoring.tables))];
+    let body = vec![stack_rules::instruction(
+        "gain",
+        gain_rules(scoring.tables, Arrival::Kept),
+    )];
     stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
+}
+
+/// What a capture or promotion gains its mover when the other side takes the arriving
+/// piece back at once (the capture search's recapture discount): [`gain_with`] less the
+/// arriving (or promoted) piece's entry on `to`, that is the captured piece's entry
+/// (en passant: the pawn beside) less the mover's on `from`. The same 22 rules as
+/// [`gain`], from tables whose arrival values leave the arriving piece out.
+#[track_caller]
+pub fn lost_gain_with(
+    b: &mut Builder,
+    before: &Value<kind::Str>,
+    uci: &Value<kind::Str>,
+    scoring: &Scoring,
+) -> Value<kind::Int> {
+    b.emit(Instruction::Lookup(before.var().clone()));
+    if let Some(bucket) = &scoring.bucket {
+        b.emit(Instruction::Lookup(bucket.var().clone()));
+    }
+    let body = vec![stack_rules::instruction(
+        "lost_gain",
+        gain_rules(scoring.tables, Arrival::Lost),
+    )];
+    stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
+}
+
+/// Whether a move's arrival value counts the arriving piece's entry on its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Arrival {
+    /// The arriving piece stays: its entry counts (a move's gain).
+    Kept,
+    /// The arriving piece is taken back: only what it took counts ([`lost_gain_with`]).
+    Lost,
 }
 
 /// [`gain`] for a caller that reads `before` no more, nor `uci` when `take_uci`: each of
@@ -826,7 +864,10 @@ pub fn gain_taking_with(
     } else {
         Instruction::Lookup(uci.var().clone())
     });
-    b.emit(stack_rules::instruction("gain", gain_rules(scoring.tables)));
+    b.emit(stack_rules::instruction(
+        "gain",
+        gain_rules(scoring.tables, Arrival::Kept),
+    ));
     b.rules_value("assign", Vec::new(), &[], Type::Int { bits: SCORE_BITS })
 }
 
@@ -1094,7 +1135,7 @@ pub(crate) mod tests {
 
     #[test]
     fn sum_digit_sets_hold_exactly_the_lines_whose_digit_is_one() {
-        let tables = GainTables::new(Tables::Simplified);
+        let tables = GainTables::new(Tables::Simplified, Arrival::Kept);
         let code = ArrivalCode::new(&tables);
         let width = code.digits as usize;
         // Every departure value of the tables, and addends that carry into every digit.

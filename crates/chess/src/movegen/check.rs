@@ -318,3 +318,68 @@ pub fn in_check(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
     ));
     b.rules_value("in_check", rules, &pos.vars(), Type::Bool)
 }
+
+/// The mark [`target_attacked`] puts on the target square of its board's copy.
+const TARGET_MARK: char = 'X';
+
+/// Whether the side to move attacks the target square of the move `uci` (the move that
+/// led to the position: the square holds the piece that just arrived), by the lines of
+/// movement of its pieces on the board as it stands, pins and checks aside: the
+/// recapture test of the capture search's discount ([`crate::search`]). The
+/// position is unchanged.
+///
+/// 13 rules on a scratch copy of the board, on the stack: one lays out `<to><side>` and
+/// `F<board>` (two lines, so that no pattern reads the side's letter as a bishop), one
+/// marks the target square `X` (a trie over its name, each branch a counted skip), one
+/// per attack family and colour (the families of the check test, on `X`) turns `F`
+/// into `T`, and one leaves the flag.
+#[track_caller]
+pub fn target_attacked(
+    b: &mut Builder,
+    pos: &Position,
+    uci: &Value<kind::Str>,
+) -> Value<kind::Bool> {
+    use crate::evaluate::{BOARD_CHAR, board_offset, skip, square_name, trie};
+    let (board, turn) = (pos.board.var().name(), pos.turn.var().name());
+    let mut rules = vec![(
+        format!(
+            "({HEAD})[a-h][1-8]([a-h][1-8])[qrbn]?\n({LINES}#{board}: ({LINE})\n{LINES}#{turn}: ([wb])\n)"
+        ),
+        "${1}${2}${5}\nF${4}\n${3}".to_string(),
+    )];
+    let branches: Vec<(String, String)> = (0..64)
+        .map(|sq| {
+            (
+                square_name(sq),
+                format!("[wb]\nF{}", skip(board_offset(sq))),
+            )
+        })
+        .collect();
+    rules.push((
+        format!("({HEAD}{}){BOARD_CHAR}", trie(&branches)),
+        format!("${{1}}{TARGET_MARK}"),
+    ));
+    for side in [Side::White, Side::Black] {
+        let letter = match side {
+            Side::White => 'w',
+            Side::Black => 'b',
+        };
+        for family in attack_families(&TARGET_MARK.to_string(), side, "\\.") {
+            rules.push((
+                format!(
+                    "({HEAD}[a-h][1-8]{letter}\n)F({LINE}(?:{}))",
+                    family.join("|")
+                ),
+                "${1}T${2}".to_string(),
+            ));
+        }
+    }
+    rules.push((
+        format!("({HEAD})[a-h][1-8][wb]\n([TF]){LINE}\n"),
+        "${1}${2}\n".to_string(),
+    ));
+    b.emit(regex_chess_compiler::ir::Instruction::Lookup(
+        uci.var().clone(),
+    ));
+    b.rules_value("target_attacked", rules, &pos.vars(), Type::Bool)
+}

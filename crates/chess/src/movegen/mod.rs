@@ -101,7 +101,7 @@ mod pieces;
 #[cfg(test)]
 mod tests;
 
-pub use check::{has_legal_move, in_check};
+pub use check::{has_legal_move, in_check, target_attacked};
 use child::*;
 pub use legality::king_attacked;
 use legality::*;

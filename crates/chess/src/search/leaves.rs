@@ -6,7 +6,7 @@ use super::*;
 use crate::board::{MAX_MOVES, MoveGen, Position};
 use crate::endgame;
 use crate::evaluate::{self, SCORE_BITS, Scoring};
-use crate::movegen::{fork_legal_captures, has_legal_move, in_check};
+use crate::movegen::{fork_legal_captures, has_legal_move, in_check, target_attacked};
 use crate::report;
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::{Best, Instruction, Type};
@@ -109,13 +109,17 @@ pub(super) fn keep_best_maybe_counting(
 
 /// The capture search below a leaf: the best gain, for the side to move, of its legal
 /// captures and promotions, or 0 (standing pat) when none gains; with `report`, the
-/// number of captures looked at. The threads left hold a capture's position, not the
-/// leaf's (the search restores the chosen child from its group boundary).
+/// number of captures looked at. With `see`, a capture whose target square the other
+/// side then attacks ([`target_attacked`]) gains what it took less the mover's worth on
+/// its origin ([`evaluate::lost_gain_with`]: the arriving piece counted lost). The
+/// threads left hold a capture's position, not the leaf's (the search restores the
+/// chosen child from its group boundary).
 #[track_caller]
 pub(super) fn capture_search(
     b: &mut Builder,
     pos: &Position,
     report: bool,
+    see: bool,
     scoring: &Scoring,
 ) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
     let board = evaluate::compact(b, &pos.board);
@@ -130,7 +134,18 @@ pub(super) fn capture_search(
         let (gain, count) = b.if_else(
             &moved,
             |b| {
-                let g = evaluate::gain_with(b, &board, &uci, scoring);
+                let gain = |b: &mut Builder| evaluate::gain_with(b, &board, &uci, scoring);
+                let g = match see {
+                    false => gain(b),
+                    true => {
+                        let attacked = target_attacked(b, pos, &uci);
+                        b.if_else(
+                            &attacked,
+                            |b| evaluate::lost_gain_with(b, &board, &uci, scoring),
+                            gain,
+                        )
+                    }
+                };
                 (g, report.then(|| report::one(b)))
             },
             |b| (b.int(SCORE_BITS, 0), report.then(|| b.str(""))),

@@ -99,6 +99,14 @@ pub struct SearchOptions {
     /// bucket ([`evaluate::phase_bucket`]) instead of the simplified tables; the
     /// endgame term then cancels the tapered king's first set.
     pub tapered: bool,
+    /// With `quiescence` and without `third_ply`: the capture search runs below every
+    /// leaf where the engine can move, not only after a reply that captured on its
+    /// target square.
+    pub everywhere: bool,
+    /// With `quiescence`: the capture search discounts a capture or promotion whose
+    /// target square the other side then attacks ([`target_attacked`]) by the arriving
+    /// piece's worth there ([`evaluate::lost_gain_with`]).
+    pub see: bool,
 }
 
 /// What the search leaves in its single thread.
@@ -153,7 +161,13 @@ pub fn search_with(
         multipv,
         third_ply: three,
         tapered,
+        everywhere,
+        see,
     } = options;
+    assert!(
+        !everywhere || (quiescence && !three),
+        "a capture search below every leaf is one of the two-ply search"
+    );
     assert!(
         multipv == 0 || report,
         "ranking the root moves needs their replies"
@@ -234,7 +248,7 @@ pub fn search_with(
                                 // read of `saved`, and of `reply` when no report keeps
                                 // it: taken off every leaf instead of copied and
                                 // deleted after.
-                                let last_read = !three && !quiescence;
+                                let last_read = !three && (!quiescence || everywhere);
                                 let g = if last_read {
                                     evaluate::gain_taking_with(b, &saved, &reply, !report, scoring)
                                 } else {
@@ -282,7 +296,7 @@ pub fn search_with(
                                         },
                                     );
                                 }
-                                let took = quiescence
+                                let took = (quiescence && !everywhere)
                                     .then(|| evaluate::captures_on_target(b, &saved, &reply));
                                 // Dead: deleted here rather than after the whole `if`
                                 // (the boundary keeps a copy of `saved` for the end).
@@ -296,7 +310,7 @@ pub fn search_with(
                                 // where the side to move can move is keyed by its gain:
                                 // the gain then waits on the stack, under the test, and
                                 // is the key as it is (see `leaf_on_stack`).
-                                let plain = !endgame && took.is_none();
+                                let plain = !endgame && !quiescence;
                                 if plain {
                                     b.emit(Instruction::Take(g.var().clone()));
                                 }
@@ -312,23 +326,23 @@ pub fn search_with(
                                     } else {
                                         g.clone()
                                     };
+                                    // The leaf scores child - g + the best capture.
+                                    let captures = |b: &mut Builder| {
+                                        let (best, captures) =
+                                            capture_search(b, pos, report, see, scoring);
+                                        let key = b.sub(&g, &best);
+                                        let count = captures.map(|c| {
+                                            let one = report::one(b);
+                                            b.concat(&one, &c)
+                                        });
+                                        (key, count)
+                                    };
                                     if let Some(took) = &took {
-                                        // After a capture, the leaf scores child - g +
-                                        // the best capture.
-                                        b.if_else(
-                                            took,
-                                            |b| {
-                                                let (best, captures) =
-                                                    capture_search(b, pos, report, scoring);
-                                                let key = b.sub(&g, &best);
-                                                let count = captures.map(|c| {
-                                                    let one = report::one(b);
-                                                    b.concat(&one, &c)
-                                                });
-                                                (key, count)
-                                            },
-                                            |b| (g.clone(), report.then(|| report::one(b))),
-                                        )
+                                        b.if_else(took, captures, |b| {
+                                            (g.clone(), report.then(|| report::one(b)))
+                                        })
+                                    } else if everywhere {
+                                        captures(b)
                                     } else {
                                         (g.clone(), report.then(|| report::one(b)))
                                     }

@@ -40,6 +40,7 @@ pub(super) fn third_ply(
         quiescence,
         endgame,
         report,
+        see,
         ..
     } = options;
     let mate = mate_units();
@@ -105,7 +106,7 @@ pub(super) fn third_ply(
                             g.clone()
                         };
                         if quiescence {
-                            let (best, captures) = capture_search(b, pos, report, scoring);
+                            let (best, captures) = capture_search(b, pos, report, see, scoring);
                             let key = b.sub(&g, &best);
                             let count = captures.map(|c| {
                                 let one = report::one(b);

@@ -157,25 +157,32 @@ impl CostBook {
     }
 }
 
-/// True when `a` is cheaper than `b`: shallower, or as deep without a capture search.
+/// True when `a` is weaker than `b`: earlier in [`Search::ALL`], which lists the
+/// variants weakest first as measured against Stockfish (`2ply-see`, two plies, is
+/// stronger than `3ply-qe`).
 fn weaker(a: Search, b: Search) -> bool {
-    (a.depth(), a.quiescence()) < (b.depth(), b.quiescence())
+    let place = |v: Search| Search::ALL.iter().position(|&w| w == v);
+    place(a) < place(b)
 }
 
-/// Every variant, the cheapest first.
+/// Every variant, the weakest first (the registry's order).
 pub fn strength_order() -> Vec<Search> {
-    let mut order: Vec<Search> = Search::ALL.into_iter().collect();
-    order.sort_by_key(|v| (v.depth(), v.quiescence()));
-    order
+    Search::ALL.into_iter().collect()
 }
 
-/// The strongest variant no deeper than `depth` (the cheapest when all are deeper).
+/// The deepest variant no deeper than `depth`, the strongest of that depth (the
+/// cheapest when all are deeper).
 pub fn for_depth(depth: u32) -> Search {
     let order = strength_order();
+    let deepest = order
+        .iter()
+        .map(|v| v.depth())
+        .filter(|&d| d <= depth)
+        .max();
     order
         .iter()
         .rev()
-        .find(|v| v.depth() <= depth)
+        .find(|v| Some(v.depth()) == deepest)
         .copied()
         .unwrap_or(order[0])
 }
@@ -264,7 +271,14 @@ mod tests {
     #[test]
     fn a_deeper_variant_is_tried_only_with_an_ample_budget() {
         let mut book = CostBook::new();
-        let chosen = Search::default_play();
+        // A variant the clock chooses with a stronger one it does not choose after it.
+        let order = strength_order();
+        let chosen = order
+            .iter()
+            .copied()
+            .filter(|v| v.by_clock())
+            .find(|&v| order.iter().any(|&w| !w.by_clock() && weaker(v, w)))
+            .expect("a variant kept from the clock is stronger than one it chooses");
         // Not measured: nothing deeper.
         assert!(book.deeper(chosen, 1_000_000).is_none());
         book.record(chosen, 50.0);
@@ -298,9 +312,14 @@ mod tests {
     fn go_depth_picks_the_deepest_variant_within_it() {
         let order = strength_order();
         assert_eq!(for_depth(0), order[0]);
-        assert_eq!(for_depth(99), *order.last().unwrap());
+        let deepest = order.iter().map(|v| v.depth()).max().unwrap();
+        assert_eq!(for_depth(99).depth(), deepest);
         for v in &order {
-            assert!(for_depth(v.depth()).depth() == v.depth());
+            let chosen = for_depth(v.depth());
+            assert!(chosen.depth() == v.depth());
+            // The strongest of its depth.
+            assert!(!weaker(chosen, *v) || chosen == *v);
         }
+        assert_eq!(for_depth(2), Search::default_play());
     }
 }

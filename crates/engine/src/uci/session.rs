@@ -1163,7 +1163,8 @@ mod tests {
     }
 
     /// An engine whose search is cut whenever asked: `a2a3` from the cheapest variant,
-    /// `g2g4` from the strongest, `h2h3` from the others.
+    /// `g2g4` from the variants the clock does not choose by itself (it runs them after
+    /// another), `h2h3` from the others.
     struct Cuttable;
 
     impl Engine for Cuttable {
@@ -1174,7 +1175,7 @@ mod tests {
             let order = clock::strength_order();
             let mv = if variant == order[0] {
                 "a2a3"
-            } else if variant == order[order.len() - 1] {
+            } else if !variant.by_clock() {
                 "g2g4"
             } else {
                 "h2h3"
@@ -1231,8 +1232,11 @@ mod tests {
         let out = s.handle_until("go movetime 60000", &cut);
         assert!(out.iter().all(|l| !l.contains("then")), "{out:?}");
         assert_eq!(out.last().unwrap(), "bestmove a2a3", "{out:?}");
-        // Measured (the fake engine takes no time): the strongest variant the clock may
-        // choose, then the deeper one, cut here by the GUI.
+        // Measured (the fake engine takes no time), the strongest variant too dear: the
+        // strongest that fits, then a stronger one the clock does not choose by itself,
+        // cut here by the GUI.
+        let strongest = *clock::strength_order().last().unwrap();
+        s.costs.record(strongest, 1e9);
         let chosen = s.costs.choose(60_000 - DEFAULT_OVERHEAD);
         let deeper = s.costs.deeper(chosen, 60_000 - DEFAULT_OVERHEAD).unwrap();
         let out = s.handle_until("go movetime 60000", &cut);
