@@ -9,7 +9,7 @@
 //! - ply 1: every legal move of `E` (with `root=R`, only the best `R` by a first pass of
 //!   two plies, the others never chosen);
 //! - ply 2: every reply of the opponent `O`; a position after a reply that repeats the
-//!   game scores 0 (the rules input of `src/chess/mod.rs`);
+//!   game scores 0 (the rules input of `crates/chess/src/lib.rs`);
 //! - ply 3 ([`Third`]): nothing (two plies), `3ply-qe`'s captures after a capturing reply,
 //!   every move, or the best `K` by a cheap order; standing pat (the static score) is a
 //!   floor except at full width;
@@ -450,8 +450,8 @@ impl<'a> Lab<'a> {
     }
 
     /// The leaf's score, from the engine's view, after `O`'s capture or promotion `c` in
-    /// `last` with the static exchange on its square (the engine regains what
-    /// [`Self::swap`] says).
+    /// `last` with the static exchange on its square (the engine regains what the swap
+    /// below says: the least valuable attacker takes while it pays).
     pub fn see(&self, last: &Chess, c: &Move) -> i32 {
         let after = judge::play_move(last, c);
         let role = c.promotion().unwrap_or(c.role());
