@@ -11,6 +11,7 @@ mod core_rules;
 mod equivalence;
 mod game_end;
 mod history;
+mod lab_openings;
 mod legal;
 mod multipv;
 mod next_positions;

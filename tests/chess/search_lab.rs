@@ -5,7 +5,7 @@
 //! ```sh
 //! LAB="full;lmp=4;sel,xchg" [LAB_GAMES=400] [LAB_ROUNDS=1] [LAB_JOBS=2] [LAB_COST_ONLY=1] \
 //!   [LAB_POSITIONS=1] \
-//!   cargo test --release --test chess -- --ignored --nocapture search_lab::lab_table
+//!   cargo test --release --test chess -- search_lab::lab_table --ignored --nocapture
 //! ```
 //!
 //! Each design (`;`-separated, written as [`Design::parse`] reads them) plays
@@ -27,13 +27,11 @@
 //! [`the_cut_offs_keep_the_minimax`] holds every kind of setting, searched with cut-offs,
 //! to the plain minimax; [`the_static_exchange_counts_the_recapture`] checks `see`.
 //! `lab_calibrate` (ignored) prints the measurements the model's constants come from;
-//! `lab_openings` (ignored, Stockfish) wrote the openings file.
+//! `lab_openings::lab_openings` (ignored, Stockfish) wrote the openings file.
 
 use regex_chess_testkit::oracle;
 
-use std::io::{BufRead, BufReader, Write};
 use std::ops::ControlFlow;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use oracle::history::{self, Input};
@@ -156,7 +154,7 @@ fn drift(program: &str, name: &str, fen: &str) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "prints the rules' widest states against the lab's count: cargo test --release --test chess -- --ignored --nocapture search_lab::lab_calibrate"]
+#[ignore = "prints the rules' widest states against the lab's count: cargo test --release --test chess -- search_lab::lab_calibrate --ignored --nocapture"]
 fn lab_calibrate() {
     println!(
         "| program | position | rules threads | rules bytes | bytes/thread | lab threads | level | lab bytes |"
@@ -315,7 +313,7 @@ fn env(name: &str) -> Option<String> {
 }
 
 /// The path of Stockfish, or `None` (and a note) when it is missing.
-fn stockfish(test: &str) -> Option<String> {
+pub(crate) fn stockfish(test: &str) -> Option<String> {
     let path = env("LAB_STOCKFISH").unwrap_or_else(|| "/usr/games/stockfish".to_string());
     if std::path::Path::new(&path).exists() {
         Some(path)
@@ -431,7 +429,7 @@ fn play(d: &Arc<Design>, games: usize, rounds: usize, jobs: usize, path: &str) -
 }
 
 #[test]
-#[ignore = "the lab: LAB=\"design;...\" cargo test --release --test chess -- --ignored --nocapture search_lab::lab_table"]
+#[ignore = "the lab: LAB=\"design;...\" cargo test --release --test chess -- search_lab::lab_table --ignored --nocapture"]
 fn lab_table() {
     let designs: Vec<Arc<Design>> = env("LAB")
         .unwrap_or_else(|| "3ply-qe".to_string())
@@ -462,122 +460,4 @@ fn lab_table() {
         };
         println!("| `{}` | {result} | {costs} |", d.name);
     }
-}
-
-/// Stockfish's best `lines` moves of `fen` at `depth` with their scores (centipawns for
-/// the side to move), each with its principal variation.
-fn multipv(sf: &mut Stockfish, fen: &str, depth: u32, lines: usize) -> Vec<(i32, Vec<String>)> {
-    sf.send(&format!("setoption name MultiPV value {lines}"));
-    sf.send(&format!("position fen {fen}"));
-    sf.send(&format!("go depth {depth}"));
-    let mut found: Vec<Option<(i32, Vec<String>)>> = vec![None; lines];
-    loop {
-        let line = sf.line();
-        if line.starts_with("bestmove") {
-            break;
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let at = |key: &str| words.iter().position(|w| *w == key);
-        let (Some(d), Some(k), Some(s), Some(pv)) =
-            (at("depth"), at("multipv"), at("score"), at("pv"))
-        else {
-            continue;
-        };
-        if words[d + 1] != depth.to_string() || words[s + 1] != "cp" {
-            continue;
-        }
-        let k: usize = words[k + 1].parse().expect("a rank");
-        let cp: i32 = words[s + 2].parse().expect("centipawns");
-        found[k - 1] = Some((cp, words[pv + 1..].iter().map(|w| w.to_string()).collect()));
-    }
-    found.into_iter().flatten().collect()
-}
-
-/// A Stockfish process spoken to line by line.
-struct Stockfish {
-    child: std::process::Child,
-    out: BufReader<std::process::ChildStdout>,
-}
-
-impl Stockfish {
-    fn start(path: &str) -> Stockfish {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("Stockfish starts");
-        let out = BufReader::new(child.stdout.take().expect("its output"));
-        let mut sf = Stockfish { child, out };
-        sf.send("uci");
-        while sf.line() != "uciok" {}
-        sf
-    }
-
-    fn send(&mut self, line: &str) {
-        let input = self.child.stdin.as_mut().expect("its input");
-        writeln!(input, "{line}").expect("Stockfish reads");
-    }
-
-    fn line(&mut self) -> String {
-        let mut line = String::new();
-        self.out.read_line(&mut line).expect("Stockfish writes");
-        assert!(!line.is_empty(), "Stockfish ended");
-        line.trim_end().to_string()
-    }
-}
-
-impl Drop for Stockfish {
-    fn drop(&mut self) {
-        self.send("quit");
-        let _ = self.child.wait();
-    }
-}
-
-#[test]
-#[ignore = "writes data/positions/lab-openings.txt with Stockfish: cargo test --release --test chess -- --ignored search_lab::lab_openings"]
-fn lab_openings() {
-    // Each of the 60 openings, then each of Stockfish's best 4 moves at depth 12 and its
-    // best answer (the move's principal variation): 4 balanced openings two plies on
-    // from each, listed rank by rank (every opening's best line first), repeated
-    // positions and lines worse than 60 cp for either side left out.
-    let Some(path) = stockfish("lab_openings") else {
-        return;
-    };
-    let mut sf = Stockfish::start(&path);
-    let mut ranks: Vec<Vec<String>> = vec![Vec::new(); 4];
-    for fen in perft::suite_fens("openings.txt") {
-        let pos = judge::position(&fen);
-        for (rank, (cp, pv)) in multipv(&mut sf, &fen, 12, 4).into_iter().enumerate() {
-            if cp.abs() > 60 || pv.len() < 2 {
-                continue;
-            }
-            let after = judge::play(&judge::play(&pos, &pv[0]), &pv[1]);
-            let white = if pos.turn() == shakmaty::Color::White {
-                cp
-            } else {
-                -cp
-            };
-            ranks[rank].push(format!("{};{white}", judge::fen(&after)));
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    let mut text = String::from(
-        "# FEN;eval in centipawns (white's view, Stockfish 15.1 depth 12 before the two plies) \
-         -- the search lab's openings: each of openings.txt's, then one of Stockfish's best \
-         4 moves and its answer, rank by rank (tests/chess/search_lab.rs, lab_openings)\n",
-    );
-    for line in ranks.concat() {
-        let board: String = line.split(' ').take(4).collect::<Vec<_>>().join(" ");
-        if seen.insert(board) {
-            text.push_str(&line);
-            text.push('\n');
-        }
-    }
-    let out =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/positions/lab-openings.txt");
-    std::fs::write(&out, text).expect("the openings file");
-    let n = read_openings(&std::fs::read_to_string(&out).expect("written"))
-        .expect("valid")
-        .len();
-    println!("{n} openings, {} games", 2 * n);
 }

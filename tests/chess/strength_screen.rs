@@ -4,7 +4,7 @@
 //! before the rules are written and before the long matches of `regex-chess match` that
 //! measure the engine itself (docs/strength.md). Ignored: they need Stockfish and time.
 //! New designs, with their cost in state, are judged in the search lab
-//! (`tests/search_lab.rs`); this screen keeps the registered variants' oracles.
+//! (`tests/chess/search_lab.rs`); this screen keeps the registered variants' oracles.
 //!
 //! ```sh
 //! SCREEN=NAME [SCREEN_GAMES=120] [SCREEN_JOBS=2] [SCREEN_PGN=FILE] \

@@ -9,7 +9,7 @@
 //! - ply 1: every legal move of `E` (with `root=R`, only the best `R` by a first pass of
 //!   two plies, the others never chosen);
 //! - ply 2: every reply of the opponent `O`; a position after a reply that repeats the
-//!   game scores 0 (the rules input of `src/chess/mod.rs`);
+//!   game scores 0 (the rules input of `crates/chess/src/lib.rs`);
 //! - ply 3 ([`Third`]): nothing (two plies), `3ply-qe`'s captures after a capturing reply,
 //!   every move, or the best `K` by a cheap order; standing pat (the static score) is a
 //!   floor except at full width;
@@ -27,6 +27,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::deep::{Eval, RootMove, Tables};
 use super::judge;
+use super::lab_terms;
 use super::tables::MATE;
 use super::variants::{Searched, Spec, endgame_term, is_noisy};
 
@@ -228,8 +229,8 @@ impl<'a> Lab<'a> {
         let t = &self.d.terms;
         let mut total = endgame_term(pos, self.engine, self.spec);
         if t.passed || t.shelter || t.bishop_pair || t.open_files {
-            let own = side_terms(pos, self.engine, t);
-            total += own - side_terms(pos, !self.engine, t);
+            let own = lab_terms::side_terms(pos, self.engine, t);
+            total += own - lab_terms::side_terms(pos, !self.engine, t);
         }
         total
     }
@@ -450,8 +451,8 @@ impl<'a> Lab<'a> {
     }
 
     /// The leaf's score, from the engine's view, after `O`'s capture or promotion `c` in
-    /// `last` with the static exchange on its square (the engine regains what
-    /// [`Self::swap`] says).
+    /// `last` with the static exchange on its square (the engine regains what the swap
+    /// below says: the least valuable attacker takes while it pays).
     pub fn see(&self, last: &Chess, c: &Move) -> i32 {
         let after = judge::play_move(last, c);
         let role = c.promotion().unwrap_or(c.role());
@@ -459,66 +460,6 @@ impl<'a> Lab<'a> {
         let occupied = after.board().occupied();
         self.material(&after) + self.swap(&after, occupied, c.to(), self.engine, standing)
     }
-}
-
-/// The design's positional terms of `pos` for `side`.
-fn side_terms(pos: &Chess, side: Color, t: &Terms) -> i32 {
-    let board = pos.board();
-    let ours = board.by_color(side);
-    let pawns = board.by_role(Role::Pawn);
-    let (own_pawns, their_pawns) = (pawns & ours, pawns & !ours);
-    let mut total = 0;
-    if t.passed {
-        for sq in own_pawns {
-            if is_passed(sq, side, their_pawns) {
-                let rank = relative_rank(sq, side);
-                total += [0, 0, 5, 10, 20, 35, 60, 0][rank as usize];
-            }
-        }
-    }
-    if t.bishop_pair && (board.by_role(Role::Bishop) & ours).count() >= 2 {
-        total += 30;
-    }
-    if t.open_files {
-        for sq in board.by_role(Role::Rook) & ours {
-            let file = Bitboard::from_file(sq.file());
-            if (file & pawns).is_empty() {
-                total += 20;
-            } else if (file & own_pawns).is_empty() {
-                total += 10;
-            }
-        }
-    }
-    if t.shelter
-        && !(board.by_role(Role::Queen) & !ours).is_empty()
-        && let Some(king) = board.king_of(side)
-    {
-        let mut shelter = 0;
-        for sq in own_pawns {
-            let files = (i32::from(sq.file()) - i32::from(king.file())).abs();
-            let ahead = relative_rank(sq, side) as i32 - relative_rank(king, side) as i32;
-            if files <= 1 && (1..=2).contains(&ahead) {
-                shelter += 1;
-            }
-        }
-        total += 10 * shelter.min(3);
-    }
-    total
-}
-
-/// The rank of `sq` counted from `side`'s first rank, 0 to 7.
-fn relative_rank(sq: Square, side: Color) -> u32 {
-    let r = u32::from(sq.rank());
-    if side == Color::White { r } else { 7 - r }
-}
-
-/// Whether a `side` pawn on `sq` has no enemy pawn ahead of it on its file or beside.
-fn is_passed(sq: Square, side: Color, their_pawns: Bitboard) -> bool {
-    let own = relative_rank(sq, side);
-    their_pawns.into_iter().all(|p| {
-        let files = (i32::from(p.file()) - i32::from(sq.file())).abs();
-        files > 1 || relative_rank(p, side) <= own
-    })
 }
 
 /// The design's search over `moves` (the root's legal moves) from `root`, with `near`

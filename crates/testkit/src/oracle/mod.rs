@@ -20,6 +20,7 @@
 //!   captures only; the best root moves searched deeper; the leaf's capture answer as
 //!   today, by static exchange or played out; a check extension; evaluation terms),
 //!   searched with cut-offs that keep the minimax's move and score.
+//! - [`lab_terms`]: the lab's evaluation terms, each for one side.
 //! - [`lab_cost`]: what a design would cost the rules in state: the threads at the
 //!   widest fork and their bytes, counted as the rules fork, fitted on their states.
 //! - [`history`]: the search variants with the rules input (the game's earlier
@@ -37,6 +38,7 @@ pub mod history;
 pub mod judge;
 pub mod lab;
 pub mod lab_cost;
+pub mod lab_terms;
 pub mod parallel;
 pub mod perft;
 pub mod pesto;
