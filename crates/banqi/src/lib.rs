@@ -7,7 +7,9 @@
 //! learns what a face-down piece is: whoever runs the game owns the deal and tells the
 //! game what each flip revealed. Nothing here depends on the chess crates.
 
+pub mod bench;
 pub mod deal;
+pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod moves;
@@ -17,7 +19,9 @@ pub mod piece;
 pub mod pool;
 pub mod position;
 pub mod rng;
+pub mod search;
 pub mod square;
+pub mod tt;
 pub mod zobrist;
 
 pub use game::{DrawRules, Game, Outcome, PlayError};
