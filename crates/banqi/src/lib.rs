@@ -18,6 +18,7 @@ pub mod notation;
 pub mod opponents;
 pub mod perft;
 pub mod piece;
+pub mod play;
 pub mod player;
 pub mod pool;
 pub mod position;
@@ -26,6 +27,7 @@ pub mod search;
 pub mod square;
 pub mod stats;
 pub mod tt;
+pub mod uci;
 pub mod zobrist;
 
 pub use game::{DrawRules, Game, Outcome, PlayError};
