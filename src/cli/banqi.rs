@@ -11,6 +11,7 @@ use clap::{Args, Subcommand};
 use super::progress::{self, Mode};
 use super::{CliError, fail};
 use regex_chess_banqi::eval::EvalConfig;
+use regex_chess_banqi::external::External;
 use regex_chess_banqi::matches::{self, MatchSpec, Record, Summary};
 use regex_chess_banqi::opponents::{Greedy, Mcts, RandomMover};
 use regex_chess_banqi::play::{PlayOptions, play};
@@ -125,7 +126,8 @@ struct PlayArgs {
 /// Arguments of `banqi match`.
 #[derive(Args, Debug)]
 struct MatchArgs {
-    /// The opponent: random, greedy, or mcts (Monte-Carlo tree search, `--playouts`).
+    /// The opponent: random, greedy, mcts (Monte-Carlo tree search, `--playouts`), or
+    /// uci:PATH (an external engine over the UCI subset, at `--opponent-movetime`).
     #[arg(long, default_value = "greedy")]
     opponent: String,
     /// Deals; each is played twice, seats swapped.
@@ -139,8 +141,8 @@ struct MatchArgs {
     jobs: usize,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// The opponent's milliseconds a move (the Monte-Carlo player's only; the others
-    /// answer at once).
+    /// The opponent's milliseconds a move (the Monte-Carlo player's and an external
+    /// engine's; the others answer at once).
     #[arg(long, default_value_t = 100)]
     opponent_movetime: u64,
     /// The Monte-Carlo player's playouts a move (at most; the time limit may stop it

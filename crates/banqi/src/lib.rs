@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod deal;
 pub mod eval;
+pub mod external;
 pub mod game;
 pub mod matches;
 pub mod movegen;
