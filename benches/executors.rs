@@ -10,10 +10,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use regex_chess_core::exec::Executor;
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::program::{Program, Rule, ValidProgram};
+use regex_chess_machine::exec::Executor;
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::program::{Program, Rule, ValidProgram};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -8,9 +8,9 @@
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use regex_chess_core::bench::{self, Workload};
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::exec::ExecutorKind;
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::bench::{self, Workload};
+use regex_chess_machine::exec::ExecutorKind;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -18,7 +18,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn seconds_per_move(c: &mut Criterion) {
     let workload =
         Workload::new(Some("play"), &CompileOptions::default()).expect("the workload builds");
-    let text = regex_chess_core::positions::BENCH;
+    let text = regex_chess_chess::positions::BENCH;
     let positions = bench::parse_positions(text).expect("bench positions");
     let mut group = c.benchmark_group(format!("seconds_per_move/{}", workload.name));
     group

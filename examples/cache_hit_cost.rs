@@ -1,5 +1,5 @@
 //! What a program-cache hit pays to trust its file, against what it would pay to validate
-//! the program again (see `crates/core/src/programs/cache.rs`, and docs/perf-history.md,
+//! the program again (see `crates/engine/src/cache.rs`, and docs/perf-history.md,
 //! "Program-cache hits").
 //!
 //! `cache_hit_cost NAME` loads program `NAME` through the cache named by the environment
@@ -9,9 +9,10 @@
 
 use std::time::Instant;
 
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine;
-use regex_chess_core::engine::cache::{ProgramCache, checksum};
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine as engine;
+use regex_chess_engine::cache::ProgramCache;
+use regex_chess_machine::program::wire::checksum;
 
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_else(|| "move".into());

@@ -39,10 +39,10 @@
 
 use std::time::Instant;
 
-use regex_chess_core::engine;
-use regex_chess_core::engine::runner;
-use regex_chess_core::exec::Executor;
-use regex_chess_core::exec::fast::Fast;
+use regex_chess_engine as engine;
+use regex_chess_engine::runner;
+use regex_chess_machine::exec::Executor;
+use regex_chess_machine::exec::fast::Fast;
 
 /// The first run of the process, on its own for callgrind (see the module docs).
 #[inline(never)]

@@ -15,13 +15,13 @@ use std::path::Path;
 use std::process::Command;
 use std::time::SystemTime;
 
-use regex_chess_core::bench::results::BenchLine;
-use regex_chess_core::bench::{Workload, measure, median, parse_positions};
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::export::{self, Format};
-use regex_chess_core::matchplay::pgn::iso_date;
-use regex_chess_core::positions::BENCH;
+use regex_chess_chess::positions::BENCH;
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::bench::results::BenchLine;
+use regex_chess_engine::bench::{Workload, measure, median, parse_positions};
+use regex_chess_engine::matchplay::pgn::iso_date;
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::export::{self, Format};
 
 /// CPython: `argv[1]` the pairs, `argv[2]` the states, `argv[3]` the runs; prints a JSON
 /// list of `[final state, [ms, ...]]`.

@@ -8,8 +8,8 @@
 
 use std::time::Instant;
 
-use regex_chess_core::compiler::{self, CompileOptions};
-use regex_chess_core::exec::ExecutorKind;
+use regex_chess_compiler::{self as compiler, CompileOptions};
+use regex_chess_machine::exec::ExecutorKind;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -23,7 +23,7 @@ fn main() {
         std::process::exit(2);
     });
     let fens: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let Some(entry) = regex_chess_core::engine::registry::find(&name) else {
+    let Some(entry) = regex_chess_engine::registry::find(&name) else {
         eprintln!("unknown program `{name}`");
         std::process::exit(2);
     };

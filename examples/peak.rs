@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use regex_chess_core::engine;
-use regex_chess_core::exec::{ExecutorKind, Observer, RuleReport};
+use regex_chess_engine as engine;
+use regex_chess_machine::exec::{ExecutorKind, Observer, RuleReport};
 
 struct Peak {
     lens: Vec<usize>,

@@ -17,9 +17,9 @@
 //! BENCH is a bench file of `FEN;white move;label` lines (`data/positions/bench.txt`).
 //! The programs come from the program cache (compiled on first use).
 
-use regex_chess_core::engine;
-use regex_chess_core::exec::Executor;
-use regex_chess_core::exec::fast::Fast;
+use regex_chess_engine as engine;
+use regex_chess_machine::exec::Executor;
+use regex_chess_machine::exec::fast::Fast;
 
 /// CPU nanoseconds this thread has run, or `None` where the kernel does not say.
 fn thread_cpu_ns() -> Option<f64> {

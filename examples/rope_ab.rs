@@ -10,11 +10,11 @@
 
 use std::time::Instant;
 
-use regex_chess_core::bench::cpu::process_cpu_ms;
-use regex_chess_core::engine;
-use regex_chess_core::engine::runner;
-use regex_chess_core::exec::Executor;
-use regex_chess_core::exec::fast::{DEFAULT_ROPE_PIECE, DEFAULT_SPLIT_MIN, Fast};
+use regex_chess_engine as engine;
+use regex_chess_engine::bench::cpu::process_cpu_ms;
+use regex_chess_engine::runner;
+use regex_chess_machine::exec::Executor;
+use regex_chess_machine::exec::fast::{DEFAULT_ROPE_PIECE, DEFAULT_SPLIT_MIN, Fast};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -22,7 +22,7 @@ fn main() {
         eprintln!("usage: rope_ab FEN PROGRAM RUNS ROPE_MIN [CORES]");
         std::process::exit(2);
     }
-    let fen: regex_chess_core::notation::fen::Fen = match args[1].parse() {
+    let fen: regex_chess_chess::notation::fen::Fen = match args[1].parse() {
         Ok(fen) => fen,
         Err(e) => {
             eprintln!("rope_ab: {e}");
@@ -77,7 +77,7 @@ fn main() {
 /// executor per size, warmed up by one run each, and prints each size's median process
 /// CPU time per run (ms).
 fn alternate(
-    program: &regex_chess_core::program::ValidProgram,
+    program: &regex_chess_machine::program::ValidProgram,
     state: &str,
     runs: usize,
     sizes: &[(usize, usize)],

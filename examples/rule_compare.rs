@@ -16,8 +16,8 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use regex_chess_core::bench::{BenchPosition, Workload};
-use regex_chess_core::exec::{
+use regex_chess_engine::bench::{BenchPosition, Workload};
+use regex_chess_machine::exec::{
     Executor, NoObserver, Observer, RuleReport, fast::Fast, reference::Reference,
 };
 

@@ -21,8 +21,8 @@
 
 use std::ops::Range;
 
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::{Executor, NoObserver};
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::{Executor, NoObserver};
 
 mod support;
 

@@ -15,8 +15,8 @@
 
 use std::ops::ControlFlow;
 
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::{Executor, Observer, RuleReport};
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::{Executor, Observer, RuleReport};
 
 mod support;
 

@@ -9,8 +9,8 @@
 
 use std::time::Instant;
 
-use regex_chess_core::bench::Workload;
-use regex_chess_core::exec::{Executor, NoObserver, fast::Fast, reference::Reference};
+use regex_chess_engine::bench::Workload;
+use regex_chess_machine::exec::{Executor, NoObserver, fast::Fast, reference::Reference};
 
 fn main() {
     let rules: Vec<usize> = std::env::args()
@@ -24,7 +24,7 @@ fn main() {
     let fen = std::env::var("FEN")
         .unwrap_or_else(|_| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into());
     let input = w
-        .input(&regex_chess_core::bench::BenchPosition {
+        .input(&regex_chess_engine::bench::BenchPosition {
             fen,
             white_move: std::env::var("MOVE").unwrap_or_else(|_| "e2e4".into()),
             label: String::new(),

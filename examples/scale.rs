@@ -13,13 +13,13 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use regex_chess_core::bench::cpu::process_cpu_ms;
-use regex_chess_core::bench::parse_positions;
-use regex_chess_core::engine;
-use regex_chess_core::engine::reply::Reply;
-use regex_chess_core::exec::fast::{DEFAULT_SPLIT_MIN, Fast};
-use regex_chess_core::exec::{Executor, Observer, RuleReport};
-use regex_chess_core::positions::BENCH;
+use regex_chess_chess::positions::BENCH;
+use regex_chess_engine as engine;
+use regex_chess_engine::bench::cpu::process_cpu_ms;
+use regex_chess_engine::bench::parse_positions;
+use regex_chess_engine::reply::Reply;
+use regex_chess_machine::exec::fast::{DEFAULT_SPLIT_MIN, Fast};
+use regex_chess_machine::exec::{Executor, Observer, RuleReport};
 
 /// The widest state, the threads near it and the bytes the searched rules ran over.
 #[derive(Default)]
@@ -108,7 +108,7 @@ fn main() {
             let input = format!("{}\n", position.fen);
             let mut size = Size::default();
             let out = one.run_observed(&input, &mut size);
-            let nodes = match regex_chess_core::engine::reply::parse_move_output(&out) {
+            let nodes = match regex_chess_engine::reply::parse_move_output(&out) {
                 Ok(Reply::Move(reply)) => reply.nodes.unwrap_or(0),
                 _ => 0,
             };

@@ -6,11 +6,11 @@
 //!
 //! Run it with `cargo run --example tiny`.
 
-use regex_chess_core::compiler::dsl::{Builder, Value, kind};
-use regex_chess_core::compiler::encode::{self, Thread};
-use regex_chess_core::compiler::ir::{Best, EnumDef};
-use regex_chess_core::compiler::{self, CompileOptions, report::RuleStats};
-use regex_chess_core::exec::{Executor, reference::Reference};
+use regex_chess_compiler::dsl::{Builder, Value, kind};
+use regex_chess_compiler::encode::{self, Thread};
+use regex_chess_compiler::ir::{Best, EnumDef};
+use regex_chess_compiler::{self as compiler, CompileOptions, report::RuleStats};
+use regex_chess_machine::exec::{Executor, reference::Reference};
 
 static PIECE: EnumDef = EnumDef {
     name: "piece",

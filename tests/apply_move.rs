@@ -10,10 +10,10 @@ mod oracle;
 use std::sync::OnceLock;
 
 use oracle::{judge, parallel, playouts};
-use regex_chess_core::exec::ExecutorKind;
-use regex_chess_core::notation::fen::Fen;
-use regex_chess_core::notation::uci::UciMove;
-use regex_chess_core::uci::{APPLY_MOVE, ApplyMove};
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_chess::notation::uci::UciMove;
+use regex_chess_engine::uci::{APPLY_MOVE, ApplyMove};
+use regex_chess_machine::exec::ExecutorKind;
 
 fn program() -> Option<&'static ApplyMove> {
     static CELL: OnceLock<Option<ApplyMove>> = OnceLock::new();

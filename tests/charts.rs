@@ -8,10 +8,10 @@ mod binary;
 
 use std::path::{Path, PathBuf};
 
-use regex_chess_core::bench::results::read_lines;
-use regex_chess_core::json_lines;
-use regex_chess_core::matchplay::elo::EloEstimate;
-use regex_chess_core::matchplay::results::MatchLine;
+use regex_chess_arena::elo::EloEstimate;
+use regex_chess_arena::json_lines;
+use regex_chess_engine::bench::results::read_lines;
+use regex_chess_engine::matchplay::results::MatchLine;
 
 /// The repository's root, where the defaults of `chart` point.
 fn root() -> PathBuf {

@@ -4,14 +4,14 @@
 
 use std::sync::OnceLock;
 
-use regex_chess_core::compiler::{self, CompileOptions};
-use regex_chess_core::exec::{Executor, fast::Fast, reference::Reference};
-use regex_chess_core::program::ValidProgram;
+use regex_chess_compiler::{self as compiler, CompileOptions};
+use regex_chess_machine::exec::{Executor, fast::Fast, reference::Reference};
+use regex_chess_machine::program::ValidProgram;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 fn program(name: &str) -> ValidProgram {
-    let entry = regex_chess_core::engine::registry::find(name).expect("registered");
+    let entry = regex_chess_engine::registry::find(name).expect("registered");
     compiler::compile(entry.build(), &CompileOptions::default())
         .program
         .validate()
@@ -281,10 +281,10 @@ fn reference_executor_agrees_on_a_few_positions() {
 /// A program recorded here: the API as the search uses it, `plies` deep; each leaf
 /// becomes one line, the UCI texts of the moves that led to it separated by spaces.
 fn perft_program(plies: usize) -> ValidProgram {
-    use regex_chess_core::chess::board::MoveGen;
-    use regex_chess_core::chess::fen_rules::parse_fen;
-    use regex_chess_core::chess::movegen::fork_legal_moves;
-    use regex_chess_core::compiler::dsl::Builder;
+    use regex_chess_chess::board::MoveGen;
+    use regex_chess_chess::fen_rules::parse_fen;
+    use regex_chess_chess::movegen::fork_legal_moves;
+    use regex_chess_compiler::dsl::Builder;
     let mut b = Builder::new("perft2", "one line per leaf: the moves that reach it");
     let pos = parse_fen(&mut b);
     let path = b.grouped(|b| {
@@ -381,11 +381,11 @@ fn two_plies_of_children_are_the_perft_2_leaves() {
 /// their moves (moved = T), parents' blocks in input order.
 #[test]
 fn stuck_threads_stay_with_moved_false() {
-    use regex_chess_core::chess::board::MoveGen;
-    use regex_chess_core::chess::fen_rules::parse_fen;
-    use regex_chess_core::chess::movegen::fork_legal_moves;
-    use regex_chess_core::chess::rx::thread_values;
-    use regex_chess_core::compiler::dsl::Builder;
+    use regex_chess_chess::board::MoveGen;
+    use regex_chess_chess::fen_rules::parse_fen;
+    use regex_chess_chess::movegen::fork_legal_moves;
+    use regex_chess_chess::rx::thread_values;
+    use regex_chess_compiler::dsl::Builder;
     let mut b = Builder::new("stuck", "moved flag and UCI per thread");
     let pos = parse_fen(&mut b);
     let children = fork_legal_moves(

@@ -6,16 +6,16 @@
 
 use std::sync::OnceLock;
 
-use regex_chess_core::bench;
-use regex_chess_core::chess::board::{MAX_MOVES, MoveGen};
-use regex_chess_core::chess::fen_rules::parse_fen;
-use regex_chess_core::chess::movegen::{fork_legal_moves, has_legal_move, in_check};
-use regex_chess_core::compiler::dsl::Builder;
-use regex_chess_core::compiler::{self, CompileOptions};
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Executor, trace};
-use regex_chess_core::program::ValidProgram;
+use regex_chess_chess::board::{MAX_MOVES, MoveGen};
+use regex_chess_chess::fen_rules::parse_fen;
+use regex_chess_chess::movegen::{fork_legal_moves, has_legal_move, in_check};
+use regex_chess_compiler::dsl::Builder;
+use regex_chess_compiler::{self as compiler, CompileOptions};
+use regex_chess_engine::bench;
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Executor, trace};
+use regex_chess_machine::program::ValidProgram;
 
 const PERFT: &str = include_str!("../data/positions/perft.txt");
 

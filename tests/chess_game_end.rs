@@ -24,10 +24,10 @@ mod play_text;
 use oracle::playouts::SplitMix64;
 use oracle::{judge, parallel};
 use play_text::message;
-use regex_chess_core::engine::runner::MovePicker;
-use regex_chess_core::engine::search::{Output, Search};
-use regex_chess_core::engine::{self, reply::Reply};
-use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_engine::runner::MovePicker;
+use regex_chess_engine::search::{Output, Search};
+use regex_chess_engine::{self as engine, reply::Reply};
+use regex_chess_machine::exec::{Executor, ExecutorKind};
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, File, FromSetup, Piece, Position, Rank, Setup, Square};
 
@@ -397,8 +397,8 @@ fn the_material_fide_names_ends_the_game_as_shakmaty_says_full() {
 fn a_wrong_verdict_is_caught() {
     let board = ExecutorKind::Fast.build(engine::program("board").expect("board"));
     let standing = |text: &str| {
-        let rule = regex_chess_core::program::Rule::new("(?s).+", text);
-        let program = regex_chess_core::program::Program::from_rules(vec![rule]);
+        let rule = regex_chess_machine::program::Rule::new("(?s).+", text);
+        let program = regex_chess_machine::program::Program::from_rules(vec![rule]);
         ExecutorKind::Fast.build(program.validate().expect("valid"))
     };
     for (fen, shown) in [

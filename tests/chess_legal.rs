@@ -9,9 +9,9 @@
 mod oracle;
 
 use oracle::{engine, judge, parallel, perft, playouts};
-use regex_chess_core::engine::runner::{LEGAL_MOVES, LegalMoves};
-use regex_chess_core::exec::ExecutorKind;
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_engine::runner::{LEGAL_MOVES, LegalMoves};
+use regex_chess_machine::exec::ExecutorKind;
 use shakmaty::{Chess, Position};
 
 /// Runs the rules on `pos` and compares with shakmaty; returns the number of moves or a
@@ -74,11 +74,11 @@ fn the_comparison_catches_a_wrong_list() {
     let mut answer: Vec<String> = judge::legal_uci(&Chess::default());
     answer.retain(|m| m != "g1f3");
     answer.push("e2e5".to_string());
-    let rule = regex_chess_core::program::Rule::new(
+    let rule = regex_chess_machine::program::Rule::new(
         "^rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\\n$",
         answer.iter().map(|m| format!("{m}\n")).collect::<String>(),
     );
-    let program = regex_chess_core::program::Program::from_rules(vec![rule])
+    let program = regex_chess_machine::program::Program::from_rules(vec![rule])
         .validate()
         .unwrap();
     let stand_in = LegalMoves::with_executor(ExecutorKind::Fast.build(program));

@@ -13,14 +13,14 @@ mod oracle;
 
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
-use regex_chess_core::chess::eval;
-use regex_chess_core::chess::search::MULTIPV_MAX;
-use regex_chess_core::engine;
-use regex_chess_core::engine::reply::{RankedMove, Reply, Score};
-use regex_chess_core::engine::runner;
-use regex_chess_core::engine::search::{Output, Search};
-use regex_chess_core::exec::{Executor, ExecutorKind};
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::eval;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_chess::search::MULTIPV_MAX;
+use regex_chess_engine as engine;
+use regex_chess_engine::reply::{RankedMove, Reply, Score};
+use regex_chess_engine::runner;
+use regex_chess_engine::search::{Output, Search};
+use regex_chess_machine::exec::{Executor, ExecutorKind};
 
 /// The score line the contract asks for, for an oracle score.
 fn expected_score(cp: i32) -> Score {
@@ -60,7 +60,7 @@ fn check_state(variant: Search, plain: &str, ranked: &str, fen_text: &str) -> Op
             variant.program(Output::Move)
         ));
     }
-    let reply = match regex_chess_core::engine::reply::parse_move_output(ranked) {
+    let reply = match regex_chess_engine::reply::parse_move_output(ranked) {
         Ok(reply) => reply,
         Err(e) => return Some(format!("{name} {fen_text}: {e}")),
     };

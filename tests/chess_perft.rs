@@ -15,11 +15,11 @@ mod oracle;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use oracle::{judge, parallel, perft};
-use regex_chess_core::engine::Search;
-use regex_chess_core::exec::ExecutorKind;
-use regex_chess_core::notation::fen::Fen;
-use regex_chess_core::notation::uci::UciMove;
-use regex_chess_core::uci::{Engine, EngineError, RulesEngine, Thought};
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_chess::notation::uci::UciMove;
+use regex_chess_engine::Search;
+use regex_chess_engine::uci::{Engine, EngineError, RulesEngine, Thought};
+use regex_chess_machine::exec::ExecutorKind;
 use shakmaty::{Chess, Position};
 
 /// The published perft(4) counts of the positions of perft.txt (chessprogramming.org's

@@ -20,9 +20,9 @@ use oracle::variants::{Spec, VARIANT_FENS, best_move as oracle_move};
 use std::collections::HashMap;
 use std::process::{Command, Output};
 
-use regex_chess_core::engine;
-use regex_chess_core::engine::Search;
-use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_engine as engine;
+use regex_chess_engine::Search;
+use regex_chess_machine::exec::{Executor, ExecutorKind};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -406,7 +406,7 @@ fn random_games_ci_share() {
 /// The same games with the other variants' `play` programs, judged by their oracles.
 #[test]
 fn random_games_of_every_search_variant_ci_share() {
-    for variant in &regex_chess_core::engine::Search::ALL[1..] {
+    for variant in &regex_chess_engine::Search::ALL[1..] {
         let rules = Rules::with_search(variant.name());
         for (i, (fen, engine)) in CI_STARTS.iter().enumerate() {
             play_game(&rules, fen, *engine, 17 + i as u64, 3);
@@ -514,7 +514,7 @@ fn quit_ends_the_game_at_once() {
 
 #[test]
 fn the_binary_plays_each_search_variant_as_its_oracle() {
-    let names: Vec<&str> = regex_chess_core::engine::Search::ALL
+    let names: Vec<&str> = regex_chess_engine::Search::ALL
         .iter()
         .map(|v| v.name())
         .collect();
@@ -564,7 +564,7 @@ fn an_unknown_search_is_an_error_naming_the_known_ones() {
         err,
         format!(
             "regex-chess: error: unknown search `9ply`; known: {}\n",
-            regex_chess_core::engine::Search::names().join(", ")
+            regex_chess_engine::Search::names().join(", ")
         )
     );
 }

@@ -13,8 +13,8 @@
 mod play_text;
 use play_text::{field, message};
 
-use regex_chess_core::engine;
-use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_engine as engine;
+use regex_chess_machine::exec::{Executor, ExecutorKind};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;

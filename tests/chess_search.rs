@@ -9,10 +9,10 @@
 mod oracle;
 
 use oracle::{engine, judge, parallel, perft, playouts, search};
-use regex_chess_core::engine::reply::Reply;
-use regex_chess_core::engine::runner::{MOVE, MovePicker};
-use regex_chess_core::exec::ExecutorKind;
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_engine::reply::Reply;
+use regex_chess_engine::runner::{MOVE, MovePicker};
+use regex_chess_machine::exec::ExecutorKind;
 
 /// Runs the rules on `fen_text` and compares with the independent search; `None` when
 /// they agree, else what differs.
@@ -95,8 +95,8 @@ fn the_comparison_catches_a_wrong_move() {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let (best, _) = search::best_move(&judge::position(start)).unwrap();
     let stand_in = |answer: String| {
-        let rule = regex_chess_core::program::Rule::new(format!("^{start}\\n$"), answer);
-        let program = regex_chess_core::program::Program::from_rules(vec![rule]);
+        let rule = regex_chess_machine::program::Rule::new(format!("^{start}\\n$"), answer);
+        let program = regex_chess_machine::program::Program::from_rules(vec![rule]);
         MovePicker::with_executor(ExecutorKind::Fast.build(program.validate().unwrap()))
     };
     let other = if best == "a2a3" { "h2h3" } else { "a2a3" };

@@ -3,10 +3,10 @@
 //! move. (The move-for-move comparison with the independent search is
 //! `tests/chess_search.rs`.)
 
-use regex_chess_core::engine::reply::Reply;
-use regex_chess_core::engine::runner::MovePicker;
-use regex_chess_core::exec::ExecutorKind;
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_engine::reply::Reply;
+use regex_chess_engine::runner::MovePicker;
+use regex_chess_machine::exec::ExecutorKind;
 use shakmaty::fen::Fen as SFen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};

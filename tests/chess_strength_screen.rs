@@ -27,12 +27,12 @@ use oracle::deep::{Deep, Tables};
 use oracle::history::{self, Input};
 use oracle::judge;
 use oracle::variants::Spec;
-use regex_chess_core::matchplay::game::parse_position;
-use regex_chess_core::matchplay::players::{Choice, Player, Turn, UciPlayer, UciSettings};
-use regex_chess_core::matchplay::{
+use regex_chess_chess::positions;
+use regex_chess_engine::matchplay::game::parse_position;
+use regex_chess_engine::matchplay::players::{Choice, Player, Turn, UciPlayer, UciSettings};
+use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Summary, pgn, read_openings, run_match, schedule,
 };
-use regex_chess_core::positions;
 use shakmaty::Chess;
 
 /// A search the oracle plays.
@@ -148,7 +148,7 @@ fn screen() {
     // Past the 120 games of one schedule, the schedule again (Stockfish's choices vary).
     let one = schedule(openings.len(), None, None);
     let pairings = (0..games)
-        .map(|n| regex_chess_core::matchplay::Pairing {
+        .map(|n| regex_chess_engine::matchplay::Pairing {
             number: n,
             ..one[n % one.len()]
         })

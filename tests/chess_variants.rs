@@ -1,4 +1,4 @@
-//! Every search variant of `regex_chess_core::engine::search` against its independent
+//! Every search variant of `regex_chess_engine::search` against its independent
 //! implementation in `tests/common/oracle/variants.rs`: the move, the reported score,
 //! depth and node count, and the principal variation (the move, then a legal reply whose
 //! score is the move's score).
@@ -22,9 +22,9 @@ mod oracle;
 use oracle::answer::check;
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
-use regex_chess_core::engine::runner::MovePicker;
-use regex_chess_core::engine::search::{Output, Search};
-use regex_chess_core::exec::ExecutorKind;
+use regex_chess_engine::runner::MovePicker;
+use regex_chess_engine::search::{Output, Search};
+use regex_chess_machine::exec::ExecutorKind;
 use shakmaty::Position;
 
 /// The FENs of the bench suite.
@@ -393,8 +393,8 @@ fn the_comparison_catches_a_wrong_report() {
             "move {best}\nfen {fen_after}\nstatus ongoing\nscore cp {score}\ndepth 2\n\
              nodes {nodes}\npv {pv}\n"
         );
-        let rule = regex_chess_core::program::Rule::new(format!("^{start}\\n$"), text);
-        let program = regex_chess_core::program::Program::from_rules(vec![rule]);
+        let rule = regex_chess_machine::program::Rule::new(format!("^{start}\\n$"), text);
+        let program = regex_chess_machine::program::Program::from_rules(vec![rule]);
         MovePicker::with_executor(ExecutorKind::Fast.build(program.validate().unwrap()))
     };
     let variant = Search::ALL[0];

@@ -6,7 +6,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn regex_chess(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -19,7 +22,10 @@ fn banqi_bench_prints_the_openbench_lines() {
     let (ok, out, _) = regex_chess(&["banqi", "bench", "--nodes", "2000"]);
     assert!(ok);
     assert!(out.contains("Nodes searched: 16000\n"), "{out}");
-    assert!(out.lines().last().unwrap().starts_with("Nodes/second: "), "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("Nodes/second: "),
+        "{out}"
+    );
 }
 
 #[test]
@@ -53,12 +59,24 @@ fn banqi_uci_answers_over_pipes() {
 fn banqi_match_against_itself_over_uci_has_no_fault() {
     let opponent = format!("uci:{} banqi uci", env!("CARGO_BIN_EXE_regex-chess"));
     let (ok, out, err) = regex_chess(&[
-        "--quiet", "banqi", "match", "--opponent", &opponent, "--deals", "1", "--nodes", "500",
-        "--opponent-movetime", "5",
+        "--quiet",
+        "banqi",
+        "match",
+        "--opponent",
+        &opponent,
+        "--deals",
+        "1",
+        "--nodes",
+        "500",
+        "--opponent-movetime",
+        "5",
     ]);
     assert!(ok, "{err}");
     assert!(out.contains(": 2 games"), "{out}");
-    assert!(out.contains("illegal moves: engine 0, opponent 0; crashes: engine 0, opponent 0"), "{out}");
+    assert!(
+        out.contains("illegal moves: engine 0, opponent 0; crashes: engine 0, opponent 0"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -11,9 +11,9 @@ mod binary;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::cache::{ENV_DIR, ENV_OFF, ProgramCache, SOURCE_FINGERPRINT};
-use regex_chess_core::program::{Program, Rule};
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::cache::{ENV_DIR, ENV_OFF, ProgramCache, SOURCE_FINGERPRINT};
+use regex_chess_machine::program::{Program, Rule};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 

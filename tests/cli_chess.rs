@@ -9,7 +9,7 @@ mod oracle;
 use std::process::{Command, Output};
 
 use oracle::{engine, judge, search};
-use regex_chess_core::engine::runner::{LEGAL_MOVES, MOVE};
+use regex_chess_engine::runner::{LEGAL_MOVES, MOVE};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -150,7 +150,7 @@ fn move_prints_the_move_the_fen_after_and_the_status() {
         &out,
         &format!(
             "unknown search `9ply`; known: {}",
-            regex_chess_core::engine::Search::names().join(", ")
+            regex_chess_engine::Search::names().join(", ")
         ),
     );
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";

@@ -12,9 +12,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use regex_chess_core::exec::Executor;
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::program::{Program, Rule, json};
+use regex_chess_machine::exec::Executor;
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::program::{Program, Rule, json};
 
 /// Runs the binary with `args`, feeding `stdin` (or nothing) to it.
 fn regex_chess(args: &[&str], stdin: Option<&[u8]>) -> Output {

@@ -244,7 +244,7 @@ fn site_without_board_needs_a_start() {
         .arg(dir.path().join("site"))
         .output()
         .unwrap();
-    if regex_chess_core::engine::registry::find("board").is_none() {
+    if regex_chess_engine::registry::find("board").is_none() {
         assert!(!output.status.success());
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains("--start"), "{stderr}");
@@ -297,7 +297,7 @@ fn site_refuses_a_bad_fen() {
 /// error naming the known ones, and writes nothing.
 #[test]
 fn site_offers_every_search_variant() {
-    use regex_chess_core::engine::search::{Output, Search};
+    use regex_chess_engine::search::{Output, Search};
     let dir = tempfile::tempdir().unwrap();
     let count = |text: &str| text.matches("\n  [/").count();
     for (search, default) in [
@@ -329,7 +329,7 @@ fn site_offers_every_search_variant() {
             assert_eq!(entry["file"], file.as_str());
             // The module holds the variant's program: its rules, counted.
             let text = std::fs::read_to_string(site.join(&file)).unwrap();
-            let rules = regex_chess_core::engine::program(v.program(Output::Play)).unwrap();
+            let rules = regex_chess_engine::program(v.program(Output::Play)).unwrap();
             assert_eq!(count(&text), rules.rules().len(), "{file}");
         }
     }
@@ -344,7 +344,7 @@ fn site_offers_every_search_variant() {
         String::from_utf8(output.stderr).unwrap(),
         format!(
             "regex-chess: error: unknown search `3ply`; known: {}\n",
-            regex_chess_core::engine::Search::names().join(", ")
+            regex_chess_engine::Search::names().join(", ")
         )
     );
     assert!(!dir.path().join("bad").exists());
@@ -356,8 +356,8 @@ fn site_offers_every_search_variant() {
 /// nothing.
 #[test]
 fn site_with_the_module_holds_the_programs_files() {
-    use regex_chess_core::compiler::CompileOptions;
-    use regex_chess_core::engine::cache::{ProgramCache, SOURCE_FINGERPRINT};
+    use regex_chess_compiler::CompileOptions;
+    use regex_chess_engine::cache::{ProgramCache, SOURCE_FINGERPRINT};
     let dir = tempfile::tempdir().unwrap();
     let program = write_program(dir.path(), r#"[["(?m)^x$", "y"], ["a+", "b"]]"#);
     let start = dir.path().join("start.state");

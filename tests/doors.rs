@@ -12,7 +12,7 @@ mod doors;
 use std::time::Duration;
 
 use doors::{Bytes, seeded};
-use regex_chess_core::chess::pretty::{PROMPT_ENGINE, PROMPT_PLAYER};
+use regex_chess_chess::pretty::{PROMPT_ENGINE, PROMPT_PLAYER};
 
 /// The end of a finished game's screen.
 const GAME_OVER: &str = "Game over.\n";

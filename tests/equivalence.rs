@@ -28,10 +28,10 @@
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 use proptest::test_runner::{Config, TestCaseError};
-use regex_chess_core::exec::fast::{self, Fast};
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Executor, Observer, RuleReport, trace};
-use regex_chess_core::program::{Origin, Program, Rule, ValidProgram};
+use regex_chess_machine::exec::fast::{self, Fast};
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Executor, Observer, RuleReport, trace};
+use regex_chess_machine::program::{Origin, Program, Rule, ValidProgram};
 
 #[path = "common/exec_compare.rs"]
 mod exec_compare;
@@ -1281,7 +1281,7 @@ fn first_divergence_names_the_corrupted_rule() {
             .unwrap_or_else(|| panic!("no divergence found for corrupted rule {bad}"));
         assert_eq!(divergence.index, bad);
         assert_eq!(divergence.rule, program.rules()[bad]);
-        let mut none = regex_chess_core::exec::NoObserver;
+        let mut none = regex_chess_machine::exec::NoObserver;
         let before = reference.run_range(state, 0..bad, &mut none);
         let after = reference.apply(bad, &before);
         assert_eq!(divergence.before, before);

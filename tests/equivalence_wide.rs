@@ -32,13 +32,13 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 use proptest::test_runner::{Config, TestCaseError};
-use regex_chess_core::bench::{self, Workload};
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::exec::fast::{DEFAULT_ROPE_MIN, DEFAULT_SPLIT_MIN, Fast};
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Executor, Observer, RuleReport};
-use regex_chess_core::positions;
-use regex_chess_core::program::{Program, Rule, ValidProgram};
+use regex_chess_chess::positions;
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::bench::{self, Workload};
+use regex_chess_machine::exec::fast::{DEFAULT_ROPE_MIN, DEFAULT_SPLIT_MIN, Fast};
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Executor, Observer, RuleReport};
+use regex_chess_machine::program::{Program, Rule, ValidProgram};
 
 #[path = "common/exec_compare.rs"]
 mod exec_compare;

@@ -10,12 +10,12 @@
 use std::path::Path;
 use std::process::Command;
 
-use regex_chess_core::compiler::encode::{self, Thread};
-use regex_chess_core::compiler::{self, CompileOptions};
-use regex_chess_core::engine;
-use regex_chess_core::exec::{Executor, fast::Fast, reference::Reference};
-use regex_chess_core::export::{self, Format};
-use regex_chess_core::program::{Program, Rule, ValidProgram};
+use regex_chess_compiler::encode::{self, Thread};
+use regex_chess_compiler::{self as compiler, CompileOptions};
+use regex_chess_engine as engine;
+use regex_chess_machine::exec::{Executor, fast::Fast, reference::Reference};
+use regex_chess_machine::export::{self, Format};
+use regex_chess_machine::program::{Program, Rule, ValidProgram};
 
 /// Runs the pair list with the plain `re.sub` loop of the docs.
 const PY_PAIRS: &str = r#"

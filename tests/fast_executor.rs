@@ -4,10 +4,10 @@
 
 use std::ops::ControlFlow;
 
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Executor, Observer, RuleReport};
-use regex_chess_core::program::{Program, Rule, ValidProgram};
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Executor, Observer, RuleReport};
+use regex_chess_machine::program::{Program, Rule, ValidProgram};
 
 fn program(rules: &[(&str, &str)]) -> ValidProgram {
     Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())

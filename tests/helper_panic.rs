@@ -16,7 +16,7 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use regex_chess_core::exec::PLANT_HELPER_PANIC;
+use regex_chess_machine::exec::PLANT_HELPER_PANIC;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
@@ -111,7 +111,7 @@ fn run_on_two_cores_ends_with_a_helpers_panic() {
     std::fs::write(&program, r##"[["(%%\n#x: )([01]+)\n", "${1}${2}1\n"]]"##)
         .expect("the program is written");
     let state = "%%\n#x: 0\n".repeat(20_000);
-    assert!(state.len() > regex_chess_core::exec::fast::DEFAULT_SPLIT_MIN);
+    assert!(state.len() > regex_chess_machine::exec::fast::DEFAULT_SPLIT_MIN);
     let program = program.to_str().expect("a UTF-8 path");
     let args = ["run", program, "--state", "-", "--cores", "2"];
     assert_ended_with_the_panic("run --cores 2", run(&args, state.as_bytes()));

@@ -5,10 +5,8 @@ mod common;
 
 use common::{bystander, check_local, int, rules, run_both, stack};
 use proptest::prelude::*;
-use regex_chess_core::compiler::encode::{self, Segment, Thread};
-use regex_chess_core::compiler::ir::{
-    Best, CmpOp, EnumDef, Instruction as I, Scalar, Side, Tag, Var,
-};
+use regex_chess_compiler::encode::{self, Segment, Thread};
+use regex_chess_compiler::ir::{Best, CmpOp, EnumDef, Instruction as I, Scalar, Side, Tag, Var};
 
 fn var(name: &str) -> Var {
     Var::new(name)
@@ -633,7 +631,7 @@ fn matching_a_pattern_on_the_top_line() {
 
 #[test]
 fn line_patterns_that_could_leave_the_line_are_refused() {
-    use regex_chess_core::compiler::lower::strings::check_line_pattern;
+    use regex_chess_compiler::lower::strings::check_line_pattern;
     assert!(check_line_pattern("R[^K\\n]*K").is_ok());
     assert!(check_line_pattern("a.b|c{2,3}").is_ok());
     for bad in ["[^K]", "a\\nb", "\\s", "^a", "a$", "(?s).", "\\bK", "("] {

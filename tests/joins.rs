@@ -10,10 +10,10 @@ mod common;
 
 use common::{bystander, run_both, validate};
 use proptest::prelude::*;
-use regex_chess_core::compiler::dsl::{Builder, Value, kind};
-use regex_chess_core::compiler::encode::{self, Thread};
-use regex_chess_core::compiler::ir::{Best, Instruction, IrProgram};
-use regex_chess_core::compiler::{self, CompileOptions};
+use regex_chess_compiler::dsl::{Builder, Value, kind};
+use regex_chess_compiler::encode::{self, Thread};
+use regex_chess_compiler::ir::{Best, Instruction, IrProgram};
+use regex_chess_compiler::{self as compiler, CompileOptions};
 
 const BITS: u8 = 4;
 
@@ -426,7 +426,7 @@ fn a_test_with_an_empty_then_branch_after_a_constant_branch() {
 #[test]
 fn a_test_after_a_constant_branch_becomes_cond_not() {
     use Instruction as I;
-    use regex_chess_core::compiler::ir::{CmpOp, Located, Scalar, Side, Site, Tag, Var};
+    use regex_chess_compiler::ir::{CmpOp, Located, Scalar, Side, Site, Tag, Var};
     let tag = |id, side| Tag { id, side };
     let site = Site::caller();
     let ir = IrProgram {

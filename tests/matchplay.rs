@@ -11,14 +11,14 @@ use std::process::Command;
 use std::sync::Arc;
 
 use fake_engine::FakeEngine;
-use regex_chess_core::engine::runner::MOVE;
-use regex_chess_core::matchplay::game::{parse_position, play_game};
-use regex_chess_core::matchplay::outcome::{Outcome, Termination};
-use regex_chess_core::matchplay::players::{
+use regex_chess_arena::sprt::{Sprt, Verdict};
+use regex_chess_engine::matchplay::game::{parse_position, play_game};
+use regex_chess_engine::matchplay::outcome::{Outcome, Termination};
+use regex_chess_engine::matchplay::players::{
     Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
 };
-use regex_chess_core::matchplay::sprt::{Sprt, Verdict};
-use regex_chess_core::matchplay::{self, MatchConfig, MatchError, Summary, pgn};
+use regex_chess_engine::matchplay::{self, MatchConfig, MatchError, Summary, pgn};
+use regex_chess_engine::runner::MOVE;
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Position};
 
@@ -405,7 +405,7 @@ fn the_match_command_plays_the_rules() {
     assert_eq!(games.len(), 2);
     // Every move the engine played is the one its search's contract defines: without
     // `--search`, the default playing variant's.
-    let spec = oracle::variants::Spec::of(regex_chess_core::engine::Search::default_play().name());
+    let spec = oracle::variants::Spec::of(regex_chess_engine::Search::default_play().name());
     let mut checked = 0;
     for (tags, moves, _) in &games {
         let tag = |name: &str| &tags.iter().find(|(n, _)| n == name).unwrap().1;
@@ -707,30 +707,32 @@ struct Recorder {
     histories: std::sync::Mutex<Vec<(String, Vec<String>)>>,
 }
 
-impl regex_chess_core::uci::Engine for Recorder {
+impl regex_chess_engine::uci::Engine for Recorder {
     fn apply(
         &self,
-        _: &regex_chess_core::notation::fen::Fen,
-        _: regex_chess_core::notation::uci::UciMove,
-    ) -> Result<Option<regex_chess_core::notation::fen::Fen>, regex_chess_core::uci::EngineError>
+        _: &regex_chess_chess::notation::fen::Fen,
+        _: regex_chess_chess::notation::uci::UciMove,
+    ) -> Result<Option<regex_chess_chess::notation::fen::Fen>, regex_chess_engine::uci::EngineError>
     {
-        Err(regex_chess_core::uci::EngineError("not asked".to_string()))
+        Err(regex_chess_engine::uci::EngineError(
+            "not asked".to_string(),
+        ))
     }
     fn think_with(
         &self,
-        _: &regex_chess_core::notation::fen::Fen,
-        _: regex_chess_core::engine::Search,
-    ) -> Result<regex_chess_core::uci::Thought, regex_chess_core::uci::EngineError> {
-        Err(regex_chess_core::uci::EngineError(
+        _: &regex_chess_chess::notation::fen::Fen,
+        _: regex_chess_engine::Search,
+    ) -> Result<regex_chess_engine::uci::Thought, regex_chess_engine::uci::EngineError> {
+        Err(regex_chess_engine::uci::EngineError(
             "the game is not passed".to_string(),
         ))
     }
     fn think_given(
         &self,
-        fen: &regex_chess_core::notation::fen::Fen,
-        input: &regex_chess_core::engine::runner::RulesInput,
-        _: regex_chess_core::engine::Search,
-    ) -> Result<regex_chess_core::uci::Thought, regex_chess_core::uci::EngineError> {
+        fen: &regex_chess_chess::notation::fen::Fen,
+        input: &regex_chess_engine::runner::RulesInput,
+        _: regex_chess_engine::Search,
+    ) -> Result<regex_chess_engine::uci::Thought, regex_chess_engine::uci::EngineError> {
         let pos = oracle::judge::position(&fen.to_string());
         let mv = oracle::judge::legal_uci(&pos).remove(0);
         let after = oracle::judge::fen(&oracle::judge::play(&pos, &mv));
@@ -739,14 +741,14 @@ impl regex_chess_core::uci::Engine for Recorder {
             .lock()
             .unwrap()
             .push((fen.to_string(), history));
-        let reply = regex_chess_core::engine::reply::MoveReply::new(
+        let reply = regex_chess_engine::reply::MoveReply::new(
             mv.parse().unwrap(),
             after.parse().unwrap(),
-            regex_chess_core::engine::reply::Status::Ongoing,
+            regex_chess_engine::reply::Status::Ongoing,
         );
-        Ok(regex_chess_core::uci::Thought {
-            reply: regex_chess_core::engine::reply::Reply::Move(reply),
-            report: regex_chess_core::uci::SearchReport::default(),
+        Ok(regex_chess_engine::uci::Thought {
+            reply: regex_chess_engine::reply::Reply::Move(reply),
+            report: regex_chess_engine::uci::SearchReport::default(),
         })
     }
 }

@@ -20,10 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use regex_chess_core::compiler::{self, CompileOptions};
-use regex_chess_core::exec::ExecutorKind;
-use regex_chess_core::export::{self, Format};
-use regex_chess_core::program::ValidProgram;
+use regex_chess_compiler::{self as compiler, CompileOptions};
+use regex_chess_machine::exec::ExecutorKind;
+use regex_chess_machine::export::{self, Format};
+use regex_chess_machine::program::ValidProgram;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
@@ -54,7 +54,7 @@ impl Search {
             Search::Full => &FULL,
         };
         cell.get_or_init(|| {
-            let entry = regex_chess_core::engine::registry::find(self.name()).expect("registered");
+            let entry = regex_chess_engine::registry::find(self.name()).expect("registered");
             compiler::compile(entry.build(), &CompileOptions::default())
                 .program
                 .validate()
@@ -121,8 +121,11 @@ fn check(variant: Search, kind: ExecutorKind, fen: &str) -> Option<String> {
 }
 
 /// The executor of `kind` for `variant`, built once.
-fn executor(variant: Search, kind: ExecutorKind) -> &'static dyn regex_chess_core::exec::Executor {
-    type Cell = OnceLock<Box<dyn regex_chess_core::exec::Executor>>;
+fn executor(
+    variant: Search,
+    kind: ExecutorKind,
+) -> &'static dyn regex_chess_machine::exec::Executor {
+    type Cell = OnceLock<Box<dyn regex_chess_machine::exec::Executor>>;
     static CELLS: [Cell; 4] = [
         OnceLock::new(),
         OnceLock::new(),

@@ -7,8 +7,8 @@ mod oracle;
 use oracle::judge::{self, Features};
 use oracle::tables::{self, MATE};
 use oracle::{perft, playouts, search};
-use regex_chess_core::chess::eval;
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::eval;
+use regex_chess_chess::notation::fen::Fen;
 use shakmaty::{Chess, Color, Position};
 
 #[test]

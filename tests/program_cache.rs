@@ -8,11 +8,11 @@
 use std::cell::Cell;
 use std::path::Path;
 
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::cache::{Loaded, ProgramCache, Source};
-use regex_chess_core::engine::{self, LoadError};
-use regex_chess_core::exec::ExecutorKind;
-use regex_chess_core::program::{Program, Rule, ValidProgram};
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::cache::{Loaded, ProgramCache, Source};
+use regex_chess_engine::{self as engine, LoadError};
+use regex_chess_machine::exec::ExecutorKind;
+use regex_chess_machine::program::{Program, Rule, ValidProgram};
 
 const PROGRAM: &str = "legal-moves";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n";
@@ -268,15 +268,15 @@ fn a_failed_compilation_is_returned_and_not_stored() {
 }
 
 /// The build's source fingerprint, the heart of every cache key, covers everything the
-/// programs depend on: every file under the library's `src/` and the workspace's `.cargo/`,
-/// the workspace's `Cargo.lock` and `Cargo.toml`, the library's `Cargo.toml` and its
-/// `build.rs`. Recomputed here over exactly that list (FNV-1a over each path, a zero byte,
+/// programs depend on: every file under the `src/` of the machine, the compiler, the chess
+/// program and the engine crates and the workspace's `.cargo/`, the workspace's
+/// `Cargo.lock` and `Cargo.toml`, those crates' `Cargo.toml` and the engine's `build.rs`. Recomputed here over exactly that list (FNV-1a over each path, a zero byte,
 /// its contents, a zero byte, in sorted path order, as `build.rs` documents): a file left
 /// out of the hash, or one more, makes the two differ.
 #[test]
 fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
-    // Paths relative to the library's directory, as its build script sees them.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core");
+    // Paths relative to the engine crate's directory, as its build script sees them.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine");
     fn walk(root: &Path, dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for entry in std::fs::read_dir(root.join(dir))
             .into_iter()
@@ -292,7 +292,9 @@ fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
         }
     }
     let mut paths = Vec::new();
-    walk(&root, Path::new("src"), &mut paths);
+    for dir in ["src", "../machine/src", "../compiler/src", "../chess/src"] {
+        walk(&root, Path::new(dir), &mut paths);
+    }
     walk(&root, Path::new("../../.cargo"), &mut paths);
     assert!(
         paths.iter().any(|p| p.starts_with("../../.cargo")),
@@ -302,6 +304,9 @@ fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
         "../../Cargo.lock",
         "../../Cargo.toml",
         "Cargo.toml",
+        "../machine/Cargo.toml",
+        "../compiler/Cargo.toml",
+        "../chess/Cargo.toml",
         "build.rs",
     ] {
         paths.push(file.into());
@@ -322,9 +327,9 @@ fn the_source_fingerprint_covers_src_cargo_config_and_the_build_files() {
     }
     assert_eq!(
         format!("{hash:016x}"),
-        regex_chess_core::engine::cache::SOURCE_FINGERPRINT,
-        "the fingerprint does not cover exactly the library's src/, the workspace's .cargo/, \
-         both Cargo.toml, Cargo.lock and build.rs (or a file changed since this test was built)"
+        regex_chess_engine::cache::SOURCE_FINGERPRINT,
+        "the fingerprint does not cover exactly the program crates' src/, the workspace's \
+         .cargo/, their Cargo.toml, Cargo.lock and build.rs (or a file changed since this test was built)"
     );
 }
 
@@ -340,7 +345,7 @@ fn reframed(good: &[u8], payload: &[u8]) -> Vec<u8> {
         format!(
             "length {}\nchecksum {:016x}\n",
             payload.len(),
-            regex_chess_core::engine::cache::checksum(payload)
+            regex_chess_machine::program::wire::checksum(payload)
         )
         .as_bytes(),
     );

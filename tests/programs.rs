@@ -7,11 +7,11 @@ use std::sync::LazyLock;
 
 use common::{bystander, run_both, run_both_with_peak, validate};
 use proptest::prelude::*;
-use regex_chess_core::compiler::dsl::{Builder, Value, kind};
-use regex_chess_core::compiler::encode::{self, Thread};
-use regex_chess_core::compiler::ir::{Best, IrProgram, Scalar};
-use regex_chess_core::compiler::{self, CompileOptions};
-use regex_chess_core::program::{Origin, ValidProgram};
+use regex_chess_compiler::dsl::{Builder, Value, kind};
+use regex_chess_compiler::encode::{self, Thread};
+use regex_chess_compiler::ir::{Best, IrProgram, Scalar};
+use regex_chess_compiler::{self as compiler, CompileOptions};
+use regex_chess_machine::program::{Origin, ValidProgram};
 
 const BITS: u8 = 8;
 
@@ -667,9 +667,11 @@ fn compile_command_writes_stats_and_refuses_unknown_names() {
         stats.contains("tournament") && stats.contains("demo.rs:"),
         "{stats}"
     );
-    let loaded =
-        regex_chess_core::program::json::load(&path, regex_chess_core::program::json::Syntax::Auto)
-            .expect("the written program loads");
+    let loaded = regex_chess_machine::program::json::load(
+        &path,
+        regex_chess_machine::program::json::Syntax::Auto,
+    )
+    .expect("the written program loads");
     assert!(!loaded.rules().is_empty());
 
     let plain = cli(&[
@@ -730,7 +732,7 @@ fn compile_command_shows_its_steps_unless_quiet() {
 #[test]
 fn registered_demos_compute_what_they_document() {
     let arith = compile(
-        regex_chess_core::engine::registry::find("demo-arith")
+        regex_chess_engine::registry::find("demo-arith")
             .unwrap()
             .build(),
         CompileOptions::default(),
@@ -747,7 +749,7 @@ fn registered_demos_compute_what_they_document() {
     assert_eq!(t.var("big"), Some("F"));
 
     let max = compile(
-        regex_chess_core::engine::registry::find("demo-max")
+        regex_chess_engine::registry::find("demo-max")
             .unwrap()
             .build(),
         CompileOptions::default(),
@@ -772,7 +774,7 @@ fn registered_demos_compute_what_they_document() {
 #[test]
 fn no_program_reads_a_variable_it_removed() {
     let mut found = Vec::new();
-    for entry in regex_chess_core::engine::registry::all() {
+    for entry in regex_chess_engine::registry::all() {
         let ir = entry.build();
         for (read, removal, var) in compiler::passes::removed_reads::removed_reads(&ir) {
             found.push(format!(

@@ -36,14 +36,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use oracle::answer::{check_reply, engine_fen};
 use oracle::{judge, parallel, perft, playouts};
-use regex_chess_core::engine::reply::parse_move_output;
-use regex_chess_core::engine::runner::{self, RunError};
-use regex_chess_core::engine::search::{Output, Search};
-use regex_chess_core::engine::{self};
-use regex_chess_core::exec::fast::{Counters, DEFAULT_SPLIT_MIN, Fast};
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Choice, Executor, ExecutorKind};
-use regex_chess_core::program::ValidProgram;
+use regex_chess_engine as engine;
+use regex_chess_engine::reply::parse_move_output;
+use regex_chess_engine::runner::{self, RunError};
+use regex_chess_engine::search::{Output, Search};
+use regex_chess_machine::exec::fast::{Counters, DEFAULT_SPLIT_MIN, Fast};
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Choice, Executor, ExecutorKind};
+use regex_chess_machine::program::ValidProgram;
 
 /// The pieces of the forced rope: small enough that a state of a few kilobytes is cut
 /// into several.
@@ -328,7 +328,7 @@ impl Executor for WrongJoin {
         &self,
         state: &str,
         range: std::ops::Range<usize>,
-        observer: &mut dyn regex_chess_core::exec::Observer,
+        observer: &mut dyn regex_chess_machine::exec::Observer,
     ) -> String {
         let out = self.0.run_range(state, range, observer);
         // The first byte of the second line.

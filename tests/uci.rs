@@ -21,8 +21,8 @@ use std::sync::atomic::Ordering;
 
 use fake_engine::{FakeEngine, Shared};
 use oracle::judge;
-use regex_chess_core::engine::runner::MOVE;
-use regex_chess_core::uci::{APPLY_MOVE, Session};
+use regex_chess_engine::runner::MOVE;
+use regex_chess_engine::uci::{APPLY_MOVE, Session};
 use shakmaty::Position;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -163,7 +163,7 @@ fn go_picks_the_move_the_search_defines() {
 /// time, none), and the `Search` option switches it within a session.
 #[test]
 fn uci_search_fixes_the_variant_through_the_binary() {
-    let names: Vec<&str> = regex_chess_core::engine::Search::names();
+    let names: Vec<&str> = regex_chess_engine::Search::names();
     oracle::variants::assert_they_tell_variants_apart(&names);
     let limits = [
         "go depth 1",
@@ -230,7 +230,7 @@ fn uci_with_an_unknown_search_is_an_error_naming_the_known_ones() {
         String::from_utf8(out.stderr).unwrap(),
         format!(
             "regex-chess: error: unknown search `deep`; known: {}\n",
-            regex_chess_core::engine::Search::names().join(", ")
+            regex_chess_engine::Search::names().join(", ")
         )
     );
 }
@@ -916,7 +916,7 @@ fn a_python_chess_driver_plays_through_the_binary() {
 /// The ranking the oracle gives the variant `go depth 2` plays: (move, centipawns) of
 /// the best `k` root moves, by score, ties to the smaller UCI text.
 fn oracle_ranking(fen: &str, k: usize) -> Vec<(String, i32)> {
-    let variant = regex_chess_core::uci::clock::for_depth(2);
+    let variant = regex_chess_engine::uci::clock::for_depth(2);
     let spec = oracle::variants::Spec::of(variant.name());
     let searched = oracle::variants::search(spec, &judge::position(fen)).expect("a move");
     let mut ranked = searched.scored;
@@ -1007,7 +1007,7 @@ fn searchmoves_restrict_the_multipv_lines_through_the_binary() {
     moves.sort();
     assert_eq!(moves, ["d2d4", "e2e4"], "{text}");
     let best = oracle::history::search(
-        oracle::variants::Spec::of(regex_chess_core::uci::clock::for_depth(2).name()),
+        oracle::variants::Spec::of(regex_chess_engine::uci::clock::for_depth(2).name()),
         &shakmaty::Chess::default(),
         &oracle::history::Input {
             history: Vec::new(),

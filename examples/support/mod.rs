@@ -7,10 +7,10 @@
 //! printed under the example's name and end the process, since these are command-line
 //! tools only. (`play_warm` keeps its own copy: it must build against old commits too.)
 
-use regex_chess_core::bench::parse_positions;
-use regex_chess_core::engine;
-use regex_chess_core::exec::Executor;
-use regex_chess_core::exec::fast::Fast;
+use regex_chess_engine as engine;
+use regex_chess_engine::bench::parse_positions;
+use regex_chess_machine::exec::Executor;
+use regex_chess_machine::exec::fast::Fast;
 
 /// Prints `message` under `tool`'s name and exits with status 1.
 fn fail(tool: &str, message: impl std::fmt::Display) -> ! {

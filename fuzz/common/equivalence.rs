@@ -36,9 +36,9 @@
 #![allow(dead_code)]
 
 use arbitrary::{Arbitrary, Unstructured};
-use regex_chess_core::exec::fast::{self, Fast};
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::program::{Program, Rule, ValidProgram};
+use regex_chess_machine::exec::fast::{self, Fast};
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::program::{Program, Rule, ValidProgram};
 
 /// The comparison `tests/equivalence.rs` makes too.
 #[path = "../../tests/common/exec_compare.rs"]
@@ -682,7 +682,7 @@ fn decode_structured(data: &[u8], max_state: usize) -> Option<(Vec<Rule>, String
 /// `regex-chess run program.json --state state.txt --trace`.
 fn dump(dir: &std::path::Path, program: &ValidProgram, state: &str) {
     std::fs::create_dir_all(dir).expect("create the dump directory");
-    regex_chess_core::program::json::save(program.program(), &dir.join("program.json"))
+    regex_chess_machine::program::json::save(program.program(), &dir.join("program.json"))
         .expect("write program.json");
     std::fs::write(dir.join("state.txt"), state).expect("write state.txt");
 }

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use regex_chess_core::engine::{self, Output, Search};
-use regex_chess_core::exec::{Executor, ExecutorKind};
+use regex_chess_engine::{self as engine, Output, Search};
+use regex_chess_machine::exec::{Executor, ExecutorKind};
 
 #[path = "../../tests/common/doors/mod.rs"]
 mod doors;

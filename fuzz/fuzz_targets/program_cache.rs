@@ -15,13 +15,13 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use libfuzzer_sys::fuzz_target;
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::cache::{ProgramCache, Source};
-use regex_chess_core::engine::{self, LoadError};
-use regex_chess_core::exec::Executor;
-use regex_chess_core::exec::fast::{self, Fast};
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::program::ValidProgram;
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::cache::{ProgramCache, Source};
+use regex_chess_engine::{self as engine, LoadError};
+use regex_chess_machine::exec::Executor;
+use regex_chess_machine::exec::fast::{self, Fast};
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::program::ValidProgram;
 
 #[path = "../../tests/common/doors/mod.rs"]
 mod doors;

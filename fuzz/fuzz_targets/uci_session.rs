@@ -12,12 +12,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use regex_chess_core::engine::Search;
-use regex_chess_core::engine::runner::RulesInput;
-use regex_chess_core::exec::Choice;
-use regex_chess_core::notation::fen::Fen;
-use regex_chess_core::notation::uci::UciMove;
-use regex_chess_core::uci::{Engine, EngineError, RulesEngine, Session, Thought};
+use regex_chess_engine::Search;
+use regex_chess_engine::runner::RulesInput;
+use regex_chess_machine::exec::Choice;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_chess::notation::uci::UciMove;
+use regex_chess_engine::uci::{Engine, EngineError, RulesEngine, Session, Thought};
 
 #[path = "../../tests/common/doors/mod.rs"]
 mod doors;

@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 
 use super::progress::{self, Mode};
 use super::{CliError, fail};
+use regex_chess_arena::elo::{score_of_elo, show};
 use regex_chess_banqi::eval::EvalConfig;
 use regex_chess_banqi::external::External;
 use regex_chess_banqi::matches::{self, MatchSpec, Record, Summary};
@@ -127,7 +128,8 @@ struct PlayArgs {
 #[derive(Args, Debug)]
 struct MatchArgs {
     /// The opponent: random, greedy, mcts (Monte-Carlo tree search, `--playouts`), or
-    /// uci:PATH (an external engine over the UCI subset, at `--opponent-movetime`).
+    /// uci:PATH (an external engine over the UCI subset, at `--opponent-movetime`;
+    /// arguments may follow the path, as in `uci:regex-chess banqi uci`).
     #[arg(long, default_value = "greedy")]
     opponent: String,
     /// Deals; each is played twice, seats swapped.
@@ -258,16 +260,41 @@ fn opponent_maker(
     name: &str,
     playouts: u32,
 ) -> Result<Box<dyn Fn(u64) -> Box<dyn Player> + Sync>, CliError> {
+    if let Some(path) = name.strip_prefix("uci:") {
+        // Started once here to report a bad path clearly, then once per game.
+        External::spawn(path).map_err(|e| CliError(format!("--opponent {name}: {e}")))?;
+        let path = path.to_string();
+        return Ok(Box::new(move |_| match External::spawn(&path) {
+            Ok(engine) => Box::new(engine) as Box<dyn Player>,
+            Err(_) => Box::new(Silent),
+        }));
+    }
     Ok(match name {
         "random" => Box::new(|seed| Box::new(RandomMover::new(seed)) as Box<dyn Player>),
         "greedy" => Box::new(|seed| Box::new(Greedy::new(seed)) as Box<dyn Player>),
         "mcts" => Box::new(move |seed| Box::new(Mcts::new(playouts, seed)) as Box<dyn Player>),
         other => {
             return fail(format!(
-                "--opponent {other}: expected random, greedy or mcts"
+                "--opponent {other}: expected random, greedy, mcts or uci:PATH"
             ));
         }
     })
+}
+
+/// An external engine that failed to start: it never answers (each game counts a crash).
+struct Silent;
+
+impl Player for Silent {
+    fn name(&self) -> String {
+        "an engine that failed to start".into()
+    }
+    fn choose(
+        &mut self,
+        _: &regex_chess_banqi::Game,
+        _: Limits,
+    ) -> Option<regex_chess_banqi::Move> {
+        None
+    }
 }
 
 fn describe(r: &Record) -> String {
@@ -332,9 +359,9 @@ fn run_match(args: MatchArgs) -> Result<(), CliError> {
         opponent: opponent.as_ref(),
     };
     let total = args.deals * 2;
-    let show = progress::mode() != Mode::Off;
+    let live = progress::mode() != Mode::Off;
     let records = matches::run(&spec, &|r, done| {
-        if show {
+        if live {
             progress::println(&format!("banqi match: {done}/{total} {}", describe(r)));
         }
     });
@@ -345,8 +372,6 @@ fn run_match(args: MatchArgs) -> Result<(), CliError> {
         super::append_lines(path, &lines)?;
     }
     let t = summary.tally;
-    let (low, high) = t.fraction_interval();
-    let (elo_low, elo_high) = t.elo_interval();
     let budget = match (engine_limits.nodes, engine_limits.time) {
         (Some(n), _) => format!("{n} nodes a move"),
         (None, Some(d)) => format!("{} ms a move", d.as_millis()),
@@ -357,27 +382,37 @@ fn run_match(args: MatchArgs) -> Result<(), CliError> {
     } else {
         format!(" without {}", args.engine.without.join(", "))
     };
+    let opponent_budget = match args.opponent.as_str() {
+        "mcts" => format!(
+            " ({} playouts, {} ms a move at most)",
+            args.playouts, args.opponent_movetime
+        ),
+        name if name.starts_with("uci:") => format!(" ({} ms a move)", args.opponent_movetime),
+        _ => String::new(),
+    };
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "engine{without} ({budget}) against {} ({} ms a move): {} games",
+        "engine{without} ({budget}) against {}{opponent_budget}: {} games",
         args.opponent,
-        args.opponent_movetime,
         t.games()
     )?;
-    writeln!(
-        out,
-        "+{} ={} -{}: score {:.1}% [{:.1}%, {:.1}%], Elo {:+.0} [{:+.0}, {:+.0}] (95%)",
-        t.wins,
-        t.draws,
-        t.losses,
-        100.0 * t.fraction(),
-        100.0 * low,
-        100.0 * high,
-        t.elo(),
-        elo_low,
-        elo_high
-    )?;
+    if let Some(e) = t.estimate() {
+        let (low, high) = (score_of_elo(e.low), score_of_elo(e.high));
+        writeln!(
+            out,
+            "+{} ={} -{}: score {:.1}% [{:.1}%, {:.1}%], Elo {} [{}, {}] (95%)",
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * e.score,
+            100.0 * low,
+            100.0 * high,
+            show(e.elo),
+            show(e.low),
+            show(e.high)
+        )?;
+    }
     writeln!(
         out,
         "illegal moves: engine {}, opponent {}; crashes: engine {}, opponent {}",

@@ -1,5 +1,5 @@
 //! `regex-chess bench`: milliseconds per move on the bench positions, for one or both
-//! executors (the work is in [`regex_chess_core::bench`]), ending with the two lines
+//! executors (the work is in [`regex_chess_engine::bench`]), ending with the two lines
 //! engine testers read: `Nodes searched: N` and `Nodes/second: M`
 //! ([`bench::nodes`]). Progress goes to standard error ([`super::progress`]); standard
 //! output is ASCII, as OpenBench's client decodes it.
@@ -18,15 +18,15 @@ use clap::{Args, ValueEnum};
 use super::engine_args::{parse_cores, search_parser};
 use super::progress::{Delayed, Steps};
 use super::{CliError, fail};
-use regex_chess_core::bench::nodes::{self, NodeCount};
-use regex_chess_core::bench::results::BenchLine;
-use regex_chess_core::bench::{self, Measure, Row, Workload, children};
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::{LoadOptions, Output, Search};
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::{Executor, ExecutorKind};
-use regex_chess_core::matchplay::pgn::iso_date;
-use regex_chess_core::positions as suites;
+use regex_chess_chess::positions as suites;
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::bench::nodes::{self, NodeCount};
+use regex_chess_engine::bench::results::BenchLine;
+use regex_chess_engine::bench::{self, Measure, Row, Workload, children};
+use regex_chess_engine::matchplay::pgn::iso_date;
+use regex_chess_engine::{LoadOptions, Output, Search};
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::{Executor, ExecutorKind};
 
 /// Arguments of `bench`.
 #[derive(Args, Debug)]
@@ -64,14 +64,14 @@ pub struct BenchArgs {
     #[arg(long, value_parser = parse_cores, default_value = "1")]
     cores: NonZeroUsize,
     /// With `--cores`: states shorter than this many bytes are not cut.
-    #[arg(long, default_value_t = regex_chess_core::exec::fast::DEFAULT_SPLIT_MIN)]
+    #[arg(long, default_value_t = regex_chess_machine::exec::fast::DEFAULT_SPLIT_MIN)]
     split_min: usize,
     /// On one core, runs of local rules on states of at least this many bytes run piece
     /// by piece (the rope; `off`: never).
-    #[arg(long, default_value_t = regex_chess_core::exec::fast::DEFAULT_ROPE_MIN, value_parser = parse_bytes_or_off)]
+    #[arg(long, default_value_t = regex_chess_machine::exec::fast::DEFAULT_ROPE_MIN, value_parser = parse_bytes_or_off)]
     rope_min: usize,
     /// The length of the rope's pieces, in bytes.
-    #[arg(long, default_value_t = regex_chess_core::exec::fast::DEFAULT_ROPE_PIECE)]
+    #[arg(long, default_value_t = regex_chess_machine::exec::fast::DEFAULT_ROPE_PIECE)]
     rope_piece: usize,
 }
 
@@ -256,7 +256,7 @@ fn node_count(
             })
             .collect()
     } else {
-        let loaded = regex_chess_core::engine::load(program, &LoadOptions::default())?;
+        let loaded = regex_chess_engine::load(program, &LoadOptions::default())?;
         super::warn(&loaded.warnings);
         let mut steps = Steps::new("bench: node count", positions.len() as u64, 1);
         let searched = executors

@@ -6,7 +6,7 @@
 //! prints `none` and the verdict (`checkmate` or `stalemate`) on two lines. After a move,
 //! the search's report follows as the rules wrote it: `score cp|mate <int>`, `depth
 //! <plies>`, `nodes <count>` and `pv <uci> ...`, one a line. `--search NAME` picks the
-//! variant ([`regex_chess_core::engine::Search`]); the default is the benchmark's, the
+//! variant ([`regex_chess_engine::Search`]); the default is the benchmark's, the
 //! 2-ply `move` program.
 //! `--history FEN` (repeated, oldest first) gives the game's earlier positions and
 //! `--searchmoves UCI ...` the moves the search may choose among: the rules read both
@@ -18,10 +18,10 @@ use clap::Args;
 
 use super::CliError;
 use super::engine_args::EngineArgs;
-use regex_chess_core::engine::reply::Reply;
-use regex_chess_core::engine::runner::{MovePicker, RulesInput};
-use regex_chess_core::engine::{Output, Search};
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_engine::reply::Reply;
+use regex_chess_engine::runner::{MovePicker, RulesInput};
+use regex_chess_engine::{Output, Search};
 
 /// Arguments of `move`.
 #[derive(Args, Debug)]

@@ -11,9 +11,9 @@ use clap::Args;
 
 use super::progress::Steps;
 use super::{CliError, fail};
-use regex_chess_core::compiler::{self, CompileOptions, report::RuleStats};
-use regex_chess_core::engine;
-use regex_chess_core::program::json;
+use regex_chess_compiler::{self as compiler, CompileOptions, report::RuleStats};
+use regex_chess_engine as engine;
+use regex_chess_machine::program::json;
 
 /// Arguments of `compile`.
 #[derive(Args, Debug)]

@@ -10,8 +10,8 @@ use std::num::NonZeroUsize;
 
 use clap::Args;
 use clap::builder::{PossibleValue, TypedValueParser};
-use regex_chess_core::engine::Search;
-use regex_chess_core::exec::{Choice, ExecutorKind};
+use regex_chess_engine::Search;
+use regex_chess_machine::exec::{Choice, ExecutorKind};
 
 /// Which executor runs the rules, and on how many cores.
 #[derive(Args, Clone, Copy, Debug)]
@@ -37,7 +37,7 @@ impl ExecArgs {
 pub struct EngineArgs {
     #[command(flatten)]
     pub exec: ExecArgs,
-    /// The search variant (contracts in `crates/core/src/chess/mod.rs`); without it, the
+    /// The search variant (contracts in `crates/chess/src/lib.rs`); without it, the
     /// command's own default (see its help).
     #[arg(long, value_parser = search_parser())]
     pub search: Option<Search>,

@@ -1,15 +1,15 @@
 //! `regex-chess export`: write a program's rules for another regex engine (see
-//! [`regex_chess_core::export`]).
+//! [`regex_chess_machine::export`]).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::{CliError, fail};
-use regex_chess_core::engine::{self, LoadOptions};
-use regex_chess_core::export::{self, Format};
-use regex_chess_core::program::ValidProgram;
-use regex_chess_core::program::json::{self, Syntax};
+use regex_chess_engine::{self as engine, LoadOptions};
+use regex_chess_machine::export::{self, Format};
+use regex_chess_machine::program::ValidProgram;
+use regex_chess_machine::program::json::{self, Syntax};
 
 /// Arguments of `export`.
 #[derive(Args, Debug)]

@@ -1,6 +1,6 @@
 //! `regex-chess legal`: the legal moves the `legal-moves` rules generate for a FEN.
 //!
-//! The FEN is checked natively (syntax and sanity, see [`regex_chess_core::notation::fen`]); the moves
+//! The FEN is checked natively (syntax and sanity, see [`regex_chess_chess::notation::fen`]); the moves
 //! come from the rules alone.
 
 use std::io::Write;
@@ -9,8 +9,8 @@ use clap::Args;
 
 use super::CliError;
 use super::engine_args::ExecArgs;
-use regex_chess_core::engine::runner::LegalMoves;
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_engine::runner::LegalMoves;
 
 /// Arguments of `legal`.
 #[derive(Args, Debug)]

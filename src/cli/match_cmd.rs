@@ -1,5 +1,5 @@
 //! `regex-chess match`: the engine (the rules) against a fixed opponent, paired games
-//! from every opening, adjudicated by shakmaty; see [`regex_chess_core::matchplay`].
+//! from every opening, adjudicated by shakmaty; see [`regex_chess_engine::matchplay`].
 //!
 //! While it plays, a live line (on a terminal) or a plain line every few games says the
 //! games done, the score, the Elo with its interval, the games a minute and the time
@@ -16,19 +16,19 @@ use clap::Args;
 use super::engine_args::EngineArgs;
 use super::progress::{self, Steps};
 use super::{CliError, fail};
-use regex_chess_core::engine::runner::MovePicker;
-use regex_chess_core::engine::{Output, Search};
-use regex_chess_core::exec::Choice;
-use regex_chess_core::matchplay::elo;
-use regex_chess_core::matchplay::pgn::{self, PgnTags};
-use regex_chess_core::matchplay::players::{
+use regex_chess_arena::elo;
+use regex_chess_arena::sprt::Sprt;
+use regex_chess_chess::positions as suites;
+use regex_chess_engine::matchplay::pgn::{self, PgnTags};
+use regex_chess_engine::matchplay::players::{
     EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings, VariantPlayer,
 };
-use regex_chess_core::matchplay::results::{MatchInfo, MatchLine};
-use regex_chess_core::matchplay::sprt::Sprt;
-use regex_chess_core::matchplay::{self, MatchConfig, MatchError, MatchProgress, Summary};
-use regex_chess_core::positions as suites;
-use regex_chess_core::uci::{Engine, RulesEngine};
+use regex_chess_engine::matchplay::results::{MatchInfo, MatchLine};
+use regex_chess_engine::matchplay::{self, MatchConfig, MatchError, MatchProgress, Summary};
+use regex_chess_engine::runner::MovePicker;
+use regex_chess_engine::uci::{Engine, RulesEngine};
+use regex_chess_engine::{Output, Search};
+use regex_chess_machine::exec::Choice;
 
 /// Arguments of `match`.
 #[derive(Args, Debug)]

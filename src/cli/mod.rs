@@ -48,7 +48,7 @@ impl<E: std::error::Error> From<E> for CliError {
     }
 }
 
-/// Prints the program cache's warnings (see `regex_chess_core::engine::Loaded`) on
+/// Prints the program cache's warnings (see `regex_chess_engine::Loaded`) on
 /// standard error, one a line.
 pub fn warn(warnings: &[String]) {
     for warning in warnings {
@@ -155,7 +155,7 @@ pub fn main() -> ExitCode {
         }
     };
     if cli.no_cache {
-        regex_chess_core::engine::cache::disable();
+        regex_chess_engine::cache::disable();
     }
     // A UCI session speaks the protocol only: a GUI logs standard error as the engine's
     // complaints, so its first start's compilations go unannounced there.

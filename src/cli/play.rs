@@ -6,7 +6,7 @@
 //! `History:` line (the rules' list of positions for repetition, which stays in the
 //! text the rules read); a typed line that is not UTF-8 gets a message and the same
 //! board again. `--search NAME` picks the search variant whose `play` program answers
-//! ([`regex_chess_core::engine::search`]); the default is [`variants::default_play`].
+//! ([`regex_chess_engine::search`]); the default is [`variants::default_play`].
 
 use std::io::{BufRead, Write};
 
@@ -14,10 +14,10 @@ use clap::Args;
 
 use super::engine_args::EngineArgs;
 use super::{CliError, fail};
-use regex_chess_core::chess::pretty::GAME_OVER;
-use regex_chess_core::engine::runner;
-use regex_chess_core::engine::{Output, Search};
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_chess::pretty::GAME_OVER;
+use regex_chess_engine::runner;
+use regex_chess_engine::{Output, Search};
 
 /// The line above the first prompt (the rules' first message says how to type moves).
 pub const INTRO: &str = "(help shows how to type moves again; quit leaves the game)";

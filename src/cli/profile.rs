@@ -1,5 +1,5 @@
 //! `regex-chess profile`: time, matches, bytes scanned and state size by source origin
-//! for one run (the work is in [`regex_chess_core::profile`]).
+//! for one run (the work is in [`regex_chess_engine::profile`]).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -8,11 +8,11 @@ use clap::Args;
 
 use super::engine_args::EngineArgs;
 use super::{CliError, fail};
-use regex_chess_core::bench::{BenchPosition, Workload};
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::{Output, Search};
-use regex_chess_core::notation::fen::Fen;
-use regex_chess_core::profile::{self, Recorder};
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::bench::{BenchPosition, Workload};
+use regex_chess_engine::profile::{self, Recorder};
+use regex_chess_engine::{Output, Search};
 
 /// Arguments of `profile`.
 #[derive(Args, Debug)]

@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use regex_chess_core::engine::observe::CompileEvent;
+use regex_chess_engine::observe::CompileEvent;
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,7 +246,7 @@ pub fn observe_compiles() {
         return;
     }
     let running: Mutex<HashMap<String, Delayed>> = Mutex::new(HashMap::new());
-    regex_chess_core::engine::observe::observe_compiles(move |event| match event {
+    regex_chess_engine::observe::observe_compiles(move |event| match event {
         CompileEvent::Started { name, cached } => {
             let why = if cached {
                 " (first start; later starts read the program cache)"

@@ -7,9 +7,9 @@ use clap::Args;
 
 use super::engine_args::ExecArgs;
 use super::{CliError, fail};
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Choice, Executor, ExecutorKind, trace};
-use regex_chess_core::program::json::{self, Syntax};
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Choice, Executor, ExecutorKind, trace};
+use regex_chess_machine::program::json::{self, Syntax};
 
 /// Arguments of `run`.
 #[derive(Args, Debug)]

@@ -8,7 +8,7 @@
 //! `docs/exports.md`.
 //!
 //! By default the rules are every search variant's `play` program
-//! ([`regex_chess_core::engine::search`]): `rules.js` the page's default (`--search NAME`, else
+//! ([`regex_chess_engine::search`]): `rules.js` the page's default (`--search NAME`, else
 //! [`variants::default_page`]), `rules-NAME.js` each other one, which the page offers in
 //! a select element. With `--program` or `--file`, `rules.js` is that program alone.
 //! `variants.json` is `{"default": NAME, "variants": [{"name", "program", "file",
@@ -34,13 +34,13 @@ use super::engine_args::search_parser;
 use super::export::{ProgramSource, registered, write_file};
 use super::progress::Steps;
 use super::{CliError, fail};
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::cache::{ProgramCache, SOURCE_FINGERPRINT};
-use regex_chess_core::engine::{LoadOptions, Output, Search};
-use regex_chess_core::exec::{Executor, fast::Fast};
-use regex_chess_core::export::{self, Format};
-use regex_chess_core::notation::fen::Fen;
-use regex_chess_core::program::ValidProgram;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_compiler::CompileOptions;
+use regex_chess_engine::cache::{ProgramCache, SOURCE_FINGERPRINT};
+use regex_chess_engine::{LoadOptions, Output, Search};
+use regex_chess_machine::exec::{Executor, fast::Fast};
+use regex_chess_machine::export::{self, Format};
+use regex_chess_machine::program::ValidProgram;
 
 /// The page's files, as built into the binary.
 pub const PAGE: [(&str, &str); 4] = [
@@ -186,7 +186,7 @@ fn page_rules(
             v.name()
         ));
         // From the program cache, as `play` reads them.
-        let loaded = regex_chess_core::engine::load(name, &LoadOptions::default())?;
+        let loaded = regex_chess_engine::load(name, &LoadOptions::default())?;
         super::warn(&loaded.warnings);
         let program = loaded.program;
         let rules = PageRules::new(v.name(), &program, file, v.summary(), wasm)?;
@@ -238,7 +238,7 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
     let start_from = match &args.start {
         Some(path) => StartFrom::File(path),
         None => {
-            if regex_chess_core::engine::registry::find("board").is_none() {
+            if regex_chess_engine::registry::find("board").is_none() {
                 return fail(
                     "no `board` program is registered to draw the starting position: \
                      give --start STATE_FILE",

@@ -1,12 +1,12 @@
 //! `regex-chess uci`: the Universal Chess Interface on standard input and output.
 //!
-//! The protocol lives in [`regex_chess_core::uci::Session`]; this reads lines (on a thread of its
+//! The protocol lives in [`regex_chess_engine::uci::Session`]; this reads lines (on a thread of its
 //! own, so that `stop` reaches a running `go infinite`), hands them over and prints the
 //! answers, flushing after each line; at the end of the input it prints a
 //! `bestmove` the session still holds (`go infinite` never stopped). The engine is
-//! [`regex_chess_core::uci::RulesEngine`]: every move comes from the rules. `--search NAME` fixes the
+//! [`regex_chess_engine::uci::RulesEngine`]: every move comes from the rules. `--search NAME` fixes the
 //! search variant (the `Search` option's value at start); without it each `go` chooses
-//! by its limits ([`regex_chess_core::uci::clock`]).
+//! by its limits ([`regex_chess_engine::uci::clock`]).
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use clap::Args;
 
 use super::CliError;
 use super::engine_args::EngineArgs;
-use regex_chess_core::uci::{RulesEngine, Session, cuts_a_search};
+use regex_chess_engine::uci::{RulesEngine, Session, cuts_a_search};
 
 /// Arguments of `uci`: the values the `Executor`, `Threads` and `Search` options start
 /// from (the other options are set through the protocol). Without `--search`, each `go`

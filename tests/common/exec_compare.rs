@@ -11,10 +11,10 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Executor, NoObserver, Observer, RuleReport, RunStats, trace};
-use regex_chess_core::program::{Program, ValidProgram};
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Executor, NoObserver, Observer, RuleReport, RunStats, trace};
+use regex_chess_machine::program::{Program, ValidProgram};
 
 /// Records what every rule did, in order (used by `tests/equivalence.rs`, not by the
 /// fuzz target).

@@ -2,11 +2,11 @@
 
 #![allow(dead_code)]
 
-use regex_chess_core::compiler::encode::{self, Thread};
-use regex_chess_core::compiler::ir::{Instruction, IrProgram, Located, Site};
-use regex_chess_core::compiler::lower;
-use regex_chess_core::exec::{Executor, fast::Fast, reference::Reference};
-use regex_chess_core::program::{Program, ValidProgram};
+use regex_chess_compiler::encode::{self, Thread};
+use regex_chess_compiler::ir::{Instruction, IrProgram, Located, Site};
+use regex_chess_compiler::lower;
+use regex_chess_machine::exec::{Executor, fast::Fast, reference::Reference};
+use regex_chess_machine::program::{Program, ValidProgram};
 
 /// Runs `program` on `state` with both executors, checks they agree, returns the result.
 pub fn run_both(program: &ValidProgram, state: &str) -> String {

@@ -7,10 +7,10 @@
 
 use std::ops::ControlFlow;
 
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::reference::Reference;
-use regex_chess_core::exec::{Executor, Observer, RuleReport, trace};
-use regex_chess_core::program::{Program, ValidProgram};
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Executor, Observer, RuleReport, trace};
+use regex_chess_machine::program::{Program, ValidProgram};
 
 use crate::exec_compare::digest;
 

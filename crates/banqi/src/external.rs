@@ -50,7 +50,9 @@ impl External {
     /// uci`) and waits for `uciok` and `readyok`.
     pub fn spawn(path: &str) -> io::Result<External> {
         let mut words = path.split_whitespace();
-        let program = words.next().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no engine path"))?;
+        let program = words
+            .next()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no engine path"))?;
         let mut child = Command::new(program)
             .args(words)
             .stdin(Stdio::piped())
@@ -60,7 +62,12 @@ impl External {
         let broken = || io::Error::new(io::ErrorKind::BrokenPipe, "no pipe to the engine");
         let input = child.stdin.take().ok_or_else(broken)?;
         let output = BufReader::new(child.stdout.take().ok_or_else(broken)?);
-        let mut engine = External { path: path.to_string(), child, input, output };
+        let mut engine = External {
+            path: path.to_string(),
+            child,
+            input,
+            output,
+        };
         engine.send("uci")?;
         engine.wait_for("uciok")?;
         engine.send("isready")?;
@@ -79,7 +86,10 @@ impl External {
         loop {
             line.clear();
             if self.output.read_line(&mut line)? == 0 {
-                return Err(io::Error::new(io::ErrorKind::UnexpectedEof, format!("the engine ended before `{word}`")));
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!("the engine ended before `{word}`"),
+                ));
             }
             if line.trim_start().starts_with(word) {
                 return Ok(line.trim().to_string());
@@ -97,7 +107,8 @@ impl External {
         self.send(&go)?;
         let line = self.wait_for("bestmove")?;
         let text = line.split_whitespace().nth(1).unwrap_or("");
-        text.parse().map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{e}")))
+        text.parse()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{e}")))
     }
 }
 

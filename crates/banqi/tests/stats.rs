@@ -1,20 +1,34 @@
-//! The match's statistics against figures worked by hand.
+//! The match's statistics (the arena's Elo over the Banqi tally) against figures worked
+//! by hand.
 
 use regex_chess_banqi::stats::Tally;
 
 #[test]
 fn score_and_elo_by_hand() {
-    let t = Tally { wins: 60, draws: 20, losses: 20 };
+    let t = Tally {
+        wins: 60,
+        draws: 20,
+        losses: 20,
+    };
     assert_eq!(t.games(), 100);
-    assert!((t.fraction() - 0.7).abs() < 1e-12);
+    let e = t.estimate().unwrap();
+    assert!((e.score - 0.7).abs() < 1e-12);
     // -400 log10(1/0.7 - 1) = 147.19...
-    assert!((t.elo() - 147.19).abs() < 0.01, "{}", t.elo());
-    // per-game variance: (60 * 0.09 + 20 * 0.04 + 20 * 0.49) / 100 = 0.16; sd of the mean
-    // 0.04; half-width 1.96 * 0.04 = 0.0784
-    let (low, high) = t.fraction_interval();
-    assert!((low - 0.6216).abs() < 1e-9 && (high - 0.7784).abs() < 1e-9, "{low} {high}");
-    let (elo_low, elo_high) = t.elo_interval();
-    assert!(elo_low < t.elo() && t.elo() < elo_high);
-    assert_eq!(Tally::default().fraction(), 0.5);
-    assert_eq!(Tally { wins: 0, draws: 4, losses: 0 }.elo(), 0.0);
+    assert!((e.elo - 147.19).abs() < 0.01, "{}", e.elo);
+    // per-game variance: (60 * 0.09 + 20 * 0.04 + 20 * 0.49) / 100 = 0.16; standard error
+    // 0.04; the score's interval 0.7 -+ 1.96 * 0.04 = [0.6216, 0.7784]: D(0.6216) =
+    // -400 log10(0.6088) = 86.2, D(0.7784) = -400 log10(0.2847) = 218.3
+    assert!(
+        (e.low - 86.2).abs() < 0.1 && (e.high - 218.3).abs() < 0.1,
+        "{e:?}"
+    );
+    assert!(Tally::default().estimate().is_none());
+    let all = Tally {
+        wins: 400,
+        draws: 0,
+        losses: 0,
+    }
+    .estimate()
+    .unwrap();
+    assert!(all.low > 0.0 && all.high.is_infinite());
 }

@@ -17,7 +17,7 @@
 
 use std::cell::RefCell;
 
-use regex_chess_core::engine::cache::Damaged;
+use regex_chess_machine::program::wire::Damaged;
 
 use crate::machine::Machine;
 

@@ -14,11 +14,10 @@
 
 use std::ops::ControlFlow;
 
-use regex_chess_core::compiler::CompileOptions;
-use regex_chess_core::engine::cache::{Damaged, ProgramCache, SOURCE_FINGERPRINT};
-use regex_chess_core::exec::fast::Fast;
-use regex_chess_core::exec::{EachRule, Executor, Observer, RuleReport};
-use regex_chess_core::program::ValidProgram;
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::{EachRule, Executor, Observer, RuleReport};
+use regex_chess_machine::program::ValidProgram;
+use regex_chess_machine::program::wire::{self, Damaged};
 
 /// A loaded program and, while the page watches one, a replay.
 #[derive(Debug)]
@@ -42,16 +41,13 @@ impl Machine {
         Machine { fast, replay: None }
     }
 
-    /// The machine for the program `name` from the bytes of its two program-cache files
-    /// (`regex-chess site` writes them, [`ProgramCache::files`]), which must come from
-    /// the build of the core this one was built from: the program is not validated again
+    /// The machine for the program `name` from the bytes of its two files, written
+    /// together (`regex-chess site` writes them beside the WebAssembly module it builds
+    /// from the same checkout; [`wire::read_pair`]): the program is not validated again
     /// (its `regex` compilation of every pattern takes seconds in a browser) and its
     /// patterns' parses are read, not made. The error says what is wrong with the bytes.
     pub fn from_files(name: &str, program: &[u8], parses: &[u8]) -> Result<Machine, Damaged> {
-        let cache = ProgramCache::new("", SOURCE_FINGERPRINT);
-        let options = CompileOptions::default();
-        let program = cache.read_files(name, &options, program, parses)?;
-        Ok(Machine::new(program))
+        Ok(Machine::new(wire::read_pair(name, program, parses)?))
     }
 
     /// The number of rules.

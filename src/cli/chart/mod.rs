@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::CliError;
-use regex_chess_core::bench::results::{self as bench_results, BenchLine};
-use regex_chess_core::json_lines;
-use regex_chess_core::matchplay::results::MatchLine;
+use regex_chess_arena::json_lines;
+use regex_chess_engine::bench::results::{self as bench_results, BenchLine};
+use regex_chess_engine::matchplay::results::MatchLine;
 
 /// Why a chart cannot be drawn.
 #[derive(Debug, thiserror::Error)]

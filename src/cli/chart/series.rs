@@ -9,9 +9,9 @@
 
 use std::collections::HashMap;
 
-use regex_chess_core::bench::geometric_mean;
-use regex_chess_core::bench::results::BenchLine;
-use regex_chess_core::matchplay::results::MatchLine;
+use regex_chess_engine::bench::geometric_mean;
+use regex_chess_engine::bench::results::BenchLine;
+use regex_chess_engine::matchplay::results::MatchLine;
 
 use super::ChartError;
 
@@ -259,7 +259,7 @@ mod tests {
     }
 
     fn played(search: &str, opponent: &str, (w, d, l): (u32, u32, u32)) -> MatchLine {
-        let e = regex_chess_core::matchplay::elo::EloEstimate::from_results(w, d, l).unwrap();
+        let e = regex_chess_arena::elo::EloEstimate::from_results(w, d, l).unwrap();
         let finite = |x: f64| x.is_finite().then_some(x);
         MatchLine {
             engine: "regex-chess".into(),
@@ -314,7 +314,7 @@ mod tests {
     }
 
     fn elo_of(score: f64) -> f64 {
-        regex_chess_core::matchplay::elo::elo_of_score(score)
+        regex_chess_arena::elo::elo_of_score(score)
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Damage to the program cache's files from random bytes: bits flipped, bytes cut off,
 //! padded or overwritten, a header line changed, another program's file or the parses of
 //! another program put in place, an empty file, a directory where the file should be.
-//! The contract (`crates/core/src/engine/cache.rs`) says a load then gives the program
+//! The contract (`crates/engine/src/cache.rs`) says a load then gives the program
 //! its compiler gives, with a warning, and writes the file again whole; never another
 //! program. A checksum detects accidents, not forgery, so no damage here writes a
 //! checksum of its own.

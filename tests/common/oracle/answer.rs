@@ -7,11 +7,11 @@
 //! Nothing here passes silently: a FEN the engine refuses, a run that fails and an answer
 //! that breaks the contract are each a difference, with the FEN in its message.
 
-use regex_chess_core::chess::eval;
-use regex_chess_core::engine::reply::{Reply, Score};
-use regex_chess_core::engine::runner::{MovePicker, RunError};
-use regex_chess_core::engine::search::Search;
-use regex_chess_core::notation::fen::Fen;
+use regex_chess_chess::eval;
+use regex_chess_chess::notation::fen::Fen;
+use regex_chess_engine::reply::{Reply, Score};
+use regex_chess_engine::runner::{MovePicker, RunError};
+use regex_chess_engine::search::Search;
 use shakmaty::Position;
 
 use super::judge;

@@ -9,9 +9,9 @@
 
 use std::sync::OnceLock;
 
-use regex_chess_core::engine::runner::{LegalMoves, MovePicker, RunError};
-use regex_chess_core::engine::{LoadError, registry};
-use regex_chess_core::exec::ExecutorKind;
+use regex_chess_engine::runner::{LegalMoves, MovePicker, RunError};
+use regex_chess_engine::{LoadError, registry};
+use regex_chess_machine::exec::ExecutorKind;
 
 fn built<T>(result: Result<T, RunError>) -> Option<T> {
     match result {
@@ -48,7 +48,7 @@ pub fn legal_moves_on(kind: ExecutorKind) -> Option<LegalMoves> {
 pub fn skip(test: &str, program: &str) {
     panic!(
         "{test}: the `{program}` rules program is not registered in this build \
-         (regex_chess_core::engine::registry::find returned None)"
+         (regex_chess_engine::registry::find returned None)"
     );
 }
 

@@ -1,0 +1,144 @@
+//! The third, selective ply ([`super::SearchOptions::third_ply`]) below a reply that
+//! captured: see the contract of the search with a third ply in `src/chess/mod.rs`.
+
+use super::*;
+use crate::board::{MoveGen, Position};
+use crate::endgame;
+use crate::evaluate::{self, SCORE_BITS, Scoring};
+use crate::movegen::{fork_legal_captures, has_legal_move, in_check};
+use crate::report;
+use regex_chess_compiler::dsl::{Builder, Value, kind};
+use regex_chess_compiler::ir::Instruction;
+
+/// The third ply below a reply (the search with a third ply of `src/chess/mod.rs`), run in each
+/// thread holding the position after a reply whose gain, for the opponent, is `g2` and
+/// whose engine move scored `child`. The thread forks into itself and a copy: itself
+/// stands pat (the reply's position, with the endgame term; or the engine mated or
+/// stalemated there), the copy forks into the engine's legal captures and promotions
+/// ([`fork_legal_captures`]), each scored by its gain plus the endgame term less the
+/// opponent's [`capture_search`], or a mate or stalemate; the best of them all wins a
+/// tournament. Returns the reply's key for the tournament over the replies (`child -
+/// key` is the reply's score), the third move (empty when standing pat wins; with
+/// [`SearchOptions::report`]) and the positions counted below the reply.
+///
+/// Each thread's key here is its score less the reply's `v2 = child - g2`, so that the
+/// common cases (`e`, `g3 + e - q`) need no `v2`; mates and stalemates, rare, compute it.
+#[track_caller]
+pub(super) fn third_ply(
+    b: &mut Builder,
+    pos: &Position,
+    child: &Value<kind::Int>,
+    g2: &Value<kind::Int>,
+    options: SearchOptions,
+    scoring: &Scoring,
+) -> (
+    Value<kind::Int>,
+    Option<Value<kind::Str>>,
+    Option<Value<kind::Str>>,
+) {
+    let SearchOptions {
+        quiescence,
+        endgame,
+        report,
+        ..
+    } = options;
+    let mate = mate_units();
+    // The score of a position from the reply's: `leaf - (child - g2)`.
+    let relative = |b: &mut Builder, leaf: i64| {
+        let v2 = b.sub(child, g2);
+        let leaf = b.int(SCORE_BITS, leaf);
+        b.sub(&leaf, &v2)
+    };
+    // The endgame term of the thread's position from the view of the side to move.
+    let term = |b: &mut Builder| {
+        let e_white = endgame::term_white_with(b, &pos.board, scoring.tables);
+        let white = b.eq_text(&pos.turn, "w");
+        evaluate::for_side(b, &e_white, &white)
+    };
+    let saved = evaluate::compact(b, &pos.board);
+    let (best, third, count) = b.grouped(|b| {
+        let stands = b.fork_bool();
+        let (key, (third, count)) = b.if_else(
+            &stands,
+            |b| {
+                b.emit(Instruction::Delete(saved.var().clone()));
+                let can_move = has_legal_move(b, pos);
+                let key = b.if_else(
+                    &can_move,
+                    |b| {
+                        // Standing pat: the reply's score, and the term (engine to move).
+                        if endgame {
+                            term(b)
+                        } else {
+                            b.int(SCORE_BITS, 0)
+                        }
+                    },
+                    |b| {
+                        // The reply mates the engine (-MATE less 1 ply) or stalemates it.
+                        let check = in_check(b, pos);
+                        b.if_else(&check, |b| relative(b, 1 - mate), |b| relative(b, 0))
+                    },
+                );
+                (key, (b.str(""), report.then(|| b.str(""))))
+            },
+            |b| {
+                let moves = fork_legal_captures(
+                    b,
+                    pos,
+                    MoveGen {
+                        uci: true,
+                        keep_stuck: false,
+                    },
+                );
+                let third = moves.uci.expect("asked for uci");
+                let g = evaluate::gain_with(b, &saved, &third, scoring);
+                b.emit(Instruction::Delete(saved.var().clone()));
+                let can_reply = has_legal_move(b, pos);
+                let (key, count) = b.if_else(
+                    &can_reply,
+                    |b| {
+                        // The opponent is to move: its view's term is subtracted.
+                        let g = if endgame {
+                            let e = term(b);
+                            b.sub(&g, &e)
+                        } else {
+                            g.clone()
+                        };
+                        if quiescence {
+                            let (best, captures) = capture_search(b, pos, report, scoring);
+                            let key = b.sub(&g, &best);
+                            let count = captures.map(|c| {
+                                let one = report::one(b);
+                                b.concat(&one, &c)
+                            });
+                            (key, count)
+                        } else {
+                            (g, report.then(|| report::one(b)))
+                        }
+                    },
+                    |b| {
+                        // The engine mates on the third ply (MATE less 2 plies) or
+                        // stalemates.
+                        let check = in_check(b, pos);
+                        let key = b.if_else(&check, |b| relative(b, mate - 2), |b| relative(b, 0));
+                        (key, report.then(|| report::one(b)))
+                    },
+                );
+                (key, (third, count))
+            },
+        );
+        if !report {
+            b.emit(Instruction::Delete(third.var().clone()));
+        }
+        let count = keep_best_maybe_counting(b, &key, count);
+        (key, third, count)
+    });
+    // The reply scores v2 + best = child - (g2 - best).
+    let key = b.sub(g2, &best);
+    // The reply position counts too.
+    let count = count.map(|c| {
+        let one = report::one(b);
+        b.concat(&one, &c)
+    });
+    (key, report.then_some(third), count)
+}

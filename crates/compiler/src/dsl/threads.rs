@@ -1,0 +1,74 @@
+//! Threads: forks, destroy, gather, the tournament and groups.
+//!
+//! Gather and `keep_best` reduce each run of adjacent active threads; `grouped` puts a
+//! boundary before every active thread so that reductions inside it stay within the
+//! descendants of one thread.
+
+use super::{Builder, Value, kind};
+use crate::ir::{Best, Instruction, Site, Type};
+
+impl Builder {
+    /// Every active thread becomes two identical ones.
+    #[track_caller]
+    pub fn fork(&mut self) {
+        self.emit(Instruction::Fork);
+    }
+
+    /// Every active thread becomes two; the result is true in the first, false in the
+    /// second.
+    #[track_caller]
+    pub fn fork_bool(&mut self) -> Value<kind::Bool> {
+        self.result(Instruction::ForkBool, Type::Bool)
+    }
+
+    /// One thread per element of `list` (at most `max_len`), in order, each holding its
+    /// element. A thread whose list is empty disappears.
+    #[track_caller]
+    pub fn fork_list<K>(&mut self, list: &Value<kind::List<K>>, max_len: usize) -> Value<K> {
+        let Type::List(elem) = list.ty else {
+            unreachable!("a list value has a list type")
+        };
+        self.unary(list, Instruction::ForkList { max_len }, elem.into())
+    }
+
+    /// Deletes every active thread.
+    #[track_caller]
+    pub fn destroy(&mut self) {
+        self.emit(Instruction::Destroy);
+    }
+
+    /// Collects `value` from each run of adjacent active threads (at most `max_threads`)
+    /// into a list held by the run's first thread; the other threads are deleted.
+    #[track_caller]
+    pub fn gather<K>(&mut self, value: &Value<K>, max_threads: usize) -> Value<kind::List<K>> {
+        let elem = value.ty.as_scalar().expect("lists do not nest");
+        self.unary(value, Instruction::Gather { max_threads }, Type::List(elem))
+    }
+
+    /// Keeps, in each run of adjacent active threads (at most `max_threads`), the thread
+    /// with the best `score`; ties keep the earliest thread.
+    #[track_caller]
+    pub fn keep_best(&mut self, score: &Value<kind::Int>, max_threads: usize, best: Best) {
+        self.load(score);
+        self.emit(Instruction::Tournament {
+            bits: score.bits(),
+            max_threads,
+            best,
+        });
+        self.emit(Instruction::Pop);
+    }
+
+    /// Runs `body` with a group boundary before every active thread, so that gathers and
+    /// tournaments in `body` stay within the threads descended from one original thread.
+    #[track_caller]
+    pub fn grouped<R>(&mut self, body: impl FnOnce(&mut Builder) -> R) -> R {
+        let site = Site::caller();
+        self.group_level += 1;
+        let level = self.group_level;
+        self.emit_at(Instruction::MarkGroups { level }, site);
+        let result = body(self);
+        self.emit_at(Instruction::UnmarkGroups { level }, site);
+        self.group_level -= 1;
+        result
+    }
+}
