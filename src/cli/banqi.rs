@@ -256,10 +256,10 @@ fn run_perft(args: PerftArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn opponent_maker(
-    name: &str,
-    playouts: u32,
-) -> Result<Box<dyn Fn(u64) -> Box<dyn Player> + Sync>, CliError> {
+/// Makes an opponent from a game's seed.
+type OpponentMaker = dyn Fn(u64) -> Box<dyn Player> + Sync;
+
+fn opponent_maker(name: &str, playouts: u32) -> Result<Box<OpponentMaker>, CliError> {
     if let Some(path) = name.strip_prefix("uci:") {
         // Started once here to report a bad path clearly, then once per game.
         External::spawn(path).map_err(|e| CliError(format!("--opponent {name}: {e}")))?;
