@@ -9,6 +9,7 @@
 //! when its standard input is not one: what a GUI or an engine tester (cutechess,
 //! fastchess, OpenBench) does when it starts an engine by its path alone.
 
+mod banqi;
 mod bench;
 mod best_move;
 mod chart;
@@ -125,6 +126,8 @@ enum Command {
     Site(site::SiteArgs),
     /// Serve a directory (the site) on localhost.
     Serve(serve::ServeArgs),
+    /// Banqi (Chinese dark chess), the second engine: play, uci, match, bench, perft.
+    Banqi(banqi::BanqiArgs),
 }
 
 /// Parses the arguments, runs the subcommand and turns its error into an exit code.
@@ -156,7 +159,7 @@ pub fn main() -> ExitCode {
     }
     // A UCI session speaks the protocol only: a GUI logs standard error as the engine's
     // complaints, so its first start's compilations go unannounced there.
-    progress::init(cli.quiet || matches!(cli.command, Command::Uci(_)));
+    progress::init(cli.quiet || matches!(cli.command, Command::Uci(_)) || banqi_uci(&cli.command));
     progress::observe_compiles();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
@@ -172,6 +175,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export::run(args),
         Command::Site(args) => site::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Banqi(args) => banqi::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -180,6 +184,11 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether the command is `banqi uci`, which speaks the protocol only.
+fn banqi_uci(command: &Command) -> bool {
+    matches!(command, Command::Banqi(args) if args.is_uci())
 }
 
 /// Leaves `value` undropped: for what a command that answers once and exits built (an

@@ -5,6 +5,7 @@
 //! One test binary per subject (the test kit, `regex-chess-testkit`, holds what they share);
 //! `cargo test --test cli MODULE::` runs one module's tests.
 
+mod banqi;
 mod cache;
 mod charts;
 mod chess;
