@@ -1,5 +1,5 @@
 //! Fuzz target: the program cache on damaged, truncated and concurrent files
-//! (`crates/testkit/src/doors/cache.rs` draws the damage). Each input starts from a cache
+//! (`crates/testkit/src/random_input/cache.rs` draws the damage). Each input starts from a cache
 //! directory holding the `legal-moves` program and its parsed patterns, damages one or
 //! both files (or puts another program's file in their place), then has one to three
 //! threads load the program at once. Every load must give the program the compiler
@@ -23,7 +23,7 @@ use regex_chess_machine::exec::fast::{self, Fast};
 use regex_chess_machine::exec::reference::Reference;
 use regex_chess_machine::program::ValidProgram;
 
-use regex_chess_testkit::doors;
+use regex_chess_testkit::random_input;
 
 const PROGRAM: &str = "legal-moves";
 const OTHER: &str = "apply-move";
@@ -101,7 +101,7 @@ fn load_and_check(cache: &ProgramCache, setup: &Setup) -> Result<(), String> {
 
 fuzz_target!(|data: &[u8]| {
     let setup = setup();
-    let mut bytes = doors::Bytes::new(data);
+    let mut bytes = random_input::Bytes::new(data);
     let dir = fresh_dir();
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let cache = ProgramCache::new(&dir, "fuzz");
@@ -109,11 +109,11 @@ fuzz_target!(|data: &[u8]| {
         cache.path(PROGRAM, &options()),
         cache.parses_path(PROGRAM, &options()),
     );
-    let program_damage = doors::cache::damages(&mut bytes);
-    let parses_damage = doors::cache::damages(&mut bytes);
+    let program_damage = random_input::cache::damages(&mut bytes);
+    let parses_damage = random_input::cache::damages(&mut bytes);
     std::fs::write(
         &path,
-        doors::cache::apply(&setup.good, &setup.other, &program_damage),
+        random_input::cache::apply(&setup.good, &setup.other, &program_damage),
     )
     .expect("write");
     let swapped = if bytes.chance(128) {
@@ -123,7 +123,7 @@ fuzz_target!(|data: &[u8]| {
     };
     std::fs::write(
         &parses,
-        doors::cache::apply(&setup.good_parses, swapped, &parses_damage),
+        random_input::cache::apply(&setup.good_parses, swapped, &parses_damage),
     )
     .expect("write");
     if bytes.chance(8) {
@@ -163,7 +163,7 @@ fuzz_target!(|data: &[u8]| {
             std::fs::read(&parses).ok() == Some(setup.good_parses.clone()),
             "the parses"
         );
-        let files = doors::cache::files(&dir);
+        let files = random_input::cache::files(&dir);
         assert_eq!(
             files.len(),
             2,

@@ -1,4 +1,4 @@
-//! Fuzz target: a UCI session on random command lines (`crates/testkit/src/doors/uci.rs`
+//! Fuzz target: a UCI session on random command lines (`crates/testkit/src/random_input/uci.rs`
 //! draws them from the input: GUI commands, garbage, `%`, invalid UTF-8, long lines),
 //! with the rules as its engine (`RulesEngine`, as `regex-chess uci` runs it). The
 //! session must never panic, must answer every `isready` with `readyok`, and every
@@ -19,7 +19,7 @@ use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
 use regex_chess_engine::uci::{Engine, EngineError, RulesEngine, Session, Thought};
 
-use regex_chess_testkit::doors;
+use regex_chess_testkit::random_input;
 
 /// The most lines of one input.
 const MAX_LINES: usize = 40;
@@ -74,16 +74,16 @@ fn engine(choice: Choice) -> Box<dyn Engine> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut bytes = doors::Bytes::new(data);
+    let mut bytes = random_input::Bytes::new(data);
     let mut session = Session::new(engine);
-    let mut judge = doors::uci::Judge::new();
+    let mut judge = random_input::uci::Judge::new();
     let fail =
-        |judge: &doors::uci::Judge, e: String| -> ! { panic!("{e}\nafter: {}", judge.recent()) };
+        |judge: &random_input::uci::Judge, e: String| -> ! { panic!("{e}\nafter: {}", judge.recent()) };
     for _ in 0..MAX_LINES {
         if bytes.is_empty() || session.is_done() {
             break;
         }
-        let line = doors::uci::line(&mut bytes, judge.position());
+        let line = random_input::uci::line(&mut bytes, judge.position());
         judge.sent(&line);
         let out = session.handle(&String::from_utf8_lossy(&line));
         for printed in &out {

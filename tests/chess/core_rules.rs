@@ -383,8 +383,8 @@ fn two_plies_of_children_are_the_perft_2_leaves() {
 fn stuck_threads_stay_with_moved_false() {
     use regex_chess_chess::board::MoveGen;
     use regex_chess_chess::fen_rules::parse_fen;
+    use regex_chess_chess::fragments::thread_values;
     use regex_chess_chess::movegen::fork_legal_moves;
-    use regex_chess_chess::rx::thread_values;
     use regex_chess_compiler::dsl::Builder;
     let mut b = Builder::new("stuck", "moved flag and UCI per thread");
     let pos = parse_fen(&mut b);

@@ -11,8 +11,8 @@ use regex_chess_testkit::binary;
 use oracle::history::{self as oracle_history, Input};
 use oracle::judge;
 use oracle::variants::Spec;
-use regex_chess_chess::eval;
 use regex_chess_chess::notation::fen::Fen;
+use regex_chess_chess::weights;
 use regex_chess_engine as engine;
 use regex_chess_engine::reply::{Reply, Score};
 use regex_chess_engine::runner::{MovePicker, RulesInput};
@@ -135,8 +135,8 @@ fn check(
         (None, Reply::NoMove(_)) => None,
         (Some(w), Reply::Move(r)) => {
             let score = match w.score {
-                eval::MATE => Score::Mate(1),
-                s if s == -eval::MATE => Score::Mate(-1),
+                weights::MATE => Score::Mate(1),
+                s if s == -weights::MATE => Score::Mate(-1),
                 s => Score::Cp(s),
             };
             let got = (r.mv.to_string(), r.score, r.nodes);

@@ -12,9 +12,9 @@ use regex_chess_testkit::oracle;
 
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
-use regex_chess_chess::eval;
 use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::search::MULTIPV_MAX;
+use regex_chess_chess::weights;
 use regex_chess_engine as engine;
 use regex_chess_engine::reply::{RankedMove, Reply, Score};
 use regex_chess_engine::runner;
@@ -24,8 +24,8 @@ use regex_chess_machine::exec::{Executor, ExecutorKind};
 /// The score line the contract asks for, for an oracle score.
 fn expected_score(cp: i32) -> Score {
     match cp {
-        eval::MATE => Score::Mate(1),
-        v if v == -eval::MATE => Score::Mate(-1),
+        weights::MATE => Score::Mate(1),
+        v if v == -weights::MATE => Score::Mate(-1),
         v => Score::Cp(v),
     }
 }

@@ -6,8 +6,8 @@ use regex_chess_testkit::oracle;
 use oracle::judge::{self, Features};
 use oracle::tables::{self, MATE};
 use oracle::{perft, playouts, search};
-use regex_chess_chess::eval;
 use regex_chess_chess::notation::fen::Fen;
+use regex_chess_chess::weights;
 use shakmaty::{Chess, Color, Position};
 
 #[test]
@@ -113,13 +113,13 @@ fn scores_by_hand() {
 /// say, for every square, role and colour (a wrong entry on either side fails here).
 #[test]
 fn oracle_tables_agree_with_the_engine_tables_everywhere() {
-    assert_eq!(MATE, eval::MATE, "the mate score");
+    assert_eq!(MATE, weights::MATE, "the mate score");
     let mut checked = 0;
     for square in shakmaty::Square::ALL {
         for role in shakmaty::Role::ALL {
             for color in [Color::White, Color::Black] {
                 let piece = shakmaty::Piece { color, role };
-                let engine = eval::piece_square(piece.char(), u32::from(square) as usize);
+                let engine = weights::piece_square(piece.char(), u32::from(square) as usize);
                 assert_eq!(
                     Some(tables::worth(role, color, square)),
                     engine,

@@ -40,7 +40,7 @@ use oracle::{judge, lab_cost, perft, playouts, variants};
 use regex_chess_arena::elo::{self, EloEstimate};
 use regex_chess_engine as engine;
 use regex_chess_engine::matchplay::game::parse_position;
-use regex_chess_engine::matchplay::players::{Choice, Player, Turn, UciPlayer, UciSettings};
+use regex_chess_engine::matchplay::players::{PlayedMove, Player, Turn, UciPlayer, UciSettings};
 use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Pairing, Summary, read_openings, run_match, schedule,
 };
@@ -285,7 +285,7 @@ impl Player for LabPlayer {
         format!("regex-chess-lab {}", self.design.name)
     }
 
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
         let history = turn
             .earlier
             .iter()
@@ -300,10 +300,10 @@ impl Player for LabPlayer {
         });
         let uci = best.ok_or(MatchError::NoLegalMove)?.best;
         let after = judge::play(turn.pos, &uci);
-        Ok(Choice {
+        Ok(PlayedMove {
             uci,
             fen_after: Some(judge::fen(&after)),
-            ..Choice::default()
+            ..PlayedMove::default()
         })
     }
 }

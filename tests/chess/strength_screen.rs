@@ -30,7 +30,7 @@ use oracle::judge;
 use oracle::variants::Spec;
 use regex_chess_chess::positions;
 use regex_chess_engine::matchplay::game::parse_position;
-use regex_chess_engine::matchplay::players::{Choice, Player, Turn, UciPlayer, UciSettings};
+use regex_chess_engine::matchplay::players::{PlayedMove, Player, Turn, UciPlayer, UciSettings};
 use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Summary, pgn, read_openings, run_match, schedule,
 };
@@ -89,7 +89,7 @@ impl Player for OraclePlayer {
         self.name.clone()
     }
 
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
         let history = turn
             .earlier
             .iter()
@@ -101,10 +101,10 @@ impl Player for OraclePlayer {
         };
         let uci = (self.search)(turn.pos, &input).ok_or(MatchError::NoLegalMove)?;
         let after = judge::play(turn.pos, &uci);
-        Ok(Choice {
+        Ok(PlayedMove {
             uci,
             fen_after: Some(judge::fen(&after)),
-            ..Choice::default()
+            ..PlayedMove::default()
         })
     }
 }

@@ -4,7 +4,7 @@
 //! One test binary per subject (the test kit, `regex-chess-testkit`, holds what they share);
 //! `cargo test --test engine MODULE::` runs one module's tests.
 
-mod doors;
 mod matchplay;
 mod program_cache;
+mod random_input;
 mod uci;

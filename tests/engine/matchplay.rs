@@ -13,7 +13,7 @@ use regex_chess_arena::sprt::{Sprt, Verdict};
 use regex_chess_engine::matchplay::game::{parse_position, play_game};
 use regex_chess_engine::matchplay::outcome::{Outcome, Termination};
 use regex_chess_engine::matchplay::players::{
-    Choice, EnginePlayer, MaterialPlayer, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
+    EnginePlayer, MaterialPlayer, PlayedMove, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
 };
 use regex_chess_engine::matchplay::{self, MatchConfig, MatchError, Summary, pgn};
 use regex_chess_engine::runner::MOVE;
@@ -142,10 +142,10 @@ impl Player for Stubborn {
     fn name(&self) -> String {
         format!("stubborn {}", self.0)
     }
-    fn choose(&mut self, _: &Turn<'_>) -> Result<Choice, MatchError> {
-        Ok(Choice {
+    fn choose(&mut self, _: &Turn<'_>) -> Result<PlayedMove, MatchError> {
+        Ok(PlayedMove {
             fen_after: Some("8/8/8/8/8/8/8/8 w - - 0 1".to_string()),
-            ..Choice::of(self.0)
+            ..PlayedMove::of(self.0)
         })
     }
 }
@@ -526,11 +526,11 @@ impl Player for Scripted {
     fn name(&self) -> String {
         "scripted".to_string()
     }
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
         let ply = turn.moves.len() / 2;
         self.0
             .get(ply)
-            .map(|m| Choice::of(*m))
+            .map(|m| PlayedMove::of(*m))
             .ok_or_else(|| MatchError::player("out of moves"))
     }
 }

@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::path::Path;
 
 use regex_chess_compiler::CompileOptions;
-use regex_chess_engine::cache::{Loaded, ProgramCache, Source};
+use regex_chess_engine::cache::{Fetched, ProgramCache, Source};
 use regex_chess_engine::{self as engine, LoadError};
 use regex_chess_machine::exec::ExecutorKind;
 use regex_chess_machine::program::{Program, Rule, ValidProgram};
@@ -18,7 +18,7 @@ const PROGRAM: &str = "legal-moves";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n";
 
 /// Loads `legal-moves` through `cache`, counting compilations in `compiled`.
-fn load(cache: &ProgramCache, compiled: &Cell<usize>) -> Loaded<LoadError> {
+fn load(cache: &ProgramCache, compiled: &Cell<usize>) -> Fetched<LoadError> {
     cache.load_or_compile(PROGRAM, &CompileOptions::default(), || {
         compiled.set(compiled.get() + 1);
         engine::compile_valid(PROGRAM, &CompileOptions::default())

@@ -83,20 +83,14 @@ pub const MAX_MOVES: usize = 218;
 
 /// The board offset of file `file` (0..7 = a..h) and rank `rank` (0..7 = 1..8).
 pub fn offset(file: usize, rank: usize) -> usize {
-    (7 - rank) * STRIDE as usize + file
+    crate::notation::Square::new(file as u8, rank as u8)
+        .expect("a file and a rank below 8")
+        .board_offset()
 }
 
 /// The square name (`e4`) at a board offset, if the offset is a square.
 pub fn square_name(offset: usize) -> Option<String> {
-    let (rank_from_top, file) = (offset / 10, offset % 10);
-    if rank_from_top > 7 || file > 7 {
-        return None;
-    }
-    Some(format!(
-        "{}{}",
-        (b'a' + file as u8) as char,
-        (b'1' + (7 - rank_from_top) as u8) as char
-    ))
+    crate::notation::Square::from_board_offset(offset).map(|square| square.to_string())
 }
 
 /// The board line of a FEN board field (`rnbqkbnr/pppppppp/8/...`), natively: for

@@ -39,9 +39,9 @@
 //! share of the term in unary (`u` per unit of 5 cp), and one rule per length writes
 //! the signed integer.
 
-use super::eval::{self, Tables};
 use super::evaluate::{SCORE_BITS, board_offset, units};
 use super::stack_rules;
+use super::weights::{self, Tables};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::encode;
 use regex_chess_compiler::ir::Type;
@@ -148,9 +148,9 @@ pub fn axis_units(lone: u8, own: u8) -> i64 {
         + units(NEAR_CP) * (7 - lone.abs_diff(own)) as i64
 }
 
-/// The largest entry of the king's table ([`eval::PST`]), 30 cp.
+/// The largest entry of the king's table ([`weights::PST`]), 30 cp.
 pub fn king_table_most() -> i32 {
-    eval::PST[5].iter().copied().max().expect("64 entries")
+    weights::PST[5].iter().copied().max().expect("64 entries")
 }
 
 /// The king-table share of the term, in units of 5 cp, for the attacker's

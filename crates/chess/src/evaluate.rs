@@ -1,10 +1,10 @@
-//! The evaluation of [`super::eval`] in rules: a full score for one position, and the
+//! The evaluation of [`super::weights`] in rules: a full score for one position, and the
 //! score change of one move (incremental evaluation), both as integers of the compiler's
 //! `Int` type.
 //!
 //! # Units and widths
 //!
-//! Every table entry, every value and [`eval::MATE`] is a multiple of 5 centipawns
+//! Every table entry, every value and [`weights::MATE`] is a multiple of 5 centipawns
 //! (checked when the rules are built), so the rules count in units of 5 cp: a score fits
 //! in [`SCORE_BITS`] bits and a move's gain in [`GAIN_BITS`]. The search compares scores
 //! only, so the unit does not change any decision.
@@ -58,12 +58,12 @@ mod full_score;
 
 use std::collections::BTreeMap;
 
-use super::eval::{self, Tables};
 use super::stack_rules::{self, on_stack};
+use super::weights::{self, Tables};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::{Instruction, Type};
 
-/// Width of scores (units of 5 cp): ±8191 units, ±40955 cp, beyond [`eval::MATE`].
+/// Width of scores (units of 5 cp): ±8191 units, ±40955 cp, beyond [`weights::MATE`].
 pub const SCORE_BITS: u8 = 14;
 /// Width of a move's gain: ±511 units.
 pub const GAIN_BITS: u8 = 10;
@@ -74,7 +74,7 @@ pub const SQUARE_CHARS: &str = "PNBRQKpnbrqk.";
 /// The head of an active thread, captured as group 1.
 const HEAD: &str = "(%%\n#stack:\n)";
 /// The head of an active thread, uncaptured.
-const THREAD: &str = super::rx::HEAD;
+const THREAD: &str = super::fragments::HEAD;
 
 /// `value` in units of 5 cp.
 ///
@@ -130,19 +130,22 @@ pub fn white_units(piece: char, square: usize) -> i64 {
 
 /// The name of square `index` (a1 = 0), such as `e4`.
 pub fn square_name(index: usize) -> String {
-    let file = (b'a' + (index % 8) as u8) as char;
-    let rank = (b'1' + (index / 8) as u8) as char;
-    format!("{file}{rank}")
+    square(index).to_string()
+}
+
+/// The square of `index` (a1 = 0), which is below 64.
+fn square(index: usize) -> crate::notation::Square {
+    crate::notation::Square::from_index(index).expect("a square index")
 }
 
 /// The offset of square `index` in the 80-character board line.
 pub fn board_offset(index: usize) -> usize {
-    (7 - index / 8) * 10 + index % 8
+    square(index).board_offset()
 }
 
 /// The offset of square `index` in the 64-character compact board (see [`compact`]).
 pub fn compact_offset(index: usize) -> usize {
-    (7 - index / 8) * 8 + index % 8
+    square(index).compact_offset()
 }
 
 /// The pieces that can stand on a square (no pawn on the first or last rank).
@@ -181,8 +184,9 @@ pub(crate) fn skip(n: usize) -> String {
 
 /// The index of a square name such as `e4`.
 fn square_index(name: &str) -> usize {
-    let b = name.as_bytes();
-    ((b[1] - b'1') as usize) * 8 + (b[0] - b'a') as usize
+    name.parse::<crate::notation::Square>()
+        .expect("a square name")
+        .index()
 }
 
 /// The moves with an extra part, as `(<to><from>, mover, extra)`: the extra part of the
@@ -958,21 +962,21 @@ pub fn full_score_white_with(
 }
 
 /// The game phase's bucket of `board` (the 80-character board line), one digit
-/// ([`eval::bucket_of`]): the pieces' phase weights ([`eval::phase_weight`]) written in
+/// ([`weights::bucket_of`]): the pieces' phase weights ([`weights::phase_weight`]) written in
 /// unary (`x`, which no bucket's digit is: a digit written by one rule must not read
 /// as a count to the next), then one rule per bucket from the highest reading the count.
 #[track_caller]
 pub fn phase_bucket(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
-    let weights: Vec<(char, String)> = eval::ROLES
+    let weights: Vec<(char, String)> = weights::ROLES
         .iter()
         .flat_map(|r| [*r, r.to_ascii_lowercase()])
-        .map(|c| (c, "x".repeat(eval::phase_weight(c) as usize)))
+        .map(|c| (c, "x".repeat(weights::phase_weight(c) as usize)))
         .chain(['.', '/'].map(|c| (c, String::new())))
         .collect();
     let table: Vec<(char, &str)> = weights.iter().map(|(c, s)| (*c, s.as_str())).collect();
     let unary = b.map_chars(board, &table, super::board::BOARD_LEN);
     let mut rules = Vec::new();
-    for bucket in (0..eval::BUCKETS).rev() {
+    for bucket in (0..weights::BUCKETS).rev() {
         let least = 5 * bucket;
         rules.push((
             format!("{HEAD}x{{{least}}}x*\n"),
@@ -1060,7 +1064,7 @@ pub(crate) mod tests {
         for (placement, phase) in cases {
             let state = encode::render(&[Thread::active(&[], &[("b", &board_line(placement))])]);
             let out = encode::threads(&exec.run(&state));
-            let want = eval::bucket_of(phase).to_string();
+            let want = weights::bucket_of(phase).to_string();
             assert_eq!(out[0].var("p"), Some(want.as_str()), "{placement}");
         }
     }
@@ -1193,7 +1197,7 @@ pub(crate) mod tests {
 
     /// A table entry in units, read natively from [`eval`] (`.` is 0).
     fn entry(piece: char, square: usize) -> i64 {
-        eval::piece_square(piece, square).map_or(0, |v| v as i64 / 5)
+        weights::piece_square(piece, square).map_or(0, |v| v as i64 / 5)
     }
 
     /// The gain of moving `mover` from `from` to `to` (capturing `captured`, promoting

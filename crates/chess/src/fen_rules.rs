@@ -25,7 +25,7 @@
 //! global replace loop (Python's `re.sub`) does 9 passes over the state instead of 113.
 
 use super::board::Position;
-use super::rx::{HEAD, LINE, LINES, var};
+use super::fragments::{HEAD, LINE, LINES, var};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::Type;
 

@@ -34,8 +34,8 @@
 //! some compare themselves with those (at most [`MAX_NEAR`] steps): the history itself
 //! never reaches the ~1,000 leaves.
 
+use super::fragments::HEAD;
 use super::movegen::king_attacked;
-use super::rx::HEAD;
 use super::stack_rules::on_stack;
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::Type;

@@ -49,7 +49,7 @@
 //! engine, to move).
 //!
 //! - A child (the position after an engine move) whose half-move clock is not 0 and that
-//!   equals a compared entry scores [`eval::MATE`] when it leaves the opponent checkmated,
+//!   equals a compared entry scores [`weights::MATE`] when it leaves the opponent checkmated,
 //!   else 0 (a draw by repetition); its replies are not searched and it counts as one node.
 //! - Otherwise, when the child's half-move clock is not 0, its *entries one reply away* are
 //!   the first 4 engine-side entries with the other side to move, the same castling rights
@@ -80,7 +80,7 @@
 //! four lines, in this order, all computed by the rules:
 //!
 //! - `score cp <int>`: the chosen move's score below, in centipawns from the engine's
-//!   view; or `score mate <n>` when the score is a mate: `mate 1` for [`eval::MATE`] (the
+//!   view; or `score mate <n>` when the score is a mate: `mate 1` for [`weights::MATE`] (the
 //!   move mates), `mate -1` for `-MATE` (every move allows a mate in one);
 //! - `depth <plies>`: the plies searched before the capture search: 2, or 3 for the
 //!   `3ply-qe` search (whose third ply is selective);
@@ -110,8 +110,8 @@
 //! # The search (`move`, variant `2ply`)
 //!
 //! The engine (the side to move in the input) plays the legal move with the best score
-//! under a 2-ply minimax over legal moves, scored by [`eval`] from the engine's view:
-//! - after an engine move that leaves the opponent no legal reply: [`eval::MATE`] if the
+//! under a 2-ply minimax over legal moves, scored by [`weights`] from the engine's view:
+//! - after an engine move that leaves the opponent no legal reply: [`weights::MATE`] if the
 //!   opponent is in check, else 0 (stalemate);
 //! - otherwise the minimum, over the opponent's legal replies, of: `-MATE` if the reply
 //!   leaves the engine checkmated, 0 if it leaves the engine stalemated, else the
@@ -144,7 +144,7 @@
 //!   rank_a|) + 30 − K(a)` cp, where `d` is the defender's king, `a` the attacker's,
 //!   files and ranks count 0..7, `c(x) = 3 − x` for `x ≤ 3`, else `x − 4` (the centre
 //!   distance: 0 on d4, e4, d5, e5, 6 in a corner) and `K(a)` is the king's table entry
-//!   of the attacker's king from its side's view ([`eval`]; 30 is the table's largest
+//!   of the attacker's king from its side's view ([`weights`]; 30 is the table's largest
 //!   entry: this cancels the middlegame table that would hold the attacking king at
 //!   home); and when, moreover, the attacker has exactly one rook and no other man but
 //!   its king (king and rook against king), plus the rook's box `10 × (8 − s(file_d,
@@ -214,7 +214,7 @@
 //! black piece reads its square mirrored across the board's middle rank). In `E` the
 //! attacking king's share is the largest entry less its own of the tapered king's table
 //! at `p = 2` (the endgame table, where the lone-king endings are). The 2-ply variants
-//! keep the tables of [`eval`]; one blend per search keeps a move's gain a table lookup
+//! keep the tables of [`weights`]; one blend per search keeps a move's gain a table lookup
 //! (the rules read the bucket as one more character of its key), and a search of three
 //! plies seldom crosses a bucket. A mate given on ply `p` (1, 2 or 3) scores `MATE − 5·(p − 1)` for the
 //! side giving it (`score mate 1` on ply 1, `mate -1` on ply 2, `mate 2` on ply 3), so a
@@ -245,9 +245,9 @@
 
 pub mod board;
 pub mod endgame;
-pub mod eval;
 pub mod evaluate;
 pub mod fen_rules;
+pub mod fragments;
 pub mod game_end;
 pub mod history;
 pub mod movegen;
@@ -257,7 +257,7 @@ pub mod positions;
 pub mod pretty;
 pub mod programs;
 pub mod report;
-pub mod rx;
 pub mod san;
 pub mod search;
 pub mod stack_rules;
+pub mod weights;

@@ -1,7 +1,7 @@
 //! PeSTO's tuned tables: Ronald Friederich's middlegame and endgame values and
 //! piece-square tables (published with his engines RofChade and PeSTO, tuned by Texel's
-//! method), data that the tapered evaluation of [`super::eval::Tables::Tapered`] blends by
-//! the game's phase. Tables are written as [`super::eval::PST`] is: white's view, a1
+//! method), data that the tapered evaluation of [`super::weights::Tables::Tapered`] blends by
+//! the game's phase. Tables are written as [`super::weights::PST`] is: white's view, a1
 //! first (index = 8 * rank + file); a black piece reads entry `square ^ 56`.
 
 /// The middlegame values of pawn, knight, bishop, rook, queen, king, in centipawns.
@@ -9,7 +9,7 @@ pub const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
 /// The endgame values, same order.
 pub const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
 
-/// The middlegame piece-square tables, in [`super::eval::ROLES`] order.
+/// The middlegame piece-square tables, in [`super::weights::ROLES`] order.
 #[rustfmt::skip]
 pub const MG_PST: [[i32; 64]; 6] = [
     // pawn

@@ -18,9 +18,9 @@
 //! the single thread left at the end of a program: [`decimal`]'s first rules are not
 //! anchored at a thread's head, so no other [`TALLY`] may be in the state then.
 
-use super::eval;
 use super::evaluate::{self, SCORE_BITS};
 use super::stack_rules::on_stack;
+use super::weights;
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::{Instruction, Type};
 
@@ -171,7 +171,7 @@ pub fn decimal(b: &mut Builder, count: &Value<kind::Str>) -> Value<kind::Str> {
 }
 
 /// The text of `score` (units of 5 cp, from the engine's view) for the `score` line:
-/// `mate <n>` when it is [`eval::MATE`] less `plies` for some `plies` in `0..mate_plies`
+/// `mate <n>` when it is [`weights::MATE`] less `plies` for some `plies` in `0..mate_plies`
 /// (a mate given `plies + 1` plies from the root: `n = (plies + 2) / 2` moves), `mate
 /// -<n>` for its negation (mated), else `cp <centipawns>`.
 #[track_caller]
@@ -191,7 +191,7 @@ fn mate_from(
     if plies >= mate_plies {
         return centipawns(b, score);
     }
-    let mate = evaluate::units(eval::MATE);
+    let mate = evaluate::units(weights::MATE);
     let moves = (plies + 2) / 2;
     let win = b.int(SCORE_BITS, mate - plies);
     let is_win = b.eq(score, &win);

@@ -80,7 +80,7 @@ pub enum Source {
 
 /// What [`ProgramCache::load_or_compile`] did.
 #[derive(Debug)]
-pub struct Loaded<E> {
+pub struct Fetched<E> {
     /// The program, or the closure's error.
     pub program: Result<ValidProgram, E>,
     /// Where it came from.
@@ -160,7 +160,7 @@ impl ProgramCache {
         name: &str,
         options: &CompileOptions,
         compile: impl FnOnce() -> Result<ValidProgram, E>,
-    ) -> Loaded<E> {
+    ) -> Fetched<E> {
         let path = self.path(name, options);
         let key = self.key(name, options);
         let mut warnings = Vec::new();
@@ -169,7 +169,7 @@ impl ProgramCache {
             match wire::read_program(&bytes, &key, name) {
                 Ok(program) => {
                     self.load_parses(name, options, &program, &mut warnings, true);
-                    return Loaded {
+                    return Fetched {
                         program: Ok(program),
                         source: Source::Cache,
                         warnings,
@@ -193,7 +193,7 @@ impl ProgramCache {
             }
             self.load_parses(name, options, valid, &mut warnings, stored.is_ok());
         }
-        Loaded {
+        Fetched {
             program,
             source: Source::Compiled,
             warnings,

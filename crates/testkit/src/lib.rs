@@ -11,19 +11,19 @@
 //!   program and a state, and their comparison.
 //! - [`lowered`]: raw instructions lowered to rules and run on both executors (the
 //!   compiler's tests).
-//! - [`doors`]: random input at the binary's doors (UCI, the play prompt, the program
+//! - [`random_input`]: random input at the binary's doors (UCI, the play prompt, the program
 //!   cache) and the judges of what comes out, for the tests and the fuzz targets;
 //!   [`play_text`]: reading the `play` program's boards; [`fake_engine`]: a stand-in
 //!   engine for the match and UCI plumbing; [`binary`]: the `regex-chess` binary under
 //!   test, run with bytes on its standard input.
 
 pub mod binary;
-pub mod doors;
 pub mod exec_compare;
 pub mod fake_engine;
 pub mod fuzz_equivalence;
 pub mod lowered;
 pub mod oracle;
 pub mod play_text;
+pub mod random_input;
 pub mod volume;
 pub mod wide_log;

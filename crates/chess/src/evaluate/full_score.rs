@@ -54,7 +54,7 @@
 //! the next character tells tokens (a file, `a`-`h`) from units (a tag, `A`-`N`).
 
 use super::{SCORE_BITS, own_units_in, possible, trie};
-use crate::eval::Tables;
+use crate::weights::Tables;
 
 /// The character every element of the piece line starts with (see the module's docs).
 const ANCHOR: char = '\x01';
@@ -88,7 +88,7 @@ fn tag(j: usize) -> char {
 }
 
 /// The rules that turn the 80-character board line on top of the stack into the score's
-/// [`SCORE_BITS`] digits (offset binary), from the tables of [`super::eval`] (see the
+/// [`SCORE_BITS`] digits (offset binary), from the tables of [`super::weights`] (see the
 /// module's docs).
 pub(super) fn rules() -> Vec<(String, String)> {
     rules_in(Tables::Simplified, 0)
@@ -182,7 +182,7 @@ fn digit_rule(p: usize) -> (String, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{eval, full_score_white, tests::board_line};
+    use super::super::{full_score_white, tests::board_line, weights};
     use super::*;
     use regex_chess_compiler::dsl::Builder;
     use regex_chess_compiler::encode::{self, Thread};
@@ -190,7 +190,7 @@ mod tests {
     use regex_chess_machine::exec::Executor;
     use regex_chess_machine::exec::{fast::Fast, reference::Reference};
 
-    /// The score of an 80-character board line, natively from [`eval::piece_square`]:
+    /// The score of an 80-character board line, natively from [`weights::piece_square`]:
     /// white pieces for, black ones against, a pawn on the first or last rank and any
     /// other character 0, the sum wrapped to [`SCORE_BITS`] bits (as the additions of
     /// the square-by-square reading wrapped it).
@@ -204,7 +204,7 @@ mod tests {
                 if pawn && (rank == 0 || rank == 7) {
                     continue;
                 }
-                if let Some(v) = eval::piece_square(c, rank * 8 + file) {
+                if let Some(v) = weights::piece_square(c, rank * 8 + file) {
                     let v = i128::from(v / 5);
                     total += if c.is_ascii_uppercase() { v } else { -v };
                 }

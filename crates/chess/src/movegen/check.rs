@@ -34,7 +34,7 @@ use super::{
     lined_up,
 };
 use crate::board::{DIAGONAL_STEPS, ORTHOGONAL_STEPS, Position};
-use crate::rx::{HEAD, LINE, LINES, any, ray_any};
+use crate::fragments::{HEAD, LINE, LINES, any, ray_any};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::Type;
 

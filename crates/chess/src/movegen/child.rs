@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::board::{DOUBLE_PUSH, Position};
-use crate::rx::{HEAD, LINE, LINES, any, increment_marked, var};
+use crate::fragments::{HEAD, LINE, LINES, any, increment_marked, var};
 use regex_chess_compiler::ir::Var;
 
 /// The start of a child in generation, up to its board's first square: its `#_x` line

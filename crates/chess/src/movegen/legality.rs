@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::board::{DIAGONAL_STEPS, ORTHOGONAL_STEPS};
-use crate::rx::{HEAD, LINE, LINES, any, ray_any, ray_over, var};
+use crate::fragments::{HEAD, LINE, LINES, any, ray_any, ray_over, var};
 use regex_chess_compiler::ir::Var;
 
 /// The attack patterns on a square of class `king` by the pieces of `by`, in families

@@ -89,7 +89,7 @@
 //!
 use super::board::MAX_MOVES;
 use super::board::{Children, MoveGen, Position};
-use super::rx::HEAD;
+use super::fragments::HEAD;
 use regex_chess_compiler::dsl::{Builder, Merge, Value, kind};
 use regex_chess_compiler::ir::{Type, Var};
 

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::board::{DIAGONAL_STEPS, KNIGHT_STEPS, ORTHOGONAL_STEPS, PROMOTION_MARKS};
-use crate::rx::{LINE, LINES, any, ray_between, var};
+use crate::fragments::{LINE, LINES, any, ray_between, var};
 use regex_chess_compiler::ir::Var;
 
 /// A rule that, where the board of a one-piece thread of `family` matches `segs` (from

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::board::ORIGIN_MARKS;
-use crate::rx::{HEAD, LINE, LINES, any, any_range, delete_if_board};
+use crate::fragments::{HEAD, LINE, LINES, any, any_range, delete_if_board};
 use regex_chess_compiler::ir::Var;
 
 /// Step 1: one thread per piece of `side` (two for a queen), its square holding the

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::fen::{Role, Square};
+use super::{Role, Square};
 
 /// A move as UCI writes it: from, to, and the promotion piece if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -15,8 +15,8 @@
 //! survives, the empty state becomes `illegal\n`.
 
 use crate::fen_rules::{parse_fen, to_fen};
+use crate::fragments::{HEAD, thread_values};
 use crate::movegen::fork_legal_uci;
-use crate::rx::{HEAD, thread_values};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::{IrProgram, Type};
 

@@ -1,8 +1,8 @@
 //! The chess programs built from the chess core ([`crate`]).
 
 use crate::fen_rules::{parse_fen, to_fen};
+use crate::fragments::thread_values;
 use crate::movegen::{fork_legal_uci, has_legal_move, in_check};
-use crate::rx::thread_values;
 use regex_chess_compiler::dsl::Builder;
 use regex_chess_compiler::ir::IrProgram;
 

@@ -61,11 +61,11 @@ use third_ply::*;
 
 use crate::board::{MAX_MOVES, MoveGen, Position};
 use crate::endgame;
-use crate::eval::{self, Tables};
 use crate::evaluate::{self, SCORE_BITS, Scoring};
 use crate::history::Extras;
 use crate::movegen::{fork_legal_moves, has_legal_move};
 use crate::report;
+use crate::weights::{self, Tables};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::{Best, Instruction, Type};
 
@@ -73,7 +73,7 @@ const HEAD: &str = "(%%\n#stack:\n)";
 
 /// MATE in the rules' units.
 pub fn mate_units() -> i64 {
-    evaluate::units(eval::MATE)
+    evaluate::units(weights::MATE)
 }
 
 /// Which search [`search_with`] records.

@@ -212,7 +212,7 @@ pub(super) fn wake_parked(near: &Value<kind::Str>) -> (String, String) {
     (format!("%r{}\n", near.var().name()), "%%\n".to_string())
 }
 
-/// The score of a child that repeats a history entry: [`eval::MATE`] when it leaves
+/// The score of a child that repeats a history entry: [`weights::MATE`] when it leaves
 /// the opponent checkmated, else 0 (stalemate or a repetition); no reply is searched.
 #[track_caller]
 #[allow(clippy::type_complexity)]

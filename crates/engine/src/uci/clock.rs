@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use crate::search::Search;
-use regex_chess_chess::notation::fen::Color;
+use regex_chess_chess::notation::Color;
 
 /// The moves a clock is assumed to have to last for when `movestogo` is not given.
 pub const MOVES_TO_GO: u64 = 25;

@@ -171,7 +171,7 @@ pub fn to_string(program: &Program) -> String {
 
 /// An error reading a program file.
 #[derive(Debug, thiserror::Error)]
-pub enum LoadError {
+pub enum ProgramFileError {
     /// The file could not be read.
     #[error("cannot read program {path}: {source}")]
     Io {
@@ -191,15 +191,15 @@ pub enum LoadError {
 }
 
 /// Reads, parses and validates the program at `path`.
-pub fn load(path: &Path, syntax: Syntax) -> Result<ValidProgram, LoadError> {
+pub fn load(path: &Path, syntax: Syntax) -> Result<ValidProgram, ProgramFileError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+    let text = std::fs::read_to_string(path).map_err(|source| ProgramFileError::Io {
         path: shown.clone(),
         source,
     })?;
     from_str(&text, syntax)
         .and_then(Program::validate)
-        .map_err(|source| LoadError::Program {
+        .map_err(|source| ProgramFileError::Program {
             path: shown,
             source,
         })

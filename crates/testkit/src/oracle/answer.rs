@@ -7,8 +7,8 @@
 //! Nothing here passes silently: a FEN the engine refuses, a run that fails and an answer
 //! that breaks the contract are each a difference, with the FEN in its message.
 
-use regex_chess_chess::eval;
 use regex_chess_chess::notation::fen::Fen;
+use regex_chess_chess::weights;
 use regex_chess_engine::reply::{Reply, Score};
 use regex_chess_engine::runner::{MovePicker, RunError};
 use regex_chess_engine::search::Search;
@@ -21,8 +21,8 @@ use super::variants::{self as oracle_variants, Spec};
 /// (the 3-ply search scores them `MATE - 5 (ply - 1)`) is a mate in 1, 1 or 2 moves.
 pub fn expected_score(cp: i32) -> Score {
     match cp {
-        eval::MATE => Score::Mate(1),
-        v if v == -eval::MATE || v == -oracle_variants::mate_on_ply(2) => Score::Mate(-1),
+        weights::MATE => Score::Mate(1),
+        v if v == -weights::MATE || v == -oracle_variants::mate_on_ply(2) => Score::Mate(-1),
         v if v == oracle_variants::mate_on_ply(3) => Score::Mate(2),
         v => Score::Cp(v),
     }

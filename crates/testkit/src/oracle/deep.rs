@@ -16,7 +16,7 @@ use super::variants::{Searched, is_noisy, opposition_term, rook_box_term};
 /// Which piece-square tables score a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tables {
-    /// The simplified tables of `src/chess/eval.rs` (the 2-ply variants').
+    /// The simplified tables of `crates/chess/src/weights.rs` (the 2-ply variants').
     Simplified,
     /// PeSTO's middlegame and endgame tables blended at the root's phase, taken to the
     /// middle of its bucket of five phases ([`bucket`]) when `bucketed`.

@@ -1,5 +1,5 @@
 //! The evaluation tables, written out again for the oracle from the values documented in
-//! `src/chess/eval.rs` (material 100/320/330/500/900/0, the piece-square tables, mate
+//! `crates/chess/src/weights.rs` (material 100/320/330/500/900/0, the piece-square tables, mate
 //! 20,000), so that the oracle shares no code with the rules built from the engine's copy.
 //!
 //! Here each table is written as it looks from white's side of a printed board: rank 8

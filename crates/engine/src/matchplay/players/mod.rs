@@ -52,7 +52,7 @@ fn rules_input(turn: &Turn<'_>) -> Result<RulesInput, MatchError> {
 /// A player's move, in UCI, and what it says about it: the FEN the move leads to, the
 /// score and the depth of its search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Choice {
+pub struct PlayedMove {
     /// The move in UCI (`e2e4`, `e7e8q`, castling as `e1g1`).
     pub uci: String,
     /// The FEN after the move as the player computed it.
@@ -63,18 +63,18 @@ pub struct Choice {
     pub depth: Option<u32>,
 }
 
-impl Choice {
+impl PlayedMove {
     /// The move `uci`, with nothing said about it.
-    pub fn of(uci: impl Into<String>) -> Choice {
-        Choice {
+    pub fn of(uci: impl Into<String>) -> PlayedMove {
+        PlayedMove {
             uci: uci.into(),
-            ..Choice::default()
+            ..PlayedMove::default()
         }
     }
 
     /// The choice the rules made: their move, the FEN after it, their score and depth.
-    fn of_rules(reply: &MoveReply) -> Choice {
-        Choice {
+    fn of_rules(reply: &MoveReply) -> PlayedMove {
+        PlayedMove {
             uci: reply.mv.to_string(),
             fen_after: Some(reply.fen_after.to_string()),
             score: reply.score,
@@ -95,7 +95,7 @@ pub trait Player: Send {
     }
 
     /// The move to play, or why there is none (the player then forfeits).
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError>;
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError>;
 }
 
 /// The FEN of a shakmaty position as the engine's contract writes it.
@@ -149,13 +149,13 @@ impl Player for RandomPlayer {
         Ok(())
     }
 
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
         let moves = sorted_moves(turn.pos);
         if moves.is_empty() {
             return Err(MatchError::NoLegalMove);
         }
         let m = &moves[self.rng.below(moves.len())];
-        Ok(Choice::of(uci_of(m)))
+        Ok(PlayedMove::of(uci_of(m)))
     }
 }
 
@@ -204,7 +204,7 @@ impl Player for MaterialPlayer {
         Ok(())
     }
 
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
         let moves = sorted_moves(turn.pos);
         let best = moves
             .iter()
@@ -213,7 +213,7 @@ impl Player for MaterialPlayer {
             .ok_or(MatchError::NoLegalMove)?;
         let best: Vec<&Move> = moves.iter().filter(|m| material_gain(m) == best).collect();
         let m = best[self.rng.below(best.len())];
-        Ok(Choice::of(uci_of(m)))
+        Ok(PlayedMove::of(uci_of(m)))
     }
 }
 
@@ -239,17 +239,17 @@ impl Player for EnginePlayer {
         self.name.clone()
     }
 
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
         let fen: Fen = fen_of(turn.pos).parse()?;
         let input = rules_input(turn)?;
         let thought = self
             .engine
             .think_given(&fen, &input, crate::Search::default_play())?;
         match &thought.reply {
-            Reply::Move(reply) => Ok(Choice {
+            Reply::Move(reply) => Ok(PlayedMove {
                 score: thought.report.score,
                 depth: thought.report.depth,
-                ..Choice::of_rules(reply)
+                ..PlayedMove::of_rules(reply)
             }),
             Reply::NoMove(status) => Err(MatchError::NoMove {
                 who: "the engine says",
@@ -282,11 +282,11 @@ impl Player for VariantPlayer {
         self.name.clone()
     }
 
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
         let fen: Fen = fen_of(turn.pos).parse()?;
         let input = rules_input(turn)?;
         match self.picker.run_with(&fen, &input)? {
-            Reply::Move(reply) => Ok(Choice::of_rules(&reply)),
+            Reply::Move(reply) => Ok(PlayedMove::of_rules(&reply)),
             Reply::NoMove(status) => Err(MatchError::NoMove {
                 who: "the rules say",
                 status: status.to_string(),

@@ -1,14 +1,14 @@
 //! A UCI engine as a match opponent: started as a child process, asked with `position`
 //! and `go`, read until `bestmove` (with a timeout for every answer), and stopped when
 //! the player is dropped. The score and depth of its last `info` line before `bestmove`
-//! go into its [`Choice`], for the PGN's move comments.
+//! go into its [`PlayedMove`], for the PGN's move comments.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-use super::{Choice, Player, Turn};
+use super::{PlayedMove, Player, Turn};
 use crate::matchplay::error::MatchError;
 use crate::reply::Score;
 
@@ -142,7 +142,7 @@ impl Player for UciPlayer {
         self.wait_for("readyok").map(|_| ())
     }
 
-    fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, MatchError> {
+    fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
         let mut position = format!("position fen {}", turn.start_fen);
         if !turn.moves.is_empty() {
             position.push_str(" moves ");
@@ -163,10 +163,10 @@ impl Player for UciPlayer {
                 path: self.settings.path.clone(),
             })?;
         let (score, depth) = last_info(&lines);
-        Ok(Choice {
+        Ok(PlayedMove {
             score,
             depth,
-            ..Choice::of(best)
+            ..PlayedMove::of(best)
         })
     }
 }

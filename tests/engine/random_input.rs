@@ -1,15 +1,15 @@
 //! The binary's doors on random input, drawn as the fuzz targets `uci_session` and
-//! `play_prompt` draw it (`crates/testkit/src/doors/`), from seeded bytes: UCI sessions through
+//! `play_prompt` draw it (`crates/testkit/src/random_input/`), from seeded bytes: UCI sessions through
 //! `regex-chess uci` and typed lines at `regex-chess play`, each judged by the same judge
 //! as the fuzz target's (shakmaty follows the game). `REGEX_CHESS_DOORS_SEED=N` adds a
 //! seed of your own (printed, with how to replay it).
 
 use regex_chess_testkit::binary;
-use regex_chess_testkit::doors;
+use regex_chess_testkit::random_input;
 
 use std::time::Duration;
 
-use doors::{Bytes, seeded};
+use random_input::{Bytes, seeded};
 use regex_chess_chess::pretty::{PROMPT_ENGINE, PROMPT_PLAYER};
 
 /// The end of a finished game's screen.
@@ -23,7 +23,7 @@ fn seeds(fixed: &[u64]) -> Vec<u64> {
         .and_then(|s| s.trim().parse().ok())
     {
         eprintln!(
-            "doors: seed {seed} (replay: REGEX_CHESS_DOORS_SEED={seed} cargo test --test engine doors::)"
+            "random input: seed {seed} (replay: REGEX_CHESS_DOORS_SEED={seed} cargo test --test engine random_input::)"
         );
         seeds.push(seed);
     }
@@ -35,10 +35,10 @@ fn seeds(fixed: &[u64]) -> Vec<u64> {
 fn uci_script(seed: u64, lines: usize) -> Vec<Vec<u8>> {
     let data = seeded(seed, 8192);
     let mut bytes = Bytes::new(&data);
-    let mut judge = doors::uci::Judge::new();
+    let mut judge = random_input::uci::Judge::new();
     let mut out = Vec::new();
     while out.len() < lines && !judge.quit() {
-        let line = doors::uci::line(&mut bytes, judge.position());
+        let line = random_input::uci::line(&mut bytes, judge.position());
         judge.sent(&line);
         judge.sent(b"isready");
         out.push(line);
@@ -114,7 +114,7 @@ fn long_move_lists_keep_the_game() {
 }
 
 /// Runs `regex-chess uci` on `lines`, each followed by `isready`, and judges what it
-/// prints with [`doors::uci::Judge`]; `what` names the session in a failure.
+/// prints with [`random_input::uci::Judge`]; `what` names the session in a failure.
 fn judge_session(what: &str, lines: &[Vec<u8>]) {
     let mut input = Vec::new();
     for line in lines {
@@ -141,7 +141,7 @@ fn judge_session(what: &str, lines: &[Vec<u8>]) {
         answers.push(answer);
     }
     answers.push(printed.collect());
-    let mut judge = doors::uci::Judge::new();
+    let mut judge = random_input::uci::Judge::new();
     for (k, line) in lines.iter().enumerate() {
         let answer = answers.get(k).cloned().unwrap_or_default();
         // The line's own output, then the `readyok` of the `isready` after it.
@@ -266,7 +266,7 @@ fn random_lines_typed_at_the_play_prompt_keep_the_game() {
     for seed in seeds(&[11, 12, 13]) {
         let data = seeded(seed, 4096);
         let mut bytes = Bytes::new(&data);
-        let fen = doors::FENS[bytes.below(doors::FENS.len())];
+        let fen = random_input::FENS[bytes.below(random_input::FENS.len())];
         let engine = if fen.split(' ').nth(1) == Some("w") {
             "black"
         } else {
@@ -283,11 +283,11 @@ fn random_lines_typed_at_the_play_prompt_keep_the_game() {
         ];
         let mut prompt = Prompt::start(&args);
         let first = prompt.screen().expect("the first board");
-        let mut judge = doors::play::Judge::new(board_of(&first))
+        let mut judge = random_input::play::Judge::new(board_of(&first))
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         for _ in 0..10 {
-            let line = doors::play::line(&mut bytes, judge.position());
-            let clipped = String::from_utf8(line.clone()).map(|t| doors::play::clip(&t));
+            let line = random_input::play::line(&mut bytes, judge.position());
+            let clipped = String::from_utf8(line.clone()).map(|t| random_input::play::clip(&t));
             if let Ok("quit" | "exit") = clipped.as_deref() {
                 break;
             }
