@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs every `#[ignore]`d volume test in release mode, one test file at a time, and
 # prints a summary fit for docs/verification.md (the commit, the start and end times,
-# and each file's result line). Exits non-zero when any volume fails.
+# and each file's result line). Exits non-zero when any volume fails. A test file is
+# named by its test binary and module, as it lies under tests/: `chess/play` is
+# tests/chess/play.rs, run as `cargo test --test chess -- --ignored play::`.
 #
 #   scripts/verify-full.sh            # every volume
-#   scripts/verify-full.sh chess_play # only the volumes of these test files
+#   scripts/verify-full.sh chess/play # only the volumes of these test files
 #   scripts/verify-full.sh --quiet    # without the progress lines
 #
 # While it runs, plain progress lines on standard error say which file runs and how each
-# ended (`verify-full: [3/9] chess_play ...`, then `verify-full: [3/9] chess_play ok in
+# ended (`verify-full: [3/9] chess/play ...`, then `verify-full: [3/9] chess/play ok in
 # 412 s (2 passed; ...), 1630 s in all`); `--quiet` leaves them out. Standard output holds
 # the summary (and the panics of a file that failed).
 #
@@ -32,8 +34,8 @@ files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   # Every test file that holds an ignored volume: not the strength screen (its ignore
   # reason starts "a screen"), which plays a match against Stockfish and judges nothing.
-  mapfile -t files < <(grep -lE '#\[ignore = "(full volume|volume|minutes)' tests/*.rs |
-    xargs -n1 basename | sed 's/\.rs$//' | sort)
+  mapfile -t files < <(grep -lE '#\[ignore = "(full volume|volume|minutes)' tests/*/*.rs |
+    sed 's#^tests/##; s/\.rs$//' | sort)
 fi
 export REGEX_CHESS_REQUIRE_ENGINES=1
 
@@ -41,7 +43,8 @@ commit=$(git rev-parse --short HEAD)
 dirty=$(git status --porcelain --untracked-files=no | head -1)
 echo "verify-full: commit ${commit}${dirty:+ (with uncommitted changes)}, started $(date -u '+%Y-%m-%d %H:%M UTC')"
 progress "building ${#files[@]} test files in release mode ..."
-cargo test --release --no-run --quiet $(printf -- '--test %s ' "${files[@]}") || exit 1
+binaries=$(printf '%s\n' "${files[@]}" | cut -d/ -f1 | sort -u)
+cargo test --release --no-run --quiet $(printf -- '--test %s ' $binaries) || exit 1
 progress "built in ${SECONDS} s"
 
 failed=0
@@ -52,7 +55,8 @@ for file in "${files[@]}"; do
   progress "[${index}/${#files[@]}] ${file} ..."
   start=$SECONDS
   log=$(mktemp)
-  if cargo test --release --quiet --test "$file" -- --ignored --test-threads=1 >"$log" 2>&1; then
+  if cargo test --release --quiet --test "${file%%/*}" -- --ignored --test-threads=1 \
+    "${file#*/}::" >"$log" 2>&1; then
     status=ok
   else
     status=FAILED

@@ -1,4 +1,4 @@
-//! Fuzz target: the `play` prompt on random typed lines (`tests/common/doors/play.rs`
+//! Fuzz target: the `play` prompt on random typed lines (`crates/testkit/src/doors/play.rs`
 //! draws them: legal moves in coordinates and SAN, near misses, `help`, noise, `%`, long
 //! lines, invalid UTF-8), through the `board` and `play` rules of a search variant, as
 //! `regex-chess play` runs them: a line that is not UTF-8 never reaches the rules, the
@@ -16,8 +16,7 @@ use libfuzzer_sys::fuzz_target;
 use regex_chess_engine::{self as engine, Output, Search};
 use regex_chess_machine::exec::{Executor, ExecutorKind};
 
-#[path = "../../tests/common/doors/mod.rs"]
-mod doors;
+use regex_chess_testkit::doors;
 
 /// The most lines of one input.
 const MAX_LINES: usize = 16;

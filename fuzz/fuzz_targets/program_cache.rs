@@ -1,5 +1,5 @@
 //! Fuzz target: the program cache on damaged, truncated and concurrent files
-//! (`tests/common/doors/cache.rs` draws the damage). Each input starts from a cache
+//! (`crates/testkit/src/doors/cache.rs` draws the damage). Each input starts from a cache
 //! directory holding the `legal-moves` program and its parsed patterns, damages one or
 //! both files (or puts another program's file in their place), then has one to three
 //! threads load the program at once. Every load must give the program the compiler
@@ -23,8 +23,7 @@ use regex_chess_machine::exec::fast::{self, Fast};
 use regex_chess_machine::exec::reference::Reference;
 use regex_chess_machine::program::ValidProgram;
 
-#[path = "../../tests/common/doors/mod.rs"]
-mod doors;
+use regex_chess_testkit::doors;
 
 const PROGRAM: &str = "legal-moves";
 const OTHER: &str = "apply-move";

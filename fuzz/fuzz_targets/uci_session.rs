@@ -1,4 +1,4 @@
-//! Fuzz target: a UCI session on random command lines (`tests/common/doors/uci.rs`
+//! Fuzz target: a UCI session on random command lines (`crates/testkit/src/doors/uci.rs`
 //! draws them from the input: GUI commands, garbage, `%`, invalid UTF-8, long lines),
 //! with the rules as its engine (`RulesEngine`, as `regex-chess uci` runs it). The
 //! session must never panic, must answer every `isready` with `readyok`, and every
@@ -19,8 +19,7 @@ use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
 use regex_chess_engine::uci::{Engine, EngineError, RulesEngine, Session, Thought};
 
-#[path = "../../tests/common/doors/mod.rs"]
-mod doors;
+use regex_chess_testkit::doors;
 
 /// The most lines of one input.
 const MAX_LINES: usize = 40;

@@ -105,6 +105,7 @@ pub mod lower;
 pub mod passes;
 pub mod report;
 pub mod types;
+pub mod verify;
 
 use ir::IrProgram;
 use regex_chess_machine::program::Program;
@@ -160,22 +161,33 @@ pub struct Compiled {
 /// Runs the enabled passes on `ir` and lowers the result.
 pub fn compile(ir: IrProgram, options: &CompileOptions) -> Compiled {
     let mut report = PassReport::default();
+    // Debug builds and tests check the IR as recorded and after every pass.
+    let check = |ir: &IrProgram, stage: &str| {
+        if cfg!(debug_assertions) {
+            verify::assert_valid(ir, stage);
+        }
+    };
+    check(&ir, "as recorded");
     report.stages.push(Stage::measure("recorded", &ir));
     let mut ir = ir;
     if options.const_inline {
         ir = passes::constants::run(&ir);
+        check(&ir, "after const-inline");
         report.stages.push(Stage::measure("const-inline", &ir));
     }
     if options.dead_var_elim {
         ir = passes::dead_vars::run(&ir);
+        check(&ir, "after dead-var-elim");
         report.stages.push(Stage::measure("dead-var-elim", &ir));
     }
     if options.peephole {
         ir = passes::peephole::run(&ir);
+        check(&ir, "after peephole");
         report.stages.push(Stage::measure("peephole", &ir));
     }
     if options.joins {
         ir = passes::peephole::run(&passes::joins::run(&ir));
+        check(&ir, "after joins");
         report.stages.push(Stage::measure("joins", &ir));
     }
     let program = lower::lower(&ir);

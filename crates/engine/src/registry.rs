@@ -8,7 +8,7 @@
 //! To add a program that is not a search: write a `fn() -> IrProgram` that records it with
 //! the DSL ([`regex_chess_compiler::dsl`]; document the input state it expects and the
 //! variables it leaves), add a [`Fixed`] to [`FIXED`], and test it against a native
-//! computation on both executors (see `tests/programs.rs`). Then `regex-chess compile
+//! computation on both executors (see `tests/compiler/programs.rs`). Then `regex-chess compile
 //! --program NAME -o NAME.json` builds it and `regex-chess run NAME.json --state FILE`
 //! runs it.
 

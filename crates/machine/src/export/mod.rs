@@ -31,7 +31,7 @@
 //!   ([`json`]) cannot carry that, so it refuses such a rule.
 //!
 //! Whatever cannot be written with the same meaning is refused with an [`ExportError`]
-//! naming the rule. The cross-engine tests (`tests/exports.rs`) run the exports with
+//! naming the rule. The cross-engine tests (`tests/machine/exports.rs`) run the exports with
 //! CPython and Node.js and compare every final state with the executors byte for byte.
 
 pub mod js;

@@ -1,0 +1,396 @@
+//! The fast-versus-reference comparison shared by `tests/machine/equivalence.rs` and the fuzz
+//! target `fuzz/fuzz_targets/exec_equivalence.rs` (which includes this file by path):
+//! cutting a program where its state grows too large, and checking that every way of
+//! running the fast executor gives what the reference gives, rule by rule (match count,
+//! state length, state contents by hash, the `skipped` flag), over early stops and rule
+//! ranges.
+//!
+//! It uses only the library's public API, so that both crates can compile it.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
+
+use regex_chess_machine::exec::fast::Fast;
+use regex_chess_machine::exec::reference::Reference;
+use regex_chess_machine::exec::{Executor, NoObserver, Observer, RuleReport, RunStats, trace};
+use regex_chess_machine::program::{Program, ValidProgram};
+
+/// Records what every rule did, in order (used by the equivalence tests, not by the
+/// fuzz target).
+#[derive(Default)]
+pub struct Recorder {
+    pub reports: Vec<(usize, RuleReport)>,
+}
+
+impl Observer for Recorder {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        _: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        self.reports.push((index, *report));
+        ControlFlow::Continue(())
+    }
+}
+
+/// How far past the cap the state of the rule that outgrows it may go for that rule to
+/// be kept: an empty pattern, or one that matches at every char, multiplies the state by
+/// its replacement's length, and a 1 MB state can come out at 6 MB and more, which the
+/// comparison (seven runs, under the fuzzer's sanitizer and coverage counters) then
+/// spends minutes on.
+const OUTGROW_FACTOR: usize = 4;
+
+/// Stops the run after the first rule that leaves the state longer than `limit`, or
+/// before the first rule whose work would bring the run's past `work_limit`, and says
+/// how many rules to keep: the rule that outgrew the cap too when its state is at most
+/// [`OUTGROW_FACTOR`] times `limit`; the rules before the one that would spend the
+/// budget (which never runs).
+struct Cap<'a> {
+    program: &'a ValidProgram,
+    limit: usize,
+    work_limit: u64,
+    /// The work of the rules run so far.
+    work: u64,
+    keep: Option<usize>,
+}
+
+/// What rule `index` of `program` costs on a state of `len` bytes, in the units of
+/// [`cut_at_work`]: the bytes it scans, times a share of its pattern's length (a long
+/// pattern's automaton walks each byte through more states, and the reference's capture
+/// engine pays for every one of them).
+pub fn rule_work(program: &ValidProgram, index: usize, len: usize) -> u64 {
+    let pattern = program.rules()[index].pattern.len() as u64;
+    (len as u64 + 1).saturating_mul(1 + pattern / 64)
+}
+
+impl Cap<'_> {
+    /// Adds the work of rule `index` on a state of `len` bytes; false when it would
+    /// bring the run past the budget.
+    fn afford(&mut self, index: usize, len: usize) -> bool {
+        let work = self
+            .work
+            .saturating_add(rule_work(self.program, index, len));
+        self.work = work;
+        work <= self.work_limit
+    }
+}
+
+impl Observer for Cap<'_> {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        _: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        if report.state_len > self.limit {
+            let keep_it = report.state_len <= self.limit.saturating_mul(OUTGROW_FACTOR);
+            self.keep = Some(index + usize::from(keep_it));
+            return ControlFlow::Break(());
+        }
+        let next = index + 1;
+        if next < self.program.rules().len() && !self.afford(next, report.state_len) {
+            self.keep = Some(next);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+    fn wants_match_counts(&self) -> bool {
+        false
+    }
+    fn reads_states(&self) -> bool {
+        false
+    }
+}
+
+/// `program` cut after the first rule where the reference's state outgrows `limit` on
+/// any of `states`, or before it when that state is more than [`OUTGROW_FACTOR`] times
+/// `limit` (the whole program when no state outgrows `limit`).
+pub fn cut_at_cap(program: ValidProgram, states: &[String], limit: usize) -> ValidProgram {
+    cut_at_work(program, states, limit, u64::MAX)
+}
+
+/// [`cut_at_cap`], and cut before the first rule that brings a run's work on any of
+/// `states` past `work_limit` (the sum of [`rule_work`] over the rules run): the bound
+/// that keeps a fuzz input's time in proportion to its size.
+pub fn cut_at_work(
+    program: ValidProgram,
+    states: &[String],
+    limit: usize,
+    work_limit: u64,
+) -> ValidProgram {
+    let reference = Reference::new(program.clone());
+    let mut keep = program.rules().len();
+    for state in states {
+        let mut cap = Cap {
+            program: &program,
+            limit,
+            work_limit,
+            work: 0,
+            keep: None,
+        };
+        if !program.rules().is_empty() && !cap.afford(0, state.len()) {
+            return Program::from_rules(Vec::new())
+                .validate()
+                .expect("the empty program is valid");
+        }
+        reference.run_observed(state, &mut cap);
+        if let Some(rules) = cap.keep {
+            keep = keep.min(rules);
+        }
+    }
+    if keep == program.rules().len() {
+        return program;
+    }
+    Program::from_rules(program.rules()[..keep].to_vec())
+        .validate()
+        .expect("a prefix of a valid program is valid")
+}
+
+fn divergence_report(reference: &Reference, fast: &Fast, state: &str) -> String {
+    match trace::first_divergence(reference, fast, state) {
+        Some(divergence) => divergence.to_string(),
+        None => "trace::first_divergence finds no rule where the states differ".to_string(),
+    }
+}
+
+/// A hash of a state's bytes.
+pub fn digest(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// What one rule did: its index, its report and a hash of the state after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Step {
+    index: usize,
+    report: RuleReport,
+    state: u64,
+}
+
+/// Records every rule's report and the hash of the state after it, and stops the run
+/// after rule `stop_after` when set. With `hint_no_reads` it tells the executor it
+/// reads no states (and still reads them: the executor must then rebuild them).
+#[derive(Default)]
+struct Steps {
+    steps: Vec<Step>,
+    stop_after: Option<usize>,
+    hint_no_reads: bool,
+}
+
+impl Observer for Steps {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        state: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        self.steps.push(Step {
+            index,
+            report: *report,
+            state: digest(&state()),
+        });
+        if self.stop_after == Some(index) {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn reads_states(&self) -> bool {
+        !self.hint_no_reads
+    }
+}
+
+/// Compares the fast executor's steps with the reference's: the same rules in the same
+/// order, and for each the same match count, state length and state contents (by hash);
+/// a rule the fast executor reports as skipped must have left the state as it was.
+fn compare_steps(
+    fast: &Fast,
+    start: u64,
+    theirs: &[Step],
+    ours: &[Step],
+    what: &str,
+) -> Result<(), String> {
+    let (got, want): (Vec<usize>, Vec<usize>) = (
+        theirs.iter().map(|s| s.index).collect(),
+        ours.iter().map(|s| s.index).collect(),
+    );
+    if got != want {
+        return Err(format!(
+            "{what}: rules reported {got:?}, the reference reports {want:?}"
+        ));
+    }
+    let mut before = start;
+    for (theirs, ours) in theirs.iter().zip(ours) {
+        let rule = &fast.program().rules()[theirs.index];
+        let describe = || {
+            format!(
+                "{what}: rule {} ({:?} -> {:?}, skipped by fast: {})",
+                theirs.index, rule.pattern, rule.replacement, theirs.report.skipped
+            )
+        };
+        let (t, o) = (
+            (theirs.report.matches, theirs.report.state_len),
+            (ours.report.matches, ours.report.state_len),
+        );
+        if t != o {
+            return Err(format!(
+                "{}: (matches, state length) differ, fast {t:?} vs reference {o:?}",
+                describe()
+            ));
+        }
+        if theirs.state != ours.state {
+            return Err(format!(
+                "{}: the states after it differ (same length)",
+                describe()
+            ));
+        }
+        if theirs.report.skipped && ours.state != before {
+            return Err(format!(
+                "{}: skipped, but the reference's state changed",
+                describe()
+            ));
+        }
+        before = ours.state;
+    }
+    Ok(())
+}
+
+/// Every way of running `fast` on `state` must give what `reference` gives:
+/// - `run`, `run_with_stats` and `run_observed`: the final state; for every rule the
+///   match count, the state length and the state itself (by hash); a rule reported
+///   skipped must not change the state; the run's totals, skipped rules included;
+/// - the same through an observer that says it reads no states (and reads them);
+/// - an observer that stops the run after a rule (saying it reads states or not): the
+///   same reports up to it and the state there;
+/// - `run_range` over several ranges (empty, from the start, to the end, in the
+///   middle, chained): the state each gives from `state`.
+///
+/// The error says what differs.
+pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), String> {
+    let n = reference.program().rules().len();
+    let mut expected = Steps::default();
+    let want = reference.run_observed(state, &mut expected);
+    let differ = |how: &str| {
+        Err(format!(
+            "final states differ ({how})\n{}",
+            divergence_report(reference, fast, state)
+        ))
+    };
+
+    if fast.run(state) != want {
+        return differ("run");
+    }
+    let (got, stats) = fast.run_with_stats(state);
+    if got != want {
+        return differ("run_with_stats");
+    }
+    let mut observed = Steps::default();
+    if fast.run_observed(state, &mut observed) != want {
+        return differ("run_observed");
+    }
+    if observed.steps.len() != n {
+        return Err(format!(
+            "run_observed reported {} rules of {n}",
+            observed.steps.len()
+        ));
+    }
+    let start = digest(state);
+    compare_steps(
+        fast,
+        start,
+        &observed.steps,
+        &expected.steps,
+        "run_observed",
+    )?;
+    let mut unhinted = Steps {
+        hint_no_reads: true,
+        ..Steps::default()
+    };
+    if fast.run_observed(state, &mut unhinted) != want {
+        return differ("run_observed by an observer that says it reads no states");
+    }
+    let what = "run_observed by an observer that says it reads no states";
+    compare_steps(fast, start, &unhinted.steps, &expected.steps, what)?;
+
+    let mut want_stats = RunStats::default();
+    for step in &expected.steps {
+        want_stats.record(&step.report);
+    }
+    if stats.matches != want_stats.matches {
+        return Err(format!(
+            "run_with_stats match totals differ: fast {} vs reference {}",
+            stats.matches, want_stats.matches
+        ));
+    }
+    if stats.max_state_len != want_stats.max_state_len {
+        return Err(format!(
+            "run_with_stats largest states differ: fast {} vs reference {}",
+            stats.max_state_len, want_stats.max_state_len
+        ));
+    }
+    let skipped = observed.steps.iter().filter(|s| s.report.skipped).count();
+    if (stats.rules_applied, stats.rules_skipped) != (n - skipped, skipped) {
+        return Err(format!(
+            "run_with_stats counts {} applied and {} skipped rules of {n}; the observed \
+             run skipped {skipped}",
+            stats.rules_applied, stats.rules_skipped
+        ));
+    }
+
+    // Early stops: after the first rule, a middle one and the last.
+    let mut stops = vec![0, n / 3, n.saturating_sub(1)];
+    stops.dedup();
+    for stop in stops.into_iter().filter(|&s| s < n) {
+        for hint_no_reads in [false, true] {
+            let mut ours = Steps {
+                stop_after: Some(stop),
+                ..Steps::default()
+            };
+            let mut theirs = Steps {
+                stop_after: Some(stop),
+                hint_no_reads,
+                ..Steps::default()
+            };
+            let want = reference.run_observed(state, &mut ours);
+            let got = fast.run_observed(state, &mut theirs);
+            let what = format!("a run stopped after rule {stop} (hint_no_reads {hint_no_reads})");
+            compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
+            if got != want {
+                return Err(format!("{what} returns another state"));
+            }
+        }
+    }
+
+    // Ranges, each from the given state.
+    let (third, middle) = (n / 3, n / 2);
+    let ranges = [
+        0..0,
+        middle..middle,
+        0..third,
+        third..n,
+        third..middle.max(third),
+        (n / 4)..(3 * n / 4),
+        n.saturating_sub(1)..n,
+    ];
+    for range in ranges {
+        let mut ours = Steps::default();
+        let mut theirs = Steps::default();
+        let want = reference.run_range(state, range.clone(), &mut ours);
+        let got = fast.run_range(state, range.clone(), &mut theirs);
+        let what = format!("run_range {range:?}");
+        compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
+        if got != want {
+            return Err(format!("{what} returns another state"));
+        }
+    }
+    let first = fast.run_range(state, 0..middle, &mut NoObserver);
+    if fast.run_range(&first, middle..n, &mut NoObserver) != want {
+        return Err(format!(
+            "running rules 0..{middle} then {middle}..{n} gives another state"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,87 @@
+//! How many cases an equivalence property runs and from which seed, for
+//! `tests/machine/equivalence.rs` and `tests/machine/equivalence_wide.rs` alike.
+//!
+//! - **Count**: a quarter of a property's full count in plain `cargo test` (the README's
+//!   quick suite), all of it with `REGEX_CHESS_VOLUME=full` (CI's release run), twice as
+//!   many with `double`; `PROPTEST_CASES` overrides.
+//! - **Seed**: fixed per file and count, so that plain `cargo test` is the same run every
+//!   time; `REGEX_CHESS_SEED=<number>` runs (and replays) another, `clock` picks a new
+//!   one, and each property then prints it with the command that replays the run (CI's
+//!   rotating seed, docs/fuzzing.md); `PROPTEST_RNG_SEED` is proptest's own override.
+//!
+//! Every property prints its count of cases (seen with `--nocapture`), which is how the
+//! documents count them instead of writing numbers that drift.
+
+use std::sync::OnceLock;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
+
+/// The variable that sets the run's seed: a number replays a run, `clock` picks a new
+/// seed from the clock.
+pub const SEED_VAR: &str = "REGEX_CHESS_SEED";
+
+/// How many of a property's `full` count of cases run (see the module's doc).
+pub fn share(full: u32) -> u32 {
+    match std::env::var("REGEX_CHESS_VOLUME").as_deref() {
+        Ok("full") => full,
+        Ok("double") => full * 2,
+        _ => full.div_ceil(4),
+    }
+}
+
+/// The run's seed, when [`SEED_VAR`] sets one (read once: every property of the run
+/// derives its seed from the same one).
+pub fn run_seed() -> Option<u64> {
+    static SEED: OnceLock<Option<u64>> = OnceLock::new();
+    *SEED.get_or_init(|| {
+        let Ok(value) = std::env::var(SEED_VAR) else {
+            return None;
+        };
+        let seed = match value.trim() {
+            "clock" => SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |since| since.as_nanos() as u64),
+            number => number.parse().unwrap_or_else(|_| {
+                panic!("{SEED_VAR}={value:?}: expected a whole number or `clock`")
+            }),
+        };
+        Some(seed)
+    })
+}
+
+/// `cases` cases (scaled by [`share`]) of the test file `file` (`equivalence`, say),
+/// from the file's fixed seed `fixed_base` plus the count, unless the environment asks
+/// for something else; failures are kept in the file's `proptest-regressions`.
+pub fn config(file: &str, fixed_base: u64, cases: u32) -> Config {
+    let base = Config::default();
+    let cases = if std::env::var_os("PROPTEST_CASES").is_some() {
+        base.cases
+    } else {
+        share(cases)
+    };
+    let rng_seed = match (run_seed(), base.rng_seed) {
+        (Some(seed), _) => {
+            // The cases' number is part of each property's seed: the replay runs as many.
+            let volume: String = ["REGEX_CHESS_VOLUME", "PROPTEST_CASES"]
+                .iter()
+                .filter_map(|name| std::env::var(name).ok().map(|v| format!(" {name}={v}")))
+                .collect();
+            eprintln!(
+                "{file}: run seed {seed}; replay:{volume} {SEED_VAR}={seed} cargo test --release --test machine {file}::"
+            );
+            RngSeed::Fixed(seed.wrapping_add(u64::from(cases)))
+        }
+        (None, RngSeed::Random) => RngSeed::Fixed(fixed_base + u64::from(cases)),
+        (None, fixed) => fixed,
+    };
+    eprintln!("{file}: a property of {cases} cases");
+    Config {
+        cases,
+        rng_seed,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..base
+    }
+}

@@ -1,0 +1,10 @@
+//! The engine layer: UCI sessions (scripted, GUI-style, python-chess), the match
+//! plumbing, the program cache, and random input at the binary's doors.
+//!
+//! One test binary per subject (the test kit, `regex-chess-testkit`, holds what they share);
+//! `cargo test --test engine MODULE::` runs one module's tests.
+
+mod doors;
+mod matchplay;
+mod program_cache;
+mod uci;

@@ -1,0 +1,133 @@
+"""Plays regex-chess against Stockfish with real clocks, through python-chess.
+
+Usage: python3 tests/engine/uci_match.py REGEX_CHESS STOCKFISH GAMES BASE_SECONDS INCREMENT_SECONDS
+       [--skill N] [--openings FILE] [--log FILE] [--first N]
+
+Both engines get `go wtime .. btime .. winc .. binc ..` with the clocks this script keeps
+(wall-clock time from sending `go` to reading `bestmove`, the increment added after the
+move). A side whose clock runs out loses on time. Games alternate colours and start from
+the openings file's FENs in order (one FEN a line, `;` comments after it), or the start
+position. python-chess judges every move and the end of the game (the fifty-move rule and
+threefold repetition are claimed at once; 300 plies is a draw).
+
+Prints one line a game and a summary: `RESULT +W =D -L timeouts T` from regex-chess's
+view, plus the slowest move it made and the least time it had left.
+"""
+
+import argparse
+import time
+
+import chess
+import chess.engine
+
+MAX_PLIES = 300
+
+
+def read_openings(path):
+    if not path:
+        return [chess.STARTING_FEN]
+    fens = []
+    with open(path) as f:
+        for line in f:
+            line = line.split(";")[0].strip()
+            if line and not line.startswith("#"):
+                fens.append(line)
+    return fens
+
+
+def play_game(ours, theirs, fen, ours_white, base, inc, log):
+    board = chess.Board(fen)
+    clocks = {chess.WHITE: base, chess.BLACK: base}
+    slowest = 0.0
+    least_left = base
+    for engine in (ours, theirs):
+        engine.protocol.send_line("ucinewgame")
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            return outcome.winner, outcome.termination.name, slowest, least_left
+        if len(board.move_stack) >= MAX_PLIES:
+            return None, "MAX_PLIES", slowest, least_left
+        mover = board.turn
+        engine = ours if (mover == chess.WHITE) == ours_white else theirs
+        limit = chess.engine.Limit(
+            white_clock=clocks[chess.WHITE],
+            black_clock=clocks[chess.BLACK],
+            white_inc=inc,
+            black_inc=inc,
+        )
+        started = time.monotonic()
+        result = engine.play(board, limit)
+        spent = time.monotonic() - started
+        clocks[mover] -= spent
+        if engine is ours:
+            slowest = max(slowest, spent)
+            least_left = min(least_left, clocks[mover])
+            if log:
+                log.write(f"{board.fen()}\t{spent * 1000:.0f} ms\t{clocks[mover]:.2f} s left\n")
+        if clocks[mover] < 0:
+            return (not mover), "TIME_FORFEIT", slowest, least_left
+        clocks[mover] += inc
+        if result.move is None or result.move not in board.legal_moves:
+            return (not mover), f"ILLEGAL {result.move}", slowest, least_left
+        board.push(result.move)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("regex_chess")
+    parser.add_argument("stockfish")
+    parser.add_argument("games", type=int)
+    parser.add_argument("base", type=float)
+    parser.add_argument("inc", type=float)
+    parser.add_argument("--skill", type=int, default=0)
+    parser.add_argument("--openings")
+    parser.add_argument("--log")
+    parser.add_argument("--first", type=int, default=1, help="the number of the first game")
+    args = parser.parse_args()
+    log = open(args.log, "a") if args.log else None
+    openings = read_openings(args.openings)
+    ours = chess.engine.SimpleEngine.popen_uci([args.regex_chess, "uci"])
+    theirs = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    theirs.configure({"Skill Level": args.skill, "Threads": 1, "Hash": 16})
+    wins = draws = losses = timeouts = 0
+    slowest = 0.0
+    least_left = args.base
+    try:
+        for game in range(args.first - 1, args.first - 1 + args.games):
+            fen = openings[(game // 2) % len(openings)]
+            ours_white = game % 2 == 0
+            winner, how, slow, left = play_game(
+                ours, theirs, fen, ours_white, args.base, args.inc, log
+            )
+            slowest = max(slowest, slow)
+            least_left = min(least_left, left)
+            ours_color = chess.WHITE if ours_white else chess.BLACK
+            if winner is None:
+                draws += 1
+                score = "="
+            elif winner == ours_color:
+                wins += 1
+                score = "+"
+            else:
+                losses += 1
+                score = "-"
+                if how == "TIME_FORFEIT":
+                    timeouts += 1
+            side = "white" if ours_white else "black"
+            print(
+                f"game {game + 1}: regex-chess {side} {score} {how} "
+                f"(slowest move {slow:.2f} s, least left {left:.2f} s)",
+                flush=True,
+            )
+    finally:
+        ours.quit()
+        theirs.quit()
+    print(
+        f"RESULT +{wins} ={draws} -{losses} timeouts {timeouts} "
+        f"slowest move {slowest:.2f} s least left {least_left:.2f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
