@@ -128,6 +128,13 @@ fn a_replay_steps_through_every_rule_to_the_run_state() {
     assert_eq!(machine.replay_state(), Some(end.as_str()));
 }
 
+/// `program` under another name, so its files carry another key.
+fn play_like(program: &ValidProgram) -> ValidProgram {
+    let mut inner = program.program().clone();
+    inner.name = "another".into();
+    inner.validate().expect("the same rules validate")
+}
+
 #[test]
 fn files_of_another_program_or_damaged_are_refused() {
     let program = hand_written();
@@ -135,7 +142,13 @@ fn files_of_another_program_or_damaged_are_refused() {
     let other = Machine::from_files("play", &bytes, &parses)
         .unwrap_err()
         .to_string();
-    assert!(other.contains("another build or program"), "{other}");
+    // The pair carries its own key, so a file of another program is told by its name.
+    assert!(other.contains("holds the program `hand-written`"), "{other}");
+    let (_, foreign_parses) = files(&play_like(&program));
+    let error = Machine::from_files("hand-written", &bytes, &foreign_parses)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("the parses: written for another build"), "{error}");
     let mut damaged = bytes.clone();
     let last = damaged.len() - 1;
     damaged[last] ^= 1;
