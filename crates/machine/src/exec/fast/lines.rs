@@ -40,7 +40,8 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 use super::linear::{lines_loop, memchr_any, tail_run};
 use super::lockstep::{self, Answer, Outcome, Stats};
 use super::nfa_form;
-use super::syntax::{self, AsciiDfa, DecodeError, Direction, Reader, put, put_bytes};
+use super::syntax::{self, AsciiDfa, DecodeError, Direction};
+use crate::codec::{Reader, put, put_bytes};
 
 /// A pattern of the shape `L (?:C*\n)* M R T`, ready to search.
 #[derive(Debug)]

@@ -22,7 +22,8 @@ use memchr::memmem;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{Hir, HirKind};
 
-use super::syntax::{DecodeError, Reader, put, put_bytes};
+use super::syntax::DecodeError;
+use crate::codec::{Reader, put, put_bytes};
 
 /// How common each ASCII byte is in the machine's states, 0 (never seen) to 255 (the
 /// most common, `.`), on a log scale: measured over the states of the `play` program on
@@ -230,8 +231,8 @@ impl Literals {
             None
         };
         let edge = |reader: &mut Reader<'_>| match reader.byte()? {
-            0 => Ok(Edge::FromStart(reader.number()?)),
-            1 => Ok(Edge::FromEnd(reader.number()?)),
+            0 => Ok(Edge::FromStart(reader.varint()?)),
+            1 => Ok(Edge::FromEnd(reader.varint()?)),
             _ => Err(DecodeError("bad edge")),
         };
         let n = reader.count()?;

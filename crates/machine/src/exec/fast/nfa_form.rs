@@ -36,7 +36,8 @@ use regex_automata::nfa::thompson::{Builder, NFA, State, Transition};
 use regex_automata::util::look::{Look, LookMatcher};
 use regex_automata::util::primitives::{PatternID, StateID};
 
-use super::syntax::{DecodeError, Reader, put};
+use super::syntax::DecodeError;
+use crate::codec::{Reader, put};
 
 /// State tags of the stored form.
 mod tag {
@@ -315,11 +316,11 @@ pub fn decode(bytes: &[u8]) -> Result<NFA, DecodeError> {
     let (utf8, reverse) = (reader.flag()?, reader.flag()?);
     let line_terminator = reader.byte()?;
     let (start_anchored, start_unanchored, start_pattern) =
-        (reader.number()?, reader.number()?, reader.number()?);
+        (reader.varint()?, reader.varint()?, reader.varint()?);
     let n = reader.count()?;
     let mut names = Vec::with_capacity(n);
     for _ in 0..n {
-        names.push(match reader.number()? {
+        names.push(match reader.varint()? {
             0 => None,
             len => Some(
                 std::str::from_utf8(reader.take(len - 1)?)
@@ -329,7 +330,7 @@ pub fn decode(bytes: &[u8]) -> Result<NFA, DecodeError> {
     }
     let len = reader.count()?;
     let sid = |reader: &mut Reader<'_>| {
-        let n = reader.number()?;
+        let n = reader.varint()?;
         if n >= len {
             return Err(DecodeError("a state pointing outside the NFA"));
         }

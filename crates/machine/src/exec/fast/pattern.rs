@@ -77,7 +77,8 @@ use super::literal::{self, KnownPrefix, Literals, Prefix};
 use super::lockstep::{self, Ahead, Outcome};
 use super::nfa_form;
 use super::starts::{Needle, Starts};
-use super::syntax::{self, AsciiDfa, DecodeError, Direction, Reader};
+use super::syntax::{self, AsciiDfa, DecodeError, Direction};
+use crate::codec::{Reader, put, put_bytes};
 
 /// Texts at least this long count towards choosing between anchored and unanchored
 /// search (see [`Compiled::begin_rule`]); shorter ones (single threads of a segmented
@@ -364,7 +365,7 @@ impl Plain {
     /// Appends the stored form, or returns false when a part is not kept (see
     /// [`Compiled::store`]); `out` may then hold part of it.
     fn encode(&self, out: &mut Vec<u8>) -> bool {
-        syntax::put(out, self.slot_len);
+        put(out, self.slot_len);
         if !self.literals.encode(out) {
             return false;
         }
@@ -387,7 +388,7 @@ impl Plain {
             None => out.push(0),
             Some(form) => {
                 out.push(1);
-                syntax::put_bytes(out, form);
+                put_bytes(out, form);
             }
         }
         true
@@ -396,7 +397,7 @@ impl Plain {
     /// Reads what [`Plain::encode`] wrote (all of `bytes`).
     fn decode(bytes: &[u8]) -> Result<Plain, DecodeError> {
         let mut reader = Reader::new(bytes);
-        let slot_len = reader.number()?;
+        let slot_len = reader.varint()?;
         let literals = Literals::decode(&mut reader)?;
         if slot_len == 0 || slot_len % 2 == 1 || literals.fixed_groups.len() != slot_len / 2 {
             return Err(DecodeError("groups that do not fit the pattern"));

@@ -35,7 +35,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use regex_syntax::hir::Hir;
 
 use super::literal::{self, KnownPrefix};
-use super::syntax::{self, DecodeError, Reader, put, put_bytes};
+use super::syntax::{self, DecodeError};
+use crate::codec::{Reader, put, put_bytes};
 
 /// The literals every match of a pattern needs, in [`literal::Literals::needed`] order.
 pub type Needed = Box<[Box<[u8]>]>;
@@ -115,16 +116,16 @@ pub fn remember(table: &[u8]) -> Result<usize, DecodeError> {
     let n = reader.count()?;
     let mut entries = Vec::with_capacity(n);
     for _ in 0..n {
-        let len = reader.number()?;
+        let len = reader.varint()?;
         let pattern =
             std::str::from_utf8(reader.take(len)?).map_err(|_| DecodeError("pattern not UTF-8"))?;
-        let len = reader.number()?;
+        let len = reader.varint()?;
         let form = Arc::<[u8]>::from(reader.take(len)?);
         let tag = reader.take(1)?[0];
         let count = reader.count()?;
         let needed = (0..count)
             .map(|_| {
-                let len = reader.number()?;
+                let len = reader.varint()?;
                 Ok(Box::<[u8]>::from(reader.take(len)?))
             })
             .collect::<Result<Box<[_]>, DecodeError>>()?;

@@ -32,6 +32,8 @@
 use std::sync::OnceLock;
 
 use regex_automata::hybrid::dfa as hybrid;
+
+use crate::codec::{Malformed, Reader, put};
 use regex_automata::nfa::thompson::NFA;
 use regex_automata::util::syntax as automata_syntax;
 use regex_syntax::hir::{
@@ -282,9 +284,12 @@ pub struct DecodeError(pub(super) &'static str);
 
 /// The HIR whose binary form ([`encode`]) is all of `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<Hir, DecodeError> {
-    let mut reader = Reader::new(bytes);
+    let mut reader = HirReader {
+        r: Reader::new(bytes),
+        ascii: false,
+    };
     let hir = reader.hir(0)?;
-    if reader.at != bytes.len() {
+    if !reader.r.at_end() {
         return Err(DecodeError("bytes after the end"));
     }
     Ok(hir)
@@ -293,158 +298,46 @@ pub fn decode(bytes: &[u8]) -> Result<Hir, DecodeError> {
 /// [`ascii_hir`] of the HIR whose binary form is all of `bytes`, read in one pass (the
 /// lazy DFAs' form, without building the whole parse first).
 pub fn decode_ascii(bytes: &[u8]) -> Result<Hir, DecodeError> {
-    let mut reader = Reader::new(bytes);
-    reader.ascii = true;
+    let mut reader = HirReader {
+        r: Reader::new(bytes),
+        ascii: true,
+    };
     let hir = reader.hir(0)?;
-    if reader.at != bytes.len() {
+    if !reader.r.at_end() {
         return Err(DecodeError("bytes after the end"));
     }
     Ok(hir)
 }
 
-/// Appends `n` as a LEB128 varint.
-pub(super) fn put(out: &mut Vec<u8>, mut n: usize) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
+impl From<Malformed> for DecodeError {
+    fn from(Malformed(problem): Malformed) -> DecodeError {
+        DecodeError(problem)
     }
-    out.push(n as u8);
 }
 
-/// Appends `bytes` with its length first (what [`Reader::bytes`] reads).
-pub(super) fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    put(out, bytes.len());
-    out.extend_from_slice(bytes);
-}
-
-/// Appends `n` as 16 little-endian bytes (what [`Reader::u128`] reads).
-pub(super) fn put_u128(out: &mut Vec<u8>, n: u128) {
-    out.extend_from_slice(&n.to_le_bytes());
-}
-
-/// A cursor over the binary form (and over tables of the same numbers and bytes).
-pub(super) struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    /// Unicode classes are cut down to their ASCII chars as they are read.
+/// The codec's reader of the binary form, which cuts Unicode classes down to their ASCII
+/// chars as they are read when `ascii`.
+struct HirReader<'a> {
+    r: Reader<'a>,
     ascii: bool,
 }
 
-impl<'a> Reader<'a> {
-    /// A cursor at the start of `bytes`.
-    pub(super) fn new(bytes: &'a [u8]) -> Reader<'a> {
-        Reader {
-            bytes,
-            at: 0,
-            ascii: false,
-        }
-    }
-
-    /// Whether every byte has been read.
-    pub(super) fn at_end(&self) -> bool {
-        self.at == self.bytes.len()
-    }
-
-    pub(super) fn byte(&mut self) -> Result<u8, DecodeError> {
-        let b = *self.bytes.get(self.at).ok_or(DecodeError("cut short"))?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    pub(super) fn number(&mut self) -> Result<usize, DecodeError> {
-        let mut n = 0usize;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            n |= usize::from(b & 0x7F)
-                .checked_shl(shift)
-                .ok_or(DecodeError("number too large"))?;
-            if b & 0x80 == 0 {
-                return Ok(n);
-            }
-        }
-        Err(DecodeError("number too large"))
-    }
-
-    /// A count of items that take at least one byte each (bounded by what is left).
-    pub(super) fn count(&mut self) -> Result<usize, DecodeError> {
-        let n = self.number()?;
-        if n > self.bytes.len() - self.at {
-            return Err(DecodeError("count past the end"));
-        }
-        Ok(n)
-    }
-
-    pub(super) fn u32(&mut self) -> Result<u32, DecodeError> {
-        u32::try_from(self.number()?).map_err(|_| DecodeError("number too large"))
-    }
-
-    /// `n` items read by `item`, in one allocation of exactly `n` (collecting from a
-    /// fallible iterator grows the list from empty, reallocating as it goes: about a third
-    /// of reading a linear form back). `n` must be bounded by the bytes left, as
-    /// [`Reader::count`] bounds it, or by a small constant.
-    pub(super) fn list<T>(
-        &mut self,
-        n: usize,
-        mut item: impl FnMut(&mut Self) -> Result<T, DecodeError>,
-    ) -> Result<Vec<T>, DecodeError> {
-        let mut items = Vec::with_capacity(n);
-        for _ in 0..n {
-            items.push(item(self)?);
-        }
-        Ok(items)
-    }
-
-    /// A flag written as one byte, `0` or `1`.
-    pub(super) fn flag(&mut self) -> Result<bool, DecodeError> {
-        match self.byte()? {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => Err(DecodeError("bad flag")),
-        }
-    }
-
-    /// Bytes written by [`put_bytes`].
-    pub(super) fn bytes(&mut self) -> Result<&'a [u8], DecodeError> {
-        let len = self.number()?;
-        self.take(len)
-    }
-
-    /// A number written by [`put_u128`].
-    pub(super) fn u128(&mut self) -> Result<u128, DecodeError> {
-        let bytes = self.take(16)?;
-        Ok(u128::from_le_bytes(bytes.try_into().expect("16 bytes")))
-    }
-
-    pub(super) fn take(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|&end| end <= self.bytes.len())
-            .ok_or(DecodeError("cut short"))?;
-        let taken = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(taken)
-    }
-
-    pub(super) fn char(&mut self) -> Result<char, DecodeError> {
-        char::from_u32(self.u32()?).ok_or(DecodeError("not a char"))
-    }
-
+impl HirReader<'_> {
     fn hir(&mut self, depth: usize) -> Result<Hir, DecodeError> {
         if depth > MAX_DEPTH {
             return Err(DecodeError("nested too deep"));
         }
-        Ok(match self.byte()? {
+        Ok(match self.r.byte()? {
             tag::EMPTY => Hir::empty(),
             tag::LITERAL => {
-                let len = self.number()?;
-                Hir::literal(self.take(len)?)
+                let len = self.r.varint()?;
+                Hir::literal(self.r.take(len)?)
             }
             tag::UNICODE => {
-                let n = self.count()?;
+                let n = self.r.count()?;
                 let mut ranges = Vec::with_capacity(n);
                 for _ in 0..n {
-                    let (start, end) = (self.char()?, self.char()?);
+                    let (start, end) = (self.r.char()?, self.r.char()?);
                     if !self.ascii {
                         ranges.push(ClassUnicodeRange::new(start, end));
                     } else if start <= '\x7F' {
@@ -454,25 +347,25 @@ impl<'a> Reader<'a> {
                 Hir::class(Class::Unicode(ClassUnicode::new(ranges)))
             }
             tag::BYTES => {
-                let n = self.count()?;
+                let n = self.r.count()?;
                 let mut ranges = Vec::with_capacity(n);
                 for _ in 0..n {
-                    let (start, end) = (self.byte()?, self.byte()?);
+                    let (start, end) = (self.r.byte()?, self.r.byte()?);
                     ranges.push(ClassBytesRange::new(start, end));
                 }
                 Hir::class(Class::Bytes(ClassBytes::new(ranges)))
             }
-            tag::LOOK => Hir::look(Look::from_repr(self.u32()?).ok_or(DecodeError("bad look"))?),
+            tag::LOOK => Hir::look(Look::from_repr(self.r.u32()?).ok_or(DecodeError("bad look"))?),
             tag::REPETITION => {
-                let min = self.u32()?;
-                let max = match self.u32()? {
+                let min = self.r.u32()?;
+                let max = match self.r.u32()? {
                     0 => None,
                     n => Some(n - 1),
                 };
                 if max.is_some_and(|max| max < min) {
                     return Err(DecodeError("repetition max below min"));
                 }
-                let greedy = match self.byte()? {
+                let greedy = match self.r.byte()? {
                     0 => false,
                     1 => true,
                     _ => return Err(DecodeError("bad greedy flag")),
@@ -486,11 +379,11 @@ impl<'a> Reader<'a> {
                 })
             }
             tag::CAPTURE => {
-                let index = self.u32()?;
-                let name = match self.number()? {
+                let index = self.r.u32()?;
+                let name = match self.r.varint()? {
                     0 => None,
                     n => {
-                        let bytes = self.take(n - 1)?;
+                        let bytes = self.r.take(n - 1)?;
                         let name = std::str::from_utf8(bytes)
                             .map_err(|_| DecodeError("group name not UTF-8"))?;
                         Some(name.into())
@@ -500,7 +393,7 @@ impl<'a> Reader<'a> {
                 Hir::capture(Capture { index, name, sub })
             }
             tag @ (tag::CONCAT | tag::ALTERNATION) => {
-                let n = self.count()?;
+                let n = self.r.count()?;
                 let subs = (0..n)
                     .map(|_| self.hir(depth + 1))
                     .collect::<Result<Vec<_>, _>>()?;
@@ -538,13 +431,13 @@ mod tests {
         }
         let mut reader = Reader::new(&out);
         let n = reader.count().expect("a count");
-        let items = reader.list(n, Reader::number).expect("three numbers");
+        let items = reader.list(n, Reader::varint).expect("three numbers");
         assert_eq!(items, [5, 300, 7]);
         assert_eq!(items.capacity(), 3);
         assert!(reader.at_end());
         for cut in 1..out.len() {
             let mut reader = Reader::new(&out[..cut]);
-            let read = reader.count().and_then(|n| reader.list(n, Reader::number));
+            let read = reader.count().and_then(|n| reader.list(n, Reader::varint));
             assert!(read.is_err(), "cut at {cut}");
         }
         let mut reader = Reader::new(&[200, 1, 0]);

@@ -14,8 +14,9 @@
 //! branch and repetition; merging is bounded by a step allowance, so a long chain of
 //! optional parts yields a shorter (still exact) filter instead of exponential work.
 
-use super::super::syntax::{DecodeError, Reader, put, put_u128};
+use super::super::syntax::DecodeError;
 use super::Atom;
+use crate::codec::{Reader, put, put_u128};
 
 /// How many bytes a filter looks at.
 const AHEAD: usize = 8;

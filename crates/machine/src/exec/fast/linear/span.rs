@@ -17,8 +17,9 @@
 //! Trade-off: a span holds at most `UNDO` group marks (the search's undo log takes a
 //! span's marks at once), so a longer run of groups becomes several spans.
 
-use super::super::syntax::{DecodeError, Reader, put, put_bytes, put_u128};
+use super::super::syntax::DecodeError;
 use super::{Atom, CharSet};
+use crate::codec::{Reader, put, put_bytes, put_u128};
 
 /// A run of fixed-width atoms (see the module doc).
 #[derive(Clone, Debug)]
@@ -249,8 +250,8 @@ impl Span {
     /// Reads a span written by [`Span::encode`], checking that its pieces cover exactly
     /// its length, its marks fit the search's undo log and lie within it.
     pub(super) fn decode(reader: &mut Reader<'_>) -> Result<Span, DecodeError> {
-        let count = reader.number()?;
-        let len = reader.number()?;
+        let count = reader.varint()?;
+        let len = reader.varint()?;
         let n = reader.count()?;
         let mut pieces = Vec::with_capacity(n);
         let mut covered = 0usize;
@@ -262,7 +263,7 @@ impl Span {
                     Piece::Classes(reader.list(k, Reader::u128)?.into())
                 }
                 2 => {
-                    let count = reader.number()?;
+                    let count = reader.varint()?;
                     let bits = [reader.u128()?, reader.u128()?];
                     let mut table = Box::new([false; 256]);
                     for (b, member) in table.iter_mut().enumerate() {
@@ -288,9 +289,9 @@ impl Span {
         }
         let marks: Box<[_]> = reader
             .list(k, |r| {
-                let slot = u16::try_from(r.number()?).map_err(|_| DecodeError("bad slot"))?;
+                let slot = u16::try_from(r.varint()?).map_err(|_| DecodeError("bad slot"))?;
                 let offset = r.u32()?;
-                Ok((slot, offset))
+                Ok::<_, DecodeError>((slot, offset))
             })?
             .into();
         if covered != len || marks.iter().any(|&(_, offset)| offset as usize > len) {

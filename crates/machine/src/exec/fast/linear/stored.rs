@@ -15,8 +15,9 @@
 
 use memchr::memmem;
 
-use super::super::syntax::{DecodeError, Reader, put, put_bytes, put_u128};
+use super::super::syntax::DecodeError;
 use super::{Ahead, Atom, Beyond, Branches, CharSet, Linear, LinesLoop, QuickRun, Repeat, Span};
+use crate::codec::{Reader, put, put_bytes, put_u128};
 
 /// Atom tags of the stored form.
 mod tag {
@@ -89,7 +90,7 @@ impl CharSet {
             1 => Beyond::All,
             2 => {
                 let n = reader.count()?;
-                let ranges = reader.list(n, |r| Ok((r.char()?, r.char()?)))?;
+                let ranges = reader.list(n, |r| Ok::<_, DecodeError>((r.char()?, r.char()?)))?;
                 Beyond::Ranges(ranges.into())
             }
             _ => return Err(DecodeError("bad class")),
@@ -273,7 +274,7 @@ fn decode_atom(reader: &mut Reader<'_>) -> Result<Atom, DecodeError> {
             })?,
         })),
         tag::SKIP => Atom::Skip {
-            len: reader.number()?,
+            len: reader.varint()?,
             greedy: reader.flag()?,
         },
         tag::ALT => {
@@ -284,7 +285,7 @@ fn decode_atom(reader: &mut Reader<'_>) -> Result<Atom, DecodeError> {
                 firsts: Vec::with_capacity(n),
             };
             for _ in 0..n {
-                branches.offsets.push(reader.number()?);
+                branches.offsets.push(reader.varint()?);
                 let path = Ahead::decode(reader)?;
                 branches.firsts.push(path.first());
                 branches.paths.push(path);
@@ -293,9 +294,9 @@ fn decode_atom(reader: &mut Reader<'_>) -> Result<Atom, DecodeError> {
                 branches: Box::new(branches),
             }
         }
-        tag::JUMP => Atom::Jump(reader.number()?),
-        tag::OPEN => Atom::Open(reader.number()?),
-        tag::CLOSE => Atom::Close(reader.number()?),
+        tag::JUMP => Atom::Jump(reader.varint()?),
+        tag::OPEN => Atom::Open(reader.varint()?),
+        tag::CLOSE => Atom::Close(reader.varint()?),
         tag::SPAN => Atom::Span(Box::new(Span::decode(reader)?)),
         _ => return Err(DecodeError("unknown step")),
     })
