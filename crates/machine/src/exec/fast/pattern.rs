@@ -114,6 +114,42 @@ enum GroupEngine {
     PikeVm,
 }
 
+/// How a pattern finds its matches: chosen once, from what its parse says
+/// ([`Compiled::from_plain`]), and never changed. The rule-level choice between anchored
+/// and unanchored search of an [`Strategy::Anchored`] pattern (see
+/// [`Compiled::begin_rule`]) is a matter of cost only and lives in the [`Cache`].
+#[derive(Debug)]
+enum Strategy {
+    /// No match is possible: every search finds nothing.
+    Never,
+    /// No literal to anchor at: the forward lazy DFA from the search start finds where
+    /// the leftmost-first match ends, the reverse one where it starts (or `meta::Regex`
+    /// when they give up).
+    Unanchored,
+    /// Every match starts at a literal prefix: candidates are found with memmem,
+    /// aho-corasick or the state's index of `%` bytes, and each is searched anchored.
+    /// Such patterns cannot match the empty string.
+    Anchored(Candidate),
+}
+
+/// How an [`Strategy::Anchored`] pattern decides one candidate.
+#[derive(Debug)]
+enum Candidate {
+    /// The pattern is a plain literal, the whole text of every match: a comparison.
+    Literal(Box<[u8]>),
+    /// The pattern as `L (?:C*\n)* M R T`, when it is not linear, or its linear form is
+    /// dense or backtracks much: a jump to the lines starting with `M` (see
+    /// [`super::lines`]). Candidates are searched ahead in lockstep. When the search gives
+    /// up, the linear search (if `then_linear`) and then the lazy DFA decide.
+    Lines { lines: Lines, then_linear: bool },
+    /// The linear search, which finds the match end and its groups at once (the lazy DFA
+    /// when it gives up).
+    Linear,
+    /// The forward lazy DFA alone (the pattern has no linear form, or a dense one, or is
+    /// a trie): candidates are searched ahead in lockstep.
+    Dfa,
+}
+
 /// One distinct pattern, ready to search.
 #[derive(Debug)]
 pub struct Compiled {
@@ -125,26 +161,13 @@ pub struct Compiled {
     literals: Literals,
     /// The pattern as a plain sequence, when it is one (resolves groups without engine).
     linear: Option<Linear>,
-    /// The whole text of every match, when the pattern is a plain literal: a candidate
-    /// then needs only a comparison.
-    literal: Option<Box<[u8]>>,
+    /// How matches are found, chosen once when the pattern is compiled.
+    strategy: Strategy,
     /// See [`Compiled::segment_prefix`].
     segment_prefix: Option<Box<[u8]>>,
     /// The prefix literal when it starts with `%`: candidates can then come from the
     /// state's index of `%` bytes ([`Starts`]) instead of a scan.
     percent_prefix: Option<Needle>,
-    /// The linear form finds matches slowly (see `Linear::dense` and [`trie_for_dfa`]):
-    /// the DFA finds them.
-    dense: bool,
-    /// Candidates are searched with the forward lazy DFA (no literal, `lines` or linear
-    /// search comes first), so they can be searched ahead in lockstep.
-    dfa_candidates: bool,
-    /// Matches start at a literal prefix: candidates are searched anchored.
-    anchored: bool,
-    /// The pattern as `L (?:C*\n)* M R T` when it is not linear, or its linear form is
-    /// dense or backtracks much: matches are found by jumping to the lines starting with
-    /// `M` (see [`super::lines`]).
-    lines: Option<Lines>,
     /// The NFA of the capture engines, built on first need.
     nfa: OnceLock<NFA>,
     /// The forward lazy DFA, built on first need (`None` if it cannot be built: the meta
@@ -495,7 +518,23 @@ impl Compiled {
             segment_prefix,
             forward,
         } = plain;
-        let anchored = matches!(literals.prefix, Prefix::One(_) | Prefix::Many(_));
+        let strategy = match &literals.prefix {
+            Prefix::Never => Strategy::Never,
+            Prefix::None => Strategy::Unanchored,
+            Prefix::One(_) | Prefix::Many(_) => {
+                let literal = linear.as_ref().and_then(Linear::as_literal);
+                let linear_search = linear.is_some() && !dense;
+                Strategy::Anchored(match (literal, lines) {
+                    (Some(literal), _) => Candidate::Literal(literal.into()),
+                    (None, Some(plan)) => Candidate::Lines {
+                        lines: plan.build(),
+                        then_linear: linear_search,
+                    },
+                    (None, None) if linear_search => Candidate::Linear,
+                    (None, None) => Candidate::Dfa,
+                })
+            }
+        };
         let (segment_prefix, percent_prefix) = match &literals.prefix {
             Prefix::One(f) => (
                 segment_prefix.then(|| f.needle().into()),
@@ -503,20 +542,11 @@ impl Compiled {
             ),
             _ => (None, None),
         };
-        let lines = lines.map(|plan| plan.build());
-        let literal = linear.as_ref().and_then(Linear::as_literal).map(Box::from);
         Compiled {
-            dfa_candidates: anchored
-                && literal.is_none()
-                && lines.is_none()
-                && (linear.is_none() || dense),
-            lines,
+            strategy,
             parsed,
             slot_len,
-            dense,
-            anchored,
             nfa: OnceLock::new(),
-            literal,
             segment_prefix,
             percent_prefix,
             linear,
@@ -632,7 +662,7 @@ impl Compiled {
     /// there ([`Compiled::begin_stretch`]; see `stretch.rs`). Decodes the parse: callers
     /// keep the answer.
     pub fn splittable(&self) -> bool {
-        if !self.anchored {
+        if !matches!(self.strategy, Strategy::Anchored(_)) {
             return false;
         }
         let hir = self.hir();
@@ -664,13 +694,13 @@ impl Compiled {
     pub fn build_search_engines(&self, ascii: bool) {
         // Built outside the locks and then set (see `syntax::set_built`): a run that
         // needs one meanwhile builds its own instead of waiting for the helper's.
-        if self.forward.is_some() || self.dfa_candidates {
+        if self.forward.is_some() || matches!(self.strategy, Strategy::Anchored(Candidate::Dfa)) {
             let dfa = syntax::set_built(&self.dfa, || self.new_dfa());
             if let Some(dfa) = dfa {
                 dfa.build_ahead(ascii);
             }
         }
-        if let Some(lines) = &self.lines {
+        if let Some(lines) = self.lines() {
             lines.build_dfas(ascii);
         }
     }
@@ -845,7 +875,13 @@ impl Compiled {
         cache.groups_for = None;
         cache.unanchored = false;
         cache.ahead.begin_rule();
-        if hay_len >= LARGE_TEXT && self.anchored && self.literal.is_none() {
+        let measured = match &self.strategy {
+            Strategy::Anchored(Candidate::Literal(_)) | Strategy::Never | Strategy::Unanchored => {
+                false
+            }
+            Strategy::Anchored(_) => true,
+        };
+        if hay_len >= LARGE_TEXT && measured {
             cache.large_rules = cache.large_rules.wrapping_add(1);
             let sparse = cache.tried >= 64 && cache.hits.saturating_mul(32) < cache.tried;
             cache.unanchored =
@@ -898,11 +934,10 @@ impl Compiled {
         at: usize,
         starts: Option<&Starts>,
     ) -> Option<(usize, usize)> {
-        if !self.anchored {
-            if matches!(self.literals.prefix, Prefix::Never) {
-                return None;
-            }
-            return self.find_unanchored(cache, hay, at);
+        match self.strategy {
+            Strategy::Never => return None,
+            Strategy::Unanchored => return self.find_unanchored(cache, hay, at),
+            Strategy::Anchored(_) => {}
         }
         // A sparse rule whose lockstep turned itself off runs unanchored after all.
         cache.unanchored |= cache.dfa_ahead && !cache.ahead.enabled();
@@ -934,8 +969,19 @@ impl Compiled {
     /// the lazy DFA when no other search comes first (and it builds; in its exact form
     /// when `ascii`, see [`Cache::set_ascii`]).
     pub(super) fn searches_ahead(&self, ascii: bool) -> bool {
-        self.lines.is_some()
-            || (self.dfa_candidates && self.dfa().and_then(|d| d.get(ascii)).is_some())
+        match self.strategy {
+            Strategy::Anchored(Candidate::Lines { .. }) => true,
+            Strategy::Anchored(Candidate::Dfa) => self.dfa().and_then(|d| d.get(ascii)).is_some(),
+            _ => false,
+        }
+    }
+
+    /// The `lines` form, when the pattern's candidates are searched with it.
+    fn lines(&self) -> Option<&Lines> {
+        match &self.strategy {
+            Strategy::Anchored(Candidate::Lines { lines, .. }) => Some(lines),
+            _ => None,
+        }
     }
 
     /// [`Compiled::find_at`] for patterns whose candidates the lazy DFA decides: the
@@ -965,7 +1011,7 @@ impl Compiled {
                 // The pattern's own DFA only when there is no `lines` form: building it
                 // for a pattern that has one (compiling its parse) cost a fresh process
                 // more than the `lines` searches themselves.
-                let filled = match &self.lines {
+                let filled = match self.lines() {
                     Some(lines) => {
                         let lcache = cache.lines.get_or_insert_with(|| lines.create_cache(ascii));
                         cache.ahead.fill(bytes, from, next, |starts, out| {
@@ -1037,14 +1083,19 @@ impl Compiled {
     /// fills the groups), else (or when it gives up) the lazy DFA.
     fn anchored_end(&self, cache: &mut Cache, hay: &str, start: usize) -> Option<usize> {
         cache.groups_for = None;
-        if let Some(literal) = &self.literal {
-            // A literal cut off by the end of the text might go on past it.
-            cache.touched_end |= start + literal.len() > hay.len();
-            return hay.as_bytes()[start..]
-                .starts_with(literal)
-                .then_some(start + literal.len());
-        }
-        if let Some(lines) = &self.lines {
+        let linear_search = match &self.strategy {
+            Strategy::Anchored(Candidate::Literal(literal)) => {
+                // A literal cut off by the end of the text might go on past it.
+                cache.touched_end |= start + literal.len() > hay.len();
+                return hay.as_bytes()[start..]
+                    .starts_with(literal)
+                    .then_some(start + literal.len());
+            }
+            Strategy::Anchored(Candidate::Lines { then_linear, .. }) => *then_linear,
+            Strategy::Anchored(Candidate::Linear) => true,
+            _ => false,
+        };
+        if let Some(lines) = self.lines() {
             let ascii = cache.ascii;
             let lcache = cache.lines.get_or_insert_with(|| lines.create_cache(ascii));
             let mut effort = lines::Effort::default();
@@ -1059,7 +1110,7 @@ impl Compiled {
                 lines::Found::GaveUp => {}
             }
         }
-        if let Some(linear) = self.linear.as_ref().filter(|_| !self.dense) {
+        if let Some(linear) = self.linear.as_ref().filter(|_| linear_search) {
             // `find_end` clears the slots itself; they only need the right length.
             cache.groups.resize(self.slot_len, None);
             let mut work = 0;
