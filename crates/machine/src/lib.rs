@@ -11,10 +11,15 @@
 //!    [`export`]: the rule list written for other regex engines (JSON, Python,
 //!    JavaScript).
 //!
+//! Beside them, `codec`: the primitive encodings (counts, strings, tags) that every
+//! binary format of the machine is written in, with one reader and one writer: the
+//! program file's payload and the fast executor's table of parsed patterns.
+//!
 //! Above it: the compiler (`regex-chess-compiler`), which writes programs, and the games
 //! whose rules run here (`regex-chess-chess`). The WebAssembly module of the page depends
 //! on this crate alone.
 
+pub(crate) mod codec;
 pub mod exec;
 pub mod export;
 pub mod program;

@@ -198,7 +198,7 @@ const SHAPES: &[(&str, &str)] = &[
     ("\\A%%\n", "%{tag}\n"),
     ("%{tag}\n[^%]*", ""),
     ("(%%\n#stack:\n[^\n]*\n)[^%]*", "$1"),
-    // Line lookups: skip whole lines to one line of the thread (see `src/exec/fast/lines.rs`).
+    // Line lookups: skip whole lines to one line of the thread (see `crates/machine/src/exec/fast/matchers/lines.rs`).
     (
         "%%\n#stack:\n((?:[^%\n]*\n)*#{name}: )([^\n]*)([01])([^%]*)",
         "%%\n#stack:\n${1}${2}<${3}>${4}",
@@ -222,7 +222,7 @@ const SHAPES: &[(&str, &str)] = &[
     ("(?m)$", "<"),
     ("é", "e"),
     // A trie of keys with groups at fixed offsets (searched by the lazy DFA in lockstep,
-    // see `trie_for_dfa` in `src/exec/fast/pattern.rs`).
+    // see `trie_for_dfa` in `crates/machine/src/exec/fast/pattern/plain.rs`).
     (
         "(%%\n#stack:\n)(?:a1|a2|a3|a4|b1|b2|b3|b4|c1|c2|c3|c4|d1|d2|d3|d4|e4|h8)\n([01]{3})",
         "${1}${2}\n",

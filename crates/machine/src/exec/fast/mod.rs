@@ -7,10 +7,12 @@
 //! searched: a literal every match needs is absent (0 matches), or the identical previous
 //! rule changed nothing (it then reports that rule's matches, which it would find again).
 //!
-//! Modules, in layers: a module imports only modules of the layers below it (and of
-//! its own layer where said), never one that imports it back; each module's own doc
-//! opens with its contract, its trade-offs and its layer.
-//! 1. Shared helpers. `syntax`: a pattern's parse, its ASCII cut-down form for the lazy
+//! Modules, in layers, one folder a layer (its `mod.rs` opens with the layer's contract
+//! and trade-offs): a module imports only modules of the layers below it (and of its own
+//! layer where said), never one that imports it back; each module's own doc opens with
+//! its contract, its trade-offs and its layer. Every module is named by its own name
+//! (`crate::exec::fast::NAME`), whatever its folder.
+//! 1. Shared helpers (`helpers/`). `syntax`: a pattern's parse, its ASCII cut-down form for the lazy
 //!    DFAs, and a binary form of parses. `literal` (uses `syntax`): literal prefixes,
 //!    required literals and fixed literal groups, from the pattern's HIR, and the
 //!    `memmem` finders of the executor, which rank bytes by their frequency in the
@@ -26,27 +28,28 @@
 //!    their candidates instead of calling memmem once per thread. `local`: which
 //!    patterns may run on pieces cut at thread boundaries. `counters`: the totals of
 //!    the paths that cut the state ([`Counters`], [`Fast::counters`]).
-//! 2. Matchers. `linear`: plain-sequence patterns (push, pop, lookups, forks): an
+//! 2. Matchers (`matchers/`). `linear`: plain-sequence patterns (push, pop, lookups, forks): an
 //!    anchored depth-first search with memchr/memmem that finds the match end and its
 //!    groups at once. `lockstep`: several anchored lazy-DFA walks interleaved. `lines`
 //!    (uses `linear` and `lockstep`): patterns that skip whole lines to one line of a
 //!    thread (`L (?:[^%\n]*\n)* M R [^%]*`): memchr/memmem to the lines starting with
 //!    `M`, an anchored DFA for the rest only there.
-//! 3. The compiled pattern. `pattern`: each distinct pattern compiled once, lazily on
+//! 3. The compiled pattern (`pattern/`). `pattern`: each distinct pattern compiled once, lazily on
 //!    first use, into the matchers above, an anchored lazy DFA (or `meta::Regex` when
 //!    there is no literal to anchor at) and capture engines built only when a template
-//!    needs them.
-//! 4. The shared base, what every layer above reads of a program. `slot`: one distinct
+//!    needs them. How a pattern searches is a type chosen once when it is compiled
+//!    (`Strategy`: never, unanchored, or anchored with one way to decide a candidate).
+//! 4. The shared base (`base/`), what every layer above reads of a program. `slot`: one distinct
 //!    pattern, compiled on first use, and the ids of the literals its matches need.
 //!    `rules` (uses `slot`): the program's rules with their slots, and the one way to a
 //!    rule's compiled parts (`Rules::parts`: pattern, template, group need). `caches`:
 //!    one thread's lazy-DFA caches. `seen` (uses `slot`): what a run knows of its state's
 //!    needed literals.
-//! 5. The rewrite and the state. `rewrite`: a rule's parts applied to a text in one
+//! 5. The rewrite and the state (`state/`). `rewrite`: a rule's parts applied to a text in one
 //!    output pass with `replace_all`'s empty-match rules, over the whole text or a
-//!    stretch of it (the matches that start before a limit). `state` (uses `rewrite`):
+//!    stretch of it (the matches that start before a limit). `segments` (uses `rewrite`):
 //!    the state between rules, flat (with its `%` index) or cut into thread segments.
-//! 6. Pieces. `rope`: a run of consecutive local rules taken through the pieces of the
+//! 6. Pieces (`pieces/`). `rope`: a run of consecutive local rules taken through the pieces of the
 //!    state cut at thread boundaries, piece after piece, each written into the state's
 //!    spare buffer once done (on one core, by default on states from
 //!    [`DEFAULT_ROPE_MIN`]; [`Fast::rope`]); it holds a thread's scratch space (its
@@ -56,11 +59,11 @@
 //!    compiles patterns ahead of a run ([`Fast::compile_ahead`]). They are given the
 //!    base's `Rules` and a small context of the run (a `rope::Run`, a
 //!    `stretch::Stretch`, an `ahead::Ahead`), never the executor.
-//! 7. The cores. `parallel`: the opt-in multi-core mode ([`Fast::parallel`]): the pieces
+//! 7. The cores (`pieces/`). `parallel`: the opt-in multi-core mode ([`Fast::parallel`]): the pieces
 //!    of each rope run, and of each stretch, shared between the cores.
-//! 8. The run. `run`: one run over one state, rule after rule or a rope run at a time,
+//! 8. The run (`executor/`). `run`: one run over one state, rule after rule or a rope run at a time,
 //!    each rule reported to the observer.
-//! 9. The executor. `executor`: [`Fast`], its options, its pool of scratch spaces, and
+//! 9. The executor (`executor/`). `executor`: [`Fast`], its options, its pool of scratch spaces, and
 //!    the [`Executor`](super::Executor) implementation that sets a run up.
 //!
 //! Trade-offs: start-up only deduplicates patterns; nothing is compiled until a rule runs
@@ -72,29 +75,22 @@
 //! borrowed parts, and the hot paths that cross modules are inlined as before the split
 //! (the warm move's instruction counts are the same).
 
-mod ahead;
-mod caches;
-mod counters;
+mod base;
 mod executor;
-mod linear;
-mod lines;
-mod literal;
-mod local;
-mod lockstep;
-mod nfa_form;
-mod parallel;
+mod helpers;
+mod matchers;
 mod pattern;
-mod remembered;
-mod rewrite;
-mod rope;
-mod rules;
-mod run;
-mod seen;
-mod slot;
-mod starts;
+mod pieces;
 mod state;
-mod stretch;
-mod syntax;
+
+// Every module by its own name, so that a module names another by the layer-free path
+// `crate::exec::fast::NAME`: the folders are the layers, the names stay short.
+use base::{caches, rules, seen, slot};
+use executor::run;
+use helpers::{counters, literal, local, nfa_form, remembered, starts, syntax};
+use matchers::{linear, lines, lockstep};
+use pieces::{ahead, parallel, rope, stretch};
+use state::{rewrite, segments};
 
 #[cfg(test)]
 mod generated;

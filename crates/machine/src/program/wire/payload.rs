@@ -12,7 +12,7 @@
 //!
 //! # Layout
 //!
-//! Integers are little-endian `u32`; a string is its byte length then its UTF-8 bytes.
+//! Written in the primitives of `crate::codec`: integers are little-endian `u32`; a string is its byte length then its UTF-8 bytes.
 //! The payload is: the name the program was cached as, its name, its description, the
 //! number of rules, each rule (pattern, replacement, origin), the number of templates,
 //! each template (its number of pieces, each piece), and nothing after. An origin is a
@@ -21,6 +21,7 @@
 //! then its index.
 
 use super::Damaged;
+use crate::codec;
 use crate::program::{Origin, Piece, Rule, Template};
 
 /// What a payload holds.
@@ -95,7 +96,9 @@ pub(super) fn write(
 
 /// The payload in `bytes`; the error says what is wrong with them.
 pub(super) fn read(bytes: &[u8]) -> Result<Payload, Damaged> {
-    let mut input = Reader { bytes, at: 0 };
+    let mut input = Reader {
+        bytes: codec::Reader::new(bytes),
+    };
     let cached_as = input.string("the cached name")?;
     let name = input.string("the name")?;
     let description = input.string("the description")?;
@@ -117,7 +120,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Payload, Damaged> {
             tag => {
                 return Err(Damaged(format!(
                     "unknown origin tag {tag} at byte {}",
-                    input.at - 1
+                    input.at() - 1
                 )));
             }
         };
@@ -140,17 +143,17 @@ pub(super) fn read(bytes: &[u8]) -> Result<Payload, Damaged> {
                 tag => {
                     return Err(Damaged(format!(
                         "unknown piece tag {tag} at byte {}",
-                        input.at - 1
+                        input.at() - 1
                     )));
                 }
             });
         }
         templates.push(Template::from_pieces(list));
     }
-    if input.at != bytes.len() {
+    if !input.bytes.at_end() {
         return Err(Damaged(format!(
             "{} bytes after the payload's end",
-            bytes.len() - input.at
+            input.bytes.left()
         )));
     }
     Ok(Payload {
@@ -162,67 +165,68 @@ pub(super) fn read(bytes: &[u8]) -> Result<Payload, Damaged> {
     })
 }
 
-/// The bytes written so far.
+/// The bytes written so far, in the primitives of [`crate::codec`].
 struct Writer(Vec<u8>);
 
 impl Writer {
     fn u32(&mut self, n: u32) {
-        self.0.extend_from_slice(&n.to_le_bytes());
+        codec::put_u32_le(&mut self.0, n);
     }
 
-    /// A length or a count, which programs keep far below 4 G.
     fn count(&mut self, n: usize) {
-        self.u32(u32::try_from(n).expect("a program's counts and lengths fit in 32 bits"));
+        codec::put_count_le(&mut self.0, n);
     }
 
     fn str(&mut self, text: &str) {
-        self.count(text.len());
-        self.0.extend_from_slice(text.as_bytes());
+        codec::put_str_le(&mut self.0, text);
     }
 }
 
-/// The bytes read from, and how far.
+/// The codec's reader, with the payload's messages: each read names what was being read
+/// and where.
 struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+    bytes: codec::Reader<'a>,
 }
 
 impl Reader<'_> {
-    /// The next `n` bytes, or an error naming `what` was being read.
-    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], Damaged> {
-        let rest = &self.bytes[self.at..];
-        if rest.len() < n {
-            return Err(Damaged(format!("cut short in {what} at byte {}", self.at)));
-        }
-        self.at += n;
-        Ok(&rest[..n])
+    /// How far the bytes have been read.
+    fn at(&self) -> usize {
+        self.bytes.at()
+    }
+
+    /// The error of a read of `what` that ran out of bytes.
+    fn cut(&self, what: &str) -> Damaged {
+        Damaged(format!("cut short in {what} at byte {}", self.at()))
     }
 
     fn byte(&mut self, what: &str) -> Result<u8, Damaged> {
-        Ok(self.take(1, what)?[0])
+        self.bytes.byte().map_err(|_| self.cut(what))
     }
 
     fn u32(&mut self, what: &str) -> Result<u32, Damaged> {
-        let bytes = self.take(4, what)?;
-        Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        let at = self.at();
+        self.bytes
+            .u32_le()
+            .map_err(|_| Damaged(format!("cut short in {what} at byte {at}")))
     }
 
     /// A count of items at least `min_size` bytes each, checked against the bytes left.
     fn count(&mut self, what: &str, min_size: usize) -> Result<usize, Damaged> {
-        let count = self.u32(what)? as usize;
-        let left = self.bytes.len() - self.at;
-        if count.saturating_mul(min_size) > left {
-            return Err(Damaged(format!(
-                "{what} ({count}) is more than the {left} bytes left can hold"
-            )));
+        let at = self.at();
+        match self.bytes.count_le(min_size) {
+            Err(_) => Err(Damaged(format!("cut short in {what} at byte {at}"))),
+            Ok(Ok(count)) => Ok(count),
+            Ok(Err(count)) => Err(Damaged(format!(
+                "{what} ({count}) is more than the {} bytes left can hold",
+                self.bytes.left()
+            ))),
         }
-        Ok(count)
     }
 
     fn string(&mut self, what: &str) -> Result<String, Damaged> {
         let length = self.count(what, 1)?;
-        let at = self.at;
-        let bytes = self.take(length, what)?;
+        let at = self.at();
+        let bytes = self.bytes.take(length).map_err(|_| self.cut(what))?;
         match std::str::from_utf8(bytes) {
             Ok(text) => Ok(text.to_owned()),
             Err(_) => Err(Damaged(format!("{what} at byte {at} is not UTF-8"))),

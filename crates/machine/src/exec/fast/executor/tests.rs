@@ -3,8 +3,8 @@
 
 use std::ops::ControlFlow;
 
-use super::super::generated::Rng;
 use super::Fast;
+use crate::exec::fast::generated::Rng;
 use crate::exec::reference::Reference;
 use crate::exec::{Executor, Observer, RuleReport};
 use crate::program::{Program, Rule};
@@ -585,7 +585,7 @@ fn trimming_forgets_the_largest_caches_first_and_only_past_the_limit() {
     let fast = Fast::new(program);
     fast.run(&state);
     let mut caches = fast.pool.lock().unwrap().pop().unwrap().scratch.caches;
-    let sizes = |c: &super::super::caches::Caches| -> Vec<usize> { c.lazy_sizes() };
+    let sizes = |c: &crate::exec::fast::caches::Caches| -> Vec<usize> { c.lazy_sizes() };
     let before = sizes(&caches);
     let total: usize = before.iter().sum();
     let largest = *before.iter().max().unwrap();
@@ -901,8 +901,8 @@ fn ahead_program(rules: &[(&str, &str)]) -> crate::program::ValidProgram {
     let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
         .validate()
         .unwrap();
-    let table = super::super::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
-    assert!(super::super::remember_parses(&table).is_ok());
+    let table = crate::exec::fast::parse_table(program.rules().iter().map(|r| r.pattern.as_str()));
+    assert!(crate::exec::fast::remember_parses(&table).is_ok());
     program
 }
 
@@ -916,13 +916,13 @@ fn compiled(fast: &Fast) -> Vec<bool> {
 
 /// The helper that compiles ahead leaves out the patterns whose remembered needed
 /// literals a small flat state lacks right now, compiles the others, and still marks the
-/// program as gone through; on a state past [`AHEAD_CHECK_MAX`](super::super::ahead::AHEAD_CHECK_MAX)
+/// program as gone through; on a state past [`AHEAD_CHECK_MAX`](crate::exec::fast::ahead::AHEAD_CHECK_MAX)
 /// it compiles them all. A run then compiles a left-out pattern itself when it needs it, and answers as
 /// the reference does. (`stop` is set from the start: the helper then makes no second
 /// pass over the left-out patterns, see the next test.)
 #[test]
 fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
-    use super::super::state::State;
+    use crate::exec::fast::segments::State;
     use std::sync::RwLock;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let rules = [
@@ -950,7 +950,7 @@ fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
     assert_eq!(compiled(&fast), [false, false, true, false]);
     assert!(fast.all_compiled.load(Ordering::Relaxed));
     let mut large = String::from(small);
-    large.push_str(&".".repeat(super::super::ahead::AHEAD_CHECK_MAX));
+    large.push_str(&".".repeat(crate::exec::fast::ahead::AHEAD_CHECK_MAX));
     let fast = Fast::new(program.clone());
     fast.compile_rules(0..4, &at, &stop, &RwLock::new(State::new(&large)), true);
     assert!(fast.all_compiled.load(Ordering::Relaxed));
@@ -967,7 +967,7 @@ fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
 /// still absent is left to the run.
 #[test]
 fn the_helper_compiles_left_out_patterns_once_their_literals_appear() {
-    use super::super::state::State;
+    use crate::exec::fast::segments::State;
     use std::sync::RwLock;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::time::{Duration, Instant};
@@ -1035,7 +1035,7 @@ fn set_built_does_not_hold_the_lock_while_it_builds() {
     std::thread::scope(|scope| {
         let lock = &lock;
         let builder = scope.spawn(move || {
-            *super::super::syntax::set_built(lock, || {
+            *crate::exec::fast::syntax::set_built(lock, || {
                 started.send(()).unwrap();
                 // Held up until the other thread has its value (at most a minute: a
                 // set_built that held the lock fails the test instead of hanging).
@@ -1048,7 +1048,7 @@ fn set_built_does_not_hold_the_lock_while_it_builds() {
         go.send(()).unwrap();
         assert_eq!(builder.join().unwrap(), 2);
     });
-    assert_eq!(super::super::syntax::set_built(&lock, || 3), &2);
+    assert_eq!(crate::exec::fast::syntax::set_built(&lock, || 3), &2);
 }
 
 /// Rules that pair a thread with the next (a tournament round, as the search's) or end
