@@ -741,8 +741,15 @@ fn perft_through_the_binary_to_depth_4_on_fast_and_3_on_reference() {
 fn bench_prints_stockfish_s_totals() {
     let (mut s, engine) = fake_session();
     let out = s.handle("bench");
-    assert_eq!(engine.thought.load(Ordering::SeqCst), 4);
-    assert!(out.contains(&"Nodes searched  : 28".to_string()), "{out:?}");
+    // Every position of the built-in bench suite, 7 nodes each on the stand-in engine.
+    let suite = regex_chess_engine::bench::parse_positions(regex_chess_chess::positions::BENCH)
+        .unwrap()
+        .len();
+    assert_eq!(engine.thought.load(Ordering::SeqCst), suite);
+    assert!(
+        out.contains(&format!("Nodes searched  : {}", 7 * suite)),
+        "{out:?}"
+    );
     let nps = out.iter().find(|l| l.starts_with("Nodes/second    : "));
     assert!(nps.is_some(), "{out:?}");
     assert!(out.iter().all(|l| !l.starts_with("bestmove")));
