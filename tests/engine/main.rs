@@ -8,3 +8,4 @@ mod doors;
 mod matchplay;
 mod program_cache;
 mod uci;
+mod uci_volumes;
