@@ -327,10 +327,17 @@ fn go_reports_the_search_and_a_ponder_move() {
     let out = s.handle("go movetime 50");
     assert_eq!(out[out.len() - 3], "info depth 0 score cp 0");
     assert_eq!(out.last().unwrap(), "bestmove (none)");
-    // The stand-in costs nothing, so the last budget is ample: the clock's choice, then
-    // the deeper variant, searched (four searches in all).
-    assert!(out[0].ends_with("until the budget ends"), "{out:?}");
-    assert_eq!(engine.thought.load(Ordering::SeqCst), 4);
+    // The stand-in costs nothing, so the last budget is ample: the clock's choice (the
+    // strongest variant it may choose), then a stronger variant kept from the clock when
+    // the registry has one (four searches in all), else that choice alone (three).
+    let order = regex_chess_engine::uci::clock::strength_order();
+    let chosen = order.iter().rposition(|v| v.by_clock()).unwrap();
+    let deeper = order[chosen..].iter().any(|v| !v.by_clock());
+    assert_eq!(out[0].ends_with("until the budget ends"), deeper, "{out:?}");
+    assert_eq!(
+        engine.thought.load(Ordering::SeqCst),
+        3 + usize::from(deeper)
+    );
 }
 
 #[test]

@@ -74,11 +74,17 @@ fn tools_present(test: &str) -> bool {
 fn loaded_match(games: u32, base: &str, inc: &str) -> String {
     let _busy = BusyLoops::start(2);
     let out = Command::new("python3")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engine/uci_match.py"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/engine/uci_match.py"
+        ))
         .arg(env!("CARGO_BIN_EXE_regex-chess"))
         .arg(STOCKFISH)
         .args([&games.to_string(), base, inc, "--skill", "0", "--openings"])
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/openings.txt"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/positions/openings.txt"
+        ))
         .output()
         .expect("python3 runs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -98,7 +104,10 @@ fn loaded_match(games: u32, base: &str, inc: &str) -> String {
 /// The `timeouts N` of a summary line.
 fn timeouts(summary: &str) -> u32 {
     let words: Vec<&str> = summary.split_whitespace().collect();
-    let at = words.iter().position(|w| *w == "timeouts").expect("timeouts");
+    let at = words
+        .iter()
+        .position(|w| *w == "timeouts")
+        .expect("timeouts");
     words[at + 1].parse().expect("a number")
 }
 
@@ -217,8 +226,15 @@ fn two_hundred_games_in_one_process_hold_their_memory() {
         rss.push(uci.rss_kb());
     }
     uci.send("quit");
-    eprintln!("RSS (kB) after games 1, 10, 50, 100, 150, 200: {} {} {} {} {} {}",
-        rss[0], rss[9], rss[49], rss[99], rss[149], rss[GAMES - 1]);
+    eprintln!(
+        "RSS (kB) after games 1, 10, 50, 100, 150, 200: {} {} {} {} {} {}",
+        rss[0],
+        rss[9],
+        rss[49],
+        rss[99],
+        rss[149],
+        rss[GAMES - 1]
+    );
     let (tenth, last) = (rss[9] as f64, rss[GAMES - 1] as f64);
     assert!(
         last <= tenth * 1.10,
