@@ -127,26 +127,15 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let workload = Workload::new(program.as_deref(), &CompileOptions::default());
     compiling.finish("compiled the program");
     let workload = workload?;
-    // Each position gets executors of its own, built before it and dropped after it: the
-    // caches one position's runs fill (lazy automata, the regex crate's pools) are
-    // released before the next, so the peak memory is one position's, not the suite's.
-    let build = |kind: ExecutorKind| -> Box<dyn Executor> {
-        match kind {
+    let mut executors = Vec::new();
+    for kind in &kinds {
+        let start = Instant::now();
+        let exec: Box<dyn Executor> = match kind {
             ExecutorKind::Fast => {
                 Box::new(Fast::new(workload.program.clone()).rope(args.rope_min, args.rope_piece))
             }
             ExecutorKind::Reference => kind.build(workload.program.clone()),
-        }
-    };
-    let several_cores = || {
-        Fast::new(workload.program.clone())
-            .rope(args.rope_min, args.rope_piece)
-            .parallel(args.cores.get(), args.split_min)
-    };
-    let mut executors = Vec::new();
-    for kind in &kinds {
-        let start = Instant::now();
-        let exec = build(*kind);
+        };
         executors.push((*kind, exec));
         let built = start.elapsed().as_secs_f64() * 1e3;
         println!(
@@ -164,7 +153,11 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         args.runs
     );
     let cores = args.cores.get();
-    let mut several = (cores > 1).then(several_cores);
+    let several = (cores > 1).then(|| {
+        Fast::new(workload.program.clone())
+            .rope(args.rope_min, args.rope_piece)
+            .parallel(cores, args.split_min)
+    });
     let mut rows = Vec::new();
     let mut multi = Vec::new();
     let runs_per_position = executors.len() + usize::from(several.is_some());
@@ -180,8 +173,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             fast: None,
             reference: None,
         };
-        for (kind, exec) in &mut executors {
-            *exec = build(*kind);
+        for (kind, exec) in &executors {
             steps.doing(format!("{}, {} executor", position.label, exec.name()));
             let m: Measure = bench::measure(exec.as_ref(), &input, args.runs);
             match kind {
@@ -190,8 +182,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             }
             steps.step(&position.label);
         }
-        if let Some(exec) = &mut several {
-            *exec = several_cores();
+        if let Some(exec) = &several {
             steps.doing(format!("{}, {cores} cores", position.label));
             multi.push(bench::measure(exec, &input, args.runs));
             steps.step(&position.label);

@@ -105,7 +105,7 @@ impl Observer for Cap<'_> {
 }
 
 /// `program` cut after the first rule where the reference's state outgrows `limit` on
-/// any of `states`, or before it when that state is more than [`OUTGROW_FACTOR`] times
+/// any of `states`, or before it when that state is more than `OUTGROW_FACTOR` times
 /// `limit` (the whole program when no state outgrows `limit`).
 pub fn cut_at_cap(program: ValidProgram, states: &[String], limit: usize) -> ValidProgram {
     cut_at_work(program, states, limit, u64::MAX)

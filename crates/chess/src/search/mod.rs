@@ -104,7 +104,7 @@ pub struct SearchOptions {
     /// target square.
     pub everywhere: bool,
     /// With `quiescence`: the capture search discounts a capture or promotion whose
-    /// target square the other side then attacks ([`target_attacked`]) by the arriving
+    /// target square the other side then attacks ([`crate::movegen::target_attacked`]) by the arriving
     /// piece's worth there ([`evaluate::lost_gain_with`]).
     pub see: bool,
 }

@@ -50,10 +50,10 @@ const RECENT: usize = 4;
 /// How many times the budget a search may run before it is cut ([`hard_limit`]): a
 /// forecast three times too low (a machine three times busier than when measured) is
 /// still answered by the chosen variant.
-const HARD_FACTOR: u64 = 3;
+pub const HARD_FACTOR: u64 = 3;
 /// The share of what is left on the clock a search may run at most before it is cut: a
 /// quarter, so that the cheapest variant's answer after a cut still fits many times.
-const HARD_SHARE: u64 = 4;
+pub const HARD_SHARE: u64 = 4;
 
 /// The time limits of a `go` command, in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
