@@ -118,6 +118,12 @@ fn fast_games_under_load_lose_none_on_time() {
     if !tools_present(test) {
         return;
     }
+    // The program cache warmed first, without load (`isready` builds every variant's
+    // program), as docs/uci.md asks of a GUI user: a cold cache compiles the programs on
+    // the first `go` (80 s under this load on the project machine, a lost game), and no
+    // clock can cut that.
+    let warm = regex_chess_testkit::binary::run(&["uci"], |_| {}, b"isready\nquit\n");
+    assert!(warm.status.success(), "the warm-up session failed");
     for (games, base, inc) in [(2, "120", "0"), (2, "60", "0.01")] {
         let summary = loaded_match(games, base, inc);
         eprintln!("{base}+{inc} under load: {summary}");
