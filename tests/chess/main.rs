@@ -19,6 +19,7 @@ mod perft;
 mod play;
 mod san;
 mod search;
+mod search_lab;
 mod search_rules;
 mod strength_screen;
 mod variants;

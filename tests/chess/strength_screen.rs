@@ -3,6 +3,8 @@
 //! hundreds of times faster than the rules. They screen the search and evaluation choices
 //! before the rules are written and before the long matches of `regex-chess match` that
 //! measure the engine itself (docs/strength.md). Ignored: they need Stockfish and time.
+//! New designs, with their cost in state, are judged in the search lab
+//! (`tests/search_lab.rs`); this screen keeps the registered variants' oracles.
 //!
 //! ```sh
 //! SCREEN=NAME [SCREEN_GAMES=120] [SCREEN_JOBS=2] [SCREEN_PGN=FILE] \

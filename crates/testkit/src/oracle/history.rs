@@ -171,6 +171,20 @@ pub fn search(spec: Spec, pos: &Chess, input: &Input) -> Option<Searched> {
 /// position after a reply that equals one of its child's entries one reply away scores
 /// 0; `None` when there is no legal move.
 pub fn deep_search(d: &deep::Deep, pos: &Chess, input: &Input) -> Option<Searched> {
+    with_root_moves(pos, input, |moves, near| {
+        deep::search_moves(d, pos, moves, near)
+    })
+}
+
+/// Calls `search` with the root moves of `pos` under `input` (a root move that repeats a
+/// compared entry has its score fixed, `searchmoves` sets which are allowed) and the test
+/// of root move `i`'s positions after a reply that equal one of its entries one reply
+/// away: what a search needs to follow the rules input.
+pub fn with_root_moves<T>(
+    pos: &Chess,
+    input: &Input,
+    search: impl FnOnce(&[deep::RootMove], &dyn Fn(usize, &Chess) -> bool) -> T,
+) -> T {
     let keep = (pos.halfmoves() as usize).min(100);
     let entries: Vec<Key> = input.history.iter().rev().take(keep).map(key).collect();
     let compared: Vec<&Key> = entries.iter().step_by(2).take(50).collect();
@@ -207,5 +221,5 @@ pub fn deep_search(d: &deep::Deep, pos: &Chess, input: &Input) -> Option<Searche
         });
     }
     let near = |i: usize, next: &Chess| !nears[i].is_empty() && nears[i].contains(&key(next));
-    deep::search_moves(d, pos, &moves, &near)
+    search(&moves, &near)
 }

@@ -16,6 +16,12 @@
 //! - [`tables`]: the evaluation tables, written out again from their documented values.
 //! - [`variants`]: plain-Rust implementations of every search variant (2-ply, 2-ply
 //!   with the capture search), with scores, node counts and reply scores.
+//! - [`lab`]: the search lab's designs (a third ply full width, pruned or after
+//!   captures only; the best root moves searched deeper; the leaf's capture answer as
+//!   today, by static exchange or played out; a check extension; evaluation terms),
+//!   searched with cut-offs that keep the minimax's move and score.
+//! - [`lab_cost`]: what a design would cost the rules in state: the threads at the
+//!   widest fork and their bytes, counted as the rules fork, fitted on their states.
 //! - [`history`]: the search variants with the rules input (the game's earlier
 //!   positions, `searchmoves`).
 //! - [`parallel`]: checking many positions on two threads and reporting failures.
@@ -29,6 +35,8 @@ pub mod deep;
 pub mod engine;
 pub mod history;
 pub mod judge;
+pub mod lab;
+pub mod lab_cost;
 pub mod parallel;
 pub mod perft;
 pub mod pesto;
