@@ -451,7 +451,7 @@ impl<'a> Lab<'a> {
 
     /// The leaf's score, from the engine's view, after `O`'s capture or promotion `c` in
     /// `last` with the static exchange on its square (the engine regains what
-    /// [`Self::swap`] says).
+    /// `Self::swap` says).
     pub fn see(&self, last: &Chess, c: &Move) -> i32 {
         let after = judge::play_move(last, c);
         let role = c.promotion().unwrap_or(c.role());

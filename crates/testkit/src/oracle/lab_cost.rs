@@ -9,7 +9,7 @@
 //! thread per piece of the side to move (a queen two) and one per pseudo-legal move
 //! (`src/chess/movegen/mod.rs`, steps 1 and 2) before the illegal ones and the
 //! one-piece threads go; so the state is widest during some fork, with every other line
-//! of the search standing as one thread. [`stages`] counts, for each fork level (0: the
+//! of the search standing as one thread. `stages` counts, for each fork level (0: the
 //! root's moves, 1: the replies, 2: the third ply or a capture search below a reply, 3:
 //! the capture search below the third ply, and on), the threads then:
 //!
