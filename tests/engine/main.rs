@@ -8,3 +8,4 @@ mod matchplay;
 mod program_cache;
 mod random_input;
 mod uci;
+mod uci_volumes;

@@ -327,10 +327,17 @@ fn go_reports_the_search_and_a_ponder_move() {
     let out = s.handle("go movetime 50");
     assert_eq!(out[out.len() - 3], "info depth 0 score cp 0");
     assert_eq!(out.last().unwrap(), "bestmove (none)");
-    // The stand-in costs nothing, so the last budget is ample: the clock's choice, the
-    // strongest variant, with nothing stronger to run after it (three searches in all).
-    assert!(!out[0].contains("until the budget ends"), "{out:?}");
-    assert_eq!(engine.thought.load(Ordering::SeqCst), 3);
+    // The stand-in costs nothing, so the last budget is ample: the clock's choice (the
+    // strongest variant it may choose), then a stronger variant kept from the clock when
+    // the registry has one (four searches in all), else that choice alone (three).
+    let order = regex_chess_engine::uci::clock::strength_order();
+    let chosen = order.iter().rposition(|v| v.by_clock()).unwrap();
+    let deeper = order[chosen..].iter().any(|v| !v.by_clock());
+    assert_eq!(out[0].ends_with("until the budget ends"), deeper, "{out:?}");
+    assert_eq!(
+        engine.thought.load(Ordering::SeqCst),
+        3 + usize::from(deeper)
+    );
 }
 
 #[test]
@@ -741,8 +748,15 @@ fn perft_through_the_binary_to_depth_4_on_fast_and_3_on_reference() {
 fn bench_prints_stockfish_s_totals() {
     let (mut s, engine) = fake_session();
     let out = s.handle("bench");
-    assert_eq!(engine.thought.load(Ordering::SeqCst), 4);
-    assert!(out.contains(&"Nodes searched  : 28".to_string()), "{out:?}");
+    // Every position of the built-in bench suite, 7 nodes each on the stand-in engine.
+    let suite = regex_chess_engine::bench::parse_positions(regex_chess_chess::positions::BENCH)
+        .unwrap()
+        .len();
+    assert_eq!(engine.thought.load(Ordering::SeqCst), suite);
+    assert!(
+        out.contains(&format!("Nodes searched  : {}", 7 * suite)),
+        "{out:?}"
+    );
     let nps = out.iter().find(|l| l.starts_with("Nodes/second    : "));
     assert!(nps.is_some(), "{out:?}");
     assert!(out.iter().all(|l| !l.starts_with("bestmove")));

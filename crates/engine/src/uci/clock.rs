@@ -1,14 +1,26 @@
 //! Time management: how long a move may take, and which compiled search fits in it.
 //!
-//! A rules run cannot be interrupted, so the engine decides before it starts: from
-//! `movetime`, or from the clock, increment and moves to go, [`budget`] gives the time
-//! the move may take; [`CostBook`] keeps, per variant, what its moves have cost in this
-//! process and picks the strongest variant expected to fit ([`CostBook::choose`]). The
-//! cheapest variant is played when none fits: a move must be made. When the budget is
+//! From `movetime`, or from the clock, increment and moves to go, [`budget`] gives the
+//! time the move should take; [`CostBook`] keeps, per variant, what its moves have cost
+//! in this process and picks the strongest variant expected to fit ([`CostBook::choose`]).
+//! The cheapest variant is played when none fits: a move must be made. When the budget is
 //! ample, [`CostBook::deeper`] names a stronger variant the clock does not choose by
 //! itself (its cost varies too much to be foreseen); the session runs it after the
 //! chosen one and cuts it at the end of the budget, keeping the chosen one's move.
+//!
+//! What a variant cost before is only a forecast: a busy machine can make the same search
+//! several times slower. So [`plan`] also sets a hard limit ([`hard_limit`]), checked
+//! against the time actually passing while the rules run (between two rules): a search
+//! still running then is cut, its time so far is recorded as its cost (the forecast
+//! learns the load), and the cheapest variant answers at once. The cheapest variant
+//! itself is never cut: it is the move of last resort.
+//!
+//! [`plan`] turns a `go` into a [`Plan`]: which variants run, which deadlines cut them,
+//! and the `info string` that says why.
 
+use std::time::{Duration, Instant};
+
+use super::command::Go;
 use std::collections::HashMap;
 
 use crate::search::Search;
@@ -35,6 +47,13 @@ const COLD_FACTOR: f64 = 3.0;
 const DEEPER_FACTOR: f64 = 4.0;
 /// How many recent moves the worst-case memory of a variant covers.
 const RECENT: usize = 4;
+/// How many times the budget a search may run before it is cut ([`hard_limit`]): a
+/// forecast three times too low (a machine three times busier than when measured) is
+/// still answered by the chosen variant.
+pub const HARD_FACTOR: u64 = 3;
+/// The share of what is left on the clock a search may run at most before it is cut: a
+/// quarter, so that the cheapest variant's answer after a cut still fits many times.
+pub const HARD_SHARE: u64 = 4;
 
 /// The time limits of a `go` command, in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -187,6 +206,127 @@ pub fn for_depth(depth: u32) -> Search {
         .unwrap_or(order[0])
 }
 
+/// The milliseconds after which a running search is cut and the cheapest variant
+/// answers, or `None` when `clock` sets no limit: the budget itself for `movetime` (a
+/// hard limit in UCI), else [`HARD_FACTOR`] times the budget but never more than a
+/// [`HARD_SHARE`] of what is left (and never less than the budget).
+pub fn hard_limit(clock: &Clock, turn: Color, overhead: u64) -> Option<u64> {
+    let budget = budget(clock, turn, overhead)?;
+    if clock.movetime.is_some() {
+        return Some(budget);
+    }
+    let left = clock.time[turn as usize]?.saturating_sub(overhead);
+    Some((budget * HARD_FACTOR).min(left / HARD_SHARE).max(budget))
+}
+
+/// How a `go` searches: `variant` answers, unless a `first` variant runs to the end
+/// before it and `variant` is cut (by the GUI, or at the `soft` deadline), when `first`
+/// answers. Any run but the cheapest variant's is cut at the `hard` deadline, and then
+/// the cheapest variant answers.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The variant run to the end first, whose answer stands when `variant` is cut.
+    pub first: Option<Search>,
+    /// The variant whose answer is given when it ends.
+    pub variant: Search,
+    /// When `variant`, run after `first`, is cut: the end of the budget.
+    pub soft: Option<Instant>,
+    /// When any run but the cheapest variant's is cut, whatever it is.
+    pub hard: Option<Instant>,
+    /// The `info string` saying how the search was chosen.
+    pub why: String,
+}
+
+impl Plan {
+    /// `variant` alone, never cut by the clock (a held search still runs the cheapest
+    /// variant first).
+    fn outright(variant: Search, why: String) -> Plan {
+        Plan {
+            first: None,
+            variant,
+            soft: None,
+            hard: None,
+            why,
+        }
+    }
+}
+
+/// The cheapest variant: the move of last resort.
+pub fn cheapest() -> Search {
+    strength_order()[0]
+}
+
+/// How to search for `go` in a position where `turn` moves, starting `now`: the
+/// variant `fixed` (the `Search` option) whatever the limits; else the deepest variant
+/// within `go depth`; else, with a budget, the strongest variant `costs` expects to fit
+/// (and a deeper one after it when the budget is ample), cut at [`hard_limit`]; else the
+/// default variant. A held search (`go infinite`, `go ponder`) runs the cheapest variant
+/// first.
+pub fn plan(
+    go: &Go,
+    fixed: Option<Search>,
+    turn: Color,
+    overhead: u64,
+    costs: &CostBook,
+    now: Instant,
+) -> Plan {
+    let mut plan = choose_plan(go, fixed, turn, overhead, costs, now);
+    if go.hold && plan.first.is_none() && plan.variant != cheapest() {
+        plan.first = Some(cheapest());
+    }
+    plan
+}
+
+fn choose_plan(
+    go: &Go,
+    fixed: Option<Search>,
+    turn: Color,
+    overhead: u64,
+    costs: &CostBook,
+    now: Instant,
+) -> Plan {
+    if let Some(variant) = fixed {
+        let why = format!("info string option Search: variant {}", variant.name());
+        return Plan::outright(variant, why);
+    }
+    if let Some(depth) = go.depth {
+        let variant = for_depth(depth.min(u32::MAX as u64) as u32);
+        let why = format!("info string depth {depth}: variant {}", variant.name());
+        return Plan::outright(variant, why);
+    }
+    let (Some(budget), Some(hard)) = (
+        budget(&go.clock, turn, overhead),
+        hard_limit(&go.clock, turn, overhead),
+    ) else {
+        let variant = Search::default_play();
+        let why = format!("info string no time limit: variant {}", variant.name());
+        return Plan::outright(variant, why);
+    };
+    let variant = costs.choose(budget);
+    let expected = costs.expected(variant).map_or_else(
+        || "not yet measured".to_string(),
+        |ms| format!("{ms:.0} ms"),
+    );
+    let why = format!(
+        "info string budget {budget} ms: variant {} (expected {expected})",
+        variant.name()
+    );
+    let hard = Some(now + Duration::from_millis(hard));
+    match costs.deeper(variant, budget) {
+        Some(deeper) => Plan {
+            first: Some(variant),
+            variant: deeper,
+            soft: Some(now + Duration::from_millis(budget)),
+            hard,
+            why: format!("{why}, then {} until the budget ends", deeper.name()),
+        },
+        None => Plan {
+            hard,
+            ..Plan::outright(variant, why)
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,5 +461,51 @@ mod tests {
             assert!(!weaker(chosen, *v) || chosen == *v);
         }
         assert_eq!(for_depth(2), Search::default_play());
+    }
+
+    #[test]
+    fn the_hard_limit_is_the_move_time_or_a_few_budgets_within_a_share_of_the_clock() {
+        let movetime = Clock {
+            movetime: Some(500),
+            ..Clock::default()
+        };
+        assert_eq!(hard_limit(&movetime, Color::White, 30), Some(470));
+        assert_eq!(hard_limit(&Clock::default(), Color::White, 30), None);
+        // 60 s: a budget of 2,398 ms, cut at three budgets.
+        let c = clock(60_030, 60_030, 0, None);
+        assert_eq!(budget(&c, Color::White, 30), Some(2_400));
+        assert_eq!(hard_limit(&c, Color::White, 30), Some(7_200));
+        // One move to go: half the clock as budget, never less.
+        let c = clock(2_030, 2_030, 0, Some(1));
+        assert_eq!(hard_limit(&c, Color::Black, 30), Some(1_000));
+        // A large increment: a quarter of what is left.
+        let c = clock(4_030, 4_030, 1_000, None);
+        assert_eq!(budget(&c, Color::White, 30), Some(160 + 750));
+        assert_eq!(hard_limit(&c, Color::White, 30), Some(1_000));
+    }
+
+    #[test]
+    fn a_timed_plan_is_cut_at_the_hard_limit_and_an_untimed_one_never() {
+        let now = Instant::now();
+        let mut go = Go::default();
+        go.clock.movetime = Some(1_030);
+        let book = CostBook::new();
+        let plan = plan(&go, None, Color::White, 30, &book, now);
+        assert_eq!(plan.hard, Some(now + Duration::from_millis(1_000)));
+        assert_eq!(plan.variant, cheapest());
+        assert!(plan.why.starts_with("info string budget 1000 ms: variant "));
+        go.depth = Some(2);
+        assert!(plan_hard_is_none(&go, &book, now));
+        let untimed = Go {
+            hold: true,
+            ..Go::default()
+        };
+        let held = super::plan(&untimed, None, Color::White, 30, &book, now);
+        assert!(held.hard.is_none());
+        assert_eq!(held.first, Some(cheapest()));
+    }
+
+    fn plan_hard_is_none(go: &Go, book: &CostBook, now: Instant) -> bool {
+        plan(go, None, Color::White, 30, book, now).hard.is_none()
     }
 }

@@ -7,6 +7,12 @@
 //!   `position`);
 //! - [`Engine::think`]: the engine's move in a position (for `go`).
 //!
+//! The modules: [`command`] reads a line into a typed command, [`options`] holds the
+//! options' values, [`clock`] plans each search from the limits, `session` answers
+//! (formatting its lines in one module and guarding every command against panics),
+//! [`report`] and [`perft`] serve `go` and `go perft`, `rules` is the engine of the
+//! binary.
+//!
 //! The binary only ever uses [`RulesEngine`], whose answers come from the compiled rule
 //! programs (`apply-move` and `move`): native code builds their input states and reads
 //! their output states, nothing more. Tests may drive [`Session`] with a stand-in engine
@@ -24,13 +30,17 @@
 //! | `go ...` | the `Search` option's variant, or with `auto` a compiled search chosen by [`clock`] from the limits (with an ample budget, a deeper variant after it, cut at the budget's end or by `stop`); `info depth .. score .. nodes .. nps .. time .. pv ..` from the rules' [`report`], then `bestmove <uci> [ponder <uci>]`; `bestmove (none)` after `info depth 0 score mate 0` (mated) or `score cp 0` (stalemate), or after an `info string` error (a panic in the engine's run, a helper core's included, is such an error: the session goes on) |
 //! | `go infinite` / `go ponder ...` | the cheapest variant's move first, then the chosen variant's search, which `stop`, `ucinewgame`, another `go`, `quit`, `bench` or the end of the input cut short ([`Session::handle_until`]); `bestmove` (the chosen variant's move, or the cheapest one's when cut) waits for one of those or `ponderhit`: exactly one `bestmove` a `go` |
 //! | `go perft <depth>` | the leaf count under each legal move and `Nodes searched`, from the rules' move generation ([`perft`]) |
-//! | `bench` | the default search on a fixed set of positions; `Nodes searched` and `Nodes/second` as Stockfish prints them |
+//! | `bench` | the default search on the built-in bench suite (`data/positions/bench.txt`); `Nodes searched` and `Nodes/second` as Stockfish prints them |
 //! | `stop`, `ponderhit` | print a held `bestmove`, if any |
 //! | `quit` | print a held `bestmove`, if any; the session ends |
 //! | `debug`, `register` | accepted, nothing to do |
 //! | anything else, or a malformed line | `info string` saying so; the line is ignored |
 
 pub mod clock;
+pub mod command;
+mod format;
+mod guard;
+pub mod options;
 pub mod perft;
 pub mod report;
 mod rules;

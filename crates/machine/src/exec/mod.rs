@@ -251,20 +251,21 @@ impl Choice {
         Choice { kind, cores }
     }
 
-    /// Builds the executor for `program`. For tests of the commands: with several cores
-    /// and [`PLANT_HELPER_PANIC`] set in the environment, the fast executor's helpers
-    /// panic with its value (see [`fast::Fast::plant_helper_panic`]).
+    /// Builds the executor for `program`. For tests of the commands, in a build with the
+    /// `test-hooks` feature only: with several cores and [`PLANT_HELPER_PANIC`] set in the
+    /// environment, the fast executor's helpers panic with its value (see
+    /// [`fast::Fast::plant_helper_panic`]). A release build never reads the variable.
     pub fn build(self, program: ValidProgram) -> Box<dyn Executor> {
         match self.kind {
             ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
             ExecutorKind::Fast => {
-                let mut fast =
+                let fast =
                     fast::Fast::new(program).parallel(self.cores.get(), fast::DEFAULT_SPLIT_MIN);
-                if self.cores.get() > 1
-                    && let Ok(message) = std::env::var(PLANT_HELPER_PANIC)
-                {
-                    fast = fast.plant_helper_panic(message.leak());
-                }
+                #[cfg(feature = "test-hooks")]
+                let fast = match std::env::var(PLANT_HELPER_PANIC) {
+                    Ok(message) if self.cores.get() > 1 => fast.plant_helper_panic(message.leak()),
+                    _ => fast,
+                };
                 Box::new(fast)
             }
         }
@@ -273,7 +274,8 @@ impl Choice {
 
 /// The environment variable that makes [`Choice::build`] plant a panic on the fast
 /// executor's helper threads, for tests of how the commands report a panic on another
-/// core. Not for use outside tests.
+/// core. Read only in a build with the crate's `test-hooks` feature, which the root
+/// package's tests turn on (its dev-dependencies) and no release build has.
 #[doc(hidden)]
 pub const PLANT_HELPER_PANIC: &str = "REGEX_CHESS_TEST_HELPER_PANIC";
 
