@@ -143,12 +143,18 @@ fn files_of_another_program_or_damaged_are_refused() {
         .unwrap_err()
         .to_string();
     // The pair carries its own key, so a file of another program is told by its name.
-    assert!(other.contains("holds the program `hand-written`"), "{other}");
+    assert!(
+        other.contains("holds the program `hand-written`"),
+        "{other}"
+    );
     let (_, foreign_parses) = files(&play_like(&program));
     let error = Machine::from_files("hand-written", &bytes, &foreign_parses)
         .unwrap_err()
         .to_string();
-    assert!(error.contains("the parses: written for another build"), "{error}");
+    assert!(
+        error.contains("the parses: written for another build"),
+        "{error}"
+    );
     let mut damaged = bytes.clone();
     let last = damaged.len() - 1;
     damaged[last] ^= 1;
