@@ -1,4 +1,5 @@
-//! `regex-chess`: the command line over the library [`regex_chess_core`].
+//! `regex-chess`: the command line over the libraries of `crates/` (the machine, the
+//! compiler, the chess program, the arena, the engine, Banqi).
 //!
 //! It parses arguments, builds input states, runs programs and prints what they answer;
 //! nothing here decides a chess move (see [`cli`]).
