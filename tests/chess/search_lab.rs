@@ -34,18 +34,17 @@ use regex_chess_testkit::oracle;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use oracle::history::{self, Input};
+use oracle::history;
 use oracle::lab::{self, Design};
 use oracle::{judge, lab_cost, perft, playouts, variants};
 use regex_chess_arena::elo::{self, EloEstimate};
 use regex_chess_engine as engine;
-use regex_chess_engine::matchplay::game::parse_position;
 use regex_chess_engine::matchplay::players::{PlayedMove, Player, Turn, UciPlayer, UciSettings};
 use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Pairing, Summary, read_openings, run_match, schedule,
 };
 use regex_chess_machine::exec::{ExecutorKind, Observer, RuleReport};
-use shakmaty::{Chess, Position};
+use shakmaty::Position;
 
 /// What the rules' state held at its widest on one position.
 #[derive(Clone, Copy, Debug)]
@@ -286,24 +285,11 @@ impl Player for LabPlayer {
     }
 
     fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
-        let history = turn
-            .earlier
-            .iter()
-            .map(|f| parse_position(f))
-            .collect::<Result<Vec<Chess>, MatchError>>()?;
-        let input = Input {
-            history,
-            searchmoves: Vec::new(),
-        };
-        let best = history::with_root_moves(turn.pos, &input, |moves, near| {
-            lab::search_moves(&self.design, turn.pos, moves, near)
-        });
-        let uci = best.ok_or(MatchError::NoLegalMove)?.best;
-        let after = judge::play(turn.pos, &uci);
-        Ok(PlayedMove {
-            uci,
-            fen_after: Some(judge::fen(&after)),
-            ..PlayedMove::default()
+        history::played_move(turn, |pos, input| {
+            history::with_root_moves(pos, input, |moves, near| {
+                lab::search_moves(&self.design, pos, moves, near)
+            })
+            .map(|best| best.best)
         })
     }
 }

@@ -26,10 +26,8 @@ use std::sync::Arc;
 
 use oracle::deep::{Deep, Tables};
 use oracle::history::{self, Input};
-use oracle::judge;
 use oracle::variants::Spec;
 use regex_chess_chess::positions;
-use regex_chess_engine::matchplay::game::parse_position;
 use regex_chess_engine::matchplay::players::{PlayedMove, Player, Turn, UciPlayer, UciSettings};
 use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Summary, pgn, read_openings, run_match, schedule,
@@ -90,22 +88,7 @@ impl Player for OraclePlayer {
     }
 
     fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
-        let history = turn
-            .earlier
-            .iter()
-            .map(|f| parse_position(f))
-            .collect::<Result<Vec<Chess>, MatchError>>()?;
-        let input = Input {
-            history,
-            searchmoves: Vec::new(),
-        };
-        let uci = (self.search)(turn.pos, &input).ok_or(MatchError::NoLegalMove)?;
-        let after = judge::play(turn.pos, &uci);
-        Ok(PlayedMove {
-            uci,
-            fen_after: Some(judge::fen(&after)),
-            ..PlayedMove::default()
-        })
+        history::played_move(turn, |pos, input| (self.search)(pos, input))
     }
 }
 

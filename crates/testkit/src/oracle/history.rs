@@ -223,3 +223,32 @@ pub fn with_root_moves<T>(
     let near = |i: usize, next: &Chess| !nears[i].is_empty() && nears[i].contains(&key(next));
     search(&moves, &near)
 }
+
+/// The move an oracle search `search` plays at a match's `turn`, as a match player answers:
+/// the game's earlier positions are its history, its move is judged into the FEN after it
+/// by shakmaty. What the strength screen's and the search lab's players share.
+pub fn played_move(
+    turn: &regex_chess_engine::matchplay::players::Turn<'_>,
+    search: impl FnOnce(&Chess, &Input) -> Option<String>,
+) -> Result<
+    regex_chess_engine::matchplay::players::PlayedMove,
+    regex_chess_engine::matchplay::MatchError,
+> {
+    use regex_chess_engine::matchplay::MatchError;
+    let history = turn
+        .earlier
+        .iter()
+        .map(|f| regex_chess_engine::matchplay::game::parse_position(f))
+        .collect::<Result<Vec<Chess>, MatchError>>()?;
+    let input = Input {
+        history,
+        searchmoves: Vec::new(),
+    };
+    let uci = search(turn.pos, &input).ok_or(MatchError::NoLegalMove)?;
+    let after = super::judge::play(turn.pos, &uci);
+    Ok(regex_chess_engine::matchplay::players::PlayedMove {
+        uci,
+        fen_after: Some(super::judge::fen(&after)),
+        ..Default::default()
+    })
+}
