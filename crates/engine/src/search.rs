@@ -92,16 +92,7 @@ const SPECS: [Spec; 5] = [
         name: "2ply",
         summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
         depth: 2,
-        options: SearchOptions {
-            quiescence: false,
-            endgame: false,
-            report: false,
-            multipv: 0,
-            third_ply: false,
-            tapered: false,
-            everywhere: false,
-            see: false,
-        },
+        options: SearchOptions::PLAIN,
         by_clock: true,
         programs: ["move", "move-mpv", "play"],
         move_summary: "a FEN in; the engine's move (2-ply minimax), the FEN after it, its status and the \
@@ -121,13 +112,7 @@ const SPECS: [Spec; 5] = [
         depth: 2,
         options: SearchOptions {
             quiescence: true,
-            endgame: false,
-            report: false,
-            multipv: 0,
-            third_ply: false,
-            tapered: false,
-            everywhere: false,
-            see: false,
+            ..SearchOptions::PLAIN
         },
         by_clock: true,
         programs: ["move-q", "move-q-mpv", "play-q"],
@@ -147,12 +132,7 @@ const SPECS: [Spec; 5] = [
         options: SearchOptions {
             quiescence: true,
             endgame: true,
-            report: false,
-            multipv: 0,
-            third_ply: false,
-            tapered: false,
-            everywhere: false,
-            see: false,
+            ..SearchOptions::PLAIN
         },
         by_clock: true,
         programs: ["move-qe", "move-qe-mpv", "play-qe"],
@@ -176,12 +156,9 @@ const SPECS: [Spec; 5] = [
         options: SearchOptions {
             quiescence: true,
             endgame: true,
-            report: false,
-            multipv: 0,
             third_ply: true,
             tapered: true,
-            everywhere: false,
-            see: false,
+            ..SearchOptions::PLAIN
         },
         by_clock: false,
         programs: ["move-3qe", "move-3qe-mpv", "play-3qe"],
@@ -207,12 +184,10 @@ const SPECS: [Spec; 5] = [
         options: SearchOptions {
             quiescence: true,
             endgame: true,
-            report: false,
-            multipv: 0,
-            third_ply: false,
             tapered: true,
             everywhere: true,
             see: true,
+            ..SearchOptions::PLAIN
         },
         by_clock: true,
         programs: ["move-see", "move-see-mpv", "play-see"],

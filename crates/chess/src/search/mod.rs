@@ -109,6 +109,21 @@ pub struct SearchOptions {
     pub see: bool,
 }
 
+impl SearchOptions {
+    /// Every option off: the plain 2-ply minimax with the simplified tables, no report.
+    /// Variants name what they turn on and take the rest from here.
+    pub const PLAIN: SearchOptions = SearchOptions {
+        quiescence: false,
+        endgame: false,
+        report: false,
+        multipv: 0,
+        third_ply: false,
+        tapered: false,
+        everywhere: false,
+        see: false,
+    };
+}
+
 /// What the search leaves in its single thread.
 pub struct Chosen {
     /// Whether the engine had a move (false: the root position is unchanged).
