@@ -16,6 +16,7 @@
 //! session, matches, benchmarks and the command line.
 
 pub mod cache;
+pub mod memory;
 pub mod observe;
 pub mod registry;
 pub mod reply;

@@ -234,6 +234,13 @@ impl Session {
                 guard::plant(Point::NewGame);
                 self.line = Line::at(Fen::start());
                 self.refused = None;
+                // A new engine: the last game's executors, with the matching caches its
+                // positions filled, are dropped and their pages handed back, so that a
+                // process playing hundreds of games holds the memory of one. The programs
+                // come back from the program cache on the next `isready` or `go` (tens of
+                // milliseconds).
+                self.rebuild();
+                crate::memory::release_freed();
             }
             Command::SetOption { name, value } => {
                 guard::plant(Point::SetOption);

@@ -576,3 +576,31 @@ fn a_search_past_the_hard_limit_is_cut_and_the_cheapest_variant_answers() {
     let out = s.handle("go depth 2");
     assert!(out.iter().all(|l| !l.contains("hard limit")), "{out:?}");
 }
+
+#[test]
+fn a_new_game_builds_a_new_engine_and_other_commands_keep_it() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let built = Arc::new(AtomicUsize::new(0));
+    let counter = built.clone();
+    let mut s = Session::new(move |_| {
+        counter.fetch_add(1, Ordering::SeqCst);
+        Box::new(Missing)
+    });
+    assert_eq!(built.load(Ordering::SeqCst), 1);
+    for line in ["uci", "isready", "position startpos", "go depth 1"] {
+        s.handle(line);
+    }
+    assert_eq!(
+        built.load(Ordering::SeqCst),
+        1,
+        "only ucinewgame drops the engine"
+    );
+    s.handle("ucinewgame");
+    assert_eq!(built.load(Ordering::SeqCst), 2);
+    // The session's options survive: the executor chosen before is the new engine's.
+    assert_eq!(
+        s.handle("isready").last().map(String::as_str),
+        Some("readyok")
+    );
+}
