@@ -103,18 +103,18 @@ fn a_replay_steps_through_every_rule_to_the_run_state() {
     let n = program.rules().len();
     let mut machine = machine(&program);
     let state = "baac\nxy@3 zz@1\n";
-    let end = machine.run(state, &mut |_| {});
-    assert_eq!(machine.step(false), None, "no replay yet");
+    let end = machine.run(state, &mut |_| {}).unwrap();
+    assert_eq!(machine.step(false), Ok(None), "no replay yet");
     // One rule a step: every index in order.
     machine.replay(state.to_string());
-    let steps: Vec<usize> = std::iter::from_fn(|| machine.step(false)).collect();
+    let steps: Vec<usize> = std::iter::from_fn(|| machine.step(false).unwrap()).collect();
     assert_eq!(steps, (0..n).collect::<Vec<_>>());
     assert_eq!(machine.replay_state(), Some(end.as_str()));
     // Skipping: each step changes the state, except possibly the last.
     machine.replay(state.to_string());
     let mut before = state.to_string();
     let mut last = None;
-    while let Some(index) = machine.step(true) {
+    while let Some(index) = machine.step(true).unwrap() {
         let now = machine.replay_state().unwrap().to_string();
         assert!(
             now != before || index == n - 1,

@@ -1063,7 +1063,7 @@ pub(crate) mod tests {
         ];
         for (placement, phase) in cases {
             let state = encode::render(&[Thread::active(&[], &[("b", &board_line(placement))])]);
-            let out = encode::threads(&exec.run(&state));
+            let out = encode::threads(&exec.run(&state).unwrap());
             let want = weights::bucket_of(phase).to_string();
             assert_eq!(out[0].var("p"), Some(want.as_str()), "{placement}");
         }
@@ -1129,7 +1129,7 @@ pub(crate) mod tests {
             let (pb, bl) = (board_line(before).replace('/', ""), board_line(after));
             let state =
                 encode::render(&[Thread::active(&[], &[("b", &bl), ("pb", &pb), ("m", m)])]);
-            let out = encode::threads(&exec.run(&state));
+            let out = encode::threads(&exec.run(&state).unwrap());
             let s = encode::decode_int(out[0].var("s").unwrap()).unwrap();
             assert_eq!(s, native_white(&bl), "{after}");
             let g = encode::decode_int(out[0].var("g").unwrap()).unwrap();
@@ -1315,10 +1315,13 @@ pub(crate) mod tests {
             })
             .collect();
         let state = encode::render(&threads);
-        let want_state = exec.run(&state);
+        let want_state = exec.run(&state).unwrap();
         // The fast executor agrees byte for byte with the reference on every move.
         let fast = regex_chess_machine::exec::fast::Fast::new(exec.program().clone());
-        assert!(fast.run(&state) == want_state, "fast and reference differ");
+        assert!(
+            fast.run(&state).unwrap() == want_state,
+            "fast and reference differ"
+        );
         let out = encode::threads(&want_state);
         assert_eq!(out.len(), cases.len());
         for (t, &(mover, from, to, captured, promotion)) in out.iter().zip(&cases) {

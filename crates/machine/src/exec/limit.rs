@@ -106,12 +106,8 @@ impl Growth {
             return len as u128;
         };
         let len = len as u128;
-        let (literal, groups, min) = (
-            self.literal as u128,
-            self.groups as u128,
-            min_match as u128,
-        );
-        let matches = if min == 0 { len + 1 } else { len / min };
+        let (literal, groups, min) = (self.literal as u128, self.groups as u128, min_match as u128);
+        let matches = len.checked_div(min).unwrap_or(len + 1);
         if groups == 0 {
             len + matches * literal.saturating_sub(min)
         } else {
@@ -133,7 +129,9 @@ impl Bounds {
     pub fn new(program: &ValidProgram) -> Bounds {
         let rules = program.rules().len();
         Bounds {
-            growth: (0..rules).map(|i| Growth::of(program.template(i))).collect(),
+            growth: (0..rules)
+                .map(|i| Growth::of(program.template(i)))
+                .collect(),
             min_match: (0..rules).map(|_| OnceLock::new()).collect(),
         }
     }
@@ -203,7 +201,10 @@ mod tests {
             let got = exact(pattern, replacement, hay);
             // With a limit of 0 the bound takes the pattern's shortest match into account.
             let bound = bounds.after(&program, 0, hay.len(), 0);
-            assert!(got <= bound, "{pattern} -> {replacement} on {hay}: {got} > {bound}");
+            assert!(
+                got <= bound,
+                "{pattern} -> {replacement} on {hay}: {got} > {bound}"
+            );
         }
         // `(.+)` -> `$1$1` doubles its text: the bound is exactly twice.
         let program = Program::from_rules(vec![Rule::new("(.+)", "$1$1")])

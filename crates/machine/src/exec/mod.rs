@@ -358,7 +358,9 @@ mod tests {
         for kind in [ExecutorKind::Reference, ExecutorKind::Fast] {
             let exec = kind.build(program.clone());
             assert_eq!(
-                run_unless(exec.as_ref(), "aa", || false).unwrap().as_deref(),
+                run_unless(exec.as_ref(), "aa", || false)
+                    .unwrap()
+                    .as_deref(),
                 Some("dd")
             );
             // Asked after each rule: stopping after the second cuts the run.

@@ -113,7 +113,10 @@ impl Executor for Reference {
             // A rule stops the run when its output is longer than both the limit and
             // its input (a state given longer than the limit may still shrink).
             let ceiling = limit.max(state.len());
-            if !self.bounds.within(&self.program, index, state.len(), ceiling) {
+            if !self
+                .bounds
+                .within(&self.program, index, state.len(), ceiling)
+            {
                 let size = self.output_len(index, &state);
                 if size > ceiling {
                     return Err(StateTooLarge::new(&self.program, index, size, limit));

@@ -193,7 +193,10 @@ fn fixpoint_runs() {
         .validate()
         .unwrap();
     let mut rec = Recorder::default();
-    assert_eq!(Fast::new(program).run_observed("abcb", &mut rec).unwrap(), "abcb");
+    assert_eq!(
+        Fast::new(program).run_observed("abcb", &mut rec).unwrap(),
+        "abcb"
+    );
     let reports: Vec<(bool, usize)> = rec
         .seen
         .iter()
@@ -298,7 +301,11 @@ fn observer_break_stops() {
     let mut stop = StopAt(1, Vec::new());
     assert_eq!(fast.run_observed("a", &mut stop).unwrap(), "c");
     assert_eq!(stop.1, vec![0, 1]);
-    assert_eq!(fast.run_range("a", 1..3, &mut crate::exec::NoObserver).unwrap(), "a");
+    assert_eq!(
+        fast.run_range("a", 1..3, &mut crate::exec::NoObserver)
+            .unwrap(),
+        "a"
+    );
 }
 
 #[test]
@@ -598,7 +605,7 @@ fn forgotten_lazy_states_are_rebuilt_with_the_same_results() {
 fn trimming_forgets_the_largest_caches_first_and_only_past_the_limit() {
     let (program, state) = lazy_program();
     let fast = Fast::new(program);
-    fast.run(&state);
+    fast.run(&state).unwrap();
     let mut caches = fast.pool.lock().unwrap().pop().unwrap().scratch.caches;
     let sizes = |c: &crate::exec::fast::caches::Caches| -> Vec<usize> { c.lazy_sizes() };
     let before = sizes(&caches);
@@ -684,7 +691,7 @@ fn ascii_runs_drop_quit_bytes_and_agree_with_the_reference() {
     for state in ascii_states.iter().chain(&other_states) {
         check(&CUT_CLASS_RULES, state);
         let fast = Fast::new(program(&CUT_CLASS_RULES)).parallel(2, 1);
-        fast.run(state);
+        fast.run(state).unwrap();
         assert_eq!(last_run_ascii(&fast), state.is_ascii(), "{state:?}");
     }
     // One executor, its pooled caches switching between the two forms run after run.
@@ -1108,7 +1115,7 @@ fn a_stretch_reports_changes_as_the_whole_text_does() {
     let state = "%%\n#stack:\n%%\n%%\n#stack:\nA\nB\n%%\n#stack:\nS\nS\n".repeat(30);
     let skipped = |fast: Fast| {
         let mut seen = Recorder::default();
-        fast.run_observed(&state, &mut seen);
+        fast.run_observed(&state, &mut seen).unwrap();
         seen.seen
             .iter()
             .map(|(_, r, _)| r.skipped)
@@ -1147,7 +1154,10 @@ fn a_doubling_program_stops_at_the_limit_in_both_executors() {
     let rules = vec![("(.+)", "$1$1"); 40];
     // Rule i leaves 2^(i + 2) bytes: rule 19 would write 2 MiB, past 1 MiB.
     let error = limited(&rules, "ab", 1 << 20).unwrap_err();
-    assert_eq!((error.rule, error.size, error.limit), (19, 1 << 21, 1 << 20));
+    assert_eq!(
+        (error.rule, error.size, error.limit),
+        (19, 1 << 21, 1 << 20)
+    );
     // Exactly at the limit is allowed: 2^20 bytes after rule 18.
     let error = limited(&rules[..19], "ab", 1 << 20);
     assert_eq!(error.map(|s| s.len()), Ok(1 << 20));
