@@ -112,9 +112,43 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
     // sends this one's patterns through their parse, which is checked as well).
     let table = fast::parse_table(program.rules().iter().map(|rule| rule.pattern.as_str()));
     prop_assert!(fast::remember_parses(&table).is_ok());
-    let stored = compare(&reference, &Fast::new(program), state);
+    let stored = compare(&reference, &Fast::new(program.clone()), state);
     fast::forget_parses();
-    stored
+    stored?;
+    check_at_the_limit(&program, &reference, state)
+}
+
+/// With a state limit just under the widest state the run reaches, and halfway between
+/// the given state's length and it, both executors must stop at the same rule with the
+/// same error, the rules before it reported alike (`exec_compare::compare` compares
+/// runs that end at the limit too): flat, and with the rope on two cores.
+fn check_at_the_limit(
+    program: &ValidProgram,
+    reference: &Reference,
+    state: &str,
+) -> Result<(), TestCaseError> {
+    let (_, stats) = reference
+        .run_with_stats(state)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let widest = stats.max_state_len;
+    if widest <= state.len() {
+        return Ok(());
+    }
+    for limit in [widest - 1, state.len() + (widest - state.len()) / 2] {
+        let reference = Reference::new(program.clone()).with_max_state(limit);
+        prop_assert!(
+            reference.run(state).is_err(),
+            "the limit {limit} stops no rule"
+        );
+        let flat = Fast::new(program.clone()).with_max_state(limit);
+        compare(&reference, &flat, state)?;
+        let rope = Fast::new(program.clone())
+            .rope(1, 1)
+            .parallel(2, 1)
+            .with_max_state(limit);
+        compare(&reference, &rope, state)?;
+    }
+    Ok(())
 }
 
 /// Every way of running `fast` on `state` must give what `reference` gives.

@@ -161,7 +161,7 @@ impl Bounds {
 /// The length in bytes of the shortest match of `pattern` (`None` when it cannot
 /// match), parsed as `regex` parses it; 0 when it does not parse (a validated pattern
 /// always does), the safe answer.
-fn min_match_len(pattern: &str) -> Option<usize> {
+pub fn min_match_len(pattern: &str) -> Option<usize> {
     match regex_syntax::Parser::new().parse(pattern) {
         Ok(hir) => hir.properties().minimum_len(),
         Err(_) => Some(0),

@@ -56,6 +56,20 @@ impl Reference {
         }
     }
 
+    /// The executor of this one's program's first `rules` rules, its compiled patterns
+    /// shared (see [`ValidProgram::prefix`]), with the same state limit.
+    pub fn prefix(&self, rules: usize) -> Reference {
+        let program = self.program.prefix(rules);
+        let keep = program.rules().len();
+        let bounds = Bounds::new(&program);
+        Reference {
+            program,
+            regexes: self.regexes[..keep].to_vec(),
+            bounds,
+            max_state: self.max_state,
+        }
+    }
+
     /// The same executor with a state limit of `bytes` (see [`super::limit`]).
     pub fn with_max_state(mut self, bytes: usize) -> Reference {
         self.max_state = bytes;
