@@ -50,6 +50,7 @@ fn first_run(fast: &Fast, state: &str) -> String {
     // Keeps the two functions apart: identical bodies may be merged into one symbol.
     std::hint::black_box(1u8);
     fast.run(state)
+        .expect("the position stays within the state limit")
 }
 
 /// A later, warm run, on its own for callgrind (see the module docs).
@@ -57,6 +58,7 @@ fn first_run(fast: &Fast, state: &str) -> String {
 fn warm_run(fast: &Fast, state: &str) -> String {
     std::hint::black_box(2u8);
     fast.run(state)
+        .expect("the position stays within the state limit")
 }
 
 fn main() {

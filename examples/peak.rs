@@ -42,7 +42,7 @@ fn main() {
         at: 0,
         state: String::new(),
     };
-    exec.run_observed(&format!("{fen}\n"), &mut peak);
+    exec.run_observed(&format!("{fen}\n"), &mut peak).unwrap();
     let rules = exec.program().rules();
     let threads = peak.state.matches("\n#stack:").count();
     println!(

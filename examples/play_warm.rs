@@ -30,7 +30,7 @@ fn thread_cpu_ns() -> Option<f64> {
 /// One timed run (kept out of line so that callgrind can count exactly it).
 #[inline(never)]
 fn warm_run(play: &Fast, input: &str) {
-    std::hint::black_box(play.run(input));
+    std::hint::black_box(play.run(input).unwrap());
 }
 
 fn usage() -> ! {
@@ -67,7 +67,7 @@ fn main() {
             let [fen, white_move, label] = fields[..] else {
                 return None;
             };
-            let first = board.run(&format!("engine: black\n{fen}\n"));
+            let first = board.run(&format!("engine: black\n{fen}\n")).unwrap();
             Some((label.to_string(), format!("{first}{white_move}\n")))
         })
         .collect();
@@ -76,7 +76,7 @@ fn main() {
             let Some((_, input)) = inputs.get(a) else {
                 usage()
             };
-            play.run(input);
+            play.run(input).unwrap();
             for _ in 0..b {
                 warm_run(&play, input);
             }
@@ -85,7 +85,7 @@ fn main() {
             for round in 1..=a {
                 let (mut cpu_logs, mut wall_logs) = (0.0, 0.0);
                 for (label, input) in &inputs {
-                    play.run(input);
+                    play.run(input).unwrap();
                     let (mut cpu, mut wall): (Vec<f64>, Vec<f64>) = (0..b.max(1))
                         .map(|_| {
                             let before = thread_cpu_ns().unwrap_or(f64::NAN);

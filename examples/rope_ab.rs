@@ -63,7 +63,7 @@ fn main() {
     let state = runner::input_state(&fen);
     for run in 1..=runs {
         let (t, cpu) = (Instant::now(), process_cpu_ms());
-        let out = fast.run(&state);
+        let out = fast.run(&state).unwrap();
         println!(
             "run {run}: {:.1} ms, cpu {:.1} ms ({} bytes out)",
             t.elapsed().as_secs_f64() * 1e3,
@@ -87,13 +87,13 @@ fn alternate(
         .map(|&(min, piece)| Fast::new(program.clone()).rope(min, piece))
         .collect();
     for fast in &execs {
-        fast.run(state);
+        fast.run(state).unwrap();
     }
     let mut times = vec![Vec::new(); execs.len()];
     for _ in 0..runs {
         for (fast, times) in execs.iter().zip(&mut times) {
             let cpu = process_cpu_ms();
-            fast.run(state);
+            fast.run(state).unwrap();
             times.push(process_cpu_ms() - cpu);
         }
     }

@@ -56,11 +56,11 @@ impl Observer for Timings {
 /// The fastest time of every rule over `runs` runs, with the reports of the last run.
 fn best_of(exec: &dyn Executor, input: &str, runs: usize) -> Timings {
     let all = 0..exec.program().rules().len();
-    exec.run_range(input, all.clone(), &mut NoObserver);
+    exec.run_range(input, all.clone(), &mut NoObserver).unwrap();
     let mut best = Timings::new();
     for _ in 0..runs {
         let mut run = Timings::new();
-        exec.run_range(input, all.clone(), &mut run);
+        exec.run_range(input, all.clone(), &mut run).unwrap();
         if best.micros.is_empty() {
             best = run;
         } else {

@@ -29,7 +29,7 @@ mod support;
 /// The counted run of `rules` (kept out of line so that callgrind can count exactly it).
 #[inline(never)]
 fn measured(play: &Fast, state: &str, rules: Range<usize>) -> String {
-    play.run_range(state, rules, &mut NoObserver)
+    play.run_range(state, rules, &mut NoObserver).unwrap()
 }
 
 fn usage() -> ! {
@@ -62,14 +62,18 @@ fn main() {
     let (play, input) = support::play_and_input("rule_count", bench, idx);
     let count = play.program().rules().len();
     // A whole run first, as `play_warm` warms up.
-    play.run(&input);
+    play.run(&input).unwrap();
     let (mut state, mut at) = (input, 0);
     for rules in ranges {
         if rules.start < at || rules.end > count {
             usage()
         }
-        state = play.run_range(&state, at..rules.start, &mut NoObserver);
-        let warm = play.run_range(&state, rules.clone(), &mut NoObserver);
+        state = play
+            .run_range(&state, at..rules.start, &mut NoObserver)
+            .unwrap();
+        let warm = play
+            .run_range(&state, rules.clone(), &mut NoObserver)
+            .unwrap();
         let out = measured(&play, &state, rules.clone());
         assert_eq!(warm, out, "the same rules gave two states");
         eprintln!(

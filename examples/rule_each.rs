@@ -59,7 +59,7 @@ impl Observer for Marks {
 /// The counted run (kept out of line so that callgrind can count exactly it).
 #[inline(never)]
 fn warm_run(play: &Fast, input: &str, marks: &mut Marks) {
-    std::hint::black_box(play.run_observed(input, marks));
+    std::hint::black_box(play.run_observed(input, marks).unwrap());
 }
 
 fn usage() -> ! {
@@ -82,7 +82,7 @@ fn main() {
         usage()
     };
     let (play, input) = support::play_and_input("rule_each", bench, idx);
-    play.run(&input);
+    play.run(&input).unwrap();
     let mut marks = Marks {
         first,
         last,

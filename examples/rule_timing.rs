@@ -32,13 +32,13 @@ fn main() {
         .unwrap();
     let input = input.as_str();
     for r in rules {
-        let state = fast.run_range(input, 0..r, &mut NoObserver);
+        let state = fast.run_range(input, 0..r, &mut NoObserver).unwrap();
         let threads = state.matches("%%\n").count();
         for exec in [&fast as &dyn Executor, &reference] {
             let mut times = Vec::new();
             for _ in 0..5 {
                 let t = Instant::now();
-                exec.run_range(&state, r..r + 1, &mut NoObserver);
+                exec.run_range(&state, r..r + 1, &mut NoObserver).unwrap();
                 times.push(t.elapsed().as_secs_f64() * 1e3);
             }
             times.sort_by(f64::total_cmp);

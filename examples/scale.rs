@@ -58,7 +58,7 @@ impl Observer for Size {
 /// Wall and CPU milliseconds of one run.
 fn timed(exec: &Fast, input: &str) -> (f64, f64) {
     let (t, cpu) = (Instant::now(), process_cpu_ms());
-    exec.run(input);
+    exec.run(input).unwrap();
     (t.elapsed().as_secs_f64() * 1e3, process_cpu_ms() - cpu)
 }
 
@@ -107,12 +107,12 @@ fn main() {
         for position in &positions {
             let input = format!("{}\n", position.fen);
             let mut size = Size::default();
-            let out = one.run_observed(&input, &mut size);
+            let out = one.run_observed(&input, &mut size).unwrap();
             let nodes = match regex_chess_engine::reply::parse_move_output(&out) {
                 Ok(Reply::Move(reply)) => reply.nodes.unwrap_or(0),
                 _ => 0,
             };
-            two.run(&input);
+            two.run(&input).unwrap();
             let (mut w1, mut c1, mut w2, mut c2) = (vec![], vec![], vec![], vec![]);
             for _ in 0..runs {
                 let (w, c) = timed(&one, &input);

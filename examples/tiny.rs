@@ -72,7 +72,9 @@ fn main() {
         .program
         .validate()
         .expect("the compiler emits valid rules");
-    let out = Reference::new(program).run(&encode::render(&threads));
+    let out = Reference::new(program)
+        .run(&encode::render(&threads))
+        .unwrap();
     println!("final state:\n{out}");
     let winner = &encode::threads(&out)[0];
     let score = encode::decode_int(winner.var("score").unwrap()).unwrap();

@@ -32,7 +32,9 @@ pub fn play_and_input(tool: &str, bench: &str, idx: usize) -> (Fast, String) {
     };
     let load = |name: &str| engine::program(name).unwrap_or_else(|e| fail(tool, e));
     let board = Fast::new(load("board"));
-    let first = board.run(&format!("engine: black\n{}\n", position.fen));
+    let first = board
+        .run(&format!("engine: black\n{}\n", position.fen))
+        .unwrap_or_else(|e| fail(tool, e));
     (
         Fast::new(load("play")),
         format!("{first}{}\n", position.white_move),

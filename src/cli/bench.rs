@@ -15,14 +15,14 @@ use std::num::NonZeroUsize;
 
 use clap::{Args, ValueEnum};
 
-use super::engine_args::{parse_cores, search_parser};
+use super::engine_args::{MaxStateArg, parse_cores, search_parser};
 use super::progress::{Delayed, Steps};
 use super::{CliError, fail};
 use regex_chess_chess::positions;
 use regex_chess_compiler::CompileOptions;
 use regex_chess_engine::bench::nodes::{self, NodeCount};
 use regex_chess_engine::bench::results::BenchLine;
-use regex_chess_engine::bench::{self, Measure, Row, Workload, children};
+use regex_chess_engine::bench::{self, BenchError, Measure, Row, Workload, children};
 use regex_chess_engine::matchplay::pgn::iso_date;
 use regex_chess_engine::{LoadOptions, Output, Search};
 use regex_chess_machine::exec::fast::Fast;
@@ -73,6 +73,8 @@ pub struct BenchArgs {
     /// The length of the rope's pieces, in bytes.
     #[arg(long, default_value_t = regex_chess_machine::exec::fast::DEFAULT_ROPE_PIECE)]
     rope_piece: usize,
+    #[command(flatten)]
+    max_state: MaxStateArg,
 }
 
 /// Which executors `bench` times.
@@ -130,12 +132,13 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let mut executors = Vec::new();
     for kind in &kinds {
         let start = Instant::now();
-        let exec: Box<dyn Executor> = match kind {
+        let mut exec: Box<dyn Executor> = match kind {
             ExecutorKind::Fast => {
                 Box::new(Fast::new(workload.program.clone()).rope(args.rope_min, args.rope_piece))
             }
             ExecutorKind::Reference => kind.build(workload.program.clone()),
         };
+        exec.set_max_state(args.max_state.bytes);
         executors.push((*kind, exec));
         let built = start.elapsed().as_secs_f64() * 1e3;
         println!(
@@ -157,6 +160,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         Fast::new(workload.program.clone())
             .rope(args.rope_min, args.rope_piece)
             .parallel(cores, args.split_min)
+            .with_max_state(args.max_state.bytes)
     });
     let mut rows = Vec::new();
     let mut multi = Vec::new();
@@ -175,7 +179,8 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         };
         for (kind, exec) in &executors {
             steps.doing(format!("{}, {} executor", position.label, exec.name()));
-            let m: Measure = bench::measure(exec.as_ref(), &input, args.runs);
+            let m: Measure =
+                bench::measure(exec.as_ref(), &input, args.runs).map_err(BenchError::from)?;
             match kind {
                 ExecutorKind::Fast => row.fast = Some(m),
                 ExecutorKind::Reference => row.reference = Some(m),
@@ -184,7 +189,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         }
         if let Some(exec) = &several {
             steps.doing(format!("{}, {cores} cores", position.label));
-            multi.push(bench::measure(exec, &input, args.runs));
+            multi.push(bench::measure(exec, &input, args.runs).map_err(BenchError::from)?);
             steps.step(&position.label);
         }
         rows.push(row);
@@ -261,7 +266,11 @@ fn node_count(
         let mut steps = Steps::new("bench: node count", positions.len() as u64, 1);
         let searched = executors
             .iter()
-            .map(|(kind, _)| kind.build(loaded.program.clone()))
+            .map(|(kind, exec)| {
+                let mut built = kind.build(loaded.program.clone());
+                built.set_max_state(exec.max_state());
+                built
+            })
             .collect::<Vec<_>>();
         let mut all = Vec::new();
         for position in positions {
@@ -273,8 +282,9 @@ fn node_count(
                 .enumerate()
                 .map(|(i, exec)| {
                     bench::measure(exec.as_ref(), &input, if i == 0 { runs } else { 1 })
+                        .map_err(BenchError::from)
                 })
-                .collect();
+                .collect::<Result<Vec<_>, _>>()?;
             all.push(each);
             steps.step(&position.label);
         }

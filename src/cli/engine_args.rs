@@ -1,5 +1,6 @@
-//! The engine's arguments, declared once: which executor runs the rules and on how many
-//! cores ([`ExecArgs`]), and, for the commands that search, which variant ([`EngineArgs`]).
+//! The engine's arguments, declared once: which executor runs the rules, on how many
+//! cores and with which state limit ([`ExecArgs`]), and, for the commands that search,
+//! which variant ([`EngineArgs`]).
 //! Every subcommand that runs rules flattens one of them, so each flag is spelled,
 //! explained and checked in one place.
 //!
@@ -11,9 +12,9 @@ use std::num::NonZeroUsize;
 use clap::Args;
 use clap::builder::{PossibleValue, TypedValueParser};
 use regex_chess_engine::Search;
-use regex_chess_machine::exec::{Choice, ExecutorKind};
+use regex_chess_machine::exec::{Choice, DEFAULT_MAX_STATE, ExecutorKind};
 
-/// Which executor runs the rules, and on how many cores.
+/// Which executor runs the rules, on how many cores, with which state limit.
 #[derive(Args, Clone, Copy, Debug)]
 pub struct ExecArgs {
     /// Which executor runs the rules.
@@ -23,13 +24,59 @@ pub struct ExecArgs {
     /// state, one share per core (the result is the same).
     #[arg(long, value_parser = parse_cores, default_value = "1")]
     pub cores: NonZeroUsize,
+    #[command(flatten)]
+    pub max_state: MaxStateArg,
 }
 
 impl ExecArgs {
     /// The executor to build.
     pub fn choice(&self) -> Choice {
-        Choice::new(self.executor, self.cores)
+        Choice::new(self.executor, self.cores).with_max_state(self.max_state.bytes)
     }
+}
+
+/// The state limit: a rule that would grow the state past it ends the run with an
+/// error naming the rule (see `regex_chess_machine::exec::limit`).
+#[derive(Args, Clone, Copy, Debug)]
+pub struct MaxStateArg {
+    /// The largest state a rule may write, in bytes or with a K, M or G suffix (binary:
+    /// 1G = 1024M); a rule that would grow the state past it stops the run with an
+    /// error naming the rule. The default, 1G, is far above any shipped program's.
+    #[arg(long = "max-state", value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
+    pub bytes: usize,
+}
+
+impl Default for MaxStateArg {
+    fn default() -> MaxStateArg {
+        MaxStateArg {
+            bytes: DEFAULT_MAX_STATE,
+        }
+    }
+}
+
+/// A size that is not a whole number of bytes with an optional K, M or G.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a size (a whole number of bytes, or with a K, M or G suffix: 512M)")]
+pub struct NotASize(String);
+
+/// Parses a size: a whole number of bytes, or of KiB, MiB or GiB with a `K`, `M` or `G`
+/// suffix (an optional `iB` or `B` after it).
+pub fn parse_size(text: &str) -> Result<usize, NotASize> {
+    let bad = || NotASize(text.to_string());
+    let trimmed = text.trim();
+    let unit_at = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(trimmed.len());
+    let (digits, unit) = trimmed.split_at(unit_at);
+    let number: usize = digits.parse().map_err(|_| bad())?;
+    let shift = match unit.trim_end_matches("iB").trim_end_matches('B') {
+        "" => 0,
+        "K" | "k" => 10,
+        "M" | "m" => 20,
+        "G" | "g" => 30,
+        _ => return Err(bad()),
+    };
+    number.checked_mul(1 << shift).ok_or_else(bad)
 }
 
 /// [`ExecArgs`] and the search variant.
@@ -170,5 +217,30 @@ mod tests {
             probe.engine.choice(),
             Choice::new(ExecutorKind::Reference, NonZeroUsize::new(2).unwrap())
         );
+    }
+
+    #[test]
+    fn the_state_limit_reads_sizes_and_refuses_the_rest() {
+        let probe = Probe::try_parse_from(["x"]).unwrap();
+        assert_eq!(probe.engine.choice().max_state, DEFAULT_MAX_STATE);
+        for (text, bytes) in [
+            ("1000", 1000),
+            ("64K", 64 << 10),
+            ("3M", 3 << 20),
+            ("2GiB", 2 << 30),
+            ("1MB", 1 << 20),
+            ("0", 0),
+        ] {
+            let probe = Probe::try_parse_from(["x", "--max-state", text]).unwrap();
+            assert_eq!(probe.engine.choice().max_state, bytes, "{text}");
+        }
+        for bad in ["", "M", "1T", "-1", "1.5G", "99999999999999999999G"] {
+            let flag = format!("--max-state={bad}");
+            let error = Probe::try_parse_from(["x", flag.as_str()]).unwrap_err();
+            assert!(
+                error.to_string().contains("is not a size"),
+                "{bad}: {error}"
+            );
+        }
     }
 }

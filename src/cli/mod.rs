@@ -71,6 +71,12 @@ pub fn append_lines(path: &std::path::Path, lines: &[String]) -> Result<(), CliE
         .map_err(cannot)
 }
 
+/// The error of a run that a rule would have grown past the state limit, with how to
+/// raise it.
+pub fn too_large(e: regex_chess_machine::exec::StateTooLarge) -> CliError {
+    CliError(format!("{e} (raise it with --max-state)"))
+}
+
 /// Shorthand for a [`CliError`] from a message.
 pub fn fail<T>(message: impl Into<String>) -> Result<T, CliError> {
     Err(CliError(message.into()))

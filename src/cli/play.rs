@@ -82,7 +82,9 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let board = runner::prepare("board", choice)?;
     super::warn(&board.warnings);
     let board = board.exec;
-    let mut text = board.run(&format!("engine: {}\n{fen}\n", args.engine_color));
+    let mut text = board
+        .run(&format!("engine: {}\n{fen}\n", args.engine_color))
+        .map_err(super::too_large)?;
     drop(board);
     if !text.starts_with("8 ") {
         return fail(format!("the rules could not read the FEN {fen_text:?}"));
@@ -115,7 +117,9 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         if matches!(line.as_str(), "quit" | "exit") {
             return Ok(());
         }
-        text = play.run(&format!("{text}{line}\n"));
+        text = play
+            .run(&format!("{text}{line}\n"))
+            .map_err(super::too_large)?;
         if !text.starts_with("8 ") {
             return fail("engine bug: the play rules did not draw a board");
         }

@@ -87,11 +87,12 @@ pub fn run(args: ProfileArgs) -> Result<(), CliError> {
     })?;
     let exec = args.engine.choice().build(workload.program.clone());
     // A first run compiles the patterns the run needs; the profiled run is the second.
-    exec.run(&input);
+    exec.run(&input).map_err(super::too_large)?;
     let rules = workload.program.rules().len();
     let mut recorder = Recorder::new(rules, input.len());
     let start = Instant::now();
-    let _ = exec.run_observed(&input, &mut recorder);
+    exec.run_observed(&input, &mut recorder)
+        .map_err(super::too_large)?;
     let wall = start.elapsed().as_secs_f64() * 1e3;
     let rows = profile::by_origin(&workload.program, &recorder.samples);
     let applied = recorder.samples.iter().filter(|s| !s.skipped).count();

@@ -62,8 +62,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     // cores asked for, the test hook of a helper's panic included.
     let choice = args.exec.choice();
     let result = if args.trace {
-        let reference = Reference::new(program.clone());
-        let fast = Choice::new(ExecutorKind::Fast, choice.cores).build(program);
+        let reference = Reference::new(program.clone()).with_max_state(choice.max_state);
+        let fast = Choice::new(ExecutorKind::Fast, choice.cores)
+            .with_max_state(choice.max_state)
+            .build(program);
         let mut stderr = std::io::stderr();
         match trace::first_divergence(&reference, fast.as_ref(), &state) {
             Some(divergence) => {
@@ -73,21 +75,30 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
                     divergence.index
                 ));
             }
-            None => {
-                writeln!(
-                    stderr,
-                    "trace: both executors agree after each of the {} rules",
-                    reference.program().rules().len()
-                )?;
-            }
+            None => {}
         }
-        match args.exec.executor {
+        let result = match args.exec.executor {
             ExecutorKind::Reference => reference.run(&state),
             ExecutorKind::Fast => fast.run(&state),
+        };
+        match &result {
+            Ok(_) => writeln!(
+                stderr,
+                "trace: both executors agree after each of the {} rules",
+                reference.program().rules().len()
+            )?,
+            Err(e) => writeln!(
+                stderr,
+                "trace: both executors agree after each of the {} rules before rule {}, \
+                 and both stop there at the state limit",
+                e.rule, e.rule
+            )?,
         }
+        result
     } else {
         choice.build(program).run(&state)
-    };
+    }
+    .map_err(super::too_large)?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(result.as_bytes())?;
     stdout.flush()?;

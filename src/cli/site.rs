@@ -274,11 +274,14 @@ pub fn run(args: SiteArgs) -> Result<(), CliError> {
             steps.doing("drawing the starting state with the `board` program");
             // The `board` program's input: the engine's side, then the FEN.
             let board = Fast::new(registered("board")?);
-            let text = board.run(&format!("engine: {}\n{fen}\n", args.engine_color));
+            let text = board
+                .run(&format!("engine: {}\n{fen}\n", args.engine_color))
+                .map_err(super::too_large)?;
             if !text.starts_with("8 ") {
                 return fail(format!("the rules could not read the FEN {:?}", args.fen));
             }
-            start_white = Some(board.run(&format!("engine: white\n{fen}\n")));
+            let white = board.run(&format!("engine: white\n{fen}\n"));
+            start_white = Some(white.map_err(super::too_large)?);
             steps.step("drew the starting state with the `board` program");
             text
         }

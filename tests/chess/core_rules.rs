@@ -123,7 +123,7 @@ const SPECIAL: &[&str] = &[
 
 /// Runs `exec` on `fen` and compares its output lines, sorted, with `want` (sorted).
 fn check_lines(exec: &dyn Executor, fen: &str, want: Vec<String>) -> Result<(), String> {
-    let out = exec.run(&format!("{fen}\n"));
+    let out = exec.run(&format!("{fen}\n")).unwrap();
     let got = sorted_lines(&out);
     if got == want {
         Ok(())
@@ -234,7 +234,7 @@ fn check_and_mobility_and_fen_round_trip() {
     let mut results = Vec::new();
     for fen in fens {
         let pos = position(&fen);
-        let out = exec.run(&format!("{fen}\n"));
+        let out = exec.run(&format!("{fen}\n")).unwrap();
         let b = |x: bool| if x { "T" } else { "F" };
         let want = format!(
             "{} {} {}\n",
@@ -254,7 +254,7 @@ fn several_fens_in_one_state_give_every_list() {
     let exec = fast("legal-moves");
     let a = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
     let b = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
-    let out = exec.run(&format!("{a}\n{b}\n{a}\n"));
+    let out = exec.run(&format!("{a}\n{b}\n{a}\n")).unwrap();
     let mut want = expected_moves(&position(a));
     want.extend(expected_moves(&position(a)));
     want.sort();
@@ -354,7 +354,7 @@ fn check_perft(depth: usize) {
     {
         let fields: Vec<&str> = line.split(';').collect();
         let want: usize = fields[depth + 1].parse().unwrap();
-        let out = exec.run(&format!("{}\n", fields[1]));
+        let out = exec.run(&format!("{}\n", fields[1])).unwrap();
         let mut leaves: Vec<String> = out.lines().map(str::to_string).collect();
         leaves.sort();
         assert_eq!(leaves.len(), want, "perft({depth}) of {}", fields[0]);
@@ -416,7 +416,7 @@ fn stuck_threads_stay_with_moved_false() {
         "8/8/8/3k4/8/3K4/8/8 b - - 0 1",
     ];
     let state: String = fens.iter().map(|f| format!("{f}\n")).collect();
-    let out = Fast::new(program).run(&state);
+    let out = Fast::new(program).run(&state).unwrap();
     let mut lines = out.lines();
     for fen in fens {
         let mut want: Vec<String> = expected_moves(&position(fen))

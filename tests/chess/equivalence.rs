@@ -64,7 +64,7 @@ fn perft_fens() -> Vec<String> {
 }
 
 fn same_final_state(program: &ValidProgram, state: &str) -> String {
-    let reference = Reference::new(program.clone()).run(state);
+    let reference = Reference::new(program.clone()).run(state).unwrap();
     for fast in [
         Fast::new(program.clone()),
         Fast::new(program.clone()).segmented(0),
@@ -77,7 +77,7 @@ fn same_final_state(program: &ValidProgram, state: &str) -> String {
         // Both: each piece of the rope keeping its index.
         Fast::new(program.clone()).rope(1, 256).index_starts(0),
     ] {
-        let out = fast.run(state);
+        let out = fast.run(state).unwrap();
         if out != reference {
             let at = trace::first_difference(&out, &reference);
             panic!(

@@ -272,7 +272,9 @@ fn side(colour: Color) -> &'static str {
 
 /// The first board's end of the game against shakmaty's verdict on `fen`.
 fn check_board(board: &dyn Executor, fen: &str, pos: &Chess) -> Option<String> {
-    let text = board.run(&format!("engine: {}\n{fen}\n", side(pos.turn())));
+    let text = board
+        .run(&format!("engine: {}\n{fen}\n", side(pos.turn())))
+        .unwrap();
     let want = judge::verdict(pos, false);
     let got = if over(&text) { message(&text) } else { "" };
     (got != want).then(|| format!("board {fen}: announces {got:?}, shakmaty {want:?}"))
@@ -289,8 +291,9 @@ fn check_play(programs: &Programs, fen: &str, pos: &Chess, rng: &mut SplitMix64)
     let typed = &moves[rng.below(moves.len())];
     let first = programs
         .board
-        .run(&format!("engine: {}\n{fen}\n", side(!pos.turn())));
-    let text = programs.play.run(&format!("{first}{typed}\n"));
+        .run(&format!("engine: {}\n{fen}\n", side(!pos.turn())))
+        .unwrap();
+    let text = programs.play.run(&format!("{first}{typed}\n")).unwrap();
     let said = message(&text);
     let after = judge::play(pos, typed);
     let ended = judge::verdict(&after, false);

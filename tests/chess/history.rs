@@ -385,7 +385,7 @@ impl Board {
             &format!("Engine plays: {}\n", name(!engine)),
             &format!("Engine plays: {}\n", name(engine)),
         );
-        self.play.run(&format!("{text}{typed}\n"))
+        self.play.run(&format!("{text}{typed}\n")).unwrap()
     }
 
     /// The board text after `moves` (UCI, each typed by the side to move, the engine on
@@ -400,7 +400,8 @@ impl Board {
         };
         let mut text = self
             .board
-            .run(&format!("engine: {side}\n{}\n", judge::fen(start)));
+            .run(&format!("engine: {side}\n{}\n", judge::fen(start)))
+            .unwrap();
         let mut pos = start.clone();
         for m in moves {
             text = self.answer(&text, !pos.turn(), &format!("{m}&"));

@@ -144,10 +144,10 @@ fn check(variant: Search, pair: &Pair, reference: Option<&Pair>, fen_text: &str)
         Err(e) => return Some(format!("{}: {e}", variant.program(Output::Ranked))),
     };
     let input = runner::input_state(&fen);
-    let plain = pair.plain.run(&input);
-    let ranked = pair.ranked.run(&input);
+    let plain = pair.plain.run(&input).unwrap();
+    let ranked = pair.ranked.run(&input).unwrap();
     if let Some(reference) = reference {
-        let slow = reference.ranked.run(&input);
+        let slow = reference.ranked.run(&input).unwrap();
         if slow != ranked {
             return Some(format!(
                 "{} {fen_text}: the executors differ:\nreference\n{slow}\nfast\n{ranked}",
@@ -203,8 +203,8 @@ fn the_check_catches_a_wrong_ranking() {
     let fen_text = "4k3/8/3p4/4n3/8/5N2/8/4K3 w - - 0 1";
     let fen: Fen = fen_text.parse().unwrap();
     let input = runner::input_state(&fen);
-    let plain = pair.plain.run(&input);
-    let ranked = pair.ranked.run(&input);
+    let plain = pair.plain.run(&input).unwrap();
+    let ranked = pair.ranked.run(&input).unwrap();
     assert_eq!(check_state(variant, &plain, &ranked, fen_text), None);
     let lines: Vec<&str> = ranked.lines().collect();
     let ranks = lines

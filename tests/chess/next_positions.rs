@@ -98,7 +98,7 @@ fn oracle(pos: &Chess, variant: Search) -> Vec<String> {
 /// else what differs.
 fn check(variant: Search, kind: ExecutorKind, fen: &str) -> Option<String> {
     let exec = executor(variant, kind);
-    let out = exec.run(fen);
+    let out = exec.run(fen).unwrap();
     let mut got: Vec<String> = if out.is_empty() {
         Vec::new()
     } else {
@@ -292,7 +292,7 @@ fn every(items: Vec<String>, step: usize) -> Vec<String> {
 #[test]
 fn the_published_example_gives_exactly_its_three_fens() {
     for kind in [ExecutorKind::Fast, ExecutorKind::Reference] {
-        let out = executor(Search::Task, kind).run(EXAMPLE);
+        let out = executor(Search::Task, kind).run(EXAMPLE).unwrap();
         let mut lines: Vec<&str> = out.split('\n').collect();
         lines.sort();
         assert_eq!(
@@ -312,9 +312,11 @@ fn a_final_newline_is_optional_and_black_to_move_gives_nothing_under_the_task_te
     let exec = executor(Search::Task, ExecutorKind::Fast);
     assert_eq!(exec.run(&format!("{EXAMPLE}\n")), exec.run(EXAMPLE));
     let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
-    assert_eq!(exec.run(black), "");
+    assert_eq!(exec.run(black).unwrap(), "");
     // The full variant answers for black, with the full-move number counted.
-    let full = executor(Search::Full, ExecutorKind::Fast).run(black);
+    let full = executor(Search::Full, ExecutorKind::Fast)
+        .run(black)
+        .unwrap();
     assert_eq!(full.lines().count(), 20);
     assert!(full.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"));
 }
@@ -322,8 +324,8 @@ fn a_final_newline_is_optional_and_black_to_move_gives_nothing_under_the_task_te
 #[test]
 fn the_task_terms_leave_out_the_under_promotions() {
     let fen = "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1";
-    let task = executor(Search::Task, ExecutorKind::Fast).run(fen);
-    let full = executor(Search::Full, ExecutorKind::Fast).run(fen);
+    let task = executor(Search::Task, ExecutorKind::Fast).run(fen).unwrap();
+    let full = executor(Search::Full, ExecutorKind::Fast).run(fen).unwrap();
     assert_eq!(task.lines().count(), 5 + 2);
     assert_eq!(full.lines().count(), 5 + 8);
     // bxa8=Q takes the rook and with it black's last right.

@@ -55,10 +55,10 @@ impl Rules {
         } else {
             "black"
         };
-        self.board.run(&format!("engine: {side}\n{fen}\n"))
+        self.board.run(&format!("engine: {side}\n{fen}\n")).unwrap()
     }
     fn answer(&self, text: &str, typed: &str) -> String {
-        self.play.run(&format!("{text}{typed}\n"))
+        self.play.run(&format!("{text}{typed}\n")).unwrap()
     }
 }
 

@@ -67,6 +67,7 @@ impl Rules {
         };
         self.board
             .run(&format!("engine: {engine}\n{}\n", fen_of(pos)))
+            .unwrap()
     }
 }
 
@@ -95,7 +96,7 @@ fn typings(pos: &Chess, m: Move) -> Vec<String> {
 /// alone, no search), and checks that the player's SAN is shakmaty's.
 fn check_move(rules: &Rules, pos: &Chess, m: Move, typed: &str) {
     let text = rules.first(pos);
-    let next = rules.play.run(&format!("{text}{typed}&\n"));
+    let next = rules.play.run(&format!("{text}{typed}&\n")).unwrap();
     let want = SanPlus::from_move(pos.clone(), m).to_string();
     let after = pos.clone().play(m).unwrap();
     assert_eq!(
@@ -118,8 +119,9 @@ fn check_engine(rules: &Rules, fen: &str) {
     };
     let text = rules
         .board
-        .run(&format!("engine: {engine}\n{}\n", fen_of(&pos)));
-    let next = rules.play.run(&format!("{text}\n"));
+        .run(&format!("engine: {engine}\n{}\n", fen_of(&pos)))
+        .unwrap();
+    let next = rules.play.run(&format!("{text}\n")).unwrap();
     let said = moves(&next);
     assert_eq!(said.len(), 1, "{next}");
     let reply = &said[0];
@@ -202,7 +204,7 @@ fn help_and_mistakes_keep_the_position() {
             "Malformed move 'hello'. Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or as squares (e2e4, e7e8q)",
         ),
     ] {
-        let next = rules.play.run(&format!("{text}{typed}\n"));
+        let next = rules.play.run(&format!("{text}{typed}\n")).unwrap();
         assert_eq!(message(&next), want, "{typed}");
         let board = |t: &str| t.lines().take(8).collect::<Vec<_>>().join("\n");
         assert_eq!(board(&next), board(&text), "{typed}");
@@ -231,7 +233,7 @@ fn every_form_of_a_move_is_read() {
     let pos = position(TRICKY[2]);
     for typed in ["b8", "b7b8", "B7B8Q", "b8=Q+", "bxa8=N", "exd6"] {
         let text = rules.first(&pos);
-        let next = rules.play.run(&format!("{text}{typed}&\n"));
+        let next = rules.play.run(&format!("{text}{typed}&\n")).unwrap();
         let want = match typed {
             "bxa8=N" => "bxa8=N",
             "exd6" => "exd6",
@@ -252,7 +254,7 @@ fn an_ambiguous_move_names_the_candidates() {
     ] {
         let pos = position(fen);
         let text = rules.first(&pos);
-        let next = rules.play.run(&format!("{text}{typed}\n"));
+        let next = rules.play.run(&format!("{text}{typed}\n")).unwrap();
         // shakmaty's candidates: the moves the typed SAN could mean.
         let typed_san: San = typed.parse().unwrap();
         let mut want: Vec<String> = pos
@@ -280,22 +282,31 @@ fn the_move_list_numbers_the_moves() {
     let rules = Rules::new(ExecutorKind::Fast);
     // Black to move first: `2... Qh4#`, and the game is over.
     let pos = position(TRICKY[3]);
-    let next = rules.play.run(&format!("{}Qh4#\n", rules.first(&pos)));
+    let next = rules
+        .play
+        .run(&format!("{}Qh4#\n", rules.first(&pos)))
+        .unwrap();
     assert_eq!(field(&next, "Moves:"), " 2... Qh4#", "{next}");
     assert!(next.ends_with("Game over.\n"));
     // White first: `1. e4 <reply>`, then `2. d4 <reply>`.
     let pos = Chess::default();
-    let one = rules.play.run(&format!("{}e4\n", rules.first(&pos)));
-    let two = rules.play.run(&format!("{one}d4\n"));
+    let one = rules
+        .play
+        .run(&format!("{}e4\n", rules.first(&pos)))
+        .unwrap();
+    let two = rules.play.run(&format!("{one}d4\n")).unwrap();
     let words: Vec<&str> = field(&two, "Moves:").split(' ').collect();
     assert_eq!(words[..3], ["", "1.", "e4"], "{two}");
     assert_eq!(words[4..6], ["2.", "d4"], "{two}");
     assert_eq!(words.len(), 7, "{two}");
     // `&` after a move plays it alone; the engine answers the next (empty) line.
-    let mine = rules.play.run(&format!("{}e4&\n", rules.first(&pos)));
+    let mine = rules
+        .play
+        .run(&format!("{}e4&\n", rules.first(&pos)))
+        .unwrap();
     assert_eq!(field(&mine, "Moves:"), " 1. e4", "{mine}");
     assert!(mine.ends_with("Engine to move, press Enter: "), "{mine}");
-    let theirs = rules.play.run(&format!("{mine}\n"));
+    let theirs = rules.play.run(&format!("{mine}\n")).unwrap();
     assert_eq!(field(&theirs, "Moves:"), field(&one, "Moves:"), "{theirs}");
 }
 

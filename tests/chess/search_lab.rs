@@ -83,7 +83,8 @@ impl Observer for Largest {
 fn widest(program: &str, fen: &str) -> Widest {
     let exec = ExecutorKind::Fast.build(engine::program(program).expect("a registered program"));
     let mut largest = Largest::default();
-    exec.run_observed(&format!("{fen}\n"), &mut largest);
+    exec.run_observed(&format!("{fen}\n"), &mut largest)
+        .unwrap();
     Widest {
         bytes: largest.best,
         threads: largest.threads,

@@ -88,7 +88,9 @@ const MACHINE_STATE: &str = "%%\n#stack:\nTrue\n#x: True\n%p2\n#stack:\né\n";
 fn prints_exactly_the_final_state_with_both_executors() {
     let dir = tempfile::tempdir().unwrap();
     let program = machine_program();
-    let expected = Reference::new(program.clone().validate().unwrap()).run(MACHINE_STATE);
+    let expected = Reference::new(program.clone().validate().unwrap())
+        .run(MACHINE_STATE)
+        .unwrap();
     assert!(expected.contains("%p1\n") && expected.ends_with('\n'));
     let program = write(dir.path(), "machine.json", json::to_string(&program));
     let state = write(dir.path(), "state.txt", MACHINE_STATE);
@@ -116,7 +118,9 @@ fn the_hand_written_example_runs() {
     let text = std::fs::read_to_string(&program).unwrap();
     let parsed = json::from_str(&text, json::Syntax::Auto).expect("the example parses");
     let input = std::fs::read_to_string(&state).unwrap();
-    let expected = Reference::new(parsed.validate().unwrap()).run(&input);
+    let expected = Reference::new(parsed.validate().unwrap())
+        .run(&input)
+        .unwrap();
     assert!(!expected.contains("%p"), "{expected}");
     assert_eq!(expected.matches("#x: T\n").count(), 2, "{expected}");
     assert_eq!(expected.matches("#x: F\n").count(), 1, "{expected}");
@@ -160,7 +164,9 @@ fn adds_no_newline_and_keeps_every_byte() {
 fn reads_the_state_from_standard_input() {
     let dir = tempfile::tempdir().unwrap();
     let program = write(dir.path(), "p.json", json::to_string(&machine_program()));
-    let expected = Reference::new(machine_program().validate().unwrap()).run(MACHINE_STATE);
+    let expected = Reference::new(machine_program().validate().unwrap())
+        .run(MACHINE_STATE)
+        .unwrap();
     for executor in ["reference", "fast"] {
         let out = success(regex_chess(
             &["run", &program, "--state", "-", "--executor", executor],
@@ -194,7 +200,8 @@ fn plain_pairs_with_python_replacements() {
             .validate()
             .unwrap()
         )
-        .run("banana"),
+        .run("banana")
+        .unwrap(),
         expected
     );
     for executor in ["reference", "fast"] {
@@ -221,7 +228,9 @@ fn trace_prints_the_state_and_a_note() {
         json::to_string(&machine_program()),
     );
     let state = write(dir.path(), "state.txt", MACHINE_STATE);
-    let expected = Reference::new(machine_program().validate().unwrap()).run(MACHINE_STATE);
+    let expected = Reference::new(machine_program().validate().unwrap())
+        .run(MACHINE_STATE)
+        .unwrap();
     for executor in ["reference", "fast"] {
         let output = regex_chess(
             &[
@@ -435,4 +444,89 @@ fn profile_reports_the_run_and_writes_its_files() {
     assert!(!bad.status.success());
     let err = String::from_utf8(bad.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// The program that doubles its state forty times (`(.+)` -> `$1$1`): from two bytes it
+/// would reach a terabyte.
+fn doubling(dir: &Path) -> String {
+    let pairs = vec![r#"["(.+)", "$1$1"]"#; 40].join(",\n");
+    write(dir, "doubling.json", format!("[\n{pairs}\n]\n"))
+}
+
+#[test]
+fn a_program_that_grows_past_the_state_limit_stops_with_an_error_naming_the_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = doubling(dir.path());
+    let state = write(dir.path(), "s.txt", "ab");
+    // Rule i leaves 2^(i + 2) bytes: rule 19 would write 2 MiB, past 1 MiB.
+    for executor in ["reference", "fast"] {
+        for trace in [&[][..], &["--trace"][..]] {
+            let mut args = vec![
+                "run",
+                &program,
+                "--state",
+                &state,
+                "--executor",
+                executor,
+                "--max-state",
+                "1M",
+            ];
+            args.extend(trace);
+            let mut output = regex_chess(&args, None);
+            if !trace.is_empty() {
+                // The trace's line first, then the error's.
+                let err = stderr(&output);
+                let (first, rest) = err.split_once('\n').unwrap();
+                assert!(
+                    first.contains("before rule 19, and both stop there"),
+                    "{err}"
+                );
+                output.stderr = rest.as_bytes().to_vec();
+            }
+            user_error(
+                output,
+                &[
+                    "rule 19 (unknown origin) would grow the state to 2097152 bytes",
+                    "past the state limit of 1048576 bytes",
+                    "--max-state",
+                ],
+            );
+        }
+    }
+    // Under the limit the same program's first rules run.
+    let short = write(
+        dir.path(),
+        "short.json",
+        r#"[["(.+)", "$1$1"], ["(.+)", "$1$1"]]"#,
+    );
+    let out = success(regex_chess(
+        &["run", &short, "--state", &state, "--max-state", "8"],
+        None,
+    ));
+    assert_eq!(out, b"abababab");
+    user_error(
+        regex_chess(
+            &["run", &short, "--state", &state, "--max-state", "2x"],
+            None,
+        ),
+        &["is not a size"],
+    );
+}
+
+#[test]
+#[ignore = "volume (about 3 GB of memory): cargo test --release --test cli -- run:: --ignored"]
+fn the_default_state_limit_stops_the_doubling_program_on_both_executors() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = doubling(dir.path());
+    let state = write(dir.path(), "s.txt", "ab");
+    // 1 GiB is allowed (after rule 28); rule 29 would write 2 GiB.
+    for executor in ["reference", "fast"] {
+        user_error(
+            regex_chess(
+                &["run", &program, "--state", &state, "--executor", executor],
+                None,
+            ),
+            &["rule 29", "2147483648 bytes", "limit of 1073741824 bytes"],
+        );
+    }
 }

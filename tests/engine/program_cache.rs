@@ -27,7 +27,7 @@ fn load(cache: &ProgramCache, compiled: &Cell<usize>) -> Fetched<LoadError> {
 
 /// The program's answer on kiwipete with the fast executor.
 fn answer(program: ValidProgram) -> String {
-    ExecutorKind::Fast.build(program).run(KIWIPETE)
+    ExecutorKind::Fast.build(program).run(KIWIPETE).unwrap()
 }
 
 fn files(dir: &Path) -> Vec<String> {

@@ -30,7 +30,7 @@ use proptest::sample::{Index, select};
 use proptest::test_runner::{Config, TestCaseError};
 use regex_chess_machine::exec::fast::{self, Fast};
 use regex_chess_machine::exec::reference::Reference;
-use regex_chess_machine::exec::{Executor, Observer, RuleReport, trace};
+use regex_chess_machine::exec::{Executor, Observer, RuleReport, StateTooLarge, trace};
 use regex_chess_machine::program::{Origin, Program, Rule, ValidProgram};
 
 use exec_compare::Recorder;
@@ -112,9 +112,43 @@ fn check(rules: Vec<Rule>, state: &str) -> Result<(), TestCaseError> {
     // sends this one's patterns through their parse, which is checked as well).
     let table = fast::parse_table(program.rules().iter().map(|rule| rule.pattern.as_str()));
     prop_assert!(fast::remember_parses(&table).is_ok());
-    let stored = compare(&reference, &Fast::new(program), state);
+    let stored = compare(&reference, &Fast::new(program.clone()), state);
     fast::forget_parses();
-    stored
+    stored?;
+    check_at_the_limit(&program, &reference, state)
+}
+
+/// With a state limit just under the widest state the run reaches, and halfway between
+/// the given state's length and it, both executors must stop at the same rule with the
+/// same error, the rules before it reported alike (`exec_compare::compare` compares
+/// runs that end at the limit too): flat, and with the rope on two cores.
+fn check_at_the_limit(
+    program: &ValidProgram,
+    reference: &Reference,
+    state: &str,
+) -> Result<(), TestCaseError> {
+    let (_, stats) = reference
+        .run_with_stats(state)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let widest = stats.max_state_len;
+    if widest <= state.len() {
+        return Ok(());
+    }
+    for limit in [widest - 1, state.len() + (widest - state.len()) / 2] {
+        let reference = Reference::new(program.clone()).with_max_state(limit);
+        prop_assert!(
+            reference.run(state).is_err(),
+            "the limit {limit} stops no rule"
+        );
+        let flat = Fast::new(program.clone()).with_max_state(limit);
+        compare(&reference, &flat, state)?;
+        let rope = Fast::new(program.clone())
+            .rope(1, 1)
+            .parallel(2, 1)
+            .with_max_state(limit);
+        compare(&reference, &rope, state)?;
+    }
+    Ok(())
 }
 
 /// Every way of running `fast` on `state` must give what `reference` gives.
@@ -1179,12 +1213,12 @@ fn rules_skipped_at_a_fixpoint_report_their_matches() {
         .unwrap();
     let fast = Fast::new(program.clone());
     let mut observed = Recorder::default();
-    assert_eq!(fast.run_observed(state, &mut observed), state);
+    assert_eq!(fast.run_observed(state, &mut observed).unwrap(), state);
     let matches: Vec<usize> = observed.reports.iter().map(|(_, r)| r.matches).collect();
     assert_eq!(matches, [2, 2, 2, 2], "{:?}", observed.reports);
-    assert_eq!(fast.run_with_stats(state).1.matches, 8);
+    assert_eq!(fast.run_with_stats(state).unwrap().1.matches, 8);
     let reference = Reference::new(program);
-    assert_eq!(reference.run_with_stats(state).1.matches, 8);
+    assert_eq!(reference.run_with_stats(state).unwrap().1.matches, 8);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1228,7 +1262,7 @@ impl Executor for Corrupting {
         state: &str,
         range: std::ops::Range<usize>,
         observer: &mut dyn Observer,
-    ) -> String {
+    ) -> Result<String, StateTooLarge> {
         let mut state = state.to_string();
         for index in range {
             let matches = self.inner.count_matches(index, &state);
@@ -1248,7 +1282,15 @@ impl Executor for Corrupting {
                 break;
             }
         }
-        state
+        Ok(state)
+    }
+
+    fn max_state(&self) -> usize {
+        self.inner.max_state()
+    }
+
+    fn set_max_state(&mut self, bytes: usize) {
+        self.inner.set_max_state(bytes);
     }
 }
 
@@ -1280,11 +1322,11 @@ fn first_divergence_names_the_corrupted_rule() {
         assert_eq!(divergence.index, bad);
         assert_eq!(divergence.rule, program.rules()[bad]);
         let mut none = regex_chess_machine::exec::NoObserver;
-        let before = reference.run_range(state, 0..bad, &mut none);
+        let before = reference.run_range(state, 0..bad, &mut none).unwrap();
         let after = reference.apply(bad, &before);
         assert_eq!(divergence.before, before);
-        assert_eq!(divergence.left, ("reference", after.clone()));
-        assert_eq!(divergence.right, ("corrupt", corrupt(&after)));
+        assert_eq!(divergence.left, ("reference", Ok(after.clone())));
+        assert_eq!(divergence.right, ("corrupt", Ok(corrupt(&after))));
 
         let report = divergence.to_string();
         assert!(
@@ -1333,7 +1375,9 @@ proptest! {
         let divergence = divergence.unwrap();
         prop_assert_eq!(divergence.index, bad);
         prop_assert_eq!(&divergence.rule, &program.rules()[bad]);
-        prop_assert_eq!(&divergence.right.1, &corrupt(&divergence.left.1));
+        let left = divergence.left.1.as_deref().unwrap();
+        let corrupted = corrupt(left);
+        prop_assert_eq!(divergence.right.1.as_deref(), Ok(corrupted.as_str()));
     }
 }
 

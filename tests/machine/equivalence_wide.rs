@@ -354,7 +354,7 @@ fn real() -> &'static [Real] {
                 for position in &positions {
                     let input = workload.input(position).expect("an input state");
                     snapshots.states.push((0, input.clone()));
-                    fast.run_observed(&input, &mut snapshots);
+                    fast.run_observed(&input, &mut snapshots).unwrap();
                 }
                 Real {
                     name,

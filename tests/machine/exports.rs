@@ -126,7 +126,7 @@ fn check_formats(program: &ValidProgram, states: &[String], expect: Expect, form
             let fast = Fast::new(program.clone()).run(s);
             let reference = Reference::new(program.clone()).run(s);
             assert_eq!(fast, reference, "the executors disagree");
-            fast
+            fast.unwrap()
         })
         .collect();
     let dir = tempfile::tempdir().unwrap();
@@ -440,11 +440,13 @@ fn game(
     typed: &[&str],
 ) -> Vec<String> {
     let fast = Fast::new(play.clone());
-    let mut state = Fast::new(board.clone()).run(&format!("engine: {engine}\n{fen}\n"));
+    let mut state = Fast::new(board.clone())
+        .run(&format!("engine: {engine}\n{fen}\n"))
+        .unwrap();
     let mut inputs = Vec::new();
     for line in typed {
         let input = format!("{state}{line}\n");
-        state = fast.run(&input);
+        state = fast.run(&input).unwrap();
         inputs.push(input);
     }
     inputs

@@ -38,8 +38,8 @@ fn same_with(rules: &[(&str, &str)], state: &str, build: impl Fn(ValidProgram) -
     let reference = Reference::new(p.clone());
     let fast = build(p);
     let (mut a, mut b) = (Log::default(), Log::default());
-    let out_a = reference.run_observed(state, &mut a);
-    let out_b = fast.run_observed(state, &mut b);
+    let out_a = reference.run_observed(state, &mut a).unwrap();
+    let out_b = fast.run_observed(state, &mut b).unwrap();
     assert_eq!(out_a, out_b, "final state for {rules:?} on {state:?}");
     assert_eq!(a.0.len(), b.0.len());
     for ((i, ra, sa), (j, rb, sb)) in a.0.iter().zip(&b.0) {
@@ -50,7 +50,7 @@ fn same_with(rules: &[(&str, &str)], state: &str, build: impl Fn(ValidProgram) -
             assert_eq!(ra.matches, rb.matches, "match count of rule {i}");
         }
     }
-    assert_eq!(fast.run(state), out_a, "second run (warm caches)");
+    assert_eq!(fast.run(state).unwrap(), out_a, "second run (warm caches)");
     out_b
 }
 
@@ -132,7 +132,9 @@ fn runs_of_identical_rules_reach_a_fixpoint() {
     let state = "%%\n#stack:\nA\nB\nC\n%%\n#stack:\nD\n";
     assert_eq!(same(&rules, state), "%%\n#stack:\n%%\n#stack:\n");
     let mut log = Log::default();
-    Fast::new(program(&rules)).run_observed(state, &mut log);
+    Fast::new(program(&rules))
+        .run_observed(state, &mut log)
+        .unwrap();
     let skipped: Vec<usize> = log.0.iter().filter(|e| e.1.skipped).map(|e| e.0).collect();
     assert_eq!(skipped, (4..10).collect::<Vec<_>>());
     assert_eq!(
@@ -147,7 +149,9 @@ fn absent_literals_skip() {
     let state = threads(5);
     same(&rules, &state);
     let mut log = Log::default();
-    Fast::new(program(&rules)).run_observed(&state, &mut log);
+    Fast::new(program(&rules))
+        .run_observed(&state, &mut log)
+        .unwrap();
     assert!(log.0.iter().all(|e| e.1.skipped && e.1.matches == 0));
 }
 
@@ -171,7 +175,9 @@ fn observer_break_stops_the_run() {
     }
     let rules = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")];
     let mut stop = Stop(Vec::new());
-    let out = Fast::new(program(&rules)).run_observed("a", &mut stop);
+    let out = Fast::new(program(&rules))
+        .run_observed("a", &mut stop)
+        .unwrap();
     assert_eq!(out, "d");
     assert_eq!(stop.0, vec![0, 1, 2]);
 }
@@ -195,10 +201,10 @@ fn match_counts_are_reported_only_when_wanted() {
     }
     let mut log = Log::default();
     let fast = Fast::new(program(&[PUSH]));
-    fast.run_observed(&threads(6), &mut log);
+    fast.run_observed(&threads(6), &mut log).unwrap();
     assert_eq!(log.0[0].1.matches, 4);
     let mut quiet = NoCounts(Vec::new());
-    fast.run_observed(&threads(6), &mut quiet);
+    fast.run_observed(&threads(6), &mut quiet).unwrap();
     assert_eq!(quiet.0, vec![0]);
 }
 

@@ -77,12 +77,12 @@ impl Runs {
     /// Runs `state` on the three executors: the reference's output and largest state,
     /// or what differs.
     fn run(&self, state: &str) -> Result<(String, usize), String> {
-        let (want, stats) = self.reference.run_with_stats(state);
+        let (want, stats) = self.reference.run_with_stats(state).unwrap();
         for (what, exec) in [
             ("two cores", self.users.as_ref()),
             ("two cores, every path forced", self.forced.as_ref()),
         ] {
-            let got = exec.run(state);
+            let got = exec.run(state).unwrap();
             if got != want {
                 return Err(format!(
                     "{} on {what}: the output differs from the reference's {}",
@@ -278,7 +278,7 @@ fn ranking_and_play_equal_the_reference(variant: Search, fens: &[String]) {
         } else {
             "black"
         };
-        let first = board.run(&format!("engine: {side}\n{fen}\n"));
+        let first = board.run(&format!("engine: {side}\n{fen}\n")).unwrap();
         if !first.starts_with("8 ") {
             return Some(format!("{fen_text}: the board program drew {first:?}"));
         }
@@ -328,12 +328,20 @@ impl Executor for WrongJoin {
         state: &str,
         range: std::ops::Range<usize>,
         observer: &mut dyn regex_chess_machine::exec::Observer,
-    ) -> String {
-        let out = self.0.run_range(state, range, observer);
+    ) -> Result<String, regex_chess_machine::exec::StateTooLarge> {
+        let out = self.0.run_range(state, range, observer)?;
         // The first byte of the second line.
         let at = out.find('\n').map_or(0, |i| i + 1);
         let rest: String = out[at..].chars().skip(1).collect();
-        format!("{}&{rest}", &out[..at])
+        Ok(format!("{}&{rest}", &out[..at]))
+    }
+
+    fn max_state(&self) -> usize {
+        self.0.max_state()
+    }
+
+    fn set_max_state(&mut self, bytes: usize) {
+        self.0.set_max_state(bytes);
     }
 }
 

@@ -103,18 +103,18 @@ fn a_replay_steps_through_every_rule_to_the_run_state() {
     let n = program.rules().len();
     let mut machine = machine(&program);
     let state = "baac\nxy@3 zz@1\n";
-    let end = machine.run(state, &mut |_| {});
-    assert_eq!(machine.step(false), None, "no replay yet");
+    let end = machine.run(state, &mut |_| {}).unwrap();
+    assert_eq!(machine.step(false), Ok(None), "no replay yet");
     // One rule a step: every index in order.
     machine.replay(state.to_string());
-    let steps: Vec<usize> = std::iter::from_fn(|| machine.step(false)).collect();
+    let steps: Vec<usize> = std::iter::from_fn(|| machine.step(false).unwrap()).collect();
     assert_eq!(steps, (0..n).collect::<Vec<_>>());
     assert_eq!(machine.replay_state(), Some(end.as_str()));
     // Skipping: each step changes the state, except possibly the last.
     machine.replay(state.to_string());
     let mut before = state.to_string();
     let mut last = None;
-    while let Some(index) = machine.step(true) {
+    while let Some(index) = machine.step(true).unwrap() {
         let now = machine.replay_state().unwrap().to_string();
         assert!(
             now != before || index == n - 1,
@@ -166,4 +166,35 @@ fn files_of_another_program_or_damaged_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("the parses: truncated"), "{error}");
+}
+
+#[test]
+fn a_program_that_grows_past_the_state_limit_ends_with_the_error_run_and_replay() {
+    let mut program = Program::from_rules(vec![Rule::new("(.+)", "$1$1"); 40]);
+    program.name = "doubling".to_string();
+    let program = program.validate().unwrap();
+    // Rule i leaves 2^(i + 2) bytes: with a 1 MiB limit rule 19 would write 2 MiB.
+    let limit = 1 << 20;
+    let reference = Reference::new(program.clone()).with_max_state(limit);
+    let want = reference.run("ab").unwrap_err();
+    assert_eq!((want.rule, want.size, want.limit), (19, 1 << 21, limit));
+    let mut machine = machine(&program).with_max_state(limit);
+    let mut seen = Vec::new();
+    let error = machine.run("ab", &mut |i| seen.push(i)).unwrap_err();
+    assert_eq!(error, want);
+    // The page shows the message the command line shows.
+    assert_eq!(
+        error.to_string(),
+        "rule 19 (unknown origin) would grow the state to 2097152 bytes, past the state \
+         limit of 1048576 bytes"
+    );
+    assert_eq!(seen, (0..19).collect::<Vec<_>>(), "progress up to the rule");
+    // A replay stops at the same rule, and stays before it.
+    machine.replay("ab".to_string());
+    let steps: Vec<usize> = std::iter::from_fn(|| machine.step(false).unwrap())
+        .take(19)
+        .collect();
+    assert_eq!(steps, (0..19).collect::<Vec<_>>());
+    assert_eq!(machine.step(false), Err(want));
+    assert_eq!(machine.replay_state().map(str::len), Some(1 << 20));
 }

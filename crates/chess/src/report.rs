@@ -299,7 +299,7 @@ mod tests {
                 )
             })
             .collect();
-        let out = encode::threads(&exec.run(&encode::render(&threads)));
+        let out = encode::threads(&exec.run(&encode::render(&threads)).unwrap());
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].var("s"), Some(TALLY.to_string().repeat(10).as_str()));
         assert_eq!(out[0].var("i"), Some("1"));

@@ -89,7 +89,7 @@
 //!     .map(|t| encode::render(&[t]))
 //!     .collect();
 //! let exec = Reference::new(compiled.program.validate().unwrap());
-//! let out = encode::threads(&exec.run(&state));
+//! let out = encode::threads(&exec.run(&state).unwrap());
 //! assert_eq!(out.len(), 1);
 //! assert_eq!(encode::decode_int(out[0].var("r").unwrap()), Some(4));
 //! ```

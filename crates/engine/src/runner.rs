@@ -15,7 +15,7 @@ use super::variants::{Output, Search};
 use super::{LoadError, LoadOptions, load};
 use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
-use regex_chess_machine::exec::{Choice, Executor, ExecutorKind};
+use regex_chess_machine::exec::{Choice, Executor, ExecutorKind, StateTooLarge};
 
 /// The name of the program that lists the legal moves of a FEN.
 pub const LEGAL_MOVES: &str = "legal-moves";
@@ -43,6 +43,11 @@ pub enum RunError {
         /// The whole output state.
         state: String,
     },
+    /// A rule would have grown the state past the state limit (see
+    /// [`regex_chess_machine::exec::limit`]): a program that does not fit, or a limit
+    /// set too low.
+    #[error("{0} (raise it with --max-state)")]
+    StateTooLarge(#[from] StateTooLarge),
 }
 
 impl RunError {
@@ -162,7 +167,7 @@ impl LegalMoves {
 
     /// The legal moves the rules generate for `fen`, sorted by their text.
     pub fn run(&self, fen: &Fen) -> Result<Vec<UciMove>, RunError> {
-        let state = self.exec.run(&input_state(fen));
+        let state = self.exec.run(&input_state(fen))?;
         parse_legal_output(&state).map_err(|e| RunError::output(LEGAL_MOVES, state, e))
     }
 }
@@ -241,7 +246,7 @@ impl MovePicker {
     /// The engine's reply to `fen` in a game whose earlier positions and root-move
     /// restriction `input` gives.
     pub fn run_with(&self, fen: &Fen, input: &RulesInput) -> Result<Reply, RunError> {
-        let state = self.exec.run(&search_input_state(fen, input));
+        let state = self.exec.run(&search_input_state(fen, input))?;
         parse_move_output(&state).map_err(|e| RunError::output(self.program, state, e))
     }
 }

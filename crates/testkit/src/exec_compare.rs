@@ -9,12 +9,15 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 
 use regex_chess_machine::exec::fast::Fast;
 use regex_chess_machine::exec::reference::Reference;
-use regex_chess_machine::exec::{Executor, NoObserver, Observer, RuleReport, RunStats, trace};
-use regex_chess_machine::program::{Program, ValidProgram};
+use regex_chess_machine::exec::{
+    DEFAULT_MAX_STATE, Executor, NoObserver, Observer, RuleReport, RunStats, StateTooLarge,
+    limit::min_match_len, trace,
+};
+use regex_chess_machine::program::ValidProgram;
 
 /// Records what every rule did, in order (used by the equivalence tests, not by the
 /// fuzz target).
@@ -49,6 +52,8 @@ const OUTGROW_FACTOR: usize = 4;
 /// budget (which never runs).
 struct Cap<'a> {
     program: &'a ValidProgram,
+    /// Whether each rule's pattern can match the empty string.
+    empty: Vec<bool>,
     limit: usize,
     work_limit: u64,
     /// The work of the rules run so far.
@@ -59,11 +64,19 @@ struct Cap<'a> {
 /// What rule `index` of `program` costs on a state of `len` bytes, in the units of
 /// [`cut_at_work`]: the bytes it scans, times a share of its pattern's length (a long
 /// pattern's automaton walks each byte through more states, and the reference's capture
-/// engine pays for every one of them).
-pub fn rule_work(program: &ValidProgram, index: usize, len: usize) -> u64 {
+/// engine pays for every one of them), times [`EMPTY_MATCH_COST`] when the pattern can
+/// match the empty string (`empty`): a match at every position then costs each run a
+/// search and a replacement per byte.
+pub fn rule_work(program: &ValidProgram, index: usize, len: usize, empty: bool) -> u64 {
     let pattern = program.rules()[index].pattern.len() as u64;
-    (len as u64 + 1).saturating_mul(1 + pattern / 64)
+    let per_byte = (1 + pattern / 64) * if empty { EMPTY_MATCH_COST } else { 1 };
+    (len as u64 + 1).saturating_mul(per_byte)
 }
+
+/// How many times more a byte costs a rule whose pattern can match the empty string
+/// (see [`rule_work`]): measured on the fuzz target's slowest inputs, programs of
+/// empty-match insertions (`a*`, `x?`, `""`), whose every byte is a match.
+pub const EMPTY_MATCH_COST: u64 = 16;
 
 impl Cap<'_> {
     /// Adds the work of rule `index` on a state of `len` bytes; false when it would
@@ -71,7 +84,7 @@ impl Cap<'_> {
     fn afford(&mut self, index: usize, len: usize) -> bool {
         let work = self
             .work
-            .saturating_add(rule_work(self.program, index, len));
+            .saturating_add(rule_work(self.program, index, len, self.empty[index]));
         self.work = work;
         work <= self.work_limit
     }
@@ -120,32 +133,65 @@ pub fn cut_at_work(
     limit: usize,
     work_limit: u64,
 ) -> ValidProgram {
-    let reference = Reference::new(program.clone());
+    cut(program, states, limit, work_limit, DEFAULT_MAX_STATE)
+}
+
+/// `program` cut before the first rule that brings a run's work on any of `states`
+/// past `work_limit` (as [`cut_at_work`]), for executors whose state limit is
+/// `max_state`: the reference runs with that limit, so the growth of the state is bounded
+/// by the executors' own limit, and a rule that would grow it past the limit stays in the
+/// program, for the comparison to see both executors stop there.
+pub fn cut_at_work_limited(reference: Reference, states: &[String], work_limit: u64) -> Reference {
+    let keep = kept(&reference, states, usize::MAX, work_limit);
+    match keep == reference.program().rules().len() {
+        true => reference,
+        false => reference.prefix(keep),
+    }
+}
+
+fn cut(
+    program: ValidProgram,
+    states: &[String],
+    limit: usize,
+    work_limit: u64,
+    max_state: usize,
+) -> ValidProgram {
+    let reference = Reference::new(program.clone()).with_max_state(max_state);
+    let keep = kept(&reference, states, limit, work_limit);
+    if keep == program.rules().len() {
+        return program;
+    }
+    program.prefix(keep)
+}
+
+/// How many rules of `reference`'s program to keep (see [`cut_at_work`]).
+fn kept(reference: &Reference, states: &[String], limit: usize, work_limit: u64) -> usize {
+    let program = reference.program();
+    let empty: Vec<bool> = program
+        .rules()
+        .iter()
+        .map(|rule| min_match_len(&rule.pattern) == Some(0))
+        .collect();
     let mut keep = program.rules().len();
     for state in states {
         let mut cap = Cap {
-            program: &program,
+            program,
+            empty: empty.clone(),
             limit,
             work_limit,
             work: 0,
             keep: None,
         };
         if !program.rules().is_empty() && !cap.afford(0, state.len()) {
-            return Program::from_rules(Vec::new())
-                .validate()
-                .expect("the empty program is valid");
+            return 0;
         }
-        reference.run_observed(state, &mut cap);
+        // A run that ends at the state limit keeps every rule up to the one that met it.
+        let _ = reference.run_observed(state, &mut cap);
         if let Some(rules) = cap.keep {
             keep = keep.min(rules);
         }
     }
-    if keep == program.rules().len() {
-        return program;
-    }
-    Program::from_rules(program.rules()[..keep].to_vec())
-        .validate()
-        .expect("a prefix of a valid program is valid")
+    keep
 }
 
 fn divergence_report(reference: &Reference, fast: &Fast, state: &str) -> String {
@@ -268,11 +314,100 @@ fn compare_steps(
 /// - `run_range` over several ranges (empty, from the start, to the end, in the
 ///   middle, chained): the state each gives from `state`.
 ///
+/// A run that ends at the state limit (the executors' own, see
+/// `regex_chess_machine::exec::limit`) must end at the same rule with the same error
+/// in every way of running, the rules before it reported alike.
+///
 /// The error says what differs.
 pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), String> {
+    Expected::new(reference, state).compare(fast)
+}
+
+/// What a run ends with: the state, or the error of the rule that met the state limit.
+type End = Result<String, StateTooLarge>;
+
+/// What the reference does on one state in every way [`compare`] runs it, computed once
+/// and compared with as many fast executors (of the same program) as wanted: the runs
+/// of the reference are most of a comparison's time on small states.
+pub struct Expected<'a> {
+    reference: &'a Reference,
+    state: &'a str,
+    want: End,
+    steps: Vec<Step>,
+    /// Each early stop: the rule, the reference's steps and its end.
+    stops: Vec<(usize, Vec<Step>, End)>,
+    /// Each range: the range, the reference's steps and its end.
+    ranges: Vec<(Range<usize>, Vec<Step>, End)>,
+}
+
+impl<'a> Expected<'a> {
+    /// Runs `reference` on `state` in every way [`compare`] runs a fast executor.
+    pub fn new(reference: &'a Reference, state: &'a str) -> Expected<'a> {
+        let n = reference.program().rules().len();
+        let mut expected = Steps::default();
+        let want = reference.run_observed(state, &mut expected);
+        // Early stops: after the first rule, a middle one and the last.
+        let mut stops = vec![0, n / 3, n.saturating_sub(1)];
+        stops.dedup();
+        let stops = stops
+            .into_iter()
+            .filter(|&s| s < n)
+            .map(|stop| {
+                let mut ours = Steps {
+                    stop_after: Some(stop),
+                    ..Steps::default()
+                };
+                let end = reference.run_observed(state, &mut ours);
+                (stop, ours.steps, end)
+            })
+            .collect();
+        let ranges = ranges(n)
+            .into_iter()
+            .map(|range| {
+                let mut ours = Steps::default();
+                let end = reference.run_range(state, range.clone(), &mut ours);
+                (range, ours.steps, end)
+            })
+            .collect();
+        Expected {
+            reference,
+            state,
+            want,
+            steps: expected.steps,
+            stops,
+            ranges,
+        }
+    }
+
+    /// [`compare`] of `fast` with the reference's runs.
+    pub fn compare(&self, fast: &Fast) -> Result<(), String> {
+        compare_with(self, fast)
+    }
+}
+
+/// The ranges [`compare`] runs, of a program of `n` rules.
+fn ranges(n: usize) -> [Range<usize>; 7] {
+    let (third, middle) = (n / 3, n / 2);
+    [
+        0..0,
+        middle..middle,
+        0..third,
+        third..n,
+        third..middle.max(third),
+        (n / 4)..(3 * n / 4),
+        n.saturating_sub(1)..n,
+    ]
+}
+
+fn compare_with(expected: &Expected<'_>, fast: &Fast) -> Result<(), String> {
+    let Expected {
+        reference,
+        state,
+        want,
+        ..
+    } = expected;
+    let (reference, state, want) = (*reference, *state, want.clone());
     let n = reference.program().rules().len();
-    let mut expected = Steps::default();
-    let want = reference.run_observed(state, &mut expected);
     let differ = |how: &str| {
         Err(format!(
             "final states differ ({how})\n{}",
@@ -283,17 +418,21 @@ pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), St
     if fast.run(state) != want {
         return differ("run");
     }
-    let (got, stats) = fast.run_with_stats(state);
-    if got != want {
-        return differ("run_with_stats");
-    }
+    let with_stats = fast.run_with_stats(state);
+    let stats = match (with_stats, &want) {
+        (Ok((got, stats)), Ok(want)) if got == *want => Some(stats),
+        (Err(got), Err(want)) if got == *want => None,
+        _ => return differ("run_with_stats"),
+    };
     let mut observed = Steps::default();
     if fast.run_observed(state, &mut observed) != want {
         return differ("run_observed");
     }
-    if observed.steps.len() != n {
+    // Every rule, or those before the one that stopped the run at the state limit.
+    let reported = want.as_ref().map_or_else(|e| e.rule, |_| n);
+    if observed.steps.len() != reported {
         return Err(format!(
-            "run_observed reported {} rules of {n}",
+            "run_observed reported {} rules of {reported}",
             observed.steps.len()
         ));
     }
@@ -319,6 +458,7 @@ pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), St
     for step in &expected.steps {
         want_stats.record(&step.report);
     }
+    let stats = stats.unwrap_or(want_stats);
     if stats.matches != want_stats.matches {
         return Err(format!(
             "run_with_stats match totals differ: fast {} vs reference {}",
@@ -332,7 +472,7 @@ pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), St
         ));
     }
     let skipped = observed.steps.iter().filter(|s| s.report.skipped).count();
-    if (stats.rules_applied, stats.rules_skipped) != (n - skipped, skipped) {
+    if want.is_ok() && (stats.rules_applied, stats.rules_skipped) != (n - skipped, skipped) {
         return Err(format!(
             "run_with_stats counts {} applied and {} skipped rules of {n}; the observed \
              run skipped {skipped}",
@@ -340,57 +480,147 @@ pub fn compare(reference: &Reference, fast: &Fast, state: &str) -> Result<(), St
         ));
     }
 
-    // Early stops: after the first rule, a middle one and the last.
-    let mut stops = vec![0, n / 3, n.saturating_sub(1)];
-    stops.dedup();
-    for stop in stops.into_iter().filter(|&s| s < n) {
+    for (stop, ours, want) in &expected.stops {
         for hint_no_reads in [false, true] {
-            let mut ours = Steps {
-                stop_after: Some(stop),
-                ..Steps::default()
-            };
             let mut theirs = Steps {
-                stop_after: Some(stop),
+                stop_after: Some(*stop),
                 hint_no_reads,
                 ..Steps::default()
             };
-            let want = reference.run_observed(state, &mut ours);
             let got = fast.run_observed(state, &mut theirs);
             let what = format!("a run stopped after rule {stop} (hint_no_reads {hint_no_reads})");
-            compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
-            if got != want {
+            compare_steps(fast, start, &theirs.steps, ours, &what)?;
+            if got != *want {
                 return Err(format!("{what} returns another state"));
             }
         }
     }
 
     // Ranges, each from the given state.
-    let (third, middle) = (n / 3, n / 2);
-    let ranges = [
-        0..0,
-        middle..middle,
-        0..third,
-        third..n,
-        third..middle.max(third),
-        (n / 4)..(3 * n / 4),
-        n.saturating_sub(1)..n,
-    ];
-    for range in ranges {
-        let mut ours = Steps::default();
+    for (range, ours, want) in &expected.ranges {
         let mut theirs = Steps::default();
-        let want = reference.run_range(state, range.clone(), &mut ours);
         let got = fast.run_range(state, range.clone(), &mut theirs);
         let what = format!("run_range {range:?}");
-        compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
-        if got != want {
+        compare_steps(fast, start, &theirs.steps, ours, &what)?;
+        if got != *want {
             return Err(format!("{what} returns another state"));
         }
     }
-    let first = fast.run_range(state, 0..middle, &mut NoObserver);
-    if fast.run_range(&first, middle..n, &mut NoObserver) != want {
+    let middle = n / 2;
+    let chained = fast
+        .run_range(state, 0..middle, &mut NoObserver)
+        .and_then(|first| fast.run_range(&first, middle..n, &mut NoObserver));
+    if chained != want {
         return Err(format!(
             "running rules 0..{middle} then {middle}..{n} gives another state"
         ));
+    }
+    Ok(())
+}
+
+/// A lighter [`compare`], for the fuzz target's many inputs: `run_observed` (every rule's
+/// report and state, and the end, the state limit's error included) always, and one
+/// other way of running, chosen by `which`: `run_with_stats`, an observer that says it
+/// reads no states, an early stop, a range, or two ranges chained. A corpus of inputs
+/// covers every way; each input pays for two runs of each executor, not twenty.
+pub fn compare_one_way(
+    reference: &Reference,
+    fast: &Fast,
+    state: &str,
+    which: u64,
+) -> Result<(), String> {
+    let n = reference.program().rules().len();
+    let differ = |how: &str| {
+        Err(format!(
+            "final states differ ({how})\n{}",
+            divergence_report(reference, fast, state)
+        ))
+    };
+    let start = digest(state);
+    let mut ours = Steps::default();
+    let want = reference.run_observed(state, &mut ours);
+    let mut theirs = Steps::default();
+    if fast.run_observed(state, &mut theirs) != want {
+        return differ("run_observed");
+    }
+    compare_steps(fast, start, &theirs.steps, &ours.steps, "run_observed")?;
+    let ranges = ranges(n);
+    let pick = (which as usize) % (3 + 2 + ranges.len());
+    match pick {
+        0 => match (fast.run_with_stats(state), &want) {
+            (Ok((got, stats)), Ok(want)) if got == *want => {
+                let mut want_stats = RunStats::default();
+                for step in &ours.steps {
+                    want_stats.record(&step.report);
+                }
+                if (stats.matches, stats.max_state_len)
+                    != (want_stats.matches, want_stats.max_state_len)
+                {
+                    return Err(format!(
+                        "run_with_stats totals differ: fast {stats:?} vs reference {want_stats:?}"
+                    ));
+                }
+            }
+            (Err(got), Err(want)) if got == *want => {}
+            _ => return differ("run_with_stats"),
+        },
+        1 => {
+            let mut unhinted = Steps {
+                hint_no_reads: true,
+                ..Steps::default()
+            };
+            if fast.run_observed(state, &mut unhinted) != want {
+                return differ("run_observed by an observer that says it reads no states");
+            }
+            let what = "run_observed by an observer that says it reads no states";
+            compare_steps(fast, start, &unhinted.steps, &ours.steps, what)?;
+        }
+        2 => {
+            let middle = n / 2;
+            let chained = fast
+                .run_range(state, 0..middle, &mut NoObserver)
+                .and_then(|first| fast.run_range(&first, middle..n, &mut NoObserver));
+            if chained != want {
+                return Err(format!(
+                    "running rules 0..{middle} then {middle}..{n} gives another state"
+                ));
+            }
+        }
+        3 | 4 if n > 0 => {
+            let stop = (which as usize >> 8) % n;
+            let mut ours = Steps {
+                stop_after: Some(stop),
+                ..Steps::default()
+            };
+            let mut theirs = Steps {
+                stop_after: Some(stop),
+                hint_no_reads: pick == 4,
+                ..Steps::default()
+            };
+            let want = reference.run_observed(state, &mut ours);
+            let got = fast.run_observed(state, &mut theirs);
+            let what = format!(
+                "a run stopped after rule {stop} (hint_no_reads {})",
+                pick == 4
+            );
+            compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
+            if got != want {
+                return Err(format!("{what} returns another state"));
+            }
+        }
+        3 | 4 => {}
+        _ => {
+            let range = ranges[pick - 5].clone();
+            let mut ours = Steps::default();
+            let mut theirs = Steps::default();
+            let want = reference.run_range(state, range.clone(), &mut ours);
+            let got = fast.run_range(state, range.clone(), &mut theirs);
+            let what = format!("run_range {range:?}");
+            compare_steps(fast, start, &theirs.steps, &ours.steps, &what)?;
+            if got != want {
+                return Err(format!("{what} returns another state"));
+            }
+        }
     }
     Ok(())
 }

@@ -33,6 +33,7 @@
 //! `DIR/program.json` and `DIR/state.txt` (meant for replaying one crash input).
 
 use arbitrary::{Arbitrary, Unstructured};
+use regex_chess_machine::exec::Executor;
 use regex_chess_machine::exec::fast::{self, Fast};
 use regex_chess_machine::exec::reference::Reference;
 use regex_chess_machine::program::{Program, Rule, ValidProgram};
@@ -82,7 +83,7 @@ pub fn run(data: &[u8], limits: &Limits) {
         None => decode_structured(data, limits.max_state),
     };
     if let Some((rules, state)) = decoded {
-        check(rules, &state, limits);
+        check(rules, &state, limits, hash(data));
     }
     report_if_slowest(started.elapsed(), data.len());
 }
@@ -687,7 +688,112 @@ fn validate(rules: Vec<Rule>) -> Option<ValidProgram> {
     Program::from_rules(rules).validate().ok()
 }
 
-fn check(mut rules: Vec<Rule>, state: &str, limits: &Limits) {
+/// FNV-1a of the input: what chooses its state limit and its fast configuration, so
+/// that an input always runs the same way.
+fn hash(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The state limit of an input (by its hash): mostly the limits' `state_cap`; one input
+/// in four a limit just above the given state's length (a growing rule soon meets it),
+/// one in sixteen half the given state's length (rules may shrink it, or keep its
+/// length, and go on).
+fn state_limit(hash: u64, state_len: usize, limits: &Limits) -> usize {
+    match hash % 16 {
+        0 => state_len / 2,
+        1..=4 => state_len + 1 + (hash >> 4) as usize % 4096,
+        _ => limits.state_cap,
+    }
+}
+
+/// One way of running the fast executor: its name, how it is built from the program,
+/// and whether it compiles its patterns from the program cache's stored forms.
+struct Configuration {
+    name: &'static str,
+    build: fn(ValidProgram) -> Fast,
+    stored: bool,
+}
+
+/// The configurations an input may run.
+const CONFIGURATIONS: &[Configuration] = &[
+    Configuration {
+        name: "fast",
+        build: Fast::new,
+        stored: false,
+    },
+    // The index of `%` bytes kept on every state, not only on large ones.
+    Configuration {
+        name: "fast with the % index",
+        build: |p| Fast::new(p).index_starts(0),
+        stored: false,
+    },
+    // Several cores, every state cut (even a few bytes), into two pieces.
+    Configuration {
+        name: "fast on two cores",
+        build: |p| Fast::new(p).parallel(2, 1),
+        stored: false,
+    },
+    // Every piece of a rule that is not local searched from its own start (the join
+    // searches again wherever a match crosses a cut).
+    Configuration {
+        name: "fast on two cores, speculating",
+        build: |p| Fast::new(p).parallel(2, 1).speculate(true),
+        stored: false,
+    },
+    // The rope on every state, cut at every thread boundary, on one core and on two.
+    Configuration {
+        name: "fast with the rope cut at every boundary",
+        build: |p| Fast::new(p).rope(1, 1),
+        stored: false,
+    },
+    Configuration {
+        name: "fast with the rope on two cores",
+        build: |p| Fast::new(p).rope(1, 1).parallel(2, 1),
+        stored: false,
+    },
+    // The rope whose pieces keep their index of `%` bytes, on one core and on two.
+    Configuration {
+        name: "fast with the rope and the % index",
+        build: |p| Fast::new(p).rope(1, 1).index_starts(0),
+        stored: false,
+    },
+    Configuration {
+        name: "fast with the rope and the % index on two cores",
+        build: |p| Fast::new(p).rope(1, 1).index_starts(0).parallel(2, 1),
+        stored: false,
+    },
+    // The thread-segmented state on every state, alone and on two cores.
+    Configuration {
+        name: "fast with the segmented state",
+        build: |p| Fast::new(p).segmented(1),
+        stored: false,
+    },
+    Configuration {
+        name: "fast segmented on two cores",
+        build: |p| Fast::new(p).segmented(1).parallel(2, 1),
+        stored: false,
+    },
+    // Patterns compiled from the program cache's stored forms (what a fresh process
+    // with a cached program does), by default and with the rope on two cores.
+    Configuration {
+        name: "fast from stored forms",
+        build: Fast::new,
+        stored: true,
+    },
+    Configuration {
+        name: "fast from stored forms with the rope on two cores",
+        build: |p| Fast::new(p).rope(1, 1).parallel(2, 1),
+        stored: true,
+    },
+];
+
+/// Compares the reference with one configuration in two ways of running it
+/// (`exec_compare::compare_one_way`), both chosen by the input's hash (a corpus covers
+/// them all; an input runs in one configuration, not twelve), every run with the
+/// input's state limit.
+fn check(mut rules: Vec<Rule>, state: &str, limits: &Limits, hash: u64) {
     if state.len() > limits.max_state {
         return;
     }
@@ -695,81 +801,33 @@ fn check(mut rules: Vec<Rule>, state: &str, limits: &Limits) {
     let Some(program) = validate(rules) else {
         return;
     };
-    // Cut the program after the rule that makes the state too large (before it when it
-    // makes it far too large), and before the rule that would spend the work budget.
+    // The executors' own state limit bounds the state's growth; the program is cut
+    // before the rule that would spend the work budget.
+    let limit = state_limit(hash, state.len(), limits);
     let states = [state.to_string()];
-    let program = exec_compare::cut_at_work(program, &states, limits.state_cap, limits.max_work);
+    let reference = Reference::new(program).with_max_state(limit);
+    let reference = exec_compare::cut_at_work_limited(reference, &states, limits.max_work);
+    let program = reference.program().clone();
 
     if let Some(dir) = std::env::var_os("EXEC_EQUIVALENCE_DUMP") {
         dump(std::path::Path::new(&dir), &program, state);
     }
-    let reference = Reference::new(program.clone());
-    let fast = Fast::new(program.clone());
-    if let Err(difference) = exec_compare::compare(&reference, &fast, state) {
-        panic!("fast and reference disagree: {difference}");
+    let configuration = &CONFIGURATIONS[(hash >> 16) as usize % CONFIGURATIONS.len()];
+    if configuration.stored {
+        let table = fast::parse_table(program.rules().iter().map(|rule| rule.pattern.as_str()));
+        if let Err(error) = fast::remember_parses(&table) {
+            panic!("the program's own parse table does not read back: {error}");
+        }
     }
-    // The index of `%` bytes kept on every state, not only on large ones.
-    let indexed = Fast::new(program.clone()).index_starts(0);
-    if let Err(difference) = exec_compare::compare(&reference, &indexed, state) {
-        panic!("fast with the % index and reference disagree: {difference}");
+    let fast = (configuration.build)(program.clone()).with_max_state(limit);
+    let result = exec_compare::compare_one_way(&reference, &fast, state, hash >> 24);
+    if configuration.stored {
+        fast::forget_parses();
     }
-    // Several cores, every state cut (even a few bytes), into two pieces.
-    let several = Fast::new(program.clone()).parallel(2, 1);
-    if let Err(difference) = exec_compare::compare(&reference, &several, state) {
-        panic!("fast on two cores and reference disagree: {difference}");
-    }
-    // Every piece of a rule that is not local searched from its own start (the join
-    // searches again wherever a match crosses a cut).
-    let speculating = Fast::new(program.clone()).parallel(2, 1).speculate(true);
-    if let Err(difference) = exec_compare::compare(&reference, &speculating, state) {
-        panic!("fast on two cores, speculating, and reference disagree: {difference}");
-    }
-    // The rope on every state, cut at every thread boundary, on one core and on two.
-    let rope = Fast::new(program.clone()).rope(1, 1);
-    if let Err(difference) = exec_compare::compare(&reference, &rope, state) {
-        panic!("fast with the rope cut at every boundary and reference disagree: {difference}");
-    }
-    let rope_several = Fast::new(program.clone()).rope(1, 1).parallel(2, 1);
-    if let Err(difference) = exec_compare::compare(&reference, &rope_several, state) {
-        panic!("fast with the rope on two cores and reference disagree: {difference}");
-    }
-    // The rope whose pieces keep their index of `%` bytes, on one core and on two.
-    let rope_indexed = Fast::new(program.clone()).rope(1, 1).index_starts(0);
-    if let Err(difference) = exec_compare::compare(&reference, &rope_indexed, state) {
-        panic!("fast with the rope and the % index and reference disagree: {difference}");
-    }
-    let rope_indexed = rope_indexed.parallel(2, 1);
-    if let Err(difference) = exec_compare::compare(&reference, &rope_indexed, state) {
+    if let Err(difference) = result {
         panic!(
-            "fast with the rope and the % index on two cores and reference disagree: {difference}"
-        );
-    }
-    // The thread-segmented state on every state, alone and on two cores.
-    let segmented = Fast::new(program.clone()).segmented(1);
-    if let Err(difference) = exec_compare::compare(&reference, &segmented, state) {
-        panic!("fast with the segmented state and reference disagree: {difference}");
-    }
-    let both = Fast::new(program.clone()).segmented(1).parallel(2, 1);
-    if let Err(difference) = exec_compare::compare(&reference, &both, state) {
-        panic!("fast segmented on two cores and reference disagree: {difference}");
-    }
-    // Patterns compiled from the program cache's stored forms (what a fresh process with a
-    // cached program does), by default and with the rope on two cores.
-    let table = fast::parse_table(program.rules().iter().map(|rule| rule.pattern.as_str()));
-    if let Err(error) = fast::remember_parses(&table) {
-        panic!("the program's own parse table does not read back: {error}");
-    }
-    let stored = Fast::new(program.clone());
-    let stored_result = exec_compare::compare(&reference, &stored, state);
-    let stored_rope = Fast::new(program).rope(1, 1).parallel(2, 1);
-    let stored_rope_result = exec_compare::compare(&reference, &stored_rope, state);
-    fast::forget_parses();
-    if let Err(difference) = stored_result {
-        panic!("fast from stored forms and reference disagree: {difference}");
-    }
-    if let Err(difference) = stored_rope_result {
-        panic!(
-            "fast from stored forms with the rope on two cores and reference disagree: {difference}"
+            "{} and reference disagree (state limit {limit}): {difference}",
+            configuration.name
         );
     }
 }

@@ -62,7 +62,7 @@ pub struct Expected {
     pub program: ValidProgram,
     pub state: String,
     steps: Vec<Step>,
-    want: String,
+    want: Result<String, regex_chess_machine::exec::StateTooLarge>,
 }
 
 /// Runs `program` on `state` with the reference, cut after the first rule that leaves

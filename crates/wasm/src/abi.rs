@@ -17,6 +17,7 @@
 
 use std::cell::RefCell;
 
+use regex_chess_machine::exec::StateTooLarge;
 use regex_chess_machine::program::wire::Damaged;
 
 use crate::machine::Machine;
@@ -36,6 +37,8 @@ enum CallError {
     NoRule(usize),
     #[error(transparent)]
     Files(#[from] Damaged),
+    #[error(transparent)]
+    TooLarge(#[from] StateTooLarge),
 }
 
 #[link(wasm_import_module = "env")]
@@ -182,7 +185,8 @@ pub unsafe extern "C" fn rc_load(
 }
 
 /// Runs the program on the state at `ptr`: 0 with the final state in the output buffer,
-/// or -1.
+/// or -1 (a rule that would grow the state past the limit among the reasons: the
+/// message names it).
 ///
 /// # Safety
 /// `ptr` must point to `len` bytes written by JavaScript.
@@ -198,7 +202,7 @@ pub unsafe extern "C" fn rc_run(ptr: *const u8, len: usize) -> i32 {
                     // SAFETY: the import takes two numbers and returns nothing.
                     unsafe { progress(i as u32, total as u32) }
                 }
-            });
+            })?;
             set_output(&out);
             Ok(0)
         })
@@ -227,7 +231,7 @@ pub unsafe extern "C" fn rc_replay(ptr: *const u8, len: usize) -> i32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn rc_step(skip: i32) -> i32 {
     answer(with_machine_mut(|machine| {
-        let Some(index) = machine.step(skip != 0) else {
+        let Some(index) = machine.step(skip != 0)? else {
             return Ok(-2);
         };
         set_output(machine.replay_state().unwrap_or(""));

@@ -4,7 +4,16 @@
 //! (and so what the reference executor returns), calling its progress function with
 //! every rule's index in order. A replay ([`Machine::replay`], [`Machine::step`]) goes
 //! through the same rules on a state one rule at a time, or from one rule that changes
-//! the state to the next, and ends on the state a run gives.
+//! the state to the next, and ends on the state a run gives. A rule that would grow the
+//! state past the state limit ends a run, or a replay's step, with the executor's
+//! [`StateTooLarge`], as natively; the replay then stays where it was.
+//!
+//! The state limit is [`PAGE_MAX_STATE`] (256 MiB) by default, lower than the native
+//! default: a wasm32 module has 4 GiB of memory at most (browsers often allow it less),
+//! the fast executor holds a state with its spare buffer and the output it writes, and
+//! the page copies the state out to JavaScript; the widest state of the page's programs
+//! on the bench positions is under 1 MB (`play`, PERF.md), so the limit never stops a
+//! game.
 //!
 //! Trade-offs: the executor compiles each pattern on first use, as it does natively; no
 //! helper thread compiles ahead (the browser gives a worker one thread), so the first
@@ -15,9 +24,12 @@
 use std::ops::ControlFlow;
 
 use regex_chess_machine::exec::fast::Fast;
-use regex_chess_machine::exec::{EachRule, Executor, Observer, RuleReport};
+use regex_chess_machine::exec::{EachRule, Executor, Observer, RuleReport, StateTooLarge};
 use regex_chess_machine::program::ValidProgram;
 use regex_chess_machine::program::wire::{self, Damaged};
+
+/// The state limit of the page's machine, in bytes (see the module doc).
+pub const PAGE_MAX_STATE: usize = 256 << 20;
 
 /// A loaded program and, while the page watches one, a replay.
 #[derive(Debug)]
@@ -37,8 +49,16 @@ impl Machine {
     /// The machine for `program`.
     pub fn new(program: ValidProgram) -> Machine {
         // One thread: no helper compiling ahead (it could not start anyway).
-        let fast = Fast::new(program).compile_ahead(false);
+        let fast = Fast::new(program)
+            .compile_ahead(false)
+            .with_max_state(PAGE_MAX_STATE);
         Machine { fast, replay: None }
+    }
+
+    /// The same machine with a state limit of `bytes`.
+    pub fn with_max_state(mut self, bytes: usize) -> Machine {
+        self.fast.set_max_state(bytes);
+        self
     }
 
     /// The machine for the program `name` from the bytes of its two files, written
@@ -74,7 +94,11 @@ impl Machine {
     }
 
     /// Runs every rule on `state`, calling `progress` with each rule's index after it.
-    pub fn run(&self, state: &str, progress: &mut dyn FnMut(usize)) -> String {
+    pub fn run(
+        &self,
+        state: &str,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<String, StateTooLarge> {
         self.fast.run_observed(
             state,
             &mut EachRule(|index| {
@@ -96,10 +120,13 @@ impl Machine {
 
     /// Applies the replay's next rule; with `skip`, goes on until a rule changes the
     /// state or the rules end. The index of the last rule applied, or `None` when none
-    /// was left (or no replay was started).
-    pub fn step(&mut self, skip: bool) -> Option<usize> {
+    /// was left (or no replay was started); the error of a rule that would grow the
+    /// state past the limit (the replay stays before it).
+    pub fn step(&mut self, skip: bool) -> Result<Option<usize>, StateTooLarge> {
         let n = self.rules();
-        let replay = self.replay.as_mut()?;
+        let Some(replay) = self.replay.as_mut() else {
+            return Ok(None);
+        };
         let mut last = None;
         while replay.next < n {
             let mut stop = StopAfter {
@@ -108,7 +135,7 @@ impl Machine {
             };
             let after = self
                 .fast
-                .run_range(&replay.state, replay.next..n, &mut stop);
+                .run_range(&replay.state, replay.next..n, &mut stop)?;
             let index = stop.last.unwrap_or(n - 1);
             last = Some(index);
             replay.next = index + 1;
@@ -118,7 +145,7 @@ impl Machine {
                 break;
             }
         }
-        last
+        Ok(last)
     }
 }
 

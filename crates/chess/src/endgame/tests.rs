@@ -122,7 +122,7 @@ fn the_rules_compute_the_stated_term() {
             .map(|line| Thread::active(&[], &[("b", line)]))
             .collect::<Vec<_>>(),
     );
-    let out = encode::threads(&exec.run(&state));
+    let out = encode::threads(&exec.run(&state).unwrap());
     for (t, (placement, cp)) in out.iter().zip(cases) {
         let got = encode::decode_int(t.var("t").unwrap()).unwrap();
         assert_eq!(got * 5, cp as i64, "{placement}");

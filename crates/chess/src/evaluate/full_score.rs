@@ -309,8 +309,8 @@ mod tests {
             .map(|line| Thread::active(&[], &[("b", line)]))
             .collect();
         let state = encode::render(&threads);
-        let reference = Reference::new(program.clone()).run(&state);
-        let fast = Fast::new(program).run(&state);
+        let reference = Reference::new(program.clone()).run(&state).unwrap();
+        let fast = Fast::new(program).run(&state).unwrap();
         assert!(fast == reference, "fast and reference differ");
         let out = encode::threads(&reference);
         assert_eq!(out.len(), lines.len());
@@ -346,8 +346,8 @@ mod tests {
             Thread::active(&[], &[("b", &line), ("x", text)]),
         ]);
         for out in [
-            Reference::new(program.clone()).run(&state),
-            Fast::new(program.clone()).run(&state),
+            Reference::new(program.clone()).run(&state).unwrap(),
+            Fast::new(program.clone()).run(&state).unwrap(),
         ] {
             let segments = encode::parse(&out).unwrap();
             let threads: Vec<&Thread> = segments

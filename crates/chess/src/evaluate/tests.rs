@@ -66,7 +66,7 @@ fn phase_bucket_counts_the_pieces() {
     ];
     for (placement, phase) in cases {
         let state = encode::render(&[Thread::active(&[], &[("b", &board_line(placement))])]);
-        let out = encode::threads(&exec.run(&state));
+        let out = encode::threads(&exec.run(&state).unwrap());
         let want = weights::bucket_of(phase).to_string();
         assert_eq!(out[0].var("p"), Some(want.as_str()), "{placement}");
     }
@@ -131,7 +131,7 @@ fn full_score_and_gains_match_the_tables() {
     for (before, after, m, cp) in cases {
         let (pb, bl) = (board_line(before).replace('/', ""), board_line(after));
         let state = encode::render(&[Thread::active(&[], &[("b", &bl), ("pb", &pb), ("m", m)])]);
-        let out = encode::threads(&exec.run(&state));
+        let out = encode::threads(&exec.run(&state).unwrap());
         let s = encode::decode_int(out[0].var("s").unwrap()).unwrap();
         assert_eq!(s, native_white(&bl), "{after}");
         let g = encode::decode_int(out[0].var("g").unwrap()).unwrap();
@@ -314,10 +314,13 @@ fn gains_of_many_moves_match_a_native_sum() {
         })
         .collect();
     let state = encode::render(&threads);
-    let want_state = exec.run(&state);
+    let want_state = exec.run(&state).unwrap();
     // The fast executor agrees byte for byte with the reference on every move.
     let fast = regex_chess_machine::exec::fast::Fast::new(exec.program().clone());
-    assert!(fast.run(&state) == want_state, "fast and reference differ");
+    assert!(
+        fast.run(&state).unwrap() == want_state,
+        "fast and reference differ"
+    );
     let out = encode::threads(&want_state);
     assert_eq!(out.len(), cases.len());
     for (t, &(mover, from, to, captured, promotion)) in out.iter().zip(&cases) {

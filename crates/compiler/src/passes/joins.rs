@@ -626,7 +626,7 @@ mod tests {
         let state = encode::render(&threads);
         let run = |ir: &IrProgram| {
             let program = lower::lower(ir).validate().expect("valid rules");
-            Reference::new(program).run(&state)
+            Reference::new(program).run(&state).unwrap()
         };
         (run(ir), run(&super::run(ir)))
     }

@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use crate::{LoadError, Output, Search};
 use regex_chess_compiler::CompileOptions;
-use regex_chess_machine::exec::{Executor, ExecutorKind, RunStats};
+use regex_chess_machine::exec::{Executor, ExecutorKind, RunStats, StateTooLarge};
 use regex_chess_machine::program::ValidProgram;
 
 /// Why a workload could not be built or measured.
@@ -66,6 +66,9 @@ pub enum BenchError {
     /// state could not be read.
     #[error("{0}")]
     Child(String),
+    /// A rule would have grown the state past the state limit.
+    #[error("{0} (raise it with --max-state)")]
+    StateTooLarge(#[from] StateTooLarge),
     /// A line of a bench results file is not a position's figures.
     #[error("bench results line {line}: {message}")]
     Results {
@@ -183,7 +186,7 @@ impl Workload {
                     });
                 }
                 let exec = ExecutorKind::Fast.build(board.clone());
-                let first = exec.run(&format!("engine: black\n{}\n", position.fen));
+                let first = exec.run(&format!("engine: black\n{}\n", position.fen))?;
                 Ok(format!("{first}{}\n", position.white_move))
             }
         }
@@ -217,24 +220,23 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// Runs `exec` on `input` once with statistics, then `runs` times timed.
-pub fn measure(exec: &dyn Executor, input: &str, runs: usize) -> Measure {
-    let (output, stats) = exec.run_with_stats(input);
-    let mut times_ms: Vec<f64> = (0..runs.max(1))
-        .map(|_| {
-            let start = Instant::now();
-            let out = exec.run(input);
-            let ms = start.elapsed().as_secs_f64() * 1e3;
-            drop(out);
-            ms
-        })
-        .collect();
+/// Runs `exec` on `input` once with statistics, then `runs` times timed; a run that
+/// ends at the state limit ends the measure with its error.
+pub fn measure(exec: &dyn Executor, input: &str, runs: usize) -> Result<Measure, StateTooLarge> {
+    let (output, stats) = exec.run_with_stats(input)?;
+    let mut times_ms = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let out = exec.run(input)?;
+        times_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        drop(out);
+    }
     times_ms.sort_by(f64::total_cmp);
-    Measure {
+    Ok(Measure {
         stats,
         times_ms,
         output,
-    }
+    })
 }
 
 /// One position's row: each executor's measure, when it ran.

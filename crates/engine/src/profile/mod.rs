@@ -327,7 +327,7 @@ mod tests {
         let program = program();
         let exec = regex_chess_machine::exec::fast::Fast::new(program.clone());
         let mut recorder = Recorder::new(3, 2);
-        let out = exec.run_observed("aa", &mut recorder);
+        let out = exec.run_observed("aa", &mut recorder).unwrap();
         assert_eq!(out, "cccc");
         let rows = by_origin(&program, &recorder.samples);
         assert_eq!(rows.len(), 2);

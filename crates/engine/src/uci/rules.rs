@@ -80,7 +80,7 @@ impl ApplyMove {
     /// The position after `mv` in `fen` as the rules play it, or `None` when the rules
     /// find it illegal.
     pub fn run(&self, fen: &Fen, mv: UciMove) -> Result<Option<Fen>, RunError> {
-        let state = self.exec.run(&format!("{fen}\n{mv}\n"));
+        let state = self.exec.run(&format!("{fen}\n{mv}\n"))?;
         parse_apply_output(&state).map_err(|e| RunError::output(APPLY_MOVE, state, e))
     }
 }
@@ -196,7 +196,8 @@ impl RulesEngine {
     ) -> Result<Option<Thought>, EngineError> {
         let picker = self.picker_of(variant, output)?;
         let state = runner::search_input_state(fen, input);
-        let Some(state) = exec::run_unless(picker.executor(), &state, stop) else {
+        let run = exec::run_unless(picker.executor(), &state, stop).map_err(RunError::from)?;
+        let Some(state) = run else {
             return Ok(None);
         };
         let reply =
@@ -257,7 +258,9 @@ impl Engine for RulesEngine {
             .get_or_init(|| Ok(self.load_exec(CHILDREN)?))
             .as_ref()
             .map_err(Clone::clone)?;
-        let state = exec.run(&runner::input_state(fen));
+        let state = exec
+            .run(&runner::input_state(fen))
+            .map_err(RunError::from)?;
         parse_children_output(&state)
             .map_err(|e| EngineError::from(RunError::output(CHILDREN, state, e)))
     }

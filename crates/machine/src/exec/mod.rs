@@ -12,10 +12,17 @@
 //! Both implement [`Executor`]. Besides a plain [`Executor::run`], an executor reports
 //! what each rule did to an [`Observer`]; tracing ([`trace`]) and profiling are built on
 //! that, and so is the run a caller can cut short ([`run_unless`]).
+//!
+//! Every run has a state limit ([`limit`], 1 GiB by default, set with
+//! [`Executor::set_max_state`] or [`Choice::with_max_state`]): a rule that would grow the state
+//! past it ends the run with [`StateTooLarge`], the same error from both executors.
 
 pub mod fast;
+pub mod limit;
 pub mod reference;
 pub mod trace;
+
+pub use limit::{DEFAULT_MAX_STATE, StateTooLarge};
 
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
@@ -115,13 +122,21 @@ pub trait Executor: Send + Sync {
     fn program(&self) -> &ValidProgram;
 
     /// Runs rules `range` in order on `state`, reporting each to `observer`, and returns
-    /// the state when the range ends or the observer stops the run.
+    /// the state when the range ends or the observer stops the run; or the error of the
+    /// first rule that would grow the state past the limit ([`Executor::max_state`]),
+    /// which is not reported to the observer.
     fn run_range(
         &self,
         state: &str,
         range: std::ops::Range<usize>,
         observer: &mut dyn Observer,
-    ) -> String;
+    ) -> Result<String, StateTooLarge>;
+
+    /// The state limit in bytes ([`DEFAULT_MAX_STATE`] unless set).
+    fn max_state(&self) -> usize;
+
+    /// Sets the state limit in bytes for the runs that follow.
+    fn set_max_state(&mut self, bytes: usize);
 
     /// The totals of the paths that cut the state, for an executor that counts them
     /// ([`fast::Fast::counters`]); `None` for one that does not (the reference).
@@ -130,20 +145,24 @@ pub trait Executor: Send + Sync {
     }
 
     /// Runs every rule and returns the final state.
-    fn run(&self, state: &str) -> String {
+    fn run(&self, state: &str) -> Result<String, StateTooLarge> {
         self.run_observed(state, &mut NoObserver)
     }
 
     /// Runs every rule, reporting each to `observer`.
-    fn run_observed(&self, state: &str, observer: &mut dyn Observer) -> String {
+    fn run_observed(
+        &self,
+        state: &str,
+        observer: &mut dyn Observer,
+    ) -> Result<String, StateTooLarge> {
         self.run_range(state, 0..self.program().rules().len(), observer)
     }
 
     /// Runs every rule and returns the final state with totals.
-    fn run_with_stats(&self, state: &str) -> (String, RunStats) {
+    fn run_with_stats(&self, state: &str) -> Result<(String, RunStats), StateTooLarge> {
         let mut stats = StatsObserver::default();
-        let out = self.run_observed(state, &mut stats);
-        (out, stats.0)
+        let out = self.run_observed(state, &mut stats)?;
+        Ok((out, stats.0))
     }
 }
 
@@ -174,12 +193,13 @@ impl<F: FnMut(usize) -> ControlFlow<()>> Observer for EachRule<F> {
 /// Runs every rule of `exec`'s program on `state`, asking `stop` after each rule (an
 /// atomic load is all it should cost): the final state, or `None` when `stop` answered
 /// true before the last rule had run. A cut run's state is thrown away: half a program's
-/// state means nothing.
+/// state means nothing. A rule that would grow the state past the limit ends the run
+/// with its error.
 pub fn run_unless(
     exec: &dyn Executor,
     state: &str,
     mut stop: impl FnMut() -> bool,
-) -> Option<String> {
+) -> Result<Option<String>, StateTooLarge> {
     let rules = exec.program().rules().len();
     let mut last = None;
     let out = exec.run_observed(
@@ -191,9 +211,9 @@ pub fn run_unless(
                 false => ControlFlow::Continue(()),
             }
         }),
-    );
+    )?;
     let finished = rules == 0 || last == Some(rules - 1);
-    finished.then_some(out)
+    Ok(finished.then_some(out))
 }
 
 /// An observer that does nothing.
@@ -235,20 +255,35 @@ impl ExecutorKind {
 }
 
 /// Which executor to build, and on how many cores the fast one runs local rules on
-/// large states (see [`fast::Fast::parallel`]; the reference executor always uses one).
-/// Results are the same whatever the number of cores.
+/// large states (see [`fast::Fast::parallel`]; the reference executor always uses one),
+/// and the state limit its runs have ([`limit`]). Results are the same whatever the
+/// number of cores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {
     /// The executor.
     pub kind: ExecutorKind,
     /// The cores the fast executor may use.
     pub cores: NonZeroUsize,
+    /// The state limit in bytes.
+    pub max_state: usize,
 }
 
 impl Choice {
-    /// `kind` on `cores` cores.
+    /// `kind` on `cores` cores, with the default state limit.
     pub fn new(kind: ExecutorKind, cores: NonZeroUsize) -> Choice {
-        Choice { kind, cores }
+        Choice {
+            kind,
+            cores,
+            max_state: DEFAULT_MAX_STATE,
+        }
+    }
+
+    /// The same choice with a state limit of `bytes`.
+    pub fn with_max_state(self, bytes: usize) -> Choice {
+        Choice {
+            max_state: bytes,
+            ..self
+        }
     }
 
     /// Builds the executor for `program`. For tests of the commands, in a build with the
@@ -257,10 +292,13 @@ impl Choice {
     /// [`fast::Fast::plant_helper_panic`]). A release build never reads the variable.
     pub fn build(self, program: ValidProgram) -> Box<dyn Executor> {
         match self.kind {
-            ExecutorKind::Reference => Box::new(reference::Reference::new(program)),
+            ExecutorKind::Reference => {
+                Box::new(reference::Reference::new(program).with_max_state(self.max_state))
+            }
             ExecutorKind::Fast => {
-                let fast =
-                    fast::Fast::new(program).parallel(self.cores.get(), fast::DEFAULT_SPLIT_MIN);
+                let fast = fast::Fast::new(program)
+                    .parallel(self.cores.get(), fast::DEFAULT_SPLIT_MIN)
+                    .with_max_state(self.max_state);
                 #[cfg(feature = "test-hooks")]
                 let fast = match std::env::var(PLANT_HELPER_PANIC) {
                     Ok(message) if self.cores.get() > 1 => fast.plant_helper_panic(message.leak()),
@@ -320,7 +358,9 @@ mod tests {
         for kind in [ExecutorKind::Reference, ExecutorKind::Fast] {
             let exec = kind.build(program.clone());
             assert_eq!(
-                run_unless(exec.as_ref(), "aa", || false).as_deref(),
+                run_unless(exec.as_ref(), "aa", || false)
+                    .unwrap()
+                    .as_deref(),
                 Some("dd")
             );
             // Asked after each rule: stopping after the second cuts the run.
@@ -328,14 +368,16 @@ mod tests {
             let cut = run_unless(exec.as_ref(), "aa", || {
                 asked += 1;
                 asked == 2
-            });
+            })
+            .unwrap();
             assert_eq!((cut, asked), (None, 2), "{}", exec.name());
             // Stopping after the last rule leaves a whole run.
             let mut asked = 0;
             let whole = run_unless(exec.as_ref(), "aa", || {
                 asked += 1;
                 asked == 3
-            });
+            })
+            .unwrap();
             assert_eq!(whole.as_deref(), Some("dd"), "{}", exec.name());
         }
     }

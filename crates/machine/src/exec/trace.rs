@@ -4,14 +4,21 @@
 //! the state after every rule; the second compares against those hashes and stops at the
 //! first rule whose state differs. The states on both sides are then rebuilt around that
 //! rule, so memory stays at a few copies of the state however long the program is.
+//!
+//! A run that ends at the state limit ([`super::limit`]) is compared too: the executors
+//! disagree at a rule when one stops there and the other does not, or both stop with
+//! different errors.
 
 use std::collections::hash_map::DefaultHasher;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 
-use super::{Executor, Observer, RuleReport};
+use super::{Executor, Observer, RuleReport, StateTooLarge};
 use crate::program::Rule;
+
+/// What an executor holds after a rule: the state, or the error that ended the run.
+pub type After = Result<String, StateTooLarge>;
 
 /// The first rule after which two executors hold different states.
 #[derive(Clone, Debug)]
@@ -22,10 +29,10 @@ pub struct Divergence {
     pub rule: Rule,
     /// The state both held before the rule.
     pub before: String,
-    /// Name and state of the first executor after the rule.
-    pub left: (&'static str, String),
-    /// Name and state of the second executor after the rule.
-    pub right: (&'static str, String),
+    /// Name and state (or error) of the first executor after the rule.
+    pub left: (&'static str, After),
+    /// Name and state (or error) of the second executor after the rule.
+    pub right: (&'static str, After),
 }
 
 fn hash(state: &str) -> u64 {
@@ -83,22 +90,32 @@ pub fn first_divergence(
     state: &str,
 ) -> Option<Divergence> {
     let mut recorder = Recorder(Vec::new());
-    left.run_observed(state, &mut recorder);
+    let left_end = left.run_observed(state, &mut recorder);
     let mut comparer = Comparer {
         expected: &recorder.0,
         found: None,
     };
-    right.run_observed(state, &mut comparer);
-    let (index, right_state) = comparer.found?;
+    let right_end = right.run_observed(state, &mut comparer);
+    // The first rule where the states differ, or else where a run ended at the limit
+    // (a right run that went past the rule where the left one stopped differs there).
+    let index = match (comparer.found, &left_end, &right_end) {
+        (Some((index, _)), _, _) => index,
+        (None, Ok(_), Ok(_)) => return None,
+        (None, Err(e), Ok(_)) | (None, Ok(_), Err(e)) => e.rule,
+        (None, Err(l), Err(r)) if l == r => return None,
+        (None, Err(l), Err(r)) => l.rule.min(r.rule),
+    };
     let mut none = super::NoObserver;
-    let before = left.run_range(state, 0..index, &mut none);
-    let left_state = left.run_range(&before, index..index + 1, &mut none);
+    // Both ran the rules before `index` to the same states (or the same hashes).
+    let before = left.run_range(state, 0..index, &mut none).ok()?;
+    let left_after = left.run_range(&before, index..index + 1, &mut none);
+    let right_after = right.run_range(&before, index..index + 1, &mut none);
     Some(Divergence {
         index,
         rule: left.program().rules()[index].clone(),
         before,
-        left: (left.name(), left_state),
-        right: (right.name(), right_state),
+        left: (left.name(), left_after),
+        right: (right.name(), right_after),
     })
 }
 
@@ -138,9 +155,6 @@ pub fn context(s: &str, at: usize, radius: usize) -> String {
 
 impl fmt::Display for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (ln, ls) = &self.left;
-        let (rn, rs) = &self.right;
-        let at = first_difference(ls, rs);
         writeln!(
             f,
             "executors diverge at rule {} ({})",
@@ -148,6 +162,19 @@ impl fmt::Display for Divergence {
         )?;
         writeln!(f, "  pattern:     {:?}", self.rule.pattern)?;
         writeln!(f, "  replacement: {:?}", self.rule.replacement)?;
+        let (ln, rn) = (self.left.0, self.right.0);
+        let (ls, rs) = match (&self.left.1, &self.right.1) {
+            (Ok(ls), Ok(rs)) => (ls, rs),
+            (left, right) => {
+                let show = |after: &After| match after {
+                    Ok(state) => format!("a state of {} bytes", state.len()),
+                    Err(e) => format!("stopped: {e}"),
+                };
+                writeln!(f, "  {ln:<8} {}", show(left))?;
+                return write!(f, "  {rn:<8} {}", show(right));
+            }
+        };
+        let at = first_difference(ls, rs);
         writeln!(
             f,
             "  state before: {} bytes; after: {ln} {} bytes, {rn} {} bytes; first difference at byte {at}",

@@ -217,6 +217,18 @@ impl ValidProgram {
         (program.rules.len() == templates.len()).then_some(ValidProgram { program, templates })
     }
 
+    /// The program of this one's first `rules` rules (all of them when it has fewer),
+    /// without validating again: a prefix of a valid program is valid.
+    pub fn prefix(&self, rules: usize) -> ValidProgram {
+        let keep = rules.min(self.program.rules.len());
+        let mut program = self.program.clone();
+        program.rules.truncate(keep);
+        ValidProgram {
+            program,
+            templates: self.templates[..keep].to_vec(),
+        }
+    }
+
     /// The number of distinct patterns.
     pub fn distinct_patterns(&self) -> usize {
         let set: std::collections::HashSet<&str> =

@@ -29,6 +29,7 @@ use crate::exec::fast::rope::Scratch;
 use crate::exec::fast::rules::Rules;
 use crate::exec::fast::run::{Options, Runner};
 use crate::exec::fast::segments::State;
+use crate::exec::limit::{Bounds, DEFAULT_MAX_STATE, StateTooLarge};
 use crate::exec::{Executor, Observer};
 use crate::program::ValidProgram;
 
@@ -100,6 +101,10 @@ pub struct Fast {
     planted: Option<&'static str>,
     /// The totals of the paths that cut the state (see [`Fast::counters`]).
     tally: Tally,
+    /// Each rule's output bound (see `crate::exec::limit`).
+    bounds: Bounds,
+    /// The state limit in bytes.
+    max_state: usize,
 }
 
 impl Fast {
@@ -107,6 +112,7 @@ impl Fast {
     /// pattern is compiled yet.
     pub fn new(program: ValidProgram) -> Fast {
         let ascii_templates = program.rules().iter().all(|r| r.replacement.is_ascii());
+        let bounds = Bounds::new(&program);
         Fast {
             rules: Rules::new(program),
             ascii_templates,
@@ -123,7 +129,15 @@ impl Fast {
             all_compiled: AtomicBool::new(false),
             planted: None,
             tally: Tally::default(),
+            bounds,
+            max_state: DEFAULT_MAX_STATE,
         }
+    }
+
+    /// The same executor with a state limit of `bytes` (see `crate::exec::limit`).
+    pub fn with_max_state(mut self, bytes: usize) -> Fast {
+        self.max_state = bytes;
+        self
     }
 
     /// A hook for tests of how a run ends when a core panics: with several cores
@@ -268,6 +282,8 @@ impl Fast {
             crew,
             at,
             tally: &self.tally,
+            bounds: &self.bounds,
+            max_state: self.max_state,
         }
     }
 }
@@ -285,7 +301,20 @@ impl Executor for Fast {
         Some(Fast::counters(self))
     }
 
-    fn run_range(&self, state: &str, range: Range<usize>, observer: &mut dyn Observer) -> String {
+    fn max_state(&self) -> usize {
+        self.max_state
+    }
+
+    fn set_max_state(&mut self, bytes: usize) {
+        self.max_state = bytes;
+    }
+
+    fn run_range(
+        &self,
+        state: &str,
+        range: Range<usize>,
+        observer: &mut dyn Observer,
+    ) -> Result<String, StateTooLarge> {
         let mut pooled = self
             .pool
             .lock()
@@ -310,15 +339,15 @@ impl Executor for Fast {
                 let (rules, tally) = (&self.rules, &self.tally);
                 parallel.with_crew(rules, self.speculate, tally, &state, helpers, |crew| {
                     let runner = self.runner(&state, Some(crew), &at);
-                    runner.run(range.clone(), observer, scratch);
-                });
+                    runner.run(range.clone(), observer, scratch)
+                })
             }
             None => {
                 let runner = self.runner(&state, None, &at);
-                runner.run(range.clone(), observer, &mut pooled.scratch);
+                runner.run(range.clone(), observer, &mut pooled.scratch)
             }
         };
-        if self.compile_ahead && self.uncompiled(&range) {
+        let done = if self.compile_ahead && self.uncompiled(&range) {
             let stop = AtomicBool::new(false);
             std::thread::scope(|scope| {
                 // A helper that cannot start leaves the compiling to the run.
@@ -328,21 +357,23 @@ impl Executor for Fast {
                 // Stops the helper however the run ends: a run that panics unwinds
                 // through the scope, which waits for the helper first.
                 let _stop = SetOnDrop(&stop);
-                run(&mut pooled);
+                let done = run(&mut pooled);
                 drop(helper);
-            });
+                done
+            })
         } else {
-            run(&mut pooled);
-        }
+            run(&mut pooled)
+        };
         let caches = &mut pooled.scratch.caches;
         caches.trim(KEPT_STATES_MAX, KEPT_STATES_AFTER_TRIM);
         if let Ok(mut pool) = self.pool.lock() {
             pool.push(pooled);
         }
-        state
+        done?;
+        Ok(state
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner)
-            .into_string()
+            .into_string())
     }
 }
 

@@ -17,6 +17,11 @@
 //! rewrite of the flat state ([`rewrite::rewrite`]). A run of local rules on a large
 //! state goes through the rope first ([`Runner::rope_run`]).
 //!
+//! The state limit ([`crate::exec::limit`]): a rule whose output bound is over the limit
+//! takes the flat path, its output written up to the limit and then only counted; a
+//! rope run ends before its first rule whose bound, chained from the state's length
+//! through the rules before it, is over the limit.
+//!
 //! Trade-offs: the state's length is read again only when a rule changes the state
 //! (locks cost atomic operations, a noticeable share of a rule on a small state); a rope
 //! run reports its rules after it ran them all, rendering a state inside the run only
@@ -37,6 +42,7 @@ use crate::exec::fast::rules::{RuleParts, Rules};
 use crate::exec::fast::seen::Seen;
 use crate::exec::fast::segments::{State, read, write};
 use crate::exec::fast::stretch::{self, Stretch};
+use crate::exec::limit::{Bounds, StateTooLarge};
 use crate::exec::{Observer, RuleReport};
 
 /// The sizes from which a run takes each path (see `Fast`'s options).
@@ -67,6 +73,10 @@ pub struct Runner<'a> {
     pub at: &'a AtomicUsize,
     /// The executor's counters of rope runs and stretches.
     pub tally: &'a Tally,
+    /// Each rule's output bound.
+    pub bounds: &'a Bounds,
+    /// The state limit in bytes.
+    pub max_state: usize,
 }
 
 /// What [`Runner::rope_run`] did.
@@ -95,8 +105,14 @@ struct RopeDone {
 
 impl Runner<'_> {
     /// Runs the rules of `range` in order, reporting each to `observer`, with `scratch`
-    /// as the caller's scratch space.
-    pub fn run(&self, range: Range<usize>, observer: &mut dyn Observer, scratch: &mut Scratch) {
+    /// as the caller's scratch space; stops with the error of the first rule that would
+    /// grow the state past the limit.
+    pub fn run(
+        &self,
+        range: Range<usize>,
+        observer: &mut dyn Observer,
+        scratch: &mut Scratch,
+    ) -> Result<(), StateTooLarge> {
         let counts = observer.wants_match_counts();
         // True while the last applied rule changed nothing: an identical rule right after
         // it cannot change anything either.
@@ -126,7 +142,7 @@ impl Runner<'_> {
                         fixpoint = !done.last_changed;
                         last_matches = done.last_matches;
                         if done.stopped {
-                            return;
+                            return Ok(());
                         }
                         index = done.next;
                         continue;
@@ -136,7 +152,15 @@ impl Runner<'_> {
             let (matches, skipped) = if fixpoint && self.rules.same_as_previous(index) {
                 (last_matches, true)
             } else {
-                let (matches, skipped, changed) = self.apply(index, scratch, &mut seen);
+                let program = self.rules.program();
+                // A rule stops the run when its output is longer than both the limit
+                // and its input (a state given longer than the limit may still shrink).
+                let ceiling = self.max_state.max(len);
+                let within = self.bounds.within(program, index, len, ceiling);
+                let cap = (!within).then_some(ceiling);
+                let (matches, skipped, changed) = self
+                    .apply(index, scratch, &mut seen, cap)
+                    .map_err(|size| StateTooLarge::new(program, index, size, self.max_state))?;
                 if changed {
                     seen.state_changed();
                     len = read(self.state).len();
@@ -156,16 +180,27 @@ impl Runner<'_> {
             }
             index += 1;
         }
+        Ok(())
     }
 
     /// Applies rule `index` to the whole of the state, sharing its pieces with the crew
     /// when there is one and the state is large enough for it (see `stretch.rs`).
-    /// Returns the report's `matches` and `skipped` and whether the state changed.
-    fn apply(&self, index: usize, scratch: &mut Scratch, seen: &mut Seen) -> (usize, bool, bool) {
+    /// Returns the report's `matches` and `skipped` and whether the state changed. With
+    /// a `cap` (its output bound is over the limit), the rule takes the flat path with
+    /// its output capped there, and returns the output's length as the error when it is
+    /// over, the state untouched.
+    fn apply(
+        &self,
+        index: usize,
+        scratch: &mut Scratch,
+        seen: &mut Seen,
+        cap: Option<usize>,
+    ) -> Result<(usize, bool, bool), usize> {
+        let careful = cap.is_some();
         let slot = self.rules.slot(index);
         let literal_ids = self.rules.literal_ids(index);
         if literal_ids.iter().any(|&l| seen.is_absent(l)) {
-            return (0, true, false);
+            return Ok((0, true, false));
         }
         if let Some(needed) = slot.needed_before_compiling() {
             // What `first_possible` would find, without compiling the pattern: many
@@ -178,7 +213,7 @@ impl Runner<'_> {
                     seen.first_of(id, &mut find).is_none()
                 });
                 if missing {
-                    return (0, true, false);
+                    return Ok((0, true, false));
                 }
             }
         }
@@ -187,10 +222,11 @@ impl Runner<'_> {
         let mut guard = write(self.state);
         let cache = scratch.caches.cache(rule.slot);
         if let Some(prefix) = compiled.segment_prefix()
+            && !careful
             && guard.len() >= self.options.segment_min_len
             && let Some(result) = guard.rewrite_by_segment(rule, cache, prefix)
         {
-            return result;
+            return Ok(result);
         }
         if compiled.percent_prefixed() && guard.len() >= self.options.index_min_len {
             guard.build_index();
@@ -202,24 +238,31 @@ impl Runner<'_> {
             None => find(),
         };
         let Ok(from) = compiled.first_possible_known(text, starts, first_of) else {
-            return (0, true, false);
+            return Ok((0, true, false));
         };
         if let Some(crew) = self.crew
+            && !careful
             && text.len() >= crew.min_len()
             && slot.splittable()
         {
             drop(guard);
-            return self.apply_stretched(index, rule, scratch, crew, from);
+            return Ok(self.apply_stretched(index, rule, scratch, crew, from));
         }
         let cache = scratch.caches.cache(rule.slot);
+        let cap = cap.unwrap_or(usize::MAX);
         let (text, out, index) = guard.buffers();
-        match rewrite::rewrite(rule, cache, text, from, out, index) {
-            None => (0, false, false),
+        match rewrite::rewrite_capped(rule, cache, text, from, out, index, cap) {
+            None => Ok((0, false, false)),
+            Some(done) if done.dropped > 0 => {
+                let size = out.len() + done.dropped;
+                out.clear();
+                Err(size)
+            }
             Some(done) => {
                 if done.changed {
                     guard.swap();
                 }
-                (done.count, false, done.changed)
+                Ok((done.count, false, done.changed))
             }
         }
     }
@@ -298,8 +341,19 @@ impl Runner<'_> {
         if pieces < 2 || !self.rules.is_local(index) {
             return RopeRun::No;
         }
+        // The run ends before a rule whose output bound, chained through the rules
+        // before it, is over the limit: that rule takes the careful path alone.
+        let program = self.rules.program();
+        let mut bound = self.bounds.after(program, index, len, self.max_state);
+        if bound > self.max_state {
+            return RopeRun::No;
+        }
         let mut run_end = index + 1;
         while run_end < end && self.rules.is_local(run_end) {
+            bound = self.bounds.after(program, run_end, bound, self.max_state);
+            if bound > self.max_state {
+                break;
+            }
             run_end += 1;
         }
         if run_end - index < shortest {

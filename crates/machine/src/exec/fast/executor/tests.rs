@@ -7,7 +7,7 @@ use super::Fast;
 use crate::exec::fast::generated::Rng;
 use crate::exec::reference::Reference;
 use crate::exec::{Executor, Observer, RuleReport};
-use crate::program::{Program, Rule};
+use crate::program::{Program, Rule, ValidProgram};
 
 /// Records every report and the state after every rule.
 #[derive(Default)]
@@ -22,63 +22,78 @@ impl Observer for Recorder {
     }
 }
 
-/// Runs both executors and compares the state after every rule and the match counts.
+/// The fast executor in every configuration the tests compare with the reference.
+fn configurations(program: &ValidProgram) -> Vec<Fast> {
+    let fast = || Fast::new(program.clone());
+    vec![
+        // Flat (patterns compiled by the run alone, and with a helper compiling ahead),
+        // then flat with the index of `%` bytes on every state, then segmented for every
+        // non-empty state.
+        fast().compile_ahead(false),
+        fast().compile_ahead(true),
+        fast().index_starts(0),
+        fast().segmented(1),
+        // Several cores, cutting states of any size.
+        fast().parallel(2, 1),
+        fast().parallel(3, 1),
+        // Every piece of a rule that is not local searched from its own start, as a
+        // helper's: the join searches again wherever a match crosses a cut.
+        fast().parallel(2, 1).speculate(true),
+        // The rope on one core on every state, cut at every thread boundary (a piece per
+        // thread), alone and with each piece keeping its index of `%` bytes.
+        fast().rope(1, 1),
+        fast().rope(1, 1).index_starts(0),
+        // The index dropped and built again as rules alternate between paths.
+        fast().index_starts(0).parallel(2, 1),
+    ]
+}
+
+/// Runs both executors and compares the state after every rule and the match counts;
+/// then, when the state grows, both with a state limit just under the widest state
+/// (both must stop at the same rule with the same error) and at it (both run through).
 fn check(rules: &[(&str, &str)], state: &str) -> String {
     let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
         .validate()
         .unwrap();
     let reference = Reference::new(program.clone());
     let mut a = Recorder::default();
-    let ra = reference.run_observed(state, &mut a);
-    // Flat (patterns compiled by the run alone, and with a helper compiling ahead), then
-    // flat with the index of `%` bytes on every state, then segmented for every
-    // non-empty state.
-    let alone = Fast::new(program.clone()).compile_ahead(false);
-    let rb = compare(&a, &ra, alone, rules, state);
-    let ahead = Fast::new(program.clone()).compile_ahead(true);
-    compare(&a, &ra, ahead, rules, state);
-    let indexed = Fast::new(program.clone()).index_starts(0);
-    compare(&a, &ra, indexed, rules, state);
-    compare(
-        &a,
-        &ra,
-        Fast::new(program.clone()).segmented(1),
-        rules,
-        state,
-    );
-    // Several cores, cutting states of any size.
-    compare(
-        &a,
-        &ra,
-        Fast::new(program.clone()).parallel(2, 1),
-        rules,
-        state,
-    );
-    compare(
-        &a,
-        &ra,
-        Fast::new(program.clone()).parallel(3, 1),
-        rules,
-        state,
-    );
-    // Every piece of a rule that is not local searched from its own start, as a
-    // helper's: the join searches again wherever a match crosses a cut.
-    let speculating = Fast::new(program.clone()).parallel(2, 1).speculate(true);
-    compare(&a, &ra, speculating, rules, state);
-    // The rope on one core on every state, cut at every thread boundary (a piece per
-    // thread), alone and with each piece keeping its index of `%` bytes.
-    compare(&a, &ra, Fast::new(program.clone()).rope(1, 1), rules, state);
-    let rope_indexed = Fast::new(program.clone()).rope(1, 1).index_starts(0);
-    compare(&a, &ra, rope_indexed, rules, state);
-    // The index dropped and built again as rules alternate between paths.
-    let mixed = Fast::new(program).index_starts(0).parallel(2, 1);
-    compare(&a, &ra, mixed, rules, state);
-    rb
+    let ra = reference.run_observed(state, &mut a).unwrap();
+    let mut rb = None;
+    for fast in configurations(&program) {
+        let out = compare(&a, &ra, fast, rules, state);
+        rb.get_or_insert(out);
+    }
+    check_limits(&program, &a, state);
+    rb.unwrap_or(ra)
+}
+
+/// The state limit just under and at the widest state the reference's run `a` reached,
+/// when it is wider than `state`: every configuration stops as the reference does.
+fn check_limits(program: &ValidProgram, a: &Recorder, state: &str) {
+    let widest = a.seen.iter().map(|s| s.1.state_len).max().unwrap_or(0);
+    if widest <= state.len() {
+        return;
+    }
+    for limit in [widest - 1, widest] {
+        let want = Reference::new(program.clone())
+            .with_max_state(limit)
+            .run(state);
+        match &want {
+            Err(e) => assert_eq!((e.size, e.limit), (widest, widest - 1), "{e}"),
+            Ok(_) => assert_eq!(limit, widest),
+        }
+        for fast in configurations(program) {
+            let fast = fast.with_max_state(limit);
+            assert_eq!(fast.run(state), want, "limit {limit} on {state:?}");
+            // Again, with the pooled caches.
+            assert_eq!(fast.run(state), want, "limit {limit} on {state:?}");
+        }
+    }
 }
 
 fn compare(a: &Recorder, ra: &str, fast: Fast, rules: &[(&str, &str)], state: &str) -> String {
     let mut b = Recorder::default();
-    let rb = fast.run_observed(state, &mut b);
+    let rb = fast.run_observed(state, &mut b).unwrap();
     assert_eq!(a.seen.len(), b.seen.len());
     for ((i, x, sx), (j, y, sy)) in a.seen.iter().zip(&b.seen) {
         assert_eq!(i, j);
@@ -90,7 +105,7 @@ fn compare(a: &Recorder, ra: &str, fast: Fast, rules: &[(&str, &str)], state: &s
     }
     assert_eq!(ra, rb);
     // A second run reuses pooled caches and must agree too.
-    assert_eq!(fast.run(state), ra);
+    assert_eq!(fast.run(state).unwrap(), ra);
     rb
 }
 
@@ -162,7 +177,7 @@ fn fixpoint_runs() {
         .unwrap();
     let fast = Fast::new(program);
     let mut rec = Recorder::default();
-    let out = fast.run_observed("aaab", &mut rec);
+    let out = fast.run_observed("aaab", &mut rec).unwrap();
     assert_eq!(out, "b");
     let indices: Vec<usize> = rec.seen.iter().map(|s| s.0).collect();
     assert_eq!(indices, (0..8).collect::<Vec<_>>());
@@ -178,7 +193,10 @@ fn fixpoint_runs() {
         .validate()
         .unwrap();
     let mut rec = Recorder::default();
-    assert_eq!(Fast::new(program).run_observed("abcb", &mut rec), "abcb");
+    assert_eq!(
+        Fast::new(program).run_observed("abcb", &mut rec).unwrap(),
+        "abcb"
+    );
     let reports: Vec<(bool, usize)> = rec
         .seen
         .iter()
@@ -197,7 +215,7 @@ fn absent_literal_skips() {
     let fast = Fast::new(program);
     let mut rec = Recorder::default();
     assert_eq!(
-        fast.run_observed("%p\n#stack:\n", &mut rec),
+        fast.run_observed("%p\n#stack:\n", &mut rec).unwrap(),
         "%p\n#stack:\n"
     );
     assert!(rec.seen[0].1.skipped);
@@ -281,9 +299,13 @@ fn observer_break_stops() {
     .unwrap();
     let fast = Fast::new(program);
     let mut stop = StopAt(1, Vec::new());
-    assert_eq!(fast.run_observed("a", &mut stop), "c");
+    assert_eq!(fast.run_observed("a", &mut stop).unwrap(), "c");
     assert_eq!(stop.1, vec![0, 1]);
-    assert_eq!(fast.run_range("a", 1..3, &mut crate::exec::NoObserver), "a");
+    assert_eq!(
+        fast.run_range("a", 1..3, &mut crate::exec::NoObserver)
+            .unwrap(),
+        "a"
+    );
 }
 
 #[test]
@@ -583,7 +605,7 @@ fn forgotten_lazy_states_are_rebuilt_with_the_same_results() {
 fn trimming_forgets_the_largest_caches_first_and_only_past_the_limit() {
     let (program, state) = lazy_program();
     let fast = Fast::new(program);
-    fast.run(&state);
+    fast.run(&state).unwrap();
     let mut caches = fast.pool.lock().unwrap().pop().unwrap().scratch.caches;
     let sizes = |c: &crate::exec::fast::caches::Caches| -> Vec<usize> { c.lazy_sizes() };
     let before = sizes(&caches);
@@ -669,7 +691,7 @@ fn ascii_runs_drop_quit_bytes_and_agree_with_the_reference() {
     for state in ascii_states.iter().chain(&other_states) {
         check(&CUT_CLASS_RULES, state);
         let fast = Fast::new(program(&CUT_CLASS_RULES)).parallel(2, 1);
-        fast.run(state);
+        fast.run(state).unwrap();
         assert_eq!(last_run_ascii(&fast), state.is_ascii(), "{state:?}");
     }
     // One executor, its pooled caches switching between the two forms run after run.
@@ -697,7 +719,7 @@ fn a_non_ascii_template_keeps_the_quitting_automata_on_ascii_texts() {
         .unwrap();
     for state in ["%%\n#b: ab\n#q: xbx.c\n", "#b: xy ab\n%%\n#b: 1\n"] {
         let fast = Fast::new(program.clone());
-        let got = fast.run(state);
+        let got = fast.run(state).unwrap();
         assert!(!last_run_ascii(&fast));
         assert!(!got.is_ascii(), "{got:?}");
         assert_eq!(check(&rules, state), got);
@@ -958,7 +980,7 @@ fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
     let fast = Fast::new(program.clone()).compile_ahead(true);
     let reference = Reference::new(program);
     assert_eq!(fast.run(small), reference.run(small));
-    assert_eq!(fast.run(small), "done\ndone\n");
+    assert_eq!(fast.run(small).unwrap(), "done\ndone\n");
 }
 
 /// After its first pass, the helper goes again over the patterns it left out, until the
@@ -1093,7 +1115,7 @@ fn a_stretch_reports_changes_as_the_whole_text_does() {
     let state = "%%\n#stack:\n%%\n%%\n#stack:\nA\nB\n%%\n#stack:\nS\nS\n".repeat(30);
     let skipped = |fast: Fast| {
         let mut seen = Recorder::default();
-        fast.run_observed(&state, &mut seen);
+        fast.run_observed(&state, &mut seen).unwrap();
         seen.seen
             .iter()
             .map(|(_, r, _)| r.skipped)
@@ -1105,4 +1127,58 @@ fn a_stretch_reports_changes_as_the_whole_text_does() {
         let speculating = Fast::new(program.clone()).parallel(2, 1).speculate(true);
         assert_eq!(skipped(speculating), whole);
     }
+}
+
+/// Runs `rules` on `state` with a state limit of `limit` on the reference and on every
+/// configuration of the fast executor; they must end alike. Returns the reference's end.
+fn limited(
+    rules: &[(&str, &str)],
+    state: &str,
+    limit: usize,
+) -> Result<String, crate::exec::StateTooLarge> {
+    let program = Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+        .validate()
+        .unwrap();
+    let want = Reference::new(program.clone())
+        .with_max_state(limit)
+        .run(state);
+    for fast in configurations(&program) {
+        let fast = fast.with_max_state(limit);
+        assert_eq!(fast.run(state), want, "limit {limit} on {state:?}");
+    }
+    want
+}
+
+#[test]
+fn a_doubling_program_stops_at_the_limit_in_both_executors() {
+    let rules = vec![("(.+)", "$1$1"); 40];
+    // Rule i leaves 2^(i + 2) bytes: rule 19 would write 2 MiB, past 1 MiB.
+    let error = limited(&rules, "ab", 1 << 20).unwrap_err();
+    assert_eq!(
+        (error.rule, error.size, error.limit),
+        (19, 1 << 21, 1 << 20)
+    );
+    // Exactly at the limit is allowed: 2^20 bytes after rule 18.
+    let error = limited(&rules[..19], "ab", 1 << 20);
+    assert_eq!(error.map(|s| s.len()), Ok(1 << 20));
+    // On threads, with `%` bytes for the index and the rope.
+    let error = limited(&rules, "%%\nab\n", 1 << 16).unwrap_err();
+    assert_eq!(error.rule, 13);
+    // An empty pattern writes between every two bytes: counted exactly.
+    let error = limited(&[("", "xyz")], "abcd", 10).unwrap_err();
+    assert_eq!((error.rule, error.size), (0, 4 + 5 * 3));
+}
+
+#[test]
+fn a_state_given_longer_than_the_limit_may_shrink_and_keep_its_length() {
+    // Rules that do not grow their state past its own length run.
+    let rules = [("a", "c"), ("c+", "dd"), ("b", "bb")];
+    assert_eq!(limited(&rules, "aaaaaaaaab", 4).as_deref(), Ok("ddbb"));
+    // Growing past both the limit and its input stops the run.
+    let rules = [("a+", ""), ("b", "bbbbbb")];
+    let error = limited(&rules, "aaaaaaaaab", 4).unwrap_err();
+    assert_eq!((error.rule, error.size, error.limit), (1, 6, 4));
+    // A limit of 0 stops the first rule that writes a byte more than it read.
+    assert_eq!(limited(&[("x", "xx")], "ab", 0).as_deref(), Ok("ab"));
+    assert_eq!(limited(&[("a", "aa")], "ab", 0).unwrap_err().size, 3);
 }

@@ -679,7 +679,7 @@ mod tests {
         .unwrap();
         let state = "%%\n#x: 0\n".repeat(300);
         let two = Fast::new(program.clone()).rope(1, 64).parallel(2, 1);
-        two.run(&state);
+        two.run(&state).unwrap();
         let counted = two.counters();
         assert_eq!(
             (counted.rope_runs, counted.stretches),
@@ -690,7 +690,7 @@ mod tests {
         assert!(counted.pieces >= 4, "{counted:?}");
         assert!(counted.helper_pieces <= counted.pieces, "{counted:?}");
         let one = Fast::new(program.clone()).rope(1, 64);
-        one.run(&state);
+        one.run(&state).unwrap();
         let counted = one.counters();
         assert_eq!(
             (counted.rope_runs, counted.stretches),
@@ -701,7 +701,7 @@ mod tests {
         assert!(counted.pieces >= 2, "{counted:?}");
         // The defaults: nothing this small is cut.
         let plain = Fast::new(program).parallel(2, 1 << 16);
-        plain.run(&state);
+        plain.run(&state).unwrap();
         assert_eq!(plain.counters(), Counters::default());
         assert_eq!(Executor::counters(&plain), Some(Counters::default()));
     }

@@ -16,6 +16,11 @@
 //! Capture groups are resolved only when the template uses a group other than 0, and
 //! only with an engine when a used group is not a fixed literal.
 //!
+//! [`rewrite_capped`] writes at most a given number of bytes: past it, the rest of the
+//! output is only counted ([`Rewritten::dropped`]), so that a rule that would grow the
+//! state past the state limit costs no more memory than the limit (see
+//! `crate::exec::limit`).
+//!
 //! Trade-offs: one pass and no list of matches means the output is written before the
 //! rewrite knows whether anything changed: a rule whose every replacement gives its match
 //! back still writes a copy (the caller then keeps the old text). Comparing each match
@@ -73,6 +78,9 @@ pub struct Rewritten {
     /// contrived programs, still add up to the same text), which costs the caller only a
     /// needless buffer swap or search.
     pub changed: bool,
+    /// The bytes of output not written because they went past the cap of
+    /// [`rewrite_capped`] (0 when all was written; the output is then unusable).
+    pub dropped: usize,
 }
 
 /// The index of `%` bytes of the text a [`rewrite`] reads, and where to put the index of
@@ -97,6 +105,21 @@ pub fn rewrite(
     out: &mut String,
     index: Option<Index<'_>>,
 ) -> Option<Rewritten> {
+    rewrite_capped(rule, cache, hay, from, out, index, usize::MAX)
+}
+
+/// [`rewrite`], with `out` never longer than `cap` bytes: once the next bytes would
+/// take it past `cap`, they and all that follow are counted in [`Rewritten::dropped`]
+/// instead of written.
+pub fn rewrite_capped(
+    rule: RuleParts<'_>,
+    cache: &mut Cache,
+    hay: &str,
+    from: usize,
+    out: &mut String,
+    index: Option<Index<'_>>,
+    cap: usize,
+) -> Option<Rewritten> {
     let RuleParts {
         pattern, template, ..
     } = rule;
@@ -113,7 +136,7 @@ pub fn rewrite(
             .pieces()
             .iter()
             .any(|p| matches!(p, Piece::Literal(text) if text.contains('%')));
-    out.reserve(hay.len() + hay.len() / 8 + 64);
+    out.reserve((hay.len() + hay.len() / 8 + 64).min(cap));
     let pass = Pass::new(
         rule,
         Hay {
@@ -121,12 +144,14 @@ pub fn rewrite(
             index: starts,
         },
     );
-    let done = pass.write_into(out, follow, percent_literals, |writer| {
+    let mut dropped = 0;
+    let done = pass.write_into(out, follow, percent_literals, cap, &mut dropped, |writer| {
         pass.expand(cache, writer, Some(first), 0..usize::MAX, &mut Every)
     });
     Some(Rewritten {
         count: done.count,
         changed: done.changed,
+        dropped,
     })
 }
 
@@ -266,7 +291,7 @@ pub fn rewrite_stretch(
     let base = out.len();
     let pass = Pass::new(rule, hay);
     let first = next_match(rule.pattern, cache, hay.text, from, None, hay.index);
-    pass.write_into(out, None, false, |writer| match marks {
+    pass.write_into(out, None, false, usize::MAX, &mut 0, |writer| match marks {
         Marks::Record(marks) => {
             let mut hook = Recording { marks, base };
             pass.expand(cache, writer, first, span, &mut hook)
@@ -298,12 +323,15 @@ impl<'a> Pass<'a> {
     }
 
     /// Runs `body` with a writer into `out` (feeding `follow` when given; see
-    /// [`Writer::percent_literals`]), then writes what the writer held back.
+    /// [`Writer::percent_literals`]) that writes at most `cap` bytes, then writes what
+    /// the writer held back; adds to `dropped` the bytes it did not write.
     fn write_into(
         &self,
         out: &mut String,
         follow: Option<Follow<'_>>,
         percent_literals: bool,
+        cap: usize,
+        dropped: &mut usize,
         body: impl FnOnce(&mut Writer<'_, '_, '_>) -> Stretched,
     ) -> Stretched {
         let mut writer = Writer {
@@ -313,9 +341,12 @@ impl<'a> Pass<'a> {
             to: 0,
             follow,
             percent_literals,
+            cap,
+            dropped: 0,
         };
         let done = body(&mut writer);
         writer.flush();
+        *dropped += writer.dropped;
         done
     }
 
@@ -473,6 +504,10 @@ struct Writer<'h, 'o, 'f> {
     follow: Option<Follow<'f>>,
     /// Whether literals may hold a `%` that `follow` must learn of.
     percent_literals: bool,
+    /// The most bytes `out` may hold.
+    cap: usize,
+    /// The bytes not written since the first that would have gone past `cap`.
+    dropped: usize,
 }
 
 impl Writer<'_, '_, '_> {
@@ -496,6 +531,9 @@ impl Writer<'_, '_, '_> {
             return;
         }
         self.flush();
+        if self.over(text.len()) {
+            return;
+        }
         let at = self.out.len();
         self.out.push_str(text);
         if self.percent_literals
@@ -503,6 +541,17 @@ impl Writer<'_, '_, '_> {
         {
             follow.literal(text.as_bytes(), at);
         }
+    }
+
+    /// Whether `n` more bytes go past the cap (or some already did): they are then
+    /// counted as dropped, not written.
+    #[inline(always)]
+    fn over(&mut self, n: usize) -> bool {
+        if self.dropped > 0 || n > self.cap.saturating_sub(self.out.len()) {
+            self.dropped += n;
+            return true;
+        }
+        false
     }
 
     /// The output's length once the held-back bytes are written.
@@ -515,6 +564,10 @@ impl Writer<'_, '_, '_> {
     #[inline(always)]
     fn flush(&mut self) {
         if self.from < self.to {
+            if self.over(self.to - self.from) {
+                self.from = self.to;
+                return;
+            }
             let at = self.out.len();
             self.out.push_str(&self.hay[self.from..self.to]);
             if let Some(follow) = &mut self.follow {
