@@ -67,15 +67,12 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             .with_max_state(choice.max_state)
             .build(program);
         let mut stderr = std::io::stderr();
-        match trace::first_divergence(&reference, fast.as_ref(), &state) {
-            Some(divergence) => {
-                writeln!(stderr, "{divergence}")?;
-                return fail(format!(
-                    "the executors disagree from rule {} on",
-                    divergence.index
-                ));
-            }
-            None => {}
+        if let Some(divergence) = trace::first_divergence(&reference, fast.as_ref(), &state) {
+            writeln!(stderr, "{divergence}")?;
+            return fail(format!(
+                "the executors disagree from rule {} on",
+                divergence.index
+            ));
         }
         let result = match args.exec.executor {
             ExecutorKind::Reference => reference.run(&state),
