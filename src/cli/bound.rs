@@ -23,8 +23,7 @@ use regex_chess_engine::bench::{self, Workload};
 use regex_chess_engine::profile::bound::{self, Bound, Prices};
 use regex_chess_engine::{Output, Search};
 use regex_chess_machine::bound::{self as counting, RuleCounts};
-use regex_chess_machine::exec::{Executor, ExecutorKind};
-use std::time::Instant;
+use regex_chess_machine::exec::ExecutorKind;
 
 /// Arguments of `bound`.
 #[derive(Args, Debug)]
@@ -62,21 +61,6 @@ fn program_of(variant: &str) -> Result<String, CliError> {
         Ok(search) => Ok(search.program(Output::Move).to_string()),
         Err(e) => fail(format!("{e} (or `play`)")),
     }
-}
-
-/// The medians of `runs` runs of `exec` on `input`: wall-clock and the calling thread's
-/// CPU milliseconds (one core: the rules run on the calling thread).
-fn timed(exec: &dyn Executor, input: &str, runs: usize) -> (f64, f64) {
-    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
-    for _ in 0..runs.max(1) {
-        let (start, cpu_start) = (Instant::now(), cpu::thread_cpu_ms());
-        drop(exec.run(input));
-        cpu.push(cpu::thread_cpu_ms() - cpu_start);
-        wall.push(start.elapsed().as_secs_f64() * 1e3);
-    }
-    wall.sort_by(f64::total_cmp);
-    cpu.sort_by(f64::total_cmp);
-    (bench::median(&wall), bench::median(&cpu))
 }
 
 /// The cheaper of two measurements of each price.
@@ -119,7 +103,7 @@ pub fn run(args: BoundArgs) -> Result<(), CliError> {
             steps.doing(format!("{variant}, {}", position.label));
             let input = workload.input(position)?;
             let (output, stats) = exec.run_with_stats(&input);
-            let (wall_ms, cpu_ms) = timed(exec.as_ref(), &input, args.runs);
+            let (wall_ms, cpu_ms) = cpu::median_times(exec.as_ref(), &input, args.runs);
             let counted = counting::count(&workload.program, &input);
             if counted.state != output {
                 return fail(format!(
