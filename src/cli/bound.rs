@@ -142,17 +142,19 @@ pub fn run(args: BoundArgs) -> Result<(), CliError> {
 fn render(variant: &str, rules: usize, lines: &[Line], prices: &Prices) -> String {
     let mut out = format!(
         "`{variant}` ({rules} rules)\n\
-         | position | widest state | matches | must see MB | written MB | state MB | bound ms (match / see / write) | wall ms | CPU ms | CPU / bound |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+         | position | widest state | matches | must see MB | written MB | state MB | bound ms (match / see / write) | floor ms | wall ms | CPU ms | CPU / bound | CPU / floor |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     );
     let mb = |bytes: usize| bytes as f64 / 1e6;
-    let mut bounds = Vec::new();
+    let (mut bounds, mut floors) = (Vec::new(), Vec::new());
     for line in lines {
         let b: Bound = bound::total(&line.counted, prices);
         let total = b.total() / 1e6;
+        let floor = bound::floor(&line.counted, prices).total() / 1e6;
         bounds.push(total);
+        floors.push(floor);
         out.push_str(&format!(
-            "| {} | {} KB | {} | {:.1} | {:.1} | {:.1} | {:.2} ({:.2} / {:.2} / {:.2}) | {:.1} | {:.1} | {} |\n",
+            "| {} | {} KB | {} | {:.1} | {:.1} | {:.1} | {:.2} ({:.2} / {:.2} / {:.2}) | {floor:.2} | {:.1} | {:.1} | {} | {} |\n",
             line.label,
             line.widest / 1000,
             line.counts.matches,
@@ -165,15 +167,18 @@ fn render(variant: &str, rules: usize, lines: &[Line], prices: &Prices) -> Strin
             b.written / 1e6,
             line.wall_ms,
             line.cpu_ms,
-            bound::ratio(line.cpu_ms, total)
+            bound::ratio(line.cpu_ms, total),
+            bound::ratio(line.cpu_ms, floor)
         ));
     }
     let bound_mean = bench::geometric_mean(bounds.iter().copied());
+    let floor_mean = bench::geometric_mean(floors.iter().copied());
     let wall_mean = bench::geometric_mean(lines.iter().map(|l| l.wall_ms));
     let cpu_mean = bench::geometric_mean(lines.iter().map(|l| l.cpu_ms));
     out.push_str(&format!(
-        "| geometric mean | | | | | | {bound_mean:.2} | {wall_mean:.1} | {cpu_mean:.1} | {} |\n",
-        bound::ratio(cpu_mean, bound_mean)
+        "| geometric mean | | | | | | {bound_mean:.2} | {floor_mean:.2} | {wall_mean:.1} | {cpu_mean:.1} | {} | {} |\n",
+        bound::ratio(cpu_mean, bound_mean),
+        bound::ratio(cpu_mean, floor_mean)
     ));
     out
 }

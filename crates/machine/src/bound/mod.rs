@@ -15,7 +15,8 @@
 //!   and must see nothing;
 //! - the bytes it **writes**: the expanded replacements (text kept between matches need
 //!   not be copied by an executor that edits in place or keeps pieces);
-//! - the state's length before it, the bytes a plain executor scans.
+//! - the bytes of its matches, and the state's length before it (the bytes a plain
+//!   executor scans).
 //!
 //! A price per match, per byte seen and per byte written turns these counts into a lower
 //! bound of a run's time (`regex-chess bound`, `regex-chess profile`). Trade-offs: the
@@ -45,6 +46,8 @@ pub struct RuleCounts {
     pub must_see: usize,
     /// Bytes of the replacements written.
     pub written: usize,
+    /// Bytes of the matches (the text the replacements take the place of).
+    pub matched: usize,
 }
 
 impl RuleCounts {
@@ -55,6 +58,7 @@ impl RuleCounts {
             matches: self.matches + other.matches,
             must_see: self.must_see + other.must_see,
             written: self.written + other.written,
+            matched: self.matched + other.matched,
         }
     }
 }
@@ -153,6 +157,7 @@ pub fn count(program: &ValidProgram, input: &str) -> Counted {
             }
             counts.written += out.len() - before;
             counts.matches += 1;
+            counts.matched += whole.len();
             last = whole.end();
         };
         // As `replace_all` does: captures only when the replacement refers to groups.

@@ -30,6 +30,7 @@ fn a_rule_sees_only_the_threads_holding_its_literal() {
         matches: 1,
         must_see: 17,
         written: 2,
+        matched: 1,
     };
     assert_eq!(counted.rules, [expected]);
     assert_eq!(counted.state, Reference::new(p).run(STATE));
@@ -55,6 +56,7 @@ fn an_absent_literal_costs_nothing_and_no_literal_costs_everything() {
             matches: 2,
             must_see: 34,
             written: 8,
+            matched: 4,
         }
     );
     assert_eq!(counted.total().matches, 2);
