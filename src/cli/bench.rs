@@ -18,7 +18,7 @@ use clap::{Args, ValueEnum};
 use super::engine_args::{parse_cores, search_parser};
 use super::progress::{Delayed, Steps};
 use super::{CliError, fail};
-use regex_chess_chess::positions as suites;
+use regex_chess_chess::positions;
 use regex_chess_compiler::CompileOptions;
 use regex_chess_engine::bench::nodes::{self, NodeCount};
 use regex_chess_engine::bench::results::BenchLine;
@@ -107,8 +107,8 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         Timed::Reference => vec![ExecutorKind::Reference],
     };
     let path = args.positions.as_deref();
-    let source = suites::describe(path, "bench suite");
-    let text = suites::read_or_builtin(path, suites::BENCH)?;
+    let source = positions::describe(path, "bench suite");
+    let text = positions::read_or_builtin(path, positions::BENCH)?;
     let positions =
         bench::parse_positions(&text).map_err(|e| CliError(format!("{source}: {e}")))?;
     if positions.is_empty() {

@@ -10,7 +10,7 @@
 //! 2-ply `move` program.
 //! `--history FEN` (repeated, oldest first) gives the game's earlier positions and
 //! `--searchmoves UCI ...` the moves the search may choose among: the rules read both
-//! (see "Rules input" in `src/chess/mod.rs`).
+//! (see "Rules input" in `crates/chess/src/lib.rs`).
 
 use std::io::Write;
 

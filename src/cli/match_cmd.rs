@@ -18,7 +18,7 @@ use super::progress::{self, Steps};
 use super::{CliError, fail};
 use regex_chess_arena::elo;
 use regex_chess_arena::sprt::Sprt;
-use regex_chess_chess::positions as suites;
+use regex_chess_chess::positions;
 use regex_chess_engine::matchplay::pgn::{self, PgnTags};
 use regex_chess_engine::matchplay::players::{
     EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings, VariantPlayer,
@@ -220,9 +220,9 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         return fail("--jobs must be at least 1");
     }
     let path = args.openings_file.as_deref();
-    let text = suites::read_or_builtin(path, suites::OPENINGS)?;
+    let text = positions::read_or_builtin(path, positions::OPENINGS)?;
     let openings = matchplay::read_openings(&text)
-        .map_err(|e| CliError(format!("{}: {e}", suites::describe(path, "openings"))))?;
+        .map_err(|e| CliError(format!("{}: {e}", positions::describe(path, "openings"))))?;
     let pairings = matchplay::schedule(openings.len(), args.openings, args.games);
     if pairings.is_empty() {
         return fail("no games to play");

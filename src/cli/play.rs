@@ -6,7 +6,7 @@
 //! `History:` line (the rules' list of positions for repetition, which stays in the
 //! text the rules read); a typed line that is not UTF-8 gets a message and the same
 //! board again. `--search NAME` picks the search variant whose `play` program answers
-//! ([`regex_chess_engine::search`]); the default is [`variants::default_play`].
+//! ([`regex_chess_engine::variants`]); the default is [`variants::default_play`].
 
 use std::io::{BufRead, Write};
 

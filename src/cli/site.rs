@@ -8,7 +8,7 @@
 //! `docs/exports.md`.
 //!
 //! By default the rules are every search variant's `play` program
-//! ([`regex_chess_engine::search`]): `rules.js` the page's default (`--search NAME`, else
+//! ([`regex_chess_engine::variants`]): `rules.js` the page's default (`--search NAME`, else
 //! [`variants::default_page`]), `rules-NAME.js` each other one, which the page offers in
 //! a select element. With `--program` or `--file`, `rules.js` is that program alone.
 //! `variants.json` is `{"default": NAME, "variants": [{"name", "program", "file",

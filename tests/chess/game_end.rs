@@ -23,7 +23,7 @@ use oracle::playouts::SplitMix64;
 use oracle::{judge, parallel};
 use play_text::message;
 use regex_chess_engine::runner::MovePicker;
-use regex_chess_engine::search::{Output, Search};
+use regex_chess_engine::variants::{Output, Search};
 use regex_chess_engine::{self as engine, reply::Reply};
 use regex_chess_machine::exec::{Executor, ExecutorKind};
 use shakmaty::san::SanPlus;

@@ -1,4 +1,4 @@
-//! The rules input of the search programs ("Rules input" in `src/chess/mod.rs`): the
+//! The rules input of the search programs ("Rules input" in `crates/chess/src/lib.rs`): the
 //! game's earlier positions and `searchmoves`, against the oracle's
 //! `crates/testkit/src/oracle/history.rs`, on both executors; the `play` programs, whose search
 //! reads the board text's history; and through the binary, UCI's `position ... moves ...`
@@ -16,7 +16,7 @@ use regex_chess_chess::weights;
 use regex_chess_engine as engine;
 use regex_chess_engine::reply::{Reply, Score};
 use regex_chess_engine::runner::{MovePicker, RulesInput};
-use regex_chess_engine::search::{Output, Search};
+use regex_chess_engine::variants::{Output, Search};
 use regex_chess_machine::exec::{Executor, ExecutorKind};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};

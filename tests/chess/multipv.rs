@@ -18,7 +18,7 @@ use regex_chess_chess::weights;
 use regex_chess_engine as engine;
 use regex_chess_engine::reply::{RankedMove, Reply, Score};
 use regex_chess_engine::runner;
-use regex_chess_engine::search::{Output, Search};
+use regex_chess_engine::variants::{Output, Search};
 use regex_chess_machine::exec::{Executor, ExecutorKind};
 
 /// The score line the contract asks for, for an oracle score.

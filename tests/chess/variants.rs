@@ -1,4 +1,4 @@
-//! Every search variant of `regex_chess_engine::search` against its independent
+//! Every search variant of `regex_chess_engine::variants` against its independent
 //! implementation in `crates/testkit/src/oracle/variants.rs`: the move, the reported score,
 //! depth and node count, and the principal variation (the move, then a legal reply whose
 //! score is the move's score).
@@ -22,7 +22,7 @@ use oracle::answer::check;
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
 use regex_chess_engine::runner::MovePicker;
-use regex_chess_engine::search::{Output, Search};
+use regex_chess_engine::variants::{Output, Search};
 use regex_chess_machine::exec::ExecutorKind;
 use shakmaty::Position;
 

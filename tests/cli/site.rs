@@ -297,7 +297,7 @@ fn site_refuses_a_bad_fen() {
 /// error naming the known ones, and writes nothing.
 #[test]
 fn site_offers_every_search_variant() {
-    use regex_chess_engine::search::{Output, Search};
+    use regex_chess_engine::variants::{Output, Search};
     let dir = tempfile::tempdir().unwrap();
     let count = |text: &str| text.matches("\n  [/").count();
     for (search, default) in [

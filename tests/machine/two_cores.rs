@@ -38,7 +38,7 @@ use oracle::{judge, parallel, perft, playouts};
 use regex_chess_engine as engine;
 use regex_chess_engine::reply::parse_move_output;
 use regex_chess_engine::runner::{self, RunError};
-use regex_chess_engine::search::{Output, Search};
+use regex_chess_engine::variants::{Output, Search};
 use regex_chess_machine::exec::fast::{Counters, DEFAULT_SPLIT_MIN, Fast};
 use regex_chess_machine::exec::reference::Reference;
 use regex_chess_machine::exec::{Choice, Executor, ExecutorKind};

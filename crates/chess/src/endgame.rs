@@ -1,4 +1,4 @@
-//! The endgame term of the `2ply-qe` search in rules (stated in `src/chess/mod.rs`):
+//! The endgame term of the `2ply-qe` search in rules (stated in `crates/chess/src/lib.rs`):
 //! against a lone king, drive it to the edge and bring the own king close.
 //!
 //! # The term
@@ -23,7 +23,7 @@
 //!
 //! # Rules
 //!
-//! [`term_white`] runs on one board line (80 characters, `//` after each rank) and
+//! [`term_white_with`] runs on one board line (80 characters, `//` after each rank) and
 //! leaves the term from white's view in [`SCORE_BITS`] bits: two rules mark a board with
 //! a lone black (`!W:`) or white (`!B:`) king and an attacker without pawns, one rule
 //! writes 0 on any other; then, on marked lines only, 32 rules append the defender's
@@ -242,11 +242,6 @@ fn king_at(lone: bool, by_file: bool, at: usize) -> String {
     format!("(?:W:{}|B:{})", find(w), find(b))
 }
 
-/// The rules of [`term_white`].
-pub fn term_rules() -> Vec<(String, String)> {
-    term_rules_with(Tables::Simplified)
-}
-
 /// The rules of [`term_white_with`].
 pub fn term_rules_with(tables: Tables) -> Vec<(String, String)> {
     let king_table_units = |king: char, square: usize| king_table_units_in(tables, king, square);
@@ -364,14 +359,8 @@ pub fn term_rules_with(tables: Tables) -> Vec<(String, String)> {
 }
 
 /// The endgame term of `board` (an 80-character board line) from white's view, in units
-/// of 5 cp (see the module's documentation).
-#[track_caller]
-pub fn term_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Int> {
-    term_white_with(b, board, Tables::Simplified)
-}
-
-/// [`term_white`] with the attacking king's table share from `tables`
-/// ([`king_table_units_in`]).
+/// of 5 cp (see the module's documentation), with the attacking king's table share from
+/// `tables` ([`king_table_units_in`]).
 #[track_caller]
 pub fn term_white_with(
     b: &mut Builder,
@@ -399,7 +388,7 @@ mod tests {
     fn the_rules_compute_the_stated_term() {
         let mut b = Builder::new("t", "t");
         let board = b.input_str("b");
-        let t = term_white(&mut b, &board);
+        let t = term_white_with(&mut b, &board, Tables::Simplified);
         b.output("t", &t);
         let program = compiler::compile(b.finish(), &CompileOptions::default())
             .program

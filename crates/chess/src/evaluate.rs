@@ -11,12 +11,12 @@
 //!
 //! # Where the work is
 //!
-//! Cost is rules × active threads. The full score ([`full_score_white`]) runs once, on
+//! Cost is rules × active threads. The full score ([`full_score_white_with`]) runs once, on
 //! the root's single thread, in 45 rules, most of which treat every piece at once (see
 //! `full_score`: the pieces' values as binary units, paired from the lowest digit up);
 //! reading the board square by square took 736 rules and 64 additions (1,824 rules),
 //! about 2.4 M instructions, 8% of a warm king-and-pawn `play` move. Everything else is incremental: a child's score is its parent's plus the mover's
-//! [`gain`], which runs on every leaf of the search (about 2,000 threads), so it is
+//! [`gain_with`], which runs on every leaf of the search (about 2,000 threads), so it is
 //! written for few, cheap rules: 22 in all, none of them with a group whose place in the
 //! match varies (the executor finds such groups from the match's span alone).
 //!
@@ -86,12 +86,7 @@ pub fn units(value: i32) -> i64 {
 }
 
 /// The mover's-own-view value of `piece` (`PNBRQKpnbrqk`, or `.` for empty = 0) on the
-/// square with index `square` (a1 = 0), in units.
-pub fn own_units(piece: char, square: usize) -> i64 {
-    own_units_in(Tables::Simplified, 0, piece, square)
-}
-
-/// [`own_units`] with `tables`' set `bucket`.
+/// square with index `square` (a1 = 0), in units, from `tables`' set `bucket`.
 pub fn own_units_in(tables: Tables, bucket: usize, piece: char, square: usize) -> i64 {
     if piece == '.' {
         return 0;
@@ -116,15 +111,6 @@ impl Scoring {
             tables: Tables::Simplified,
             bucket: None,
         }
-    }
-}
-
-/// White's-view value: white pieces count for, black pieces against.
-pub fn white_units(piece: char, square: usize) -> i64 {
-    if piece.is_ascii_lowercase() {
-        -own_units(piece, square)
-    } else {
-        own_units(piece, square)
     }
 }
 
@@ -250,7 +236,7 @@ pub(crate) fn trie(entries: &[(String, String)]) -> String {
 }
 
 /// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
-/// compact board before it) into the move's gain (see [`gain`]), in [`SCORE_BITS`] bits:
+/// compact board before it) into the move's gain (see [`gain_with`]), in [`SCORE_BITS`] bits:
 /// - one rule lays out the key `<from><to><promotion>:<to>`;
 /// - two select rules read the board at fixed offsets (a trie over a square name of the
 ///   key, each branch a counted skip; the groups lie outside it): the mover at `from`
@@ -757,7 +743,7 @@ fn squares(squares: &[usize]) -> String {
 }
 
 /// The 80-character board line `board` without its `//` separators: 64 characters, a8
-/// first (one rule): the form [`gain`] reads, 16 bytes less in every thread that carries
+/// first (one rule): the form [`gain_with`] reads, 16 bytes less in every thread that carries
 /// a copy.
 #[track_caller]
 pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
@@ -775,17 +761,7 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
 /// line), `uci` its text (`e7e8q`): the board after
 /// is not needed (the arriving piece is the mover or the promotion). The rules of
 /// `gain_rules`: 22 rules with the two lookups and the result's
-/// definition.
-#[track_caller]
-pub fn gain(
-    b: &mut Builder,
-    before: &Value<kind::Str>,
-    uci: &Value<kind::Str>,
-) -> Value<kind::Int> {
-    gain_with(b, before, uci, &Scoring::simplified())
-}
-
-/// [`gain`] with `scoring`'s tables (its set's digit read from its variable).
+/// definition. `scoring` gives the tables (its set's digit read from its variable).
 #[track_caller]
 pub fn gain_with(
     b: &mut Builder,
@@ -808,7 +784,7 @@ pub fn gain_with(
 /// piece back at once (the capture search's recapture discount): [`gain_with`] less the
 /// arriving (or promoted) piece's entry on `to`, that is the captured piece's entry
 /// (en passant: the pawn beside) less the mover's on `from`. The same 22 rules as
-/// [`gain`], from tables whose arrival values leave the arriving piece out.
+/// [`gain_with`], from tables whose arrival values leave the arriving piece out.
 #[track_caller]
 pub fn lost_gain_with(
     b: &mut Builder,
@@ -836,21 +812,10 @@ enum Arrival {
     Lost,
 }
 
-/// [`gain`] for a caller that reads `before` no more, nor `uci` when `take_uci`: each of
+/// [`gain_with`] for a caller that reads `before` no more, nor `uci` when `take_uci`: each of
 /// those is taken off the thread (`take`, one rule like the `lookup` it replaces) instead
 /// of copied, so that the thread carries no second copy of it through the gain's rules
 /// and no `delete` rule follows. The variables taken are gone afterwards.
-#[track_caller]
-pub fn gain_taking(
-    b: &mut Builder,
-    before: &Value<kind::Str>,
-    uci: &Value<kind::Str>,
-    take_uci: bool,
-) -> Value<kind::Int> {
-    gain_taking_with(b, before, uci, take_uci, &Scoring::simplified())
-}
-
-/// [`gain_taking`] with `scoring`'s tables.
 #[track_caller]
 pub fn gain_taking_with(
     b: &mut Builder,
@@ -877,7 +842,7 @@ pub fn gain_taking_with(
 
 /// Whether the move `uci` captures a piece standing on its target square of the
 /// [`compact`] board `before` (en passant does not: its target square is empty). Two
-/// rules: a select rule reading the target square (as in [`gain`]), then `F` for the rest.
+/// rules: a select rule reading the target square (as in [`gain_with`]), then `F` for the rest.
 #[track_caller]
 pub fn captures_on_target(
     b: &mut Builder,
@@ -912,17 +877,12 @@ pub fn captures_on_target(
 }
 
 /// The score of `board` (the 80-character board line) from white's view, in
-/// [`SCORE_BITS`] bits: the sum over its pieces of [`white_units`] (a pawn on the first
+/// [`SCORE_BITS`] bits: the sum over its pieces of its white's-view unit value (white for, black against) (a pawn on the first
 /// or last rank counts 0), wrapped to [`SCORE_BITS`] bits. 45 rules, most of which treat
 /// every piece at once (see the `full_score` module); they work on any number of threads.
-#[track_caller]
-pub fn full_score_white(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Int> {
-    let body = vec![stack_rules::instruction("full_score", full_score::rules())];
-    stack_rules::sequence(b, board.var(), body, Type::Int { bits: SCORE_BITS })
-}
-
-/// [`full_score_white`] with `scoring`'s tables: with several sets, one branch per set
-/// on the set's digit (the rules of every set are recorded; a thread runs its set's).
+///
+/// With several sets in `scoring`'s tables, one branch per set on the set's digit (the
+/// rules of every set are recorded; a thread runs its set's).
 #[track_caller]
 pub fn full_score_white_with(
     b: &mut Builder,
@@ -930,7 +890,8 @@ pub fn full_score_white_with(
     scoring: &Scoring,
 ) -> Value<kind::Int> {
     let Some(bucket) = &scoring.bucket else {
-        return full_score_white(b, board);
+        let body = vec![stack_rules::instruction("full_score", full_score::rules())];
+        return stack_rules::sequence(b, board.var(), body, Type::Int { bits: SCORE_BITS });
     };
     let tables = scoring.tables;
     let score_of = |b: &mut Builder, set: usize| {
@@ -1033,7 +994,8 @@ pub(crate) mod tests {
         let mut total = 0;
         for sq in 0..64 {
             let c = line.as_bytes()[board_offset(sq)] as char;
-            total += white_units(c, sq);
+            let own = own_units_in(Tables::Simplified, 0, c, sq);
+            total += if c.is_ascii_lowercase() { -own } else { own };
         }
         total
     }
@@ -1075,9 +1037,9 @@ pub(crate) mod tests {
         let board = b.input_str("b");
         let before = b.input_str("pb");
         let uci = b.input_str("m");
-        let s = full_score_white(&mut b, &board);
+        let s = full_score_white_with(&mut b, &board, &Scoring::simplified());
         b.output("s", &s);
-        let g = gain(&mut b, &before, &uci);
+        let g = gain_with(&mut b, &before, &uci, &Scoring::simplified());
         b.output("g", &g);
         let exec = reference_of(b);
         // (before, after, move, mover gain in cp)
@@ -1236,7 +1198,7 @@ pub(crate) mod tests {
         let mut b = Builder::new("t", "t");
         let before = b.input_str("pb");
         let uci = b.input_str("m");
-        let g = gain(&mut b, &before, &uci);
+        let g = gain_with(&mut b, &before, &uci, &Scoring::simplified());
         b.output("g", &g);
         let exec = reference_of(b);
         // (mover, from, to, captured, promotion): every pawn move and promotion of both

@@ -1,7 +1,7 @@
 //! The search programs' optional input lines after the FEN, in rules: the game's earlier
 //! positions (`history` lines) and a root-move restriction (`searchmoves`).
 //!
-//! The contract is in `src/chess/mod.rs` ("Rules input"). Here:
+//! The contract is in `crates/chess/src/lib.rs` ("Rules input"). Here:
 //!
 //! - [`protect`] runs before [`super::fen_rules::parse_fen`]: it puts a `|` in front of
 //!   each history board (so that the FEN parser's digit rules expand it as they expand the

@@ -37,7 +37,7 @@
 //! terminal game does not show it). The history lists the keys ([`super::game_end::position_key`]) of the positions since the
 //! last capture or pawn move, the shown one included, for threefold repetition and for the
 //! engine's search, which compares its moves with them ([`super::history::from_keys`];
-//! "Rules input" in `src/chess/mod.rs`).
+//! "Rules input" in `crates/chess/src/lib.rs`).
 //!
 //! # How the rules use it
 //!

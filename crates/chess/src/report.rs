@@ -1,6 +1,6 @@
 //! What the search reports besides its move, in rules: the number of positions it
 //! visited, counted in unary through the tournaments, and the score and count written in
-//! decimal for the output text (see the `move` contract in `src/chess/mod.rs`).
+//! decimal for the output text (see the `move` contract in `crates/chess/src/lib.rs`).
 //!
 //! # Counting
 //!

@@ -10,7 +10,7 @@
 //! (rank-major: index = 8 * rank + file); a black piece on square `s` reads entry
 //! `s ^ 56` (the square mirrored across the middle of the board).
 //!
-//! The search is a 2-ply minimax over legal moves (see `src/chess/mod.rs`), with
+//! The search is a 2-ply minimax over legal moves (see `crates/chess/src/lib.rs`), with
 //! [`MATE`] for a side that is checkmated and 0 for stalemate.
 //!
 //! # The tapered tables

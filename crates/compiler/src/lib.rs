@@ -149,7 +149,7 @@ impl CompileOptions {
 
 /// The result of a compilation.
 #[derive(Clone, Debug)]
-pub struct Compiled {
+pub struct Compilation {
     /// The instruction list after the passes.
     pub ir: IrProgram,
     /// The rules.
@@ -159,7 +159,7 @@ pub struct Compiled {
 }
 
 /// Runs the enabled passes on `ir` and lowers the result.
-pub fn compile(ir: IrProgram, options: &CompileOptions) -> Compiled {
+pub fn compile(ir: IrProgram, options: &CompileOptions) -> Compilation {
     let mut report = PassReport::default();
     // Debug builds and tests check the IR as recorded and after every pass.
     let check = |ir: &IrProgram, stage: &str| {
@@ -191,7 +191,7 @@ pub fn compile(ir: IrProgram, options: &CompileOptions) -> Compiled {
         report.stages.push(Stage::measure("joins", &ir));
     }
     let program = lower::lower(&ir);
-    Compiled {
+    Compilation {
         ir,
         program,
         report,

@@ -2,7 +2,7 @@
 //! a loaded program is run on a position.
 //!
 //! - [`registry`]: every program the compiler can build, by name; the search programs
-//!   come from [`search::Search`], the one registry of search variants.
+//!   come from [`variants::Search`], the one registry of search variants.
 //! - [`load()`]: finds a registered program, compiles it, validates it and keeps it in the
 //!   program cache ([`cache`]) for every caller; the cache's problems come back as
 //!   warnings in [`Loaded`], never printed here; a compilation (a first start) is told
@@ -20,14 +20,14 @@ pub mod observe;
 pub mod registry;
 pub mod reply;
 pub mod runner;
-pub mod search;
+pub mod variants;
 
 pub mod bench;
 pub mod matchplay;
 pub mod profile;
 pub mod uci;
 
-pub use search::{Output, Search};
+pub use variants::{Output, Search};
 
 use regex_chess_compiler::{self as compiler, CompileOptions};
 use regex_chess_machine::program::{Program, ValidProgram};
@@ -84,7 +84,7 @@ pub enum LoadError {
 
 /// Records and compiles the registered program `name` with `options`, without
 /// validating it (for the compiler's report: see [`compiler::compile`]).
-pub fn compile(name: &str, options: &CompileOptions) -> Result<compiler::Compiled, LoadError> {
+pub fn compile(name: &str, options: &CompileOptions) -> Result<compiler::Compilation, LoadError> {
     let registered = registry::find(name).ok_or_else(|| LoadError::Unknown {
         name: name.to_string(),
     })?;

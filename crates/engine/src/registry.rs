@@ -12,7 +12,7 @@
 //! --program NAME -o NAME.json` builds it and `regex-chess run NAME.json --state FILE`
 //! runs it.
 
-use super::search::{Output, Search};
+use super::variants::{Output, Search};
 use regex_chess_chess::programs::{apply, chess, demo, next, play};
 use regex_chess_compiler::ir::IrProgram;
 

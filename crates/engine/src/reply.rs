@@ -1,7 +1,7 @@
 //! What the engine's programs answer, read from their output states: the legal moves of
 //! `legal-moves`, and the move, the position after it, its status, the search's report
 //! and the ranking of the root moves of the `move` programs (the contracts in
-//! `src/chess/mod.rs`).
+//! `crates/chess/src/lib.rs`).
 //!
 //! A reader checks everything the contract promises (each line's form, the order of the
 //! report's lines, a FEN in normalised form, a principal variation starting with the

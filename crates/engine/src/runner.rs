@@ -11,7 +11,7 @@
 //! [`RunError::Output`] with the state, never as a panic.
 
 use super::reply::{Malformed, Reply, parse_legal_output, parse_move_output};
-use super::search::{Output, Search};
+use super::variants::{Output, Search};
 use super::{LoadError, LoadOptions, load};
 use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
@@ -96,7 +96,7 @@ pub fn input_state(fen: &Fen) -> String {
 }
 
 /// What the search programs read after the FEN (see "Rules input" in
-/// `src/chess/mod.rs`): the game's earlier positions and a root-move restriction.
+/// `crates/chess/src/lib.rs`): the game's earlier positions and a root-move restriction.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RulesInput {
     /// The positions before the one searched, oldest first (as the rules computed them).

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
 use regex_chess_engine::reply::{MoveReply, Reply, Status};
-use regex_chess_engine::search::Search;
 use regex_chess_engine::uci::{Engine, EngineError, Score, SearchReport, Thought};
+use regex_chess_engine::variants::Search;
 use shakmaty::fen::Fen as SFen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 

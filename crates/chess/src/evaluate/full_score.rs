@@ -1,4 +1,4 @@
-//! The rules of [`super::full_score_white`]: the score of a whole board in a few rules,
+//! The rules of [`super::full_score_white_with`]: the score of a whole board in a few rules,
 //! most of which treat every piece at once.
 //!
 //! # The idea
@@ -182,7 +182,7 @@ fn digit_rule(p: usize) -> (String, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{full_score_white, tests::board_line, weights};
+    use super::super::{Scoring, full_score_white_with, tests::board_line, weights};
     use super::*;
     use regex_chess_compiler::dsl::Builder;
     use regex_chess_compiler::encode::{self, Thread};
@@ -257,7 +257,7 @@ mod tests {
     fn scores_of_many_boards_match_a_native_sum_on_both_executors() {
         let mut b = Builder::new("t", "t");
         let board = b.input_str("b");
-        let s = full_score_white(&mut b, &board);
+        let s = full_score_white_with(&mut b, &board, &Scoring::simplified());
         b.output("s", &s);
         let program = compiler::compile(b.finish(), &CompileOptions::default())
             .program
@@ -329,7 +329,7 @@ mod tests {
         let mut b = Builder::new("t", "t");
         let board = b.input_str("b");
         let other = b.input_str("x");
-        let s = full_score_white(&mut b, &board);
+        let s = full_score_white_with(&mut b, &board, &Scoring::simplified());
         b.output("s", &s);
         b.output("x", &other);
         let program = compiler::compile(b.finish(), &CompileOptions::default())

@@ -4,7 +4,7 @@
 //!
 //! - [`chess`]: `legal-moves`, `chess-children` and `chess-probe`: move generation and
 //!   the position's facts, as text.
-//! - [`search`]: the `move` contract around a search (every search variant's move and
+//! - [`best_move`]: the `move` contract around a search (every search variant's move and
 //!   ranking programs).
 //! - [`play`]: `board` and the `play` contract (the terminal's and the page's game).
 //! - [`next`]: the public "regex-chess" task's `next-positions`, and its full form.
@@ -12,8 +12,8 @@
 //! - [`demo`]: small demonstrations of the instruction set.
 
 pub mod apply;
+pub mod best_move;
 pub mod chess;
 pub mod demo;
 pub mod next;
 pub mod play;
-pub mod search;

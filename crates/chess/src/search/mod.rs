@@ -1,4 +1,4 @@
-//! The search of `src/chess/mod.rs` in rules, and the `move` program.
+//! The search of `crates/chess/src/lib.rs` in rules, and the `move` program.
 //!
 //! # Shape
 //!
@@ -79,7 +79,7 @@ pub fn mate_units() -> i64 {
 /// Which search [`search_with`] records.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchOptions {
-    /// Below each leaf, the capture search of `src/chess/mod.rs` (the side to move's
+    /// Below each leaf, the capture search of `crates/chess/src/lib.rs` (the side to move's
     /// best capture or promotion, or standing pat).
     pub quiescence: bool,
     /// Add the endgame term of [`endgame`] (the position after the reply, from the
@@ -157,7 +157,7 @@ pub fn search(b: &mut Builder, pos: &Position) -> Chosen {
 }
 
 /// The 2-ply search, with the capture search below its leaves when
-/// [`SearchOptions::quiescence`] is set (see `src/chess/mod.rs`). Afterwards the thread
+/// [`SearchOptions::quiescence`] is set (see `crates/chess/src/lib.rs`). Afterwards the thread
 /// holds the position after the chosen move (or the root position when there is none).
 /// With `extras` (see `history`), a child that repeats a history entry scores 0
 /// unless it mates or stalemates, and the moves `searchmoves` lists win over the others;

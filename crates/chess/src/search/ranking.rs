@@ -1,5 +1,5 @@
 //! The ranking of the root moves written by the `-mpv` programs (see "The ranking of the
-//! root moves" in `src/chess/mod.rs`).
+//! root moves" in `crates/chess/src/lib.rs`).
 
 use super::*;
 use crate::board::MAX_MOVES;

@@ -1,7 +1,7 @@
 //! Repetition in the search: what a child learns from the rules input (a history entry it
 //! repeats, whether `searchmoves` lists it, the entries one reply away), and the leaves
 //! that repeat one of those entries, scored as a draw (see "Rules input" in
-//! `src/chess/mod.rs`).
+//! `crates/chess/src/lib.rs`).
 
 use super::*;
 use crate::board::Position;

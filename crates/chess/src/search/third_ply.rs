@@ -1,5 +1,5 @@
 //! The third, selective ply ([`super::SearchOptions::third_ply`]) below a reply that
-//! captured: see the contract of the search with a third ply in `src/chess/mod.rs`.
+//! captured: see the contract of the search with a third ply in `crates/chess/src/lib.rs`.
 
 use super::*;
 use crate::board::{MoveGen, Position};
@@ -10,7 +10,7 @@ use crate::report;
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::Instruction;
 
-/// The third ply below a reply (the search with a third ply of `src/chess/mod.rs`), run in each
+/// The third ply below a reply (the search with a third ply of `crates/chess/src/lib.rs`), run in each
 /// thread holding the position after a reply whose gain, for the opponent, is `g2` and
 /// whose engine move scored `child`. The thread forks into itself and a copy: itself
 /// stands pat (the reply's position, with the endgame term; or the engine mated or

@@ -1,5 +1,5 @@
 //! Hand-written rules: the escape hatch for patterns no other instruction expresses
-//! (the chess board's stride patterns, see `src/chess/`).
+//! (the chess board's stride patterns, see `crates/chess/`).
 //!
 //! [`Builder::rules`] records an [`Instruction::Rules`] with the variables it reads and
 //! writes declared, so the passes stay correct; [`Builder::named`] and

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use super::command::Go;
 use std::collections::HashMap;
 
-use crate::search::Search;
+use crate::variants::Search;
 use regex_chess_chess::notation::Color;
 
 /// The moves a clock is assumed to have to last for when `movestogo` is not given.

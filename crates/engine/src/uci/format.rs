@@ -9,7 +9,7 @@
 
 use super::{Score, Thought};
 use crate::reply::{Reply, Status};
-use crate::search::Search;
+use crate::variants::Search;
 use regex_chess_chess::notation::uci::UciMove;
 
 /// The most bytes of the GUI's text an `info string` repeats.

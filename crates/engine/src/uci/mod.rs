@@ -52,7 +52,7 @@ pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Session, cuts_a_search};
 
 use crate::reply::Reply;
 use crate::runner::{RulesInput, RunError};
-use crate::search::Search;
+use crate::variants::Search;
 use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
 
@@ -97,7 +97,7 @@ pub trait Engine: Send + Sync {
     fn think_with(&self, fen: &Fen, variant: Search) -> Result<Thought, EngineError>;
 
     /// The engine's move in `fen`, found by `variant`, in a game whose earlier positions
-    /// and root-move restriction `input` gives (see "Rules input" in `src/chess/mod.rs`).
+    /// and root-move restriction `input` gives (see "Rules input" in `crates/chess/src/lib.rs`).
     /// Engines that cannot use them answer as [`Engine::think_with`].
     fn think_given(
         &self,

@@ -18,7 +18,7 @@
 
 use std::num::NonZeroUsize;
 
-use crate::search::{MULTIPV_MAX, Search};
+use crate::variants::{MULTIPV_MAX, Search};
 use regex_chess_machine::exec::{Choice, ExecutorKind};
 
 /// The default `Move Overhead`, in milliseconds.

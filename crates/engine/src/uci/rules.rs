@@ -6,7 +6,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use super::{Engine, EngineError, SearchReport, Thought};
 use crate::reply::{Malformed, parse_move_output};
 use crate::runner::{self, MovePicker, Prepared, RulesInput, RunError};
-use crate::search::{Output, Search};
+use crate::variants::{Output, Search};
 use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
 use regex_chess_machine::exec::{self, Choice, Executor, ExecutorKind};

@@ -13,7 +13,7 @@
 //!   "replacement_syntax": "rust",
 //!   "rules": [
 //!     {"pattern": "(%%\n#stack:\n)", "replacement": "${1}True\n",
-//!      "origin": {"instruction": "push", "file": "src/chess/moves.rs", "line": 12, "column": 5}},
+//!      "origin": {"instruction": "push", "file": "crates/chess/src/movegen/mod.rs", "line": 12, "column": 5}},
 //!     {"pattern": "%%\n", "replacement": "%p\n", "origin": "hand-written pause"}
 //!   ]
 //! }

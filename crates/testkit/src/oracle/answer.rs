@@ -11,7 +11,7 @@ use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::weights;
 use regex_chess_engine::reply::{Reply, Score};
 use regex_chess_engine::runner::{MovePicker, RunError};
-use regex_chess_engine::search::Search;
+use regex_chess_engine::variants::Search;
 use shakmaty::Position;
 
 use super::judge;

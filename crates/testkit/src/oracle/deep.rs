@@ -135,7 +135,7 @@ impl Eval {
     }
 
     /// The lone-king endgame term of `pos` for `side` (the `2ply-qe` term of
-    /// `src/chess/mod.rs`, the attacking king's table cancelled with these tables).
+    /// `crates/chess/src/lib.rs`, the attacking king's table cancelled with these tables).
     pub fn endgame(&self, pos: &Chess, side: Color) -> i32 {
         let board = pos.board();
         let men = |c: Color| (board.by_color(c) & !board.kings()).count();

@@ -1,5 +1,5 @@
 //! The rules input of the search programs (the game's earlier positions and
-//! `searchmoves`), written out again from "Rules input" in `src/chess/mod.rs`, on top of
+//! `searchmoves`), written out again from "Rules input" in `crates/chess/src/lib.rs`, on top of
 //! [`super::variants`]:
 //!
 //! - the history lines are the last `min(halfmove clock, 100)` earlier positions, most

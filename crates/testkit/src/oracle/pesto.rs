@@ -2,7 +2,7 @@
 //! tables, as published with the engine RofChade and PeSTO), written out again for the
 //! oracle as they are published: rank 8 first, a-file first, white's side of a printed
 //! board; a black piece reads the square mirrored across the middle of the board. The
-//! engine's copy (`src/chess/pesto.rs`, a1 first) is checked against this one through
+//! engine's copy (`crates/chess/src/pesto.rs`, a1 first) is checked against this one through
 //! the scores: the three-ply search's tests (`tests/chess/variants.rs`) compare every reported
 //! score with this oracle's.
 //!

@@ -1,4 +1,4 @@
-//! An independent implementation of the search defined in `src/chess/mod.rs`, in plain
+//! An independent implementation of the search defined in `crates/chess/src/lib.rs`, in plain
 //! Rust on shakmaty, scoring with the oracle's own copy of the documented tables
 //! ([`super::tables`]; nothing is imported from the engine).
 //!

@@ -1,5 +1,5 @@
 //! An independent implementation, in plain Rust on shakmaty, of every search variant of
-//! `regex_chess_engine::search` as `src/chess/mod.rs` states it, with the oracle's own
+//! `regex_chess_engine::variants` as `crates/chess/src/lib.rs` states it, with the oracle's own
 //! evaluation ([`super::search::score`]): the move, its score, the number of positions
 //! the search reaches by a move, and the score of each reply (to check the reported
 //! principal variation).

@@ -18,7 +18,7 @@
 
 use std::collections::VecDeque;
 
-use regex_chess_engine::search::Search;
+use regex_chess_engine::variants::Search;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 

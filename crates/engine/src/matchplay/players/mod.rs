@@ -36,7 +36,7 @@ pub struct Turn<'a> {
 }
 
 /// The rules input of the engine's search on `turn`: the earlier positions (see
-/// "Rules input" in `src/chess/mod.rs`).
+/// "Rules input" in `crates/chess/src/lib.rs`).
 fn rules_input(turn: &Turn<'_>) -> Result<RulesInput, MatchError> {
     let history = turn
         .earlier
@@ -259,7 +259,7 @@ impl Player for EnginePlayer {
     }
 }
 
-/// A search variant of the rules (see [`crate::search`]), run directly by its
+/// A search variant of the rules (see [`crate::variants`]), run directly by its
 /// program: asks it for its move in the FEN of the position and passes on the FEN the
 /// rules say the move leads to. Shared by the workers of a match.
 pub struct VariantPlayer {

@@ -37,7 +37,7 @@ use super::options::Options;
 use super::{Engine, EngineError, Thought, perft};
 use crate::bench;
 use crate::runner::RulesInput;
-use crate::search::Search;
+use crate::variants::Search;
 use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
 use regex_chess_chess::positions;

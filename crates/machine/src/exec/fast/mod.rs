@@ -55,10 +55,10 @@
 //!    [`DEFAULT_ROPE_MIN`]; [`Fast::rope`]); it holds a thread's scratch space (its
 //!    caches and its pieces' buffers). `stretch`: one rule that is not local, on a state
 //!    cut anywhere: each piece searched from its start, the pieces joined in order with
-//!    the matches that cross a cut searched again. `ahead`: the helper thread that
+//!    the matches that cross a cut searched again. `compile_ahead`: the helper thread that
 //!    compiles patterns ahead of a run ([`Fast::compile_ahead`]). They are given the
 //!    base's `Rules` and a small context of the run (a `rope::Run`, a
-//!    `stretch::Stretch`, an `ahead::Ahead`), never the executor.
+//!    `stretch::Stretch`, a `compile_ahead::CompileAhead`), never the executor.
 //! 7. The cores (`pieces/`). `parallel`: the opt-in multi-core mode ([`Fast::parallel`]): the pieces
 //!    of each rope run, and of each stretch, shared between the cores.
 //! 8. The run (`executor/`). `run`: one run over one state, rule after rule or a rope run at a time,
@@ -89,7 +89,7 @@ use base::{caches, rules, seen, slot};
 use executor::run;
 use helpers::{counters, literal, local, nfa_form, remembered, starts, syntax};
 use matchers::{linear, lines, lockstep};
-use pieces::{ahead, parallel, rope, stretch};
+use pieces::{compile_ahead, parallel, rope, stretch};
 use state::{rewrite, segments};
 
 #[cfg(test)]

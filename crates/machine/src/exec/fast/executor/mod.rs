@@ -10,7 +10,7 @@
 //! until a rule runs (and, when the needed literals are remembered, finds them all in
 //! the state), so a run that touches few patterns pays for few. A run that meets
 //! patterns not compiled yet has a helper thread compile them ahead of it
-//! ([`Fast::compile_ahead`], `ahead.rs`). Scratch spaces (the lazy DFAs' caches, the
+//! ([`Fast::compile_ahead`], `compile_ahead.rs`). Scratch spaces (the lazy DFAs' caches, the
 //! rope's buffers) are pooled between runs so that repeated runs (a game, a benchmark)
 //! reuse the states already built, and trimmed so that a game does not grow them
 //! without end.
@@ -22,7 +22,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock};
 
-use crate::exec::fast::ahead::Ahead;
+use crate::exec::fast::compile_ahead::CompileAhead;
 use crate::exec::fast::counters::{Counters, Tally};
 use crate::exec::fast::parallel::{Crew, Parallel};
 use crate::exec::fast::rope::Scratch;
@@ -226,7 +226,7 @@ impl Fast {
     }
 
     /// Compiles the patterns of the rules of `range` ahead of a run on `state` that is at
-    /// rule `at` until `stop` is set (see [`Ahead::compile_rules`]), for texts that are
+    /// rule `at` until `stop` is set (see [`CompileAhead::compile_rules`]), for texts that are
     /// all ASCII when `ascii`.
     fn compile_rules(
         &self,
@@ -236,7 +236,7 @@ impl Fast {
         state: &RwLock<State>,
         ascii: bool,
     ) {
-        let ahead = Ahead {
+        let ahead = CompileAhead {
             rules: &self.rules,
             state,
             at,

@@ -916,7 +916,7 @@ fn compiled(fast: &Fast) -> Vec<bool> {
 
 /// The helper that compiles ahead leaves out the patterns whose remembered needed
 /// literals a small flat state lacks right now, compiles the others, and still marks the
-/// program as gone through; on a state past [`AHEAD_CHECK_MAX`](crate::exec::fast::ahead::AHEAD_CHECK_MAX)
+/// program as gone through; on a state past [`AHEAD_CHECK_MAX`](crate::exec::fast::compile_ahead::AHEAD_CHECK_MAX)
 /// it compiles them all. A run then compiles a left-out pattern itself when it needs it, and answers as
 /// the reference does. (`stop` is set from the start: the helper then makes no second
 /// pass over the left-out patterns, see the next test.)
@@ -950,7 +950,7 @@ fn the_helper_leaves_out_patterns_whose_literals_are_absent() {
     assert_eq!(compiled(&fast), [false, false, true, false]);
     assert!(fast.all_compiled.load(Ordering::Relaxed));
     let mut large = String::from(small);
-    large.push_str(&".".repeat(crate::exec::fast::ahead::AHEAD_CHECK_MAX));
+    large.push_str(&".".repeat(crate::exec::fast::compile_ahead::AHEAD_CHECK_MAX));
     let fast = Fast::new(program.clone());
     fast.compile_rules(0..4, &at, &stop, &RwLock::new(State::new(&large)), true);
     assert!(fast.all_compiled.load(Ordering::Relaxed));

@@ -36,7 +36,7 @@
 use memchr::memmem;
 use regex_syntax::hir::{Class, Hir, HirKind};
 
-use ahead::Ahead;
+use next_bytes::NextBytes;
 use search::Search;
 use span::Span;
 
@@ -194,8 +194,8 @@ struct Branches {
     /// Where each branch starts, in atoms after the alternation's own.
     offsets: Vec<usize>,
     /// Each branch's filter (see `ahead`).
-    paths: Vec<Ahead>,
-    /// The first mask of each filter ([`Ahead::first`]), side by side: most branches are
+    paths: Vec<NextBytes>,
+    /// The first mask of each filter ([`NextBytes::first`]), side by side: most branches are
     /// ruled out by one load each.
     firsts: Vec<u128>,
 }
@@ -210,7 +210,7 @@ struct Repeat {
     /// Set for greedy `*`/`+` of a class that stops only at a few ASCII bytes.
     quick: Option<QuickRun>,
     /// The filter of the atoms after it: places to stop it refuses are not tried.
-    next: Ahead,
+    next: NextBytes,
     /// For a bounded repetition of a class with [`CharSet::few_stops`]: those bytes.
     /// Over ASCII text (one char a byte) its longest run is found with memchr.
     stops: Option<Box<[u8]>>,
@@ -325,18 +325,18 @@ impl Linear {
                 Some(Atom::Class(set)) => small_ascii_set(set),
                 _ => None,
             };
-            let mut paths: Vec<Ahead> = match &atoms[i] {
+            let mut paths: Vec<NextBytes> = match &atoms[i] {
                 Atom::Alt { branches } => branches
                     .offsets
                     .iter()
-                    .map(|&offset| Ahead::of(&atoms, i + offset))
+                    .map(|&offset| NextBytes::of(&atoms, i + offset))
                     .collect(),
-                Atom::Repeat(_) => vec![Ahead::of(&atoms, i + 1)],
+                Atom::Repeat(_) => vec![NextBytes::of(&atoms, i + 1)],
                 _ => Vec::new(),
             };
             match &mut atoms[i] {
                 Atom::Alt { branches } => {
-                    branches.firsts = paths.iter().map(Ahead::first).collect();
+                    branches.firsts = paths.iter().map(NextBytes::first).collect();
                     branches.paths = paths;
                 }
                 Atom::Repeat(repeat) => {
@@ -521,7 +521,7 @@ fn flatten(hir: &Hir, out: &mut Vec<Atom>) -> Option<()> {
                 quick: QuickRun::new(&class, rep.min, rep.max, rep.greedy),
                 stops: class.few_stops().filter(|_| rep.max.is_some()),
                 table: class.only_ascii().then(|| class.table()),
-                next: Ahead::default(),
+                next: NextBytes::default(),
                 class,
                 min: rep.min,
                 max: rep.max,
@@ -727,7 +727,7 @@ fn as_literal(atoms: &[Atom]) -> Option<Box<[u8]>> {
     (!text.is_empty()).then(|| text.into())
 }
 
-mod ahead;
+mod next_bytes;
 mod search;
 mod span;
 mod stored;

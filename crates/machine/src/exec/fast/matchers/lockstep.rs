@@ -29,7 +29,7 @@
 //! loop is faster on one long walk). Computing a new state may clear the cache, which
 //! invalidates every other lane's state id: every lane not finished by then is `Redo`.
 //!
-//! [`Ahead`] holds a rule's batch of answers so that `Compiled::find_at` can hand them
+//! [`LockstepAnswers`] holds a rule's batch of answers so that `Compiled::find_at` can hand them
 //! out one call at a time; an anchored search's answer depends only on the text and
 //! its start, so answers after a match stay right.
 //!
@@ -369,7 +369,7 @@ fn run<const K: usize>(
     Ok(())
 }
 
-/// Candidates searched per batch by [`Ahead::fill`].
+/// Candidates searched per batch by [`LockstepAnswers::fill`].
 const BATCH: usize = 32;
 
 /// Batches whose general steps outnumber their plain ones (walks that meet a tagged
@@ -383,7 +383,7 @@ const OFF_RULES: u32 = 8;
 /// The answers of a rule's next candidates, searched ahead in lockstep and handed out in
 /// order (see `Compiled::find_at`). Valid for one text: cleared at each rule's start.
 #[derive(Debug, Default)]
-pub struct Ahead {
+pub struct LockstepAnswers {
     starts: Vec<usize>,
     answers: Vec<Answer>,
     /// The next entry to hand out.
@@ -394,7 +394,7 @@ pub struct Ahead {
     off: u32,
 }
 
-impl Ahead {
+impl LockstepAnswers {
     /// Forgets the answers; call when a rule starts. Counts a rule of the pattern.
     pub fn begin_rule(&mut self) {
         self.starts.clear();

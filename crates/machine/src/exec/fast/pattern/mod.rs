@@ -75,7 +75,7 @@ use crate::codec::{Reader, put, put_bytes};
 use crate::exec::fast::linear::Linear;
 use crate::exec::fast::lines::{self, Lines, LinesPlan};
 use crate::exec::fast::literal::{self, KnownPrefix, Literals, Prefix};
-use crate::exec::fast::lockstep::{self, Ahead, Outcome};
+use crate::exec::fast::lockstep::{self, LockstepAnswers, Outcome};
 use crate::exec::fast::nfa_form;
 use crate::exec::fast::starts::{Needle, Starts};
 use crate::exec::fast::syntax::{self, AsciiDfa, DecodeError, Direction};
@@ -220,7 +220,7 @@ pub struct Cache {
     /// searched unanchored, which is linear in the state.
     unanchored: bool,
     /// Answers of the current rule's next candidates, searched ahead in lockstep.
-    ahead: Ahead,
+    ahead: LockstepAnswers,
     /// Set when the current rule of a linear pattern searches its candidates ahead with
     /// the lazy DFA instead of running unanchored (see [`Compiled::sparse_ahead`]).
     dfa_ahead: bool,

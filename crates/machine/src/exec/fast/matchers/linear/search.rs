@@ -14,7 +14,7 @@
 
 use memchr::memmem;
 
-use super::{Ahead, Atom, QuickRun, Repeat, memchr_any, memrchr_any, scan_cost};
+use super::{Atom, NextBytes, QuickRun, Repeat, memchr_any, memrchr_any, scan_cost};
 
 /// How many occurrences of the literal after a lines loop one scan keeps.
 const FOUND: usize = 8;
@@ -129,7 +129,14 @@ impl Search<'_, '_> {
     }
 
     /// Atom `i` is a quick run at `pos`: try the places it can stop, longest first.
-    fn quick(&mut self, quick: &QuickRun, min: u32, next: &Ahead, i: usize, pos: usize) -> bool {
+    fn quick(
+        &mut self,
+        quick: &QuickRun,
+        min: u32,
+        next: &NextBytes,
+        i: usize,
+        pos: usize,
+    ) -> bool {
         let bytes = self.hay.as_bytes();
         let Some((run_end, lowest)) = self.quick_run(quick, min, pos) else {
             return false;

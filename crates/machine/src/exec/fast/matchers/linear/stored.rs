@@ -15,7 +15,9 @@
 
 use memchr::memmem;
 
-use super::{Ahead, Atom, Beyond, Branches, CharSet, Linear, LinesLoop, QuickRun, Repeat, Span};
+use super::{
+    Atom, Beyond, Branches, CharSet, Linear, LinesLoop, NextBytes, QuickRun, Repeat, Span,
+};
 use crate::codec::{Reader, put, put_bytes, put_u128};
 use crate::exec::fast::syntax::DecodeError;
 
@@ -250,7 +252,7 @@ fn decode_atom(reader: &mut Reader<'_>) -> Result<Atom, DecodeError> {
                     next_bytes: option(r, |r| stop_bytes(r, 1))?,
                 })
             })?;
-            let next = Ahead::decode(reader)?;
+            let next = NextBytes::decode(reader)?;
             let stops = option(reader, |r| Ok(stop_bytes(r, 0)?.into_boxed_slice()))?;
             let table = reader.flag()?;
             if table && !class.only_ascii() {
@@ -286,7 +288,7 @@ fn decode_atom(reader: &mut Reader<'_>) -> Result<Atom, DecodeError> {
             };
             for _ in 0..n {
                 branches.offsets.push(reader.varint()?);
-                let path = Ahead::decode(reader)?;
+                let path = NextBytes::decode(reader)?;
                 branches.firsts.push(path.first());
                 branches.paths.push(path);
             }

@@ -1,12 +1,12 @@
 //! What the next bytes must be: a filter the search checks before trying a place.
 //!
-//! [`Ahead`] holds, for the first few bytes any match of the atoms from some index on
+//! [`NextBytes`] holds, for the first few bytes any match of the atoms from some index on
 //! must consume, the set of ASCII bytes each can be. It is read off the leading literals
 //! and ASCII-only classes (each takes exactly one byte), looking through group marks and
 //! jumps, and merged over the paths of alternations and optional parts (per byte, the
 //! union; as long as the shortest path's filter). An empty filter admits everything.
 //!
-//! Contract: if atoms `i..` match at `pos`, [`Ahead::admits`] is true there. A place it
+//! Contract: if atoms `i..` match at `pos`, [`NextBytes::admits`] is true there. A place it
 //! refuses is one where the search would fail within those bytes before reaching the end
 //! of the text, so skipping it changes neither the answer nor the "touched the end" note.
 //!
@@ -23,16 +23,16 @@ const AHEAD: usize = 8;
 
 /// The ASCII bytes allowed at each of the first few offsets (see the module doc).
 #[derive(Clone, Debug, Default)]
-pub(super) struct Ahead {
+pub(super) struct NextBytes {
     masks: Box<[u128]>,
 }
 
-impl Ahead {
+impl NextBytes {
     /// The filter of the atoms from index `i` on.
-    pub(super) fn of(atoms: &[Atom], i: usize) -> Ahead {
+    pub(super) fn of(atoms: &[Atom], i: usize) -> NextBytes {
         let mut allowance = 256;
         let found = Masks::walk(atoms, i, &mut allowance);
-        Ahead {
+        NextBytes {
             masks: found.masks[..found.len].into(),
         }
     }
@@ -43,14 +43,14 @@ impl Ahead {
         self.masks.iter().for_each(|&m| put_u128(out, m));
     }
 
-    /// Reads a filter written by [`Ahead::encode`].
-    pub(super) fn decode(reader: &mut Reader<'_>) -> Result<Ahead, DecodeError> {
+    /// Reads a filter written by [`NextBytes::encode`].
+    pub(super) fn decode(reader: &mut Reader<'_>) -> Result<NextBytes, DecodeError> {
         let n = reader.count()?;
         if n > AHEAD {
             return Err(DecodeError("a filter too long"));
         }
         let masks = reader.list(n, Reader::u128)?.into();
-        Ok(Ahead { masks })
+        Ok(NextBytes { masks })
     }
 
     /// The mask of the first byte (every ASCII byte when the filter is empty).
@@ -69,7 +69,7 @@ impl Ahead {
     }
 }
 
-/// An [`Ahead`] while it is read off the atoms.
+/// An [`NextBytes`] while it is read off the atoms.
 #[derive(Clone, Debug, Default)]
 struct Masks {
     masks: [u128; AHEAD],

@@ -1,4 +1,4 @@
-//! The helper thread that compiles patterns ahead of a run ([`Ahead::compile_rules`]).
+//! The helper thread that compiles patterns ahead of a run ([`CompileAhead::compile_rules`]).
 //!
 //! Contract: the helper only ever compiles patterns and decides group needs, through
 //! the same [`Rules`] the run reads, so a run's results, reports and states are the same
@@ -24,14 +24,14 @@ use crate::exec::fast::segments::State;
 use crate::exec::fast::slot::PatternSlot;
 
 /// The largest state on which the helper that compiles ahead checks a pattern's needed
-/// literals before compiling it (see [`Ahead::lacks_needed`]): one search per literal
+/// literals before compiling it (see [`CompileAhead::lacks_needed`]): one search per literal
 /// of every pattern ahead costs little on a small state, and the patterns it leaves out
 /// are what a small state's first move wastes most on.
 pub const AHEAD_CHECK_MAX: usize = 1 << 15;
 
 /// The run a helper compiles ahead of.
 #[derive(Clone, Copy, Debug)]
-pub struct Ahead<'a> {
+pub struct CompileAhead<'a> {
     /// The program's rules.
     pub rules: &'a Rules,
     /// The run's state.
@@ -45,11 +45,11 @@ pub struct Ahead<'a> {
     pub ascii: bool,
 }
 
-impl Ahead<'_> {
+impl CompileAhead<'_> {
     /// Compiles, in rule order, the patterns of the rules of `range` from the rule the
     /// run is at on (read again after each pattern: the run compiles what it meets
     /// itself) until the run stops, leaving out those the state lacks a needed literal of
-    /// right now (see [`Ahead::lacks_needed`]); sets `all_compiled` when it went through
+    /// right now (see [`CompileAhead::lacks_needed`]); sets `all_compiled` when it went through
     /// every rule of the program (later runs compile what they meet that is still not
     /// compiled, as they would without a helper). Then, until the run stops, goes again
     /// over the left-out rules still ahead of the run, in rule order, and compiles the
@@ -60,7 +60,7 @@ impl Ahead<'_> {
     /// pattern it builds the engines a search of it is sure to build
     /// (`Compiled::build_search_engines`) for the run's texts.
     pub fn compile_rules(&self, range: Range<usize>, all_compiled: &AtomicBool) {
-        let Ahead {
+        let CompileAhead {
             rules,
             state,
             at,

@@ -1,4 +1,4 @@
-//! The search programs: the `move` contract of `src/chess/mod.rs` around the search of
+//! The search programs: the `move` contract of `crates/chess/src/lib.rs` around the search of
 //! [`crate::search`]. The FEN and the rules input are read, the search chosen by
 //! [`SearchOptions`] runs, and the move, the position after it, its status, the search's
 //! report and (with [`SearchOptions::multipv`]) the ranking of the root moves are written
@@ -12,7 +12,7 @@ use crate::search::{Ranked, SearchOptions, rank, search_with};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::{Instruction, IrProgram};
 
-/// A program with the `move` contract (see `src/chess/mod.rs`) running
+/// A program with the `move` contract (see `crates/chess/src/lib.rs`) running
 /// [`search_with`] with `options` (which must report), called `name`.
 pub fn move_program(name: &str, description: &str, options: SearchOptions) -> IrProgram {
     let depth = if options.third_ply { 3 } else { 2 };

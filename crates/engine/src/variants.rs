@@ -4,9 +4,9 @@
 //!
 //! Each variant is a search of the chess rules ([`SearchOptions`]) and the programs it
 //! compiles to, one per [`Output`]: the engine's move (the `move` contract of
-//! `src/chess/mod.rs`, where each variant's search is stated exactly), the same with the
+//! `crates/chess/src/lib.rs`, where each variant's search is stated exactly), the same with the
 //! root moves ranked (`-mpv`), and the terminal and browser game (`play`). Adding a
-//! variant touches [`Search`], its row of `SPECS`, its contract in `src/chess/mod.rs`
+//! variant touches [`Search`], its row of `SPECS`, its contract in `crates/chess/src/lib.rs`
 //! and its oracle in the tests: nothing else.
 //!
 //! [`Search::TwoPly`] is the benchmark program, `move` (the 2-ply search the Python
@@ -18,7 +18,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use regex_chess_chess::programs::{play, search};
+use regex_chess_chess::programs::{best_move, play};
 use regex_chess_chess::search::SearchOptions;
 use regex_chess_compiler::ir::IrProgram;
 
@@ -280,8 +280,8 @@ impl Search {
         let spec = self.spec();
         let name = self.program(output);
         match output {
-            Output::Move => search::move_program(name, spec.move_description, self.reporting(0)),
-            Output::Ranked => search::move_program(
+            Output::Move => best_move::move_program(name, spec.move_description, self.reporting(0)),
+            Output::Ranked => best_move::move_program(
                 name,
                 &format!(
                     "The `{}` program's contract and its best {MULTIPV_MAX} root moves, \
