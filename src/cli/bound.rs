@@ -16,7 +16,7 @@ use clap::Args;
 
 use super::progress::Steps;
 use super::{CliError, fail};
-use regex_chess_chess::positions as suites;
+use regex_chess_chess::positions;
 use regex_chess_compiler::CompileOptions;
 use regex_chess_engine::bench::cpu;
 use regex_chess_engine::bench::{self, Workload};
@@ -76,11 +76,10 @@ fn cheaper(a: Prices, b: Prices) -> Prices {
 /// Runs `bound`.
 pub fn run(args: BoundArgs) -> Result<(), CliError> {
     let path = args.positions.as_deref();
-    let source = suites::describe(path, "bench suite");
-    let text = suites::read_or_builtin(path, suites::BENCH)?;
-    let positions =
-        bench::parse_positions(&text).map_err(|e| CliError(format!("{source}: {e}")))?;
-    if positions.is_empty() {
+    let source = positions::describe(path, "bench suite");
+    let text = positions::read_or_builtin(path, positions::BENCH)?;
+    let suite = bench::parse_positions(&text).map_err(|e| CliError(format!("{source}: {e}")))?;
+    if suite.is_empty() {
         return fail(format!("no positions in {source}"));
     }
     let programs: Vec<(String, String)> = args
@@ -92,14 +91,14 @@ pub fn run(args: BoundArgs) -> Result<(), CliError> {
     let mut tables = Vec::new();
     let mut steps = Steps::new(
         "bound",
-        (programs.len() * positions.len()) as u64,
-        positions.len() as u64,
+        (programs.len() * suite.len()) as u64,
+        suite.len() as u64,
     );
     for (variant, program) in &programs {
         let workload = Workload::new(Some(program), &CompileOptions::default())?;
         let exec = ExecutorKind::Fast.build(workload.program.clone());
         let mut lines = Vec::new();
-        for position in &positions {
+        for position in &suite {
             steps.doing(format!("{variant}, {}", position.label));
             let input = workload.input(position)?;
             let (output, stats) = exec.run_with_stats(&input);
