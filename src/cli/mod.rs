@@ -12,6 +12,7 @@
 mod banqi;
 mod bench;
 mod best_move;
+mod bound;
 mod chart;
 mod compile;
 mod engine_args;
@@ -119,6 +120,10 @@ enum Command {
     /// Milliseconds per move on the bench positions, for one or both executors; ends
     /// with the nodes searched and the nodes a second (OpenBench's lines).
     Bench(bench::BenchArgs),
+    /// For each search variant and bench position: what the run must cost at least
+    /// (matches, bytes to see, bytes written, priced on this machine), the measured time
+    /// and their ratio.
+    Bound(bound::BoundArgs),
     /// Draw the project's charts as SVG from recorded results (`data/results/`): strength
     /// against time, time against the state's size, and the headline comparison.
     Chart(chart::ChartArgs),
@@ -175,6 +180,7 @@ pub fn main() -> ExitCode {
         Command::Uci(args) => uci::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Bound(args) => bound::run(args),
         Command::Chart(args) => chart::run(args),
         Command::Profile(args) => profile::run(args),
         Command::Play(args) => play::run(args),

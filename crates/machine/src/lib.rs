@@ -10,6 +10,8 @@
 //!    and the fast DFA-based executor, which must agree with it byte for byte; tracing.
 //!    [`export`]: the rule list written for other regex engines (JSON, Python,
 //!    JavaScript).
+//! 3. [`bound`]: what a run must do at least (matches, bytes to see, bytes written), counted
+//!    rule by rule with the reference's semantics: the counts behind the run's lower bound.
 //!
 //! Beside them, `codec`: the primitive encodings (counts, strings, tags) that every
 //! binary format of the machine is written in, with one reader and one writer: the
@@ -19,6 +21,7 @@
 //! whose rules run here (`regex-chess-chess`). The WebAssembly module of the page depends
 //! on this crate alone.
 
+pub mod bound;
 pub(crate) mod codec;
 pub mod exec;
 pub mod export;

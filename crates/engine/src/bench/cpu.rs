@@ -29,6 +29,26 @@ pub fn thread_cpu_ms() -> f64 {
     time.tv_sec as f64 * 1e3 + time.tv_nsec as f64 / 1e6
 }
 
+/// The medians of `runs` runs of `exec` on `input` (at least one): wall-clock and the
+/// calling thread's CPU milliseconds. On one core the rules run on the calling thread, so
+/// its CPU time is the run's, and a shared machine's wait for a core is not counted.
+pub fn median_times(
+    exec: &dyn regex_chess_machine::exec::Executor,
+    input: &str,
+    runs: usize,
+) -> (f64, f64) {
+    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
+    for _ in 0..runs.max(1) {
+        let (start, cpu_start) = (std::time::Instant::now(), thread_cpu_ms());
+        drop(exec.run(input));
+        cpu.push(thread_cpu_ms() - cpu_start);
+        wall.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    wall.sort_by(f64::total_cmp);
+    cpu.sort_by(f64::total_cmp);
+    (super::median(&wall), super::median(&cpu))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

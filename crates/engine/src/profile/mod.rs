@@ -10,12 +10,18 @@
 //!
 //! Times include the observer's own cost (a clock read per rule), which is small next to
 //! any rule that searches.
+//!
+//! Beside them: [`bound`], the run's lower bound by origin (what any executor must do,
+//! priced on this machine), and [`fields`], the widest state's bytes field by field.
+
+pub mod bound;
+pub mod fields;
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use regex_chess_machine::exec::{Observer, RuleReport};
+use regex_chess_machine::exec::{Executor, NoObserver, Observer, RuleReport, StateTooLarge};
 use regex_chess_machine::program::{Origin, ValidProgram};
 
 /// What one rule did in a profiled run.
@@ -97,7 +103,7 @@ pub struct OriginRow {
     pub max_state: usize,
 }
 
-fn origin_key(origin: &Origin) -> (String, String) {
+pub(crate) fn origin_key(origin: &Origin) -> (String, String) {
     match origin {
         Origin::Emitted {
             instruction,
@@ -107,6 +113,32 @@ fn origin_key(origin: &Origin) -> (String, String) {
         } => (format!("{file}:{line}"), instruction.clone()),
         Origin::Text(text) => (text.clone(), String::new()),
         Origin::Unknown => ("unknown".to_string(), String::new()),
+    }
+}
+
+/// The index of the rule after which the state was widest, or `None` when no rule left
+/// it wider than the input of `input_len` bytes.
+pub fn widest(samples: &[RuleSample], input_len: usize) -> Option<usize> {
+    let (mut best, mut at) = (input_len, None);
+    for (i, sample) in samples.iter().enumerate() {
+        if sample.state_len > best {
+            (best, at) = (sample.state_len, Some(i));
+        }
+    }
+    at
+}
+
+/// The state of a run of `exec` on `input` right after rule `index` (`None`: the input),
+/// by running the rules up to it again (an error only if the executor's state limit was
+/// lowered since the run it replays).
+pub fn state_after(
+    exec: &dyn Executor,
+    input: &str,
+    index: Option<usize>,
+) -> Result<String, StateTooLarge> {
+    match index {
+        Some(index) => exec.run_range(input, 0..index + 1, &mut NoObserver),
+        None => Ok(input.to_string()),
     }
 }
 
