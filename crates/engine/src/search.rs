@@ -37,6 +37,9 @@ pub enum Search {
     /// capture the other side can take back, and PeSTO's tapered tables: stronger than
     /// `3ply-qe` (docs/strength.md).
     TwoPlySee,
+    /// `3ply-see`: `3ply-qe`'s third ply after a capturing reply, `2ply-see`'s leaf
+    /// after any other, and the recapture discount on both sides' captures.
+    ThreePlySee,
 }
 
 /// What a search's program answers.
@@ -87,7 +90,7 @@ struct Spec {
 }
 
 /// The variants, in the order of [`Search::ALL`].
-const SPECS: [Spec; 5] = [
+const SPECS: [Spec; 6] = [
     Spec {
         name: "2ply",
         summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
@@ -204,6 +207,42 @@ const SPECS: [Spec; 5] = [
              the 2-ply minimax, a capture search with the recapture discount below every leaf, \
              the endgame term and PeSTO's tapered tables.",
     },
+    Spec {
+        name: "3ply-see",
+        summary: "3ply-qe's third ply after a capturing reply and 2ply-see's capture \
+                  search after any other, both sides' captures less the arriving piece \
+                  where the other side can take it back; mates on every ply, the shorter \
+                  scoring higher; PeSTO's tapered tables at the root's phase",
+        depth: 3,
+        options: SearchOptions {
+            quiescence: true,
+            endgame: true,
+            third_ply: true,
+            tapered: true,
+            everywhere: true,
+            see: true,
+            ..SearchOptions::PLAIN
+        },
+        by_clock: false,
+        programs: ["move-3see", "move-3see-mpv", "play-3see"],
+        move_summary: "a FEN in; the engine's move (2-ply minimax; after a capturing reply a \
+             third ply of the engine's captures answered by the opponent's, after any other \
+             the engine's captures; the recapture discount; the endgame term), the FEN after \
+             it, its status and the search's score, depth, nodes and pv out",
+        move_description: "The `move` program's contract; the 2-ply minimax, then, after a capturing reply, \
+             a third ply of the engine's captures and promotions (or standing pat), each \
+             answered by the opponent's best capture (or standing pat), and after any other \
+             reply the engine's best capture (or standing pat), every capture less the \
+             arriving piece's worth where the other side attacks its square, with the \
+             endgame term at the leaves, scored by PeSTO's tapered tables blended at the \
+             root's phase.",
+        play_summary: "`play` with the 3ply-see search (3ply-qe's third ply, 2ply-see's \
+             capture search and recapture discount) choosing the reply",
+        play_description: "The `play` program's contract; the engine's reply is the `3ply-see` search: \
+             the 2-ply minimax, a selective third ply after a capturing reply, a capture \
+             search below every other leaf, the recapture discount, the endgame term and \
+             PeSTO's tapered tables.",
+    },
 ];
 
 /// One line about every ranking program.
@@ -213,12 +252,13 @@ const RANKED_SUMMARY: &str = "a FEN in; the search without `-mpv`'s output, then
 impl Search {
     /// Every variant, weakest first (as measured against Stockfish: docs/strength.md);
     /// the first is the benchmark.
-    pub const ALL: [Search; 5] = [
+    pub const ALL: [Search; 6] = [
         Search::TwoPly,
         Search::TwoPlyQ,
         Search::TwoPlyQe,
         Search::ThreePlyQe,
         Search::TwoPlySee,
+        Search::ThreePlySee,
     ];
 
     fn spec(self) -> &'static Spec {

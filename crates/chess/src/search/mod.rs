@@ -99,9 +99,10 @@ pub struct SearchOptions {
     /// bucket ([`evaluate::phase_bucket`]) instead of the simplified tables; the
     /// endgame term then cancels the tapered king's first set.
     pub tapered: bool,
-    /// With `quiescence` and without `third_ply`: the capture search runs below every
-    /// leaf where the engine can move, not only after a reply that captured on its
-    /// target square.
+    /// With `quiescence`: the capture search runs below every leaf where the engine can
+    /// move, not only after a reply that captured on its target square; with
+    /// `third_ply`, below every leaf after a reply that captured nothing (a capturing
+    /// reply's leaf is the third ply's).
     pub everywhere: bool,
     /// With `quiescence`: the capture search discounts a capture or promotion whose
     /// target square the other side then attacks ([`crate::movegen::target_attacked`]) by the arriving
@@ -180,8 +181,8 @@ pub fn search_with(
         see,
     } = options;
     assert!(
-        !everywhere || (quiescence && !three),
-        "a capture search below every leaf is one of the two-ply search"
+        !everywhere || quiescence,
+        "a capture search below every leaf needs the capture search"
     );
     assert!(
         multipv == 0 || report,

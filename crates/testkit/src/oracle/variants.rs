@@ -28,7 +28,14 @@
 //!   The lab's design `deep,tables=bucketed,see=1,plies=2,qall=1`
 //!   ([`super::deep`]), but for the endgame term's king share (here at phase 2).
 //!
-//! `3ply-qe` and `2ply-see` score with PeSTO's tapered tables ([`super::pesto`]) blended once per
+//! - `3ply-see`: `3ply-qe`, but after a reply that captured nothing (or en passant) the
+//!   leaf of `2ply-see` (standing pat or the engine's captures and promotions with the
+//!   recapture discount, no answer below), and below a third-ply move each of the
+//!   opponent's captures and promotions scored with the discount from its side: its
+//!   arriving piece counted lost where the engine then attacks its square. The lab's
+//!   design `3ply-qe,disc,q2` ([`super::lab`]).
+//!
+//! `3ply-qe`, `2ply-see` and `3ply-see` score with PeSTO's tapered tables ([`super::pesto`]) blended once per
 //! search, at the middle of the root position's bucket of five phases (phase 0-4 at 2,
 //! 5-9 at 7, ..., 20-24 at 22); its endgame term cancels the attacking king's entry at
 //! phase 2 (the first bucket's). The other variants score with the simplified tables.
@@ -65,10 +72,12 @@ pub struct Spec {
     /// bucket ([`Spec::at`]); -1 until a root sets it.
     pub phase: i32,
     /// With `quiescence`: the capture search runs below every leaf where the engine can
-    /// move, not only after a reply that captured on its target square.
+    /// move, not only after a reply that captured on its target square (at depth 3,
+    /// below every reply that captured nothing: the others have the third ply).
     pub everywhere: bool,
     /// With `quiescence`: a capture or promotion whose target square the other side then
-    /// attacks ([`super::deep::recapturable`]) gains less the arriving piece's worth there.
+    /// attacks ([`super::deep::recapturable`]) gains less the arriving piece's worth there
+    /// (at depth 3 also the opponent's below the third ply).
     pub see: bool,
 }
 
@@ -122,6 +131,11 @@ impl Spec {
             },
             "2ply-see" => Spec {
                 depth: 2,
+                everywhere: true,
+                see: true,
+                ..Spec::of("3ply-qe")
+            },
+            "3ply-see" => Spec {
                 everywhere: true,
                 see: true,
                 ..Spec::of("3ply-qe")
@@ -341,7 +355,16 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
     let noisy: Vec<&Move> = replies.iter().filter(|m| is_noisy(m)).collect();
     let worst = noisy
         .iter()
-        .map(|m| spec.score(&judge::play_move(&last, m), engine))
+        .map(|m| {
+            let value = spec.score(&judge::play_move(&last, m), engine);
+            if spec.see && super::deep::recapturable(&last, m) {
+                // The opponent's arriving piece counted lost.
+                let arrived = m.promotion().unwrap_or(m.role());
+                value + spec.worth(arrived, !engine, m.to())
+            } else {
+                value
+            }
+        })
         .fold(stand, i32::min);
     (worst + extra, noisy.len() as u64)
 }
@@ -369,6 +392,10 @@ pub fn after_reply3(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (
     let mut nodes = 0;
     let mut best = stand_pat(spec, &next, engine);
     if !reply.is_capture() || reply.is_en_passant() {
+        if spec.everywhere {
+            // `2ply-see`'s leaf: the engine's captures, no answer below them.
+            return leaf(spec, &next, engine);
+        }
         return (best, 0);
     }
     for third in moves.iter().filter(|m| is_noisy(m)) {
