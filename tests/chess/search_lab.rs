@@ -92,10 +92,11 @@ fn widest(program: &str, fen: &str) -> Widest {
 }
 
 /// The rules program of a lab design that the rules already run, and its design.
-const MEASURED: [(&str, &str); 3] = [
+const MEASURED: [(&str, &str); 4] = [
     ("move-qe", "2ply"),
     ("move-3qe", "3ply-qe"),
     ("move-3see", "3ply-qe,disc,q2"),
+    ("move-3seec", "3ply-qe,disc,check,q2"),
 ];
 
 /// The lab's predicted threads may differ from the rules' by this factor either way (on
@@ -193,7 +194,11 @@ fn lab_calibrate() {
 }
 
 /// Lab designs and the registered variant whose oracle they play.
-const PLAYED: [(&str, &str); 2] = [("3ply-qe", "3ply-qe"), ("3ply-qe,disc,q2", "3ply-see")];
+const PLAYED: [(&str, &str); 3] = [
+    ("3ply-qe", "3ply-qe"),
+    ("3ply-qe,disc,q2", "3ply-see"),
+    ("3ply-qe,disc,check,q2", "3ply-see-check"),
+];
 
 #[test]
 fn the_lab_plays_the_rules_oracle() {

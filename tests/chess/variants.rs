@@ -446,10 +446,17 @@ fn three_plies_playout_positions_full() {
 }
 
 /// `3ply-see`, the selective third ply with `2ply-see`'s capture search and recapture
-/// discount.
-fn three_plies_see() -> Search {
-    "3ply-see".parse::<Search>().expect("registered")
+/// discount, and `3ply-see-check`, the same with the check extension.
+fn three_plies_see() -> [Search; 2] {
+    ["3ply-see", "3ply-see-check"].map(|name| name.parse::<Search>().expect("registered"))
 }
+
+/// Playout positions where the check extension changes the oracle's move (found by
+/// `three_ply_see_deciders`).
+const CHECK_EXTENSION_DECIDES: [&str; 2] = [
+    "2r3k1/8/1p4p1/3QBp1b/P2PrP1P/3K3R/8/1n3R1B b - - 0 52",
+    "1r5r/p5k1/1n2p1P1/2p4p/KpP5/1P4PN/1P1b2R1/RN6 w - - 2 43",
+];
 
 /// Playout positions where `3ply-see`'s recapture discount below the third ply changes
 /// the oracle's move, then where its capture search after a reply that captured nothing
@@ -483,33 +490,36 @@ fn three_plies_see_on_known_bench_and_deciding_positions() {
             assert_ne!(best(with), best(without), "{fen}");
         }
     }
+    for fen in CHECK_EXTENSION_DECIDES {
+        let pos = judge::position(fen);
+        let best = |name| oracle_variants::search(Spec::of(name), &pos).map(|s| s.best);
+        assert_ne!(best("3ply-see"), best("3ply-see-check"), "{fen}");
+    }
     // Those, the known positions and the mates in two on both executors; the bench and
     // a playout share on the fast one.
-    let mut fens: Vec<String> = THIRD_DISCOUNT_DECIDES
+    let deciding: Vec<String> = THIRD_DISCOUNT_DECIDES
         .iter()
         .chain(&QUIET_CAPTURES_DECIDE)
+        .chain(&CHECK_EXTENSION_DECIDES)
         .chain(&KNOWN)
         .chain(&MATES_IN_TWO)
         .map(|f| f.to_string())
         .collect();
-    for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
-        check_variant(
-            three_plies_see(),
-            executor,
-            "known and deciding positions",
-            &fens,
-        );
-    }
-    fens = bench_fens();
+    let mut fens = bench_fens();
     let samples = playouts::positions(playouts::SEED ^ 3, 1000);
     fens.extend(playouts::share(&samples, 4).into_iter().map(|s| s.fen));
     fens.extend(lone_king_placements(3, 10));
-    check_variant(
-        three_plies_see(),
-        ExecutorKind::Fast,
-        "bench and playout share",
-        &fens,
-    );
+    for variant in three_plies_see() {
+        for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
+            check_variant(variant, executor, "known and deciding positions", &deciding);
+        }
+        check_variant(
+            variant,
+            ExecutorKind::Fast,
+            "bench and playout share",
+            &fens,
+        );
+    }
 }
 
 #[test]
@@ -522,19 +532,12 @@ fn three_plies_see_playout_positions_full() {
         .collect();
     fens.extend(endings().iter().map(|f| f.to_string()));
     fens.extend(lone_king_placements(60, 11));
-    check_variant(
-        three_plies_see(),
-        ExecutorKind::Fast,
-        "300 playout positions, endings and placements",
-        &fens,
-    );
     let share: Vec<String> = fens.iter().step_by(10).cloned().collect();
-    check_variant(
-        three_plies_see(),
-        ExecutorKind::Reference,
-        "a tenth of them",
-        &share,
-    );
+    for variant in three_plies_see() {
+        let what = "300 playout positions, endings and placements";
+        check_variant(variant, ExecutorKind::Fast, what, &fens);
+        check_variant(variant, ExecutorKind::Reference, "a tenth of them", &share);
+    }
 }
 
 #[test]
@@ -555,7 +558,16 @@ fn three_ply_see_deciders() {
                 ..with
             },
         ),
+        (
+            "check extension (against 3ply-see-check)",
+            Spec::of("3ply-see"),
+        ),
     ] {
+        let with = if what.starts_with("check") {
+            Spec::of("3ply-see-check")
+        } else {
+            with
+        };
         let found: Vec<&String> = fens
             .iter()
             .filter(|f| {

@@ -40,6 +40,9 @@ pub enum Search {
     /// `3ply-see`: `3ply-qe`'s third ply after a capturing reply, `2ply-see`'s leaf
     /// after any other, and the recapture discount on both sides' captures.
     ThreePlySee,
+    /// `3ply-see-check`: `3ply-see` with the check extension (a check is answered by
+    /// every evasion instead of standing pat).
+    ThreePlySeeCheck,
 }
 
 /// What a search's program answers.
@@ -90,7 +93,7 @@ struct Spec {
 }
 
 /// The variants, in the order of [`Search::ALL`].
-const SPECS: [Spec; 6] = [
+const SPECS: [Spec; 7] = [
     Spec {
         name: "2ply",
         summary: "2-ply minimax over legal moves, material and piece-square tables (the benchmark)",
@@ -243,6 +246,43 @@ const SPECS: [Spec; 6] = [
              search below every other leaf, the recapture discount, the endgame term and \
              PeSTO's tapered tables.",
     },
+    Spec {
+        name: "3ply-see-check",
+        summary: "3ply-see, and the check extension: after a checking reply every evasion \
+                  of the engine, after a checking third-ply move every evasion of the \
+                  opponent, instead of standing pat",
+        depth: 3,
+        options: SearchOptions {
+            quiescence: true,
+            endgame: true,
+            third_ply: true,
+            tapered: true,
+            everywhere: true,
+            see: true,
+            check: true,
+            ..SearchOptions::PLAIN
+        },
+        by_clock: false,
+        programs: ["move-3seec", "move-3seec-mpv", "play-3seec"],
+        move_summary: "a FEN in; the engine's move (2-ply minimax; after a capturing reply a \
+             third ply of the engine's captures answered by the opponent's, after any other \
+             the engine's captures; the recapture discount; the check extension; the endgame term), \
+             the FEN after it, its status and the search's score, depth, nodes and pv out",
+        move_description: "The `move` program's contract; the 2-ply minimax, then, after a capturing reply, \
+             a third ply of the engine's captures and promotions (or standing pat), each \
+             answered by the opponent's best capture (or standing pat), and after any other \
+             reply the engine's best capture (or standing pat), every capture less the \
+             arriving piece's worth where the other side attacks its square, with the \
+             endgame term at the leaves, scored by PeSTO's tapered tables blended at the \
+             root's phase; a check (by the reply or by the third-ply move) is answered by \
+             every evasion instead of standing pat.",
+        play_summary: "`play` with the 3ply-see-check search (3ply-qe's third ply, 2ply-see's \
+             capture search and recapture discount, the check extension) choosing the reply",
+        play_description: "The `play` program's contract; the engine's reply is the `3ply-see-check` search: \
+             the 2-ply minimax, a selective third ply after a capturing reply, a capture \
+             search below every other leaf, the recapture discount, the check extension, the \
+             endgame term and PeSTO's tapered tables.",
+    },
 ];
 
 /// One line about every ranking program.
@@ -252,13 +292,14 @@ const RANKED_SUMMARY: &str = "a FEN in; the search without `-mpv`'s output, then
 impl Search {
     /// Every variant, weakest first (as measured against Stockfish: docs/strength.md);
     /// the first is the benchmark.
-    pub const ALL: [Search; 6] = [
+    pub const ALL: [Search; 7] = [
         Search::TwoPly,
         Search::TwoPlyQ,
         Search::TwoPlyQe,
         Search::ThreePlyQe,
         Search::TwoPlySee,
         Search::ThreePlySee,
+        Search::ThreePlySeeCheck,
     ];
 
     fn spec(self) -> &'static Spec {

@@ -35,7 +35,14 @@
 //!   arriving piece counted lost where the engine then attacks its square. The lab's
 //!   design `3ply-qe,disc,q2` ([`super::lab`]).
 //!
-//! `3ply-qe`, `2ply-see` and `3ply-see` score with PeSTO's tapered tables ([`super::pesto`]) blended once per
+//! - `3ply-see-check`: `3ply-see` with the check extension: after any reply that gives
+//!   check, the engine's every legal move searched as the third ply, without standing
+//!   pat; after a third-ply move that gives
+//!   check, the smallest over the opponent's every evasion of the position's standing
+//!   pat (material, tables, [`endgame_term`]), `-(MATE - 15)` when the evasion mates
+//!   the engine, 0 when it stalemates it. The lab's `3ply-qe,disc,check,q2`.
+//!
+//! `3ply-qe`, `2ply-see`, `3ply-see` and `3ply-see-check` score with PeSTO's tapered tables ([`super::pesto`]) blended once per
 //! search, at the middle of the root position's bucket of five phases (phase 0-4 at 2,
 //! 5-9 at 7, ..., 20-24 at 22); its endgame term cancels the attacking king's entry at
 //! phase 2 (the first bucket's). The other variants score with the simplified tables.
@@ -79,6 +86,11 @@ pub struct Spec {
     /// attacks ([`super::deep::recapturable`]) gains less the arriving piece's worth there
     /// (at depth 3 also the opponent's below the third ply).
     pub see: bool,
+    /// At depth 3, the check extension: after a reply that gives check, every legal
+    /// move of the engine instead of standing pat and its captures; after a third-ply
+    /// move that gives check, every evasion scored as it stands instead of the capture
+    /// search ([`after_third`]).
+    pub check: bool,
 }
 
 impl Spec {
@@ -95,6 +107,7 @@ impl Spec {
                 phase: -1,
                 everywhere: false,
                 see: false,
+                check: false,
             },
             "2ply-q" => Spec {
                 quiescence: true,
@@ -106,6 +119,7 @@ impl Spec {
                 phase: -1,
                 everywhere: false,
                 see: false,
+                check: false,
             },
             "2ply-qe" => Spec {
                 quiescence: true,
@@ -117,6 +131,7 @@ impl Spec {
                 phase: -1,
                 everywhere: false,
                 see: false,
+                check: false,
             },
             "3ply-qe" => Spec {
                 quiescence: true,
@@ -128,6 +143,7 @@ impl Spec {
                 phase: -1,
                 everywhere: false,
                 see: false,
+                check: false,
             },
             "2ply-see" => Spec {
                 depth: 2,
@@ -139,6 +155,10 @@ impl Spec {
                 everywhere: true,
                 see: true,
                 ..Spec::of("3ply-qe")
+            },
+            "3ply-see-check" => Spec {
+                check: true,
+                ..Spec::of("3ply-see")
             },
             "3ply-qe-simplified" => Spec {
                 tapered: false,
@@ -343,6 +363,23 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
     if replies.is_empty() {
         return (if last.is_check() { mate_on_ply(3) } else { 0 }, 0);
     }
+    if spec.check && last.is_check() {
+        // Every evasion, scored as it stands; the engine mated on the fourth ply.
+        let worst = replies
+            .iter()
+            .map(|e| {
+                let answered = judge::play_move(&last, e);
+                if !answered.legal_moves().is_empty() {
+                    stand_pat(spec, &answered, engine)
+                } else if answered.is_check() {
+                    -mate_on_ply(4)
+                } else {
+                    0
+                }
+            })
+            .fold(i32::MAX, i32::min);
+        return (worst, replies.len() as u64);
+    }
     let extra = if spec.endgame {
         endgame_term(&last, engine, spec)
     } else {
@@ -390,15 +427,20 @@ pub fn after_reply3(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (
         return (if next.is_check() { -mate_on_ply(2) } else { 0 }, 0);
     }
     let mut nodes = 0;
-    let mut best = stand_pat(spec, &next, engine);
-    if !reply.is_capture() || reply.is_en_passant() {
+    let in_check = spec.check && next.is_check();
+    let mut best = if in_check {
+        i32::MIN
+    } else {
+        stand_pat(spec, &next, engine)
+    };
+    if (!reply.is_capture() || reply.is_en_passant()) && !in_check {
         if spec.everywhere {
             // `2ply-see`'s leaf: the engine's captures, no answer below them.
             return leaf(spec, &next, engine);
         }
         return (best, 0);
     }
-    for third in moves.iter().filter(|m| is_noisy(m)) {
+    for third in moves.iter().filter(|m| in_check || is_noisy(m)) {
         let (value, below) = after_third(spec, &next, third, engine);
         nodes += 1 + below;
         best = best.max(value);
