@@ -407,7 +407,9 @@ impl Search {
 
     /// The strongest variant meeting [`BUDGET_MS`] (measured: docs/strength.md and
     /// PERF.md): `2ply-see`. The terminal game's default, and the UCI engine's when
-    /// nothing else decides.
+    /// nothing else decides. `3ply-see` and `3ply-see-check` outscore it and cost about
+    /// as much on the bench positions side by side, but were timed only under load, where
+    /// neither they nor it meet the budget (docs/strength.md).
     pub fn default_play() -> Search {
         Search::TwoPlySee
     }
@@ -491,11 +493,15 @@ mod tests {
     #[test]
     fn variants_grow_stronger_down_the_registry() {
         // Weakest first as measured against Stockfish (docs/strength.md), not by depth:
-        // the capture search, once there, stays, and the default is the strongest.
+        // the capture search, once there, stays.
         for pair in Search::ALL.windows(2) {
             let (a, b) = (pair[0], pair[1]);
             assert!(a.quiescence() <= b.quiescence());
         }
-        assert_eq!(Search::ALL.last(), Some(&Search::default_play()));
+        // The default is the strongest variant of a steady cost (one the clock may
+        // choose by itself); the three-ply ones after it are stronger but measured
+        // against the budget only under load (docs/strength.md).
+        let steady = Search::ALL.into_iter().rfind(|v| v.by_clock());
+        assert_eq!(steady, Some(Search::default_play()));
     }
 }

@@ -10,9 +10,10 @@
 //!   two plies, the others never chosen);
 //! - ply 2: every reply of the opponent `O`; a position after a reply that repeats the
 //!   game scores 0 (the rules input of `crates/chess/src/lib.rs`);
-//! - ply 3 ([`Third`]): nothing (two plies), `3ply-qe`'s captures after a capturing reply,
-//!   every move, or the best `K` by a cheap order; standing pat (the static score) is a
-//!   floor except at full width;
+//! - ply 3 ([`Third`]): nothing (two plies), `3ply-qe`'s captures after a capturing reply
+//!   (or after every reply), every move, or the best `K` by a cheap order; standing pat
+//!   (the static score) is a floor except at full width; with `q2`, `3ply-qe`'s third ply
+//!   and `2ply-see`'s leaf after a reply that captured nothing;
 //! - below the last move of `E`, `O`'s answer at the leaf ([`Leaf`]);
 //! - with `check`, a side in check where only standing pat or captures would be looked at
 //!   searches every evasion one ply more, without standing pat;
