@@ -582,6 +582,12 @@ fn three_ply_see_deciders() {
 }
 
 #[test]
+fn every_registered_variant_is_told_apart_by_the_oracles() {
+    let names: Vec<&str> = Search::ALL.iter().map(|v| v.name()).collect();
+    oracle_variants::assert_they_tell_variants_apart(&names);
+}
+
+#[test]
 fn the_comparison_catches_a_wrong_report() {
     // A stand-in program, not the chess rules: it answers the start position with the
     // oracle's move and report, then with one field wrong at a time.

@@ -543,14 +543,24 @@ pub fn best_move(name: &str, fen: &str) -> String {
     search(Spec::of(name), &judge::position(fen)).map_or_else(|| "(none)".to_string(), |s| s.best)
 }
 
-/// Panics unless, for every two of `names`, some position of [`VARIANT_FENS`] has
-/// different oracle moves.
+/// Positions that tell the three-ply variants with `2ply-see`'s leaf apart from the
+/// others and from each other (the check extension decides the first), beyond
+/// [`VARIANT_FENS`]: [`assert_they_tell_variants_apart`] looks at them too.
+pub const SEE_VARIANT_FENS: [&str; 3] = [
+    "2r3k1/8/1p4p1/3QBp1b/P2PrP1P/3K3R/8/1n3R1B b - - 0 52",
+    "8/5k1p/6r1/3N1p2/1P1b1P1P/2P3n1/P7/5K2 w - - 0 53",
+    "3k1b1r/rb2np1p/1Q2p1pN/p1p3BP/K1P1P3/P7/1P4PR/R4BN1 b - - 0 24",
+];
+
+/// Panics unless, for every two of `names`, some position of [`VARIANT_FENS`] or
+/// [`SEE_VARIANT_FENS`] has different oracle moves.
 pub fn assert_they_tell_variants_apart(names: &[&str]) {
     for (i, a) in names.iter().enumerate() {
         for b in &names[i + 1..] {
             assert!(
                 VARIANT_FENS
                     .iter()
+                    .chain(&SEE_VARIANT_FENS)
                     .any(|f| best_move(a, f) != best_move(b, f)),
                 "no position tells {a} from {b}"
             );
