@@ -21,9 +21,10 @@
 //! writes each position's on standard error).
 //!
 //! In the default `cargo test`: [`the_cost_count_tracks_the_rules`] runs the compiled
-//! `2ply-qe` and `3ply-qe` rules on bench positions and holds the lab's predicted threads
-//! and bytes to what their states really held, and [`the_lab_plays_the_rules_oracle`]
-//! holds the lab's `3ply-qe` design to the rules' oracle, move and score;
+//! `2ply-qe`, `3ply-qe` and `3ply-see` rules on bench positions and holds the lab's
+//! predicted threads and bytes to what their states really held, and
+//! [`the_lab_plays_the_rules_oracle`] holds the lab's `3ply-qe` and `3ply-qe,disc,q2`
+//! designs to the rules' oracles of `3ply-qe` and `3ply-see`, move and score;
 //! [`the_cut_offs_keep_the_minimax`] holds every kind of setting, searched with cut-offs,
 //! to the plain minimax; [`the_static_exchange_counts_the_recapture`] checks `see`.
 //! `lab_calibrate` (ignored) prints the measurements the model's constants come from;
@@ -92,7 +93,12 @@ fn widest(program: &str, fen: &str) -> Widest {
 }
 
 /// The rules program of a lab design that the rules already run, and its design.
-const MEASURED: [(&str, &str); 2] = [("move-qe", "2ply"), ("move-3qe", "3ply-qe")];
+const MEASURED: [(&str, &str); 4] = [
+    ("move-qe", "2ply"),
+    ("move-3qe", "3ply-qe"),
+    ("move-3see", "3ply-qe,disc,q2"),
+    ("move-3seec", "3ply-qe,disc,check,q2"),
+];
 
 /// The lab's predicted threads may differ from the rules' by this factor either way (on
 /// the bench positions they agree within 3%: the count follows the rules' forks).
@@ -188,11 +194,18 @@ fn lab_calibrate() {
     }
 }
 
+/// Lab designs and the registered variant whose oracle they play.
+const PLAYED: [(&str, &str); 3] = [
+    ("3ply-qe", "3ply-qe"),
+    ("3ply-qe,disc,q2", "3ply-see"),
+    ("3ply-qe,disc,check,q2", "3ply-see-check"),
+];
+
 #[test]
 fn the_lab_plays_the_rules_oracle() {
-    // The lab's `3ply-qe` design, with its cut-offs, chooses the move and score of the
-    // rules' oracle (the full minimax) on the bench, the variant positions and playouts.
-    let d = Design::parse("3ply-qe").expect("a design");
+    // The lab's `3ply-qe` and `3ply-qe,disc,q2` designs, with their cut-offs, choose the
+    // move and score of the rules' oracles (the full minimax) on the bench, the variant
+    // positions and playouts.
     let mut fens = perft::suite_fens("bench.txt");
     fens.extend(variants::VARIANT_FENS.iter().map(|f| f.to_string()));
     fens.extend(
@@ -200,15 +213,18 @@ fn the_lab_plays_the_rules_oracle() {
             .into_iter()
             .map(|s| s.fen),
     );
-    for fen in &fens {
-        let pos = judge::position(fen);
-        let want = variants::search(variants::Spec::of("3ply-qe"), &pos);
-        let got = lab::search(&d, &pos);
-        assert_eq!(
-            want.map(|s| (s.best, s.score)),
-            got.map(|s| (s.best, s.score)),
-            "{fen}"
-        );
+    for (design, variant) in PLAYED {
+        let d = Design::parse(design).expect("a design");
+        for fen in &fens {
+            let pos = judge::position(fen);
+            let want = variants::search(variants::Spec::of(variant), &pos);
+            let got = lab::search(&d, &pos);
+            assert_eq!(
+                want.map(|s| (s.best, s.score)),
+                got.map(|s| (s.best, s.score)),
+                "{design} against {variant}'s oracle on {fen}"
+            );
+        }
     }
 }
 
@@ -223,6 +239,8 @@ fn the_cut_offs_keep_the_minimax() {
         "lmp=2,see",
         "sel,xchg",
         "sel,check",
+        "sel,disc,q2",
+        "sel,disc,check,q2",
         "lmp=3,check",
         "full,mob",
         "sel,passed,shelter,pair,open",

@@ -445,6 +445,148 @@ fn three_plies_playout_positions_full() {
     );
 }
 
+/// `3ply-see`, the selective third ply with `2ply-see`'s capture search and recapture
+/// discount, and `3ply-see-check`, the same with the check extension.
+fn three_plies_see() -> [Search; 2] {
+    ["3ply-see", "3ply-see-check"].map(|name| name.parse::<Search>().expect("registered"))
+}
+
+/// Playout positions where the check extension changes the oracle's move (found by
+/// `three_ply_see_deciders`).
+const CHECK_EXTENSION_DECIDES: [&str; 2] = [
+    "2r3k1/8/1p4p1/3QBp1b/P2PrP1P/3K3R/8/1n3R1B b - - 0 52",
+    "1r5r/p5k1/1n2p1P1/2p4p/KpP5/1P4PN/1P1b2R1/RN6 w - - 2 43",
+];
+
+/// Playout positions where `3ply-see`'s recapture discount below the third ply changes
+/// the oracle's move, then where its capture search after a reply that captured nothing
+/// does (found among the CI seed's playouts by `three_ply_see_deciders`).
+const THIRD_DISCOUNT_DECIDES: [&str; 2] = [
+    "3k1b1r/rb2np1p/1Q2p1pN/p1p3BP/K1P1P3/P7/1P4PR/R4BN1 b - - 0 24",
+    "8/p1n5/4pN2/K1p3Pk/1pPb4/1PNr3p/1P6/RR6 b - - 3 63",
+];
+const QUIET_CAPTURES_DECIDE: [&str; 2] = [
+    "8/5k1p/6r1/3N1p2/1P1b1P1P/2P3n1/P7/5K2 w - - 0 53",
+    "2b3k1/3n4/rp6/p1p2p1B/2PB3P/1P4R1/P7/3n1K2 b - - 7 46",
+];
+
+#[test]
+fn three_plies_see_on_known_bench_and_deciding_positions() {
+    // The oracle without each share plays another move in the deciding positions.
+    let with = Spec::of("3ply-see");
+    for (fens, without) in [
+        (THIRD_DISCOUNT_DECIDES, Spec { see: false, ..with }),
+        (
+            QUIET_CAPTURES_DECIDE,
+            Spec {
+                everywhere: false,
+                ..with
+            },
+        ),
+    ] {
+        for fen in fens {
+            let pos = judge::position(fen);
+            let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
+            assert_ne!(best(with), best(without), "{fen}");
+        }
+    }
+    for fen in CHECK_EXTENSION_DECIDES {
+        let pos = judge::position(fen);
+        let best = |name| oracle_variants::search(Spec::of(name), &pos).map(|s| s.best);
+        assert_ne!(best("3ply-see"), best("3ply-see-check"), "{fen}");
+    }
+    // Those, the known positions and the mates in two on both executors; the bench and
+    // a playout share on the fast one.
+    let deciding: Vec<String> = THIRD_DISCOUNT_DECIDES
+        .iter()
+        .chain(&QUIET_CAPTURES_DECIDE)
+        .chain(&CHECK_EXTENSION_DECIDES)
+        .chain(&KNOWN)
+        .chain(&MATES_IN_TWO)
+        .map(|f| f.to_string())
+        .collect();
+    let mut fens = bench_fens();
+    let samples = playouts::positions(playouts::SEED ^ 3, 1000);
+    fens.extend(playouts::share(&samples, 4).into_iter().map(|s| s.fen));
+    fens.extend(lone_king_placements(3, 10));
+    for variant in three_plies_see() {
+        for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
+            check_variant(variant, executor, "known and deciding positions", &deciding);
+        }
+        check_variant(
+            variant,
+            ExecutorKind::Fast,
+            "bench and playout share",
+            &fens,
+        );
+    }
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- variants:: --ignored"]
+fn three_plies_see_playout_positions_full() {
+    let samples = playouts::positions(playouts::SEED + 3, 1000);
+    let mut fens: Vec<String> = playouts::share(&samples, 300)
+        .into_iter()
+        .map(|s| s.fen)
+        .collect();
+    fens.extend(endings().iter().map(|f| f.to_string()));
+    fens.extend(lone_king_placements(60, 11));
+    let share: Vec<String> = fens.iter().step_by(10).cloned().collect();
+    for variant in three_plies_see() {
+        let what = "300 playout positions, endings and placements";
+        check_variant(variant, ExecutorKind::Fast, what, &fens);
+        check_variant(variant, ExecutorKind::Reference, "a tenth of them", &share);
+    }
+}
+
+#[test]
+#[ignore = "finder: cargo test --release --test chess -- variants::three_ply_see_deciders --ignored --nocapture"]
+fn three_ply_see_deciders() {
+    // Prints the cheapest playout positions where each share of `3ply-see` changes the
+    // oracle's move (the constants above came from here).
+    let with = Spec::of("3ply-see");
+    let samples = playouts::positions(playouts::SEED, 1000);
+    let mut fens: Vec<String> = samples.into_iter().map(|s| s.fen).collect();
+    fens.sort_by_key(|f| judge::position(f).legal_moves().len());
+    for (what, without) in [
+        ("discount", Spec { see: false, ..with }),
+        (
+            "quiet captures",
+            Spec {
+                everywhere: false,
+                ..with
+            },
+        ),
+        (
+            "check extension (against 3ply-see-check)",
+            Spec::of("3ply-see"),
+        ),
+    ] {
+        let with = if what.starts_with("check") {
+            Spec::of("3ply-see-check")
+        } else {
+            with
+        };
+        let found: Vec<&String> = fens
+            .iter()
+            .filter(|f| {
+                let pos = judge::position(f);
+                let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
+                best(with) != best(without)
+            })
+            .take(4)
+            .collect();
+        println!("{what}: {found:?}");
+    }
+}
+
+#[test]
+fn every_registered_variant_is_told_apart_by_the_oracles() {
+    let names: Vec<&str> = Search::ALL.iter().map(|v| v.name()).collect();
+    oracle_variants::assert_they_tell_variants_apart(&names);
+}
+
 #[test]
 fn the_comparison_catches_a_wrong_report() {
     // A stand-in program, not the chess rules: it answers the start position with the

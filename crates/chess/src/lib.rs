@@ -14,10 +14,12 @@
 //! | `move-qe` | as `move` | as `move`, from the `2ply-qe` search |
 //! | `move-see` | as `move` | as `move`, from the `2ply-see` search |
 //! | `move-3qe` | as `move` | as `move`, from the `3ply-qe` search |
-//! | `move-mpv`, `move-q-mpv`, `move-qe-mpv`, `move-see-mpv`, `move-3qe-mpv` | as `move` | the output of `move`, `move-q`, `move-qe`, `move-see` or `move-3qe`, then the ranking of the root moves (below) |
+//! | `move-3see` | as `move` | as `move`, from the `3ply-see` search |
+//! | `move-3seec` | as `move` | as `move`, from the `3ply-see-check` search |
+//! | `move-mpv`, `move-q-mpv`, `move-qe-mpv`, `move-see-mpv`, `move-3qe-mpv`, `move-3see-mpv`, `move-3seec-mpv` | as `move` | the output of `move`, `move-q`, `move-qe`, `move-see`, `move-3qe`, `move-3see` or `move-3seec`, then the ranking of the root moves (below) |
 //! | `board` | `engine: white` or `engine: black`, a newline, a FEN and `\n` | the first pretty board of a game (see [`pretty`]) |
 //! | `play` | the pretty board text the player sees, then the typed line | the next pretty board (see [`pretty`]): the typed move checked and played, the engine's reply (the `2ply` search's, with the game's earlier positions as its rules input, below), or the same position with a message |
-//! | `play-q`, `play-qe`, `play-see`, `play-3qe` | as `play` | as `play`, the engine's reply from the `2ply-q`, `2ply-qe`, `2ply-see` or `3ply-qe` search |
+//! | `play-q`, `play-qe`, `play-see`, `play-3qe`, `play-3see`, `play-3seec` | as `play` | as `play`, the engine's reply from the `2ply-q`, `2ply-qe`, `2ply-see`, `3ply-qe`, `3ply-see` or `3ply-see-check` search |
 //! | `next-positions` | a FEN with white to move, a final `\n` optional (the public "regex-chess" task's input) | the FENs after every legal move (queen promotions only), joined by `\n`, none at the end; empty when there is none or black is to move (see [`crate::programs::next`]) |
 //! | `next-positions-full` | a FEN, a final `\n` optional | the same for either side to move, every promotion |
 //!
@@ -83,15 +85,17 @@
 //!   view; or `score mate <n>` when the score is a mate: `mate 1` for [`weights::MATE`] (the
 //!   move mates), `mate -1` for `-MATE` (every move allows a mate in one);
 //! - `depth <plies>`: the plies searched before the capture search: 2, or 3 for the
-//!   `3ply-qe` search (whose third ply is selective);
+//!   `3ply-qe`, `3ply-see` and `3ply-see-check` searches (whose third ply is selective);
 //! - `nodes <count>`: the positions the search reached by a move and evaluated: every
 //!   position after an engine move, after a reply, and after a move of the capture
 //!   search;
 //! - `pv <uci> [<uci> [<uci>]]`: the move, then the reply whose score is the move's
 //!   score (the first such reply in the rules' generation order), absent when the move
-//!   leaves no legal reply; in the `3ply-qe` search, then the third-ply move whose score
-//!   is the reply's score (the first such in generation order), absent when standing pat
-//!   scores it (standing pat comes first) or the reply leaves the engine no move.
+//!   leaves no legal reply; in the three-ply searches, then the third-ply
+//!   move whose score is the reply's score (the first such in generation order), absent
+//!   when standing pat scores it (standing pat comes first), the reply leaves the engine
+//!   no move or (`3ply-see`, `3ply-see-check`) the reply captured nothing on its target
+//!   square (and, with the check extension, gave no check).
 //!
 //! # The ranking of the root moves (`-mpv` programs)
 //!
@@ -242,6 +246,52 @@
 //! GB of peak RSS on the bench suite) and the captures and promotions after every reply
 //! (kiwipete 26 s and a 142 MB state); after a capturing reply only, the third ply is
 //! where the 2-ply searches erred most: the engine's recapture, now answered.
+//!
+//! # The `3ply-see` search (`move-3see`)
+//!
+//! The `3ply-qe` search (tables, `E`, mates on each ply, stalemates, ties), with two
+//! changes:
+//!
+//! - after a reply that captured nothing on its target square (or en passant) and that
+//!   leaves the engine a legal move, the leaf of the `2ply-see` search instead of
+//!   standing pat: the material-plus-table score plus `E` of the position after the
+//!   reply, plus the largest of 0 and the gain of each of the engine's legal captures
+//!   (en passant included) and promotions (quiet ones included) there, with the
+//!   recapture discount of the `2ply-see` search (the arriving piece's worth on its
+//!   target taken off when the opponent then attacks that square); no mate, stalemate
+//!   or reply looked at below them;
+//! - below a third-ply move, each of the opponent's legal captures and promotions
+//!   scores the material-plus-table score after it, plus, when the engine then attacks
+//!   its target square (lines of movement as in the `2ply-see` search, pins and checks
+//!   aside), the opponent's arriving (or promoted) piece's worth there (counted lost).
+//!
+//! A reply that captured on its target square still leads to the third ply of the
+//! engine's captures and promotions (whose own gains are not discounted: each is
+//! answered by the opponent's captures). `nodes` counts every position after an engine
+//! move, a reply, a third-ply move, and a move of the capture searches below a
+//! third-ply move or a reply. Screened by the search lab as `3ply-qe,disc,q2`
+//! (docs/strength.md): about 75% against Stockfish at skill 0, where `2ply-see` scores
+//! about 66% and `3ply-qe` about 46%.
+//!
+//! # The `3ply-see-check` search (`move-3seec`)
+//!
+//! The `3ply-see` search with the check extension:
+//!
+//! - a reply that leaves the engine in check with a legal move (and, with the rules
+//!   input, repeats no position of the game: that scores 0 as before) is scored as the
+//!   maximum, over every legal move of the engine there, of the third-ply move's score,
+//!   without standing pat (whatever the reply captured);
+//! - a third-ply move that leaves the opponent in check with a legal move scores the
+//!   minimum, over every legal move of the opponent there (a fourth ply), of:
+//!   `−(MATE − 15)` if it leaves the engine checkmated, 0 if stalemated, else the
+//!   material-plus-table score plus `E` of the position after it; no standing pat, no
+//!   capture search below.
+//!
+//! Every other score is `3ply-see`'s. `depth` is 3; `nodes` also counts the evasions of
+//! the fourth ply; the `pv` names the third-ply move as in `3ply-see` (none after a
+//! reply that captured nothing and gave no check). Screened by the search lab as
+//! `3ply-qe,disc,check,q2`: about 79% against Stockfish at skill 0 and 55% against its
+//! `UCI_Elo` 1350 at 100 ms a move (docs/strength.md).
 
 pub mod board;
 pub mod endgame;

@@ -165,7 +165,9 @@ pub(super) fn capture_search(
 /// captured nothing on its target square, with gain `g2` for the opponent below the engine move scoring `child`: its
 /// key for the tournament over the replies (`child - key` is its score: the position's
 /// score plus the endgame term, or `-(MATE - 1 ply)` when the engine is mated, or 0
-/// when stalemated) and the positions counted (the reply's).
+/// when stalemated) and the positions counted (the reply's). With
+/// [`SearchOptions::everywhere`], the engine's [`capture_search`] below it adds its best
+/// gain (the `2ply-see` leaf), and its captures count too.
 #[track_caller]
 pub(super) fn quiet_reply_leaf(
     b: &mut Builder,
@@ -177,10 +179,10 @@ pub(super) fn quiet_reply_leaf(
 ) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
     let mate = mate_units();
     let can_move = has_legal_move(b, pos);
-    let key = b.if_else(
+    let (key, count) = b.if_else(
         &can_move,
         |b| {
-            if options.endgame {
+            let key = if options.endgame {
                 // The engine is to move: the term e scores child - (g2 - e).
                 let e_white = endgame::term_white_with(b, &pos.board, scoring.tables);
                 let white = b.eq_text(&pos.turn, "w");
@@ -188,12 +190,23 @@ pub(super) fn quiet_reply_leaf(
                 b.sub(g2, &e)
             } else {
                 g2.clone()
+            };
+            if !options.everywhere {
+                return (key, options.report.then(|| report::one(b)));
             }
+            // The leaf scores child - key + the best capture.
+            let (best, captures) = capture_search(b, pos, options.report, options.see, scoring);
+            let count = captures.map(|c| {
+                let one = report::one(b);
+                b.concat(&one, &c)
+            });
+            (b.sub(&key, &best), count)
         },
         |b| {
             // Mated: -(MATE - 1) = child - (child + MATE - 1); stalemate: 0.
-            no_move_key(b, pos, child, 1 - mate)
+            let key = no_move_key(b, pos, child, 1 - mate);
+            (key, options.report.then(|| report::one(b)))
         },
     );
-    (key, options.report.then(|| report::one(b)))
+    (key, count)
 }

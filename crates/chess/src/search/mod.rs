@@ -63,7 +63,7 @@ use crate::board::{MAX_MOVES, MoveGen, Position};
 use crate::endgame;
 use crate::evaluate::{self, SCORE_BITS, Scoring};
 use crate::history::Extras;
-use crate::movegen::{fork_legal_moves, has_legal_move};
+use crate::movegen::{fork_legal_moves, has_legal_move, in_check};
 use crate::report;
 use crate::weights::{self, Tables};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
@@ -99,14 +99,20 @@ pub struct SearchOptions {
     /// bucket ([`evaluate::phase_bucket`]) instead of the simplified tables; the
     /// endgame term then cancels the tapered king's first set.
     pub tapered: bool,
-    /// With `quiescence` and without `third_ply`: the capture search runs below every
-    /// leaf where the engine can move, not only after a reply that captured on its
-    /// target square.
+    /// With `quiescence`: the capture search runs below every leaf where the engine can
+    /// move, not only after a reply that captured on its target square; with
+    /// `third_ply`, below every leaf after a reply that captured nothing (a capturing
+    /// reply's leaf is the third ply's).
     pub everywhere: bool,
     /// With `quiescence`: the capture search discounts a capture or promotion whose
     /// target square the other side then attacks ([`crate::movegen::target_attacked`]) by the arriving
     /// piece's worth there ([`evaluate::lost_gain_with`]).
     pub see: bool,
+    /// With `third_ply`: the check extension. A reply that gives check (not one that
+    /// repeats the game) leads to the third ply over every legal move of the engine,
+    /// without standing pat; a third-ply move that gives check is answered by every
+    /// evasion, each scored as it stands (a fourth ply), without standing pat.
+    pub check: bool,
 }
 
 impl SearchOptions {
@@ -121,6 +127,7 @@ impl SearchOptions {
         tapered: false,
         everywhere: false,
         see: false,
+        check: false,
     };
 }
 
@@ -178,10 +185,15 @@ pub fn search_with(
         tapered,
         everywhere,
         see,
+        check,
     } = options;
     assert!(
-        !everywhere || (quiescence && !three),
-        "a capture search below every leaf is one of the two-ply search"
+        !check || three,
+        "the check extension is one of the third ply"
+    );
+    assert!(
+        !everywhere || quiescence,
+        "a capture search below every leaf needs the capture search"
     );
     assert!(
         multipv == 0 || report,
@@ -279,11 +291,34 @@ pub fn search_with(
                                         .as_ref()
                                         .zip(has_near.as_ref())
                                         .map(|(n, h)| leaf_repeats(b, pos, n, h));
+                                    // With the check extension: a reply that gives check
+                                    // and repeats nothing goes to the third ply too.
+                                    let checked = check.then(|| in_check(b, pos));
+                                    let deep = match &checked {
+                                        Some(checked) => {
+                                            let fresh = match &repeats {
+                                                Some(r) => {
+                                                    let not = b.not(r);
+                                                    b.and(checked, &not)
+                                                }
+                                                None => checked.clone(),
+                                            };
+                                            b.or(&took, &fresh)
+                                        }
+                                        None => took,
+                                    };
                                     return b.if_else(
-                                        &took,
+                                        &deep,
                                         |b| {
-                                            let (key, third, count) =
-                                                third_ply(b, pos, &child, &g, options, scoring);
+                                            let (key, third, count) = third_ply(
+                                                b,
+                                                pos,
+                                                &child,
+                                                &g,
+                                                options,
+                                                scoring,
+                                                checked.as_ref(),
+                                            );
                                             (key, (third, count))
                                         },
                                         |b| {

@@ -127,9 +127,12 @@ pub fn check_reply(
             }
             let next = judge::play_move(&after, &reply);
             let stands = || oracle_variants::stand_pat(spec, &next, engine) == value;
+            // `3ply-see`: after a reply that captured nothing, the leaf's capture search
+            // names no third move.
+            let quiet = spec.everywhere && (!reply.is_capture() || reply.is_en_passant());
             match (variant.depth(), rest) {
                 (2, []) => None,
-                (3, []) if next.legal_moves().is_empty() || stands() => None,
+                (3, []) if next.legal_moves().is_empty() || quiet || stands() => None,
                 (3, [t]) => {
                     let Some(third) = find(&next, t) else {
                         return Some(format!("{name} {fen_text}: pv third move {t} is not legal"));

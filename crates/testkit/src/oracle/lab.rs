@@ -10,9 +10,10 @@
 //!   two plies, the others never chosen);
 //! - ply 2: every reply of the opponent `O`; a position after a reply that repeats the
 //!   game scores 0 (the rules input of `crates/chess/src/lib.rs`);
-//! - ply 3 ([`Third`]): nothing (two plies), `3ply-qe`'s captures after a capturing reply,
-//!   every move, or the best `K` by a cheap order; standing pat (the static score) is a
-//!   floor except at full width;
+//! - ply 3 ([`Third`]): nothing (two plies), `3ply-qe`'s captures after a capturing reply
+//!   (or after every reply), every move, or the best `K` by a cheap order; standing pat
+//!   (the static score) is a floor except at full width; with `q2`, `3ply-qe`'s third ply
+//!   and `2ply-see`'s leaf after a reply that captured nothing;
 //! - below the last move of `E`, `O`'s answer at the leaf ([`Leaf`]);
 //! - with `check`, a side in check where only standing pat or captures would be looked at
 //!   searches every evasion one ply more, without standing pat;
@@ -25,7 +26,7 @@
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
-use super::deep::{Eval, RootMove, Tables};
+use super::deep::{Eval, RootMove, Tables, capture_gain};
 use super::judge;
 use super::lab_terms;
 use super::tables::MATE;
@@ -40,6 +41,8 @@ pub enum Third {
     /// `3ply-qe`: after a reply that captured on its target square, `E`'s captures and
     /// promotions, standing pat as a floor; after any other reply, standing pat.
     Captures,
+    /// As `Captures`, but after every reply, not only a capturing one (`qall`).
+    EveryCapture,
     /// Every legal move of `E` after every reply.
     Full,
     /// The best `K` moves of `E` by [`cheap_order`] after every reply, standing pat as a
@@ -60,6 +63,11 @@ pub enum Leaf {
     /// As `Capture`, then the exchange played out: after each capture the other side may
     /// recapture on the same square, and so on to the end, each side free to stop.
     Exchange,
+    /// `2ply-see`'s recapture discount, the rules' `see` (`disc`): as `Capture`, but a
+    /// capture or promotion whose target square the engine then attacks
+    /// ([`super::deep::recapturable`]: lines of movement, pins and checks aside) counts
+    /// the arriving piece as lost.
+    Discount,
 }
 
 /// Evaluation terms, each in centipawns for its side, added to every static score.
@@ -92,13 +100,18 @@ pub struct Design {
     pub leaf: Leaf,
     /// The check extension.
     pub check: bool,
+    /// With the `3ply-qe` third ply (`q2`): after a reply that captured nothing, the
+    /// leaf of `2ply-see` instead of standing pat: the larger of standing pat and the
+    /// engine's captures and promotions, each with the recapture discount, no answer
+    /// looked at below them.
+    pub quiet_captures: bool,
     /// The evaluation terms.
     pub terms: Terms,
 }
 
 impl Design {
     /// The design written `name`: settings joined by `,` among `2ply`, `sel` (the
-    /// `3ply-qe` third ply), `full`, `lmp=K`, `root=R`, `see`, `xchg`, `check`, `passed`,
+    /// `3ply-qe` third ply), `qall`, `full`, `lmp=K`, `root=R`, `see`, `xchg`, `disc`, `check`, `q2`, `passed`,
     /// `mob`, `shelter`, `pair`, `open`; `3ply-qe` is `sel` alone. `None` for an unknown
     /// setting.
     pub fn parse(name: &str) -> Option<Design> {
@@ -108,6 +121,7 @@ impl Design {
             root: None,
             leaf: Leaf::Capture,
             check: false,
+            quiet_captures: false,
             terms: Terms::default(),
         };
         for part in name.split(',').filter(|p| !p.is_empty()) {
@@ -121,7 +135,10 @@ impl Design {
                 "root" => d.root = Some(number()?),
                 "see" => d.leaf = Leaf::See,
                 "xchg" => d.leaf = Leaf::Exchange,
+                "disc" => d.leaf = Leaf::Discount,
+                "qall" => d.third = Third::EveryCapture,
                 "check" => d.check = true,
+                "q2" => d.quiet_captures = true,
                 "passed" => d.terms.passed = true,
                 "mob" => d.terms.mobility = true,
                 "shelter" => d.terms.shelter = true,
@@ -313,8 +330,14 @@ impl<'a> Lab<'a> {
         let (searched, floor): (Vec<Move>, bool) = match self.d.third {
             _ if in_check => (moves.to_vec(), false),
             Third::None => unreachable!("a third ply of two plies"),
+            Third::Captures if !took && self.d.quiet_captures => {
+                let (gain, _) = capture_gain(&self.ev, next, true);
+                return stand + gain;
+            }
             Third::Captures if !took => (Vec::new(), true),
-            Third::Captures => (moves.iter().copied().filter(is_noisy).collect(), true),
+            Third::Captures | Third::EveryCapture => {
+                (moves.iter().copied().filter(is_noisy).collect(), true)
+            }
             Third::Full => (moves.to_vec(), false),
             Third::Best(k) => (
                 self.ordered(next, moves).into_iter().take(k).collect(),
@@ -373,6 +396,7 @@ impl<'a> Lab<'a> {
             let value = match self.d.leaf {
                 Leaf::Capture => self.material(&judge::play_move(&last, c)),
                 Leaf::See => self.see(&last, c),
+                Leaf::Discount => self.discounted(&last, c),
                 Leaf::Exchange => {
                     let after = judge::play_move(&last, c);
                     self.exchange(&after, c.to(), alpha - extra, best.min(beta - extra))
@@ -448,6 +472,19 @@ impl<'a> Lab<'a> {
         }
         let arrived = self.ev.worth(role, side, square);
         (standing - self.swap(pos, rest, square, !side, arrived)).max(0)
+    }
+
+    /// The leaf's score, from the engine's view, after `O`'s capture or promotion `c` in
+    /// `last` with the recapture discount: the arriving piece's worth regained when the
+    /// engine then attacks its square.
+    pub fn discounted(&self, last: &Chess, c: &Move) -> i32 {
+        let after = judge::play_move(last, c);
+        let mut value = self.material(&after);
+        if super::deep::recapturable(last, c) {
+            let role = c.promotion().unwrap_or(c.role());
+            value += self.ev.worth(role, last.turn(), c.to());
+        }
+        value
     }
 
     /// The leaf's score, from the engine's view, after `O`'s capture or promotion `c` in

@@ -244,8 +244,12 @@ fn after_reply(
     let (searched, captures_only, floor) = match d.third {
         _ if in_check => (moves.to_vec(), false, 0),
         Third::None => unreachable!("a third ply of two plies"),
+        Third::Captures if !took && d.quiet_captures => {
+            let below: Vec<Stages> = captures().iter().map(|_| parked(3)).collect();
+            return forked(2, fork_threads(next, true), 1, &below);
+        }
         Third::Captures if !took => return parked(2),
-        Third::Captures => (captures(), true, 1),
+        Third::Captures | Third::EveryCapture => (captures(), true, 1),
         Third::Full => (moves.to_vec(), false, 0),
         Third::Best(k) => (
             lab.ordered(next, moves).into_iter().take(k).collect(),
@@ -270,7 +274,7 @@ fn after_third(d: &Design, next: &Chess, t: &Move) -> Stages {
     }
     let captures: Vec<&Move> = replies.iter().filter(|m| is_noisy(m)).collect();
     let below: Vec<Stages> = match d.leaf {
-        Leaf::Capture | Leaf::See => captures.iter().map(|_| parked(4)).collect(),
+        Leaf::Capture | Leaf::See | Leaf::Discount => captures.iter().map(|_| parked(4)).collect(),
         Leaf::Exchange => captures
             .iter()
             .map(|c| exchange(&judge::play_move(&last, c), c.to(), 4))

@@ -28,7 +28,21 @@
 //!   The lab's design `deep,tables=bucketed,see=1,plies=2,qall=1`
 //!   ([`super::deep`]), but for the endgame term's king share (here at phase 2).
 //!
-//! `3ply-qe` and `2ply-see` score with PeSTO's tapered tables ([`super::pesto`]) blended once per
+//! - `3ply-see`: `3ply-qe`, but after a reply that captured nothing (or en passant) the
+//!   leaf of `2ply-see` (standing pat or the engine's captures and promotions with the
+//!   recapture discount, no answer below), and below a third-ply move each of the
+//!   opponent's captures and promotions scored with the discount from its side: its
+//!   arriving piece counted lost where the engine then attacks its square. The lab's
+//!   design `3ply-qe,disc,q2` ([`super::lab`]).
+//!
+//! - `3ply-see-check`: `3ply-see` with the check extension: after any reply that gives
+//!   check, the engine's every legal move searched as the third ply, without standing
+//!   pat; after a third-ply move that gives
+//!   check, the smallest over the opponent's every evasion of the position's standing
+//!   pat (material, tables, [`endgame_term`]), `-(MATE - 15)` when the evasion mates
+//!   the engine, 0 when it stalemates it. The lab's `3ply-qe,disc,check,q2`.
+//!
+//! `3ply-qe`, `2ply-see`, `3ply-see` and `3ply-see-check` score with PeSTO's tapered tables ([`super::pesto`]) blended once per
 //! search, at the middle of the root position's bucket of five phases (phase 0-4 at 2,
 //! 5-9 at 7, ..., 20-24 at 22); its endgame term cancels the attacking king's entry at
 //! phase 2 (the first bucket's). The other variants score with the simplified tables.
@@ -65,11 +79,18 @@ pub struct Spec {
     /// bucket ([`Spec::at`]); -1 until a root sets it.
     pub phase: i32,
     /// With `quiescence`: the capture search runs below every leaf where the engine can
-    /// move, not only after a reply that captured on its target square.
+    /// move, not only after a reply that captured on its target square (at depth 3,
+    /// below every reply that captured nothing: the others have the third ply).
     pub everywhere: bool,
     /// With `quiescence`: a capture or promotion whose target square the other side then
-    /// attacks ([`super::deep::recapturable`]) gains less the arriving piece's worth there.
+    /// attacks ([`super::deep::recapturable`]) gains less the arriving piece's worth there
+    /// (at depth 3 also the opponent's below the third ply).
     pub see: bool,
+    /// At depth 3, the check extension: after a reply that gives check, every legal
+    /// move of the engine instead of standing pat and its captures; after a third-ply
+    /// move that gives check, every evasion scored as it stands instead of the capture
+    /// search ([`after_third`]).
+    pub check: bool,
 }
 
 impl Spec {
@@ -86,6 +107,7 @@ impl Spec {
                 phase: -1,
                 everywhere: false,
                 see: false,
+                check: false,
             },
             "2ply-q" => Spec {
                 quiescence: true,
@@ -97,6 +119,7 @@ impl Spec {
                 phase: -1,
                 everywhere: false,
                 see: false,
+                check: false,
             },
             "2ply-qe" => Spec {
                 quiescence: true,
@@ -108,6 +131,7 @@ impl Spec {
                 phase: -1,
                 everywhere: false,
                 see: false,
+                check: false,
             },
             "3ply-qe" => Spec {
                 quiescence: true,
@@ -119,12 +143,22 @@ impl Spec {
                 phase: -1,
                 everywhere: false,
                 see: false,
+                check: false,
             },
             "2ply-see" => Spec {
                 depth: 2,
                 everywhere: true,
                 see: true,
                 ..Spec::of("3ply-qe")
+            },
+            "3ply-see" => Spec {
+                everywhere: true,
+                see: true,
+                ..Spec::of("3ply-qe")
+            },
+            "3ply-see-check" => Spec {
+                check: true,
+                ..Spec::of("3ply-see")
             },
             "3ply-qe-simplified" => Spec {
                 tapered: false,
@@ -329,6 +363,23 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
     if replies.is_empty() {
         return (if last.is_check() { mate_on_ply(3) } else { 0 }, 0);
     }
+    if spec.check && last.is_check() {
+        // Every evasion, scored as it stands; the engine mated on the fourth ply.
+        let worst = replies
+            .iter()
+            .map(|e| {
+                let answered = judge::play_move(&last, e);
+                if !answered.legal_moves().is_empty() {
+                    stand_pat(spec, &answered, engine)
+                } else if answered.is_check() {
+                    -mate_on_ply(4)
+                } else {
+                    0
+                }
+            })
+            .fold(i32::MAX, i32::min);
+        return (worst, replies.len() as u64);
+    }
     let extra = if spec.endgame {
         endgame_term(&last, engine, spec)
     } else {
@@ -341,7 +392,16 @@ pub fn after_third(spec: Spec, next: &Chess, third: &Move, engine: Color) -> (i3
     let noisy: Vec<&Move> = replies.iter().filter(|m| is_noisy(m)).collect();
     let worst = noisy
         .iter()
-        .map(|m| spec.score(&judge::play_move(&last, m), engine))
+        .map(|m| {
+            let value = spec.score(&judge::play_move(&last, m), engine);
+            if spec.see && super::deep::recapturable(&last, m) {
+                // The opponent's arriving piece counted lost.
+                let arrived = m.promotion().unwrap_or(m.role());
+                value + spec.worth(arrived, !engine, m.to())
+            } else {
+                value
+            }
+        })
         .fold(stand, i32::min);
     (worst + extra, noisy.len() as u64)
 }
@@ -367,11 +427,20 @@ pub fn after_reply3(spec: Spec, after: &Chess, reply: &Move, engine: Color) -> (
         return (if next.is_check() { -mate_on_ply(2) } else { 0 }, 0);
     }
     let mut nodes = 0;
-    let mut best = stand_pat(spec, &next, engine);
-    if !reply.is_capture() || reply.is_en_passant() {
+    let in_check = spec.check && next.is_check();
+    let mut best = if in_check {
+        i32::MIN
+    } else {
+        stand_pat(spec, &next, engine)
+    };
+    if (!reply.is_capture() || reply.is_en_passant()) && !in_check {
+        if spec.everywhere {
+            // `2ply-see`'s leaf: the engine's captures, no answer below them.
+            return leaf(spec, &next, engine);
+        }
         return (best, 0);
     }
-    for third in moves.iter().filter(|m| is_noisy(m)) {
+    for third in moves.iter().filter(|m| in_check || is_noisy(m)) {
         let (value, below) = after_third(spec, &next, third, engine);
         nodes += 1 + below;
         best = best.max(value);
@@ -474,14 +543,24 @@ pub fn best_move(name: &str, fen: &str) -> String {
     search(Spec::of(name), &judge::position(fen)).map_or_else(|| "(none)".to_string(), |s| s.best)
 }
 
-/// Panics unless, for every two of `names`, some position of [`VARIANT_FENS`] has
-/// different oracle moves.
+/// Positions that tell the three-ply variants with `2ply-see`'s leaf apart from the
+/// others and from each other (the check extension decides the first), beyond
+/// [`VARIANT_FENS`]: [`assert_they_tell_variants_apart`] looks at them too.
+pub const SEE_VARIANT_FENS: [&str; 3] = [
+    "2r3k1/8/1p4p1/3QBp1b/P2PrP1P/3K3R/8/1n3R1B b - - 0 52",
+    "8/5k1p/6r1/3N1p2/1P1b1P1P/2P3n1/P7/5K2 w - - 0 53",
+    "3k1b1r/rb2np1p/1Q2p1pN/p1p3BP/K1P1P3/P7/1P4PR/R4BN1 b - - 0 24",
+];
+
+/// Panics unless, for every two of `names`, some position of [`VARIANT_FENS`] or
+/// [`SEE_VARIANT_FENS`] has different oracle moves.
 pub fn assert_they_tell_variants_apart(names: &[&str]) {
     for (i, a) in names.iter().enumerate() {
         for b in &names[i + 1..] {
             assert!(
                 VARIANT_FENS
                     .iter()
+                    .chain(&SEE_VARIANT_FENS)
                     .any(|f| best_move(a, f) != best_move(b, f)),
                 "no position tells {a} from {b}"
             );
