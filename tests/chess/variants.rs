@@ -412,12 +412,7 @@ fn three_plies_on_bench_and_playout_shares() {
     let samples = playouts::positions(playouts::SEED, 1000);
     fens.extend(playouts::share(&samples, 6).into_iter().map(|s| s.fen));
     fens.extend(lone_king_placements(6, 9));
-    check_variant(
-        three_plies(),
-        ExecutorKind::Fast,
-        "bench and playout share",
-        &fens,
-    );
+    check_variant(three_plies(), ExecutorKind::Fast, "playout share", &fens);
 }
 
 #[test]
@@ -495,8 +490,8 @@ fn three_plies_see_on_known_bench_and_deciding_positions() {
         let best = |name| oracle_variants::search(Spec::of(name), &pos).map(|s| s.best);
         assert_ne!(best("3ply-see"), best("3ply-see-check"), "{fen}");
     }
-    // Those, the known positions and the mates in two on both executors; the bench and
-    // a playout share on the fast one.
+    // Those, the known positions and the mates in two on both executors; a playout share
+    // on the fast one (the bench positions, kiwipete's widest states, are the volume's).
     let deciding: Vec<String> = THIRD_DISCOUNT_DECIDES
         .iter()
         .chain(&QUIET_CAPTURES_DECIDE)
@@ -505,20 +500,17 @@ fn three_plies_see_on_known_bench_and_deciding_positions() {
         .chain(&MATES_IN_TWO)
         .map(|f| f.to_string())
         .collect();
-    let mut fens = bench_fens();
     let samples = playouts::positions(playouts::SEED ^ 3, 1000);
-    fens.extend(playouts::share(&samples, 4).into_iter().map(|s| s.fen));
+    let mut fens: Vec<String> = playouts::share(&samples, 4)
+        .into_iter()
+        .map(|s| s.fen)
+        .collect();
     fens.extend(lone_king_placements(3, 10));
     for variant in three_plies_see() {
         for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
             check_variant(variant, executor, "known and deciding positions", &deciding);
         }
-        check_variant(
-            variant,
-            ExecutorKind::Fast,
-            "bench and playout share",
-            &fens,
-        );
+        check_variant(variant, ExecutorKind::Fast, "playout share", &fens);
     }
 }
 
@@ -532,9 +524,10 @@ fn three_plies_see_playout_positions_full() {
         .collect();
     fens.extend(endings().iter().map(|f| f.to_string()));
     fens.extend(lone_king_placements(60, 11));
+    fens.extend(bench_fens());
     let share: Vec<String> = fens.iter().step_by(10).cloned().collect();
     for variant in three_plies_see() {
-        let what = "300 playout positions, endings and placements";
+        let what = "300 playout positions, endings, placements and the bench";
         check_variant(variant, ExecutorKind::Fast, what, &fens);
         check_variant(variant, ExecutorKind::Reference, "a tenth of them", &share);
     }
