@@ -1,6 +1,6 @@
 //! The UCI binary over long and loaded sessions (ignored volumes, run by
-//! `scripts/verify-full.sh engine/uci_volumes`; not yet in CI's `scripts/ci-volumes.sh`,
-//! since the memory criterion does not hold yet):
+//! `scripts/verify-full.sh engine/uci_volumes`; not in CI's `scripts/ci-volumes.sh`,
+//! whose time is spent: about ten minutes more):
 //!
 //! - fast games (2+0 and 1+0.01) against Stockfish at Skill Level 0 through python-chess
 //!   (`tests/engine/uci_match.py`, wall-clock clocks) while two busy loops take the
