@@ -518,7 +518,7 @@ fn three_plies_see_on_known_bench_and_deciding_positions() {
 #[ignore = "volume: cargo test --release --test chess -- variants:: --ignored"]
 fn three_plies_see_playout_positions_full() {
     let samples = playouts::positions(playouts::SEED + 3, 1000);
-    let mut fens: Vec<String> = playouts::share(&samples, 300)
+    let mut fens: Vec<String> = playouts::share(&samples, 120)
         .into_iter()
         .map(|s| s.fen)
         .collect();
@@ -527,7 +527,7 @@ fn three_plies_see_playout_positions_full() {
     fens.extend(bench_fens());
     let share: Vec<String> = fens.iter().step_by(10).cloned().collect();
     for variant in three_plies_see() {
-        let what = "300 playout positions, endings, placements and the bench";
+        let what = "120 playout positions, endings, placements and the bench";
         check_variant(variant, ExecutorKind::Fast, what, &fens);
         check_variant(variant, ExecutorKind::Reference, "a tenth of them", &share);
     }
