@@ -51,7 +51,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let board = program("board");
     let play = program(variant.program(Output::Play));
-    let mut text = board.run(&format!("engine: {engine_side}\n{fen}\n"));
+    let mut text = board
+        .run(&format!("engine: {engine_side}\n{fen}\n"))
+        .unwrap_or_else(|e| panic!("{fen}: {e}"));
     let mut judge = random_input::play::Judge::new(&text).unwrap_or_else(|e| panic!("{fen}: {e}"));
     for _ in 0..MAX_LINES {
         if bytes.is_empty() || text.ends_with("Game over.\n") {
@@ -66,7 +68,9 @@ fuzz_target!(|data: &[u8]| {
         if matches!(typed.as_str(), "quit" | "exit") {
             break;
         }
-        text = play.run(&format!("{text}{typed}\n"));
+        text = play
+            .run(&format!("{text}{typed}\n"))
+            .unwrap_or_else(|e| panic!("{fen}: {e}"));
         if let Err(e) = judge.after(&typed, &text) {
             panic!("{} from {fen}: {e}\n{text}", variant.name());
         }

@@ -56,7 +56,9 @@ fn setup() -> &'static Setup {
     SETUP.get_or_init(|| {
         let program = engine::compile_valid(PROGRAM, &options()).expect("legal-moves compiles");
         let other = engine::compile_valid(OTHER, &options()).expect("apply-move compiles");
-        let answer = Reference::new(program.clone()).run(STATE);
+        let answer = Reference::new(program.clone())
+            .run(STATE)
+            .expect("a registered program stays under the state limit");
         let dir = fresh_dir();
         let cache = ProgramCache::new(&dir, "fuzz");
         let read = |path: &Path| std::fs::read(path).expect("a fresh cache file");
@@ -90,7 +92,9 @@ fn load_and_check(cache: &ProgramCache, setup: &Setup) -> Result<(), String> {
             return Err(format!("the template of rule {index} differs"));
         }
     }
-    let answer = Fast::new(program).run(STATE);
+    let answer = Fast::new(program)
+        .run(STATE)
+        .map_err(|e| format!("with the remembered parses the run stops: {e}"))?;
     if answer != setup.answer {
         return Err(format!(
             "with the remembered parses the answer differs: {answer:?}"

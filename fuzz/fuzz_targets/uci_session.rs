@@ -12,12 +12,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use regex_chess_engine::Search;
-use regex_chess_engine::runner::RulesInput;
-use regex_chess_machine::exec::Choice;
 use regex_chess_chess::notation::fen::Fen;
 use regex_chess_chess::notation::uci::UciMove;
+use regex_chess_engine::Search;
+use regex_chess_engine::runner::RulesInput;
 use regex_chess_engine::uci::{Engine, EngineError, RulesEngine, Session, Thought};
+use regex_chess_machine::exec::Choice;
 
 use regex_chess_testkit::random_input;
 
@@ -77,8 +77,9 @@ fuzz_target!(|data: &[u8]| {
     let mut bytes = random_input::Bytes::new(data);
     let mut session = Session::new(engine);
     let mut judge = random_input::uci::Judge::new();
-    let fail =
-        |judge: &random_input::uci::Judge, e: String| -> ! { panic!("{e}\nafter: {}", judge.recent()) };
+    let fail = |judge: &random_input::uci::Judge, e: String| -> ! {
+        panic!("{e}\nafter: {}", judge.recent())
+    };
     for _ in 0..MAX_LINES {
         if bytes.is_empty() || session.is_done() {
             break;
