@@ -337,25 +337,31 @@ fn every_kind_of_score_on_both_executors() {
     }
 }
 
-#[test]
-fn the_recapture_discount_and_the_capture_search_everywhere_decide() {
-    let with = Spec::of("2ply-see");
+/// The oracle of `variant` without the recapture discount plays another move on each of
+/// `discount_fens`, and without the capture search below quiet replies on each of
+/// `everywhere_fens`: each share of the design decides somewhere.
+fn shares_decide(variant: &str, discount_fens: &[&str], everywhere_fens: &[&str]) {
+    let with = Spec::of(variant);
+    let without_discount = Spec { see: false, ..with };
+    let without_everywhere = Spec {
+        everywhere: false,
+        ..with
+    };
     for (fens, without) in [
-        (SEE_DECIDES, Spec { see: false, ..with }),
-        (
-            EVERYWHERE_DECIDES,
-            Spec {
-                everywhere: false,
-                ..with
-            },
-        ),
+        (discount_fens, without_discount),
+        (everywhere_fens, without_everywhere),
     ] {
         for fen in fens {
             let pos = judge::position(fen);
             let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
-            assert_ne!(best(with), best(without), "{fen}");
+            assert_ne!(best(with), best(without), "{variant} {fen}");
         }
     }
+}
+
+#[test]
+fn the_recapture_discount_and_the_capture_search_everywhere_decide() {
+    shares_decide("2ply-see", &SEE_DECIDES, &EVERYWHERE_DECIDES);
     let fens: Vec<String> = SEE_DECIDES
         .iter()
         .chain(&EVERYWHERE_DECIDES)
@@ -468,23 +474,7 @@ const QUIET_CAPTURES_DECIDE: [&str; 2] = [
 #[test]
 fn three_plies_see_on_known_bench_and_deciding_positions() {
     // The oracle without each share plays another move in the deciding positions.
-    let with = Spec::of("3ply-see");
-    for (fens, without) in [
-        (THIRD_DISCOUNT_DECIDES, Spec { see: false, ..with }),
-        (
-            QUIET_CAPTURES_DECIDE,
-            Spec {
-                everywhere: false,
-                ..with
-            },
-        ),
-    ] {
-        for fen in fens {
-            let pos = judge::position(fen);
-            let best = |spec| oracle_variants::search(spec, &pos).map(|s| s.best);
-            assert_ne!(best(with), best(without), "{fen}");
-        }
-    }
+    shares_decide("3ply-see", &THIRD_DISCOUNT_DECIDES, &QUIET_CAPTURES_DECIDE);
     for fen in CHECK_EXTENSION_DECIDES {
         let pos = judge::position(fen);
         let best = |name| oracle_variants::search(Spec::of(name), &pos).map(|s| s.best);
