@@ -399,6 +399,29 @@ fn ranges(n: usize) -> [Range<usize>; 7] {
     ]
 }
 
+/// A run observed by an observer that says it reads no states must end as `want` and
+/// report the steps `expected` (the reference's) all the same.
+fn compare_unhinted(
+    reference: &Reference,
+    fast: &Fast,
+    state: &str,
+    want: &End,
+    expected: &[Step],
+) -> Result<(), String> {
+    let what = "run_observed by an observer that says it reads no states";
+    let mut unhinted = Steps {
+        hint_no_reads: true,
+        ..Steps::default()
+    };
+    if fast.run_observed(state, &mut unhinted) != *want {
+        return Err(format!(
+            "final states differ ({what})\n{}",
+            divergence_report(reference, fast, state)
+        ));
+    }
+    compare_steps(fast, digest(state), &unhinted.steps, expected, what)
+}
+
 fn compare_with(expected: &Expected<'_>, fast: &Fast) -> Result<(), String> {
     let Expected {
         reference,
@@ -444,15 +467,7 @@ fn compare_with(expected: &Expected<'_>, fast: &Fast) -> Result<(), String> {
         &expected.steps,
         "run_observed",
     )?;
-    let mut unhinted = Steps {
-        hint_no_reads: true,
-        ..Steps::default()
-    };
-    if fast.run_observed(state, &mut unhinted) != want {
-        return differ("run_observed by an observer that says it reads no states");
-    }
-    let what = "run_observed by an observer that says it reads no states";
-    compare_steps(fast, start, &unhinted.steps, &expected.steps, what)?;
+    compare_unhinted(reference, fast, state, &want, &expected.steps)?;
 
     let mut want_stats = RunStats::default();
     for step in &expected.steps {
@@ -565,15 +580,7 @@ pub fn compare_one_way(
             _ => return differ("run_with_stats"),
         },
         1 => {
-            let mut unhinted = Steps {
-                hint_no_reads: true,
-                ..Steps::default()
-            };
-            if fast.run_observed(state, &mut unhinted) != want {
-                return differ("run_observed by an observer that says it reads no states");
-            }
-            let what = "run_observed by an observer that says it reads no states";
-            compare_steps(fast, start, &unhinted.steps, &ours.steps, what)?;
+            compare_unhinted(reference, fast, state, &want, &ours.steps)?;
         }
         2 => {
             let middle = n / 2;
