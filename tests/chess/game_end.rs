@@ -13,11 +13,15 @@
 //!   position after its move (`insufficient-material` exactly when shakmaty says so).
 //!
 //! Each class also states FIDE's verdict, and shakmaty must agree with it, so the judge
-//! is checked too. CI runs three placements a class and colour; the volume (`cargo test
-//! --release --test chess -- game_end:: --ignored`) runs forty.
+//! is checked too. Plain `cargo test` runs three placements a class and colour with a
+//! search variant of each family ([`volume::searches_per_family`]); an `#[ignore]`d
+//! volume the same placements with the other variants' `move` programs (CI runs it in
+//! release, `scripts/ci-volumes.sh`); the full volume (`cargo test --release --test chess
+//! -- game_end:: --ignored`) forty with every variant.
 
 use regex_chess_testkit::oracle;
 use regex_chess_testkit::play_text;
+use regex_chess_testkit::volume;
 
 use oracle::playouts::SplitMix64;
 use oracle::{judge, parallel};
@@ -228,8 +232,8 @@ fn placements(class: &Class, count: usize, seed: u64) -> Vec<String> {
     fens
 }
 
-/// The programs judged: `board` and `play` (the 2-ply search's), and every variant's move
-/// program.
+/// The programs judged: `board` and `play` (the 2-ply search's), and some variants' move
+/// programs.
 struct Programs {
     board: Box<dyn Executor>,
     play: Box<dyn Executor>,
@@ -237,7 +241,7 @@ struct Programs {
 }
 
 impl Programs {
-    fn new() -> Programs {
+    fn new(searches: Vec<Search>) -> Programs {
         let build = |name: &str| {
             ExecutorKind::Fast
                 .build(engine::program(name).unwrap_or_else(|e| panic!("{name}: {e}")))
@@ -245,7 +249,7 @@ impl Programs {
         Programs {
             board: build("board"),
             play: build(Search::TwoPly.program(Output::Play)),
-            moves: Search::ALL
+            moves: searches
                 .into_iter()
                 .map(|v| {
                     let picker = MovePicker::of(v, Output::Move, ExecutorKind::Fast)
@@ -320,7 +324,8 @@ fn check_play(programs: &Programs, fen: &str, pos: &Chess, rng: &mut SplitMix64)
         .then(|| format!("play {fen} {typed} {san}: announces {got:?}, shakmaty {want:?}"))
 }
 
-/// Every variant's status after its move on `fen`, against the statuses shakmaty allows.
+/// Each judged variant's status after its move on `fen`, against the statuses shakmaty
+/// allows.
 fn check_moves(programs: &Programs, fen: &str, pos: &Chess) -> Option<String> {
     let parsed = match oracle::answer::engine_fen(fen) {
         Ok(parsed) => parsed,
@@ -356,9 +361,10 @@ fn check_moves(programs: &Programs, fen: &str, pos: &Chess) -> Option<String> {
     None
 }
 
-/// Checks `count` placements of every class and colour.
-fn check_classes(count: usize, seed: u64) {
-    let programs = Programs::new();
+/// Checks `count` placements of every class and colour with `searches`' move programs,
+/// and with the `board` and `play` programs when `boards` is set.
+fn check_classes(count: usize, seed: u64, searches: Vec<Search>, boards: bool) {
+    let programs = Programs::new(searches);
     for class in &CLASSES {
         let fens = placements(class, count, seed);
         for fen in &fens {
@@ -373,9 +379,12 @@ fn check_classes(count: usize, seed: u64) {
         let failures = parallel::failures(&fens, |fen| {
             let pos = judge::position(fen);
             let mut rng = SplitMix64::new(seed ^ fen.len() as u64);
-            check_board(programs.board.as_ref(), fen, &pos)
-                .or_else(|| check_play(&programs, fen, &pos, &mut rng))
-                .or_else(|| check_moves(&programs, fen, &pos))
+            let shown = match boards {
+                true => check_board(programs.board.as_ref(), fen, &pos)
+                    .or_else(|| check_play(&programs, fen, &pos, &mut rng)),
+                false => None,
+            };
+            shown.or_else(|| check_moves(&programs, fen, &pos))
         });
         parallel::assert_none(class.name, fens.len(), &failures);
     }
@@ -383,13 +392,21 @@ fn check_classes(count: usize, seed: u64) {
 
 #[test]
 fn the_material_fide_names_ends_the_game_as_shakmaty_says() {
-    check_classes(3, 0x6a3e_0001);
+    check_classes(3, 0x6a3e_0001, volume::searches_per_family(), true);
+}
+
+/// The share's placements with the other variants' `move` programs: with the share,
+/// every variant on them (CI's release volumes).
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- game_end:: --ignored"]
+fn the_other_searches_end_the_game_as_shakmaty_says() {
+    check_classes(3, 0x6a3e_0001, volume::other_searches(), false);
 }
 
 #[test]
 #[ignore = "volume: cargo test --release --test chess -- game_end:: --ignored"]
 fn the_material_fide_names_ends_the_game_as_shakmaty_says_full() {
-    check_classes(40, 0x6a3e_0002);
+    check_classes(40, 0x6a3e_0002, Search::ALL.to_vec(), true);
 }
 
 /// The judge is not idle: a stand-in `board` program that announces the wrong end (a

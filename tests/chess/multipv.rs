@@ -6,9 +6,12 @@
 //!
 //! The fast executor runs the known positions, the bench suite and a share of playout
 //! positions; the reference executor runs a few positions with few moves, and its output
-//! must equal the fast one's.
+//! must equal the fast one's. Plain `cargo test` judges one variant of each family
+//! ([`volume::searches_per_family`]); the `#[ignore]`d volumes judge the other variants
+//! the same way (`cargo test --release --test chess -- multipv:: --ignored`, run by
+//! `scripts/ci-volumes.sh`).
 
-use regex_chess_testkit::oracle;
+use regex_chess_testkit::{oracle, volume};
 
 use oracle::variants::{self as oracle_variants, Spec};
 use oracle::{judge, parallel, perft, playouts};
@@ -170,28 +173,52 @@ const KNOWN: [&str; 7] = [
     "7k/8/6K1/8/8/8/8/6Q1 b - - 0 1",
 ];
 
-#[test]
-fn the_fast_executor_ranks_as_the_oracle() {
+/// `variants`' ranking programs on the fast executor, on the known positions, the bench
+/// suite and a share of playout positions, against the oracle.
+fn fast_ranks_as_the_oracle(variants: impl IntoIterator<Item = Search>) {
     let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
     fens.extend(perft::suite_fens("bench.txt"));
     let samples = playouts::positions(playouts::SEED, 1000);
     fens.extend(playouts::share(&samples, 12).into_iter().map(|s| s.fen));
-    for variant in Search::ALL {
+    for variant in variants {
         let pair = Pair::new(variant, ExecutorKind::Fast);
         let failures = parallel::failures(&fens, |f| check(variant, &pair, None, f));
         parallel::assert_none(variant.program(Output::Ranked), fens.len(), &failures);
     }
 }
 
-#[test]
-fn the_reference_executor_ranks_as_the_fast_one() {
+/// `variants`' ranking programs on the reference executor, on the known positions,
+/// against the fast executor's output and the oracle.
+fn reference_ranks_as_the_fast_one(variants: impl IntoIterator<Item = Search>) {
     let fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
-    for variant in Search::ALL {
+    for variant in variants {
         let fast = Pair::new(variant, ExecutorKind::Fast);
         let reference = Pair::new(variant, ExecutorKind::Reference);
         let failures = parallel::failures(&fens, |f| check(variant, &fast, Some(&reference), f));
         parallel::assert_none(variant.program(Output::Ranked), fens.len(), &failures);
     }
+}
+
+#[test]
+fn the_fast_executor_ranks_as_the_oracle() {
+    fast_ranks_as_the_oracle(volume::searches_per_family());
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- multipv:: --ignored"]
+fn the_fast_executor_ranks_as_the_oracle_with_the_other_searches() {
+    fast_ranks_as_the_oracle(volume::other_searches());
+}
+
+#[test]
+fn the_reference_executor_ranks_as_the_fast_one() {
+    reference_ranks_as_the_fast_one(volume::searches_per_family());
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- multipv:: --ignored"]
+fn the_reference_executor_ranks_as_the_fast_one_with_the_other_searches() {
+    reference_ranks_as_the_fast_one(volume::other_searches());
 }
 
 #[test]

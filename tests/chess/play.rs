@@ -3,13 +3,18 @@
 //! mistakes, and every engine move, every position shown and every end-of-game verdict
 //! compared with shakmaty's. CI plays a few short games and near-end positions; the full
 //! volume (200 games, both colours: openings for 6 moves, endgames for 30) runs with `cargo test --release -- --ignored`.
-//! A last test drives the `regex-chess play` binary through standard input.
+//! The other search variants' `play` programs play the short games too, and the binary
+//! plays each variant's move: a variant of each family in plain `cargo test`
+//! ([`volume::searches_per_family`]), the others in `#[ignore]`d volumes that CI runs in
+//! release (`scripts/ci-volumes.sh`). A last test drives the `regex-chess play` binary
+//! through standard input.
 
 use play_text::{field, message, shown_fen};
 use regex_chess_testkit::play_text;
 
 use regex_chess_testkit::binary;
 use regex_chess_testkit::oracle;
+use regex_chess_testkit::volume;
 
 use oracle::history::{self as oracle_history, Input};
 use oracle::variants::{Spec, VARIANT_FENS, best_move as oracle_move};
@@ -400,10 +405,10 @@ fn random_games_ci_share() {
     }
 }
 
-/// The same games with the other variants' `play` programs, judged by their oracles.
-#[test]
-fn random_games_of_every_search_variant_ci_share() {
-    for variant in &regex_chess_engine::Search::ALL[1..] {
+/// The same games with `variants`' `play` programs (but `2ply`'s, which the games above
+/// play), judged by their oracles.
+fn random_games_of(variants: Vec<Search>) {
+    for variant in variants.into_iter().filter(|v| *v != Search::TwoPly) {
         let rules = Rules::with_search(variant.name());
         for (i, (fen, engine)) in CI_STARTS.iter().enumerate() {
             play_game(&rules, fen, *engine, 17 + i as u64, 3);
@@ -411,6 +416,19 @@ fn random_games_of_every_search_variant_ci_share() {
         // A lone-king ending, where `2ply-qe`'s endgame term decides.
         play_game(&rules, "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Color::White, 5, 4);
     }
+}
+
+/// The games with a variant of each family ([`volume::searches_per_family`]).
+#[test]
+fn random_games_of_a_search_of_each_family_ci_share() {
+    random_games_of(volume::searches_per_family());
+}
+
+/// The games with the other variants: with the share above, every variant.
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- play:: --ignored"]
+fn random_games_of_the_other_searches() {
+    random_games_of(volume::other_searches());
 }
 
 #[test]
@@ -461,7 +479,10 @@ fn run_binary(args: &[&str], input: &[u8]) -> Output {
 
 #[test]
 fn the_binary_plays_through_stdin() {
-    let out = run_binary(&["play", "--engine-color", "black"], b"e2e5\ne2e4\n");
+    let out = run_binary(
+        &["play", "--search", "2ply-see", "--engine-color", "black"],
+        b"e2e5\ne2e4\n",
+    );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Illegal move e2e5, try again"), "{text}");
@@ -492,7 +513,7 @@ fn the_binary_plays_through_stdin() {
 
 #[test]
 fn a_line_that_is_not_utf8_is_a_message() {
-    let out = run_binary(&["play"], b"\xff\xfe\ne4\n");
+    let out = run_binary(&["play", "--search", "2ply-see"], b"\xff\xfe\ne4\n");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("not UTF-8"), "{text}");
@@ -502,20 +523,17 @@ fn a_line_that_is_not_utf8_is_a_message() {
 #[test]
 fn quit_ends_the_game_at_once() {
     // Nothing after `quit` may be played.
-    let out = run_binary(&["play"], b"quit\ne2e4\n");
+    let out = run_binary(&["play", "--search", "2ply-see"], b"quit\ne2e4\n");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches("Your move: ").count(), 1, "{text}");
     assert!(!text.contains("Black plays"), "{text}");
 }
 
-#[test]
-fn the_binary_plays_each_search_variant_as_its_oracle() {
-    let names: Vec<&str> = regex_chess_engine::Search::ALL
-        .iter()
-        .map(|v| v.name())
-        .collect();
-    oracle::variants::assert_they_tell_variants_apart(&names);
+/// `play --search NAME` for each of `variants` on the positions that tell the variants
+/// apart: the reply is the one NAME's oracle plays.
+fn the_binary_plays_as_the_oracle(variants: Vec<Search>) {
+    let names: Vec<&str> = variants.iter().map(|v| v.name()).collect();
     for name in &names {
         for fen in VARIANT_FENS {
             let pos = position(fen);
@@ -549,6 +567,21 @@ fn the_binary_plays_each_search_variant_as_its_oracle() {
             );
         }
     }
+}
+
+#[test]
+fn the_binary_plays_a_search_of_each_family_as_its_oracle() {
+    // The positions tell every registered variant apart (so that each of them, here or
+    // in the volume, is judged on a move of its own).
+    let names: Vec<&str> = Search::ALL.iter().map(|v| v.name()).collect();
+    oracle::variants::assert_they_tell_variants_apart(&names);
+    the_binary_plays_as_the_oracle(volume::searches_per_family());
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- play:: --ignored"]
+fn the_binary_plays_the_other_searches_as_their_oracles() {
+    the_binary_plays_as_the_oracle(volume::other_searches());
 }
 
 #[test]

@@ -15,8 +15,14 @@
 //! changes the move on both executors, the bench positions and small playout and
 //! lone-king shares on the fast one (CI); 500 playout positions on the fast executor and
 //! 50 of them on the reference one (the volume).
+//!
+//! Plain `cargo test` runs the shares of the 2-ply variants and the scores of every kind
+//! with a variant of each family ([`volume::searches_per_family`]); `#[ignore]`d volumes
+//! of the same size run the other variants there (CI runs them in release,
+//! `scripts/ci-volumes.sh`, with the volumes above).
 
 use regex_chess_testkit::oracle;
+use regex_chess_testkit::volume;
 
 use oracle::answer::check;
 use oracle::variants::{self as oracle_variants, Spec};
@@ -108,12 +114,22 @@ fn check_variant(variant: Search, executor: ExecutorKind, what: &str, fens: &[St
     parallel::assert_none(&what, fens.len(), &failures);
 }
 
-/// Checks `fens` with every 2-ply variant on the fast executor (the 3-ply one, ~35
-/// times the work, has tests of its own below; `2ply-see` is one of them).
-fn check_all(what: &str, fens: &[String]) {
-    for variant in Search::ALL.into_iter().filter(|v| v.depth() == 2) {
+/// Checks `fens` with the 2-ply variants among `variants` on the fast executor (the
+/// 3-ply ones, ~35 times the work, have tests of their own below).
+fn check_two_plies(variants: Vec<Search>, what: &str, fens: &[String]) {
+    for variant in variants.into_iter().filter(|v| v.depth() == 2) {
         check_variant(variant, ExecutorKind::Fast, what, fens);
     }
+}
+
+/// Checks `fens` with every 2-ply variant on the fast executor (the volumes).
+fn check_all(what: &str, fens: &[String]) {
+    check_two_plies(Search::ALL.to_vec(), what, fens);
+}
+
+/// Checks `fens` with the 2-ply variants of a family's share (plain `cargo test`).
+fn check_share(what: &str, fens: &[String]) {
+    check_two_plies(volume::searches_per_family(), what, fens);
 }
 
 /// The 3-ply variant.
@@ -121,17 +137,35 @@ fn three_plies() -> Search {
     "3ply-qe".parse::<Search>().expect("registered")
 }
 
-#[test]
-fn known_and_bench_positions() {
+fn known_and_bench() -> Vec<String> {
     let mut fens: Vec<String> = KNOWN.iter().map(|f| f.to_string()).collect();
     fens.extend(bench_fens());
-    check_all("known and bench positions", &fens);
+    fens
+}
+
+#[test]
+fn known_and_bench_positions() {
+    check_share("known and bench positions", &known_and_bench());
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- variants:: --ignored"]
+fn known_and_bench_positions_with_the_other_searches() {
+    let fens = known_and_bench();
+    check_two_plies(volume::other_searches(), "known and bench positions", &fens);
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- variants:: --ignored"]
+fn lone_king_endings_with_the_other_searches() {
+    let fens: Vec<String> = endings().iter().map(|f| f.to_string()).collect();
+    check_two_plies(volume::other_searches(), "lone-king endings", &fens);
 }
 
 #[test]
 fn lone_king_endings() {
     let fens: Vec<String> = endings().iter().map(|f| f.to_string()).collect();
-    check_all("lone-king endings", &fens);
+    check_share("lone-king endings", &fens);
     // The term is not idle: it changes the oracle's move in some of them.
     let best = |name: &str, fen: &str| {
         oracle_variants::search(Spec::of(name), &judge::position(fen)).map(|s| s.best)
@@ -248,7 +282,7 @@ fn lone_king_placements(count: usize, seed: u64) -> Vec<String> {
 
 #[test]
 fn lone_king_placements_ci_share() {
-    check_all("lone-king placements", &lone_king_placements(12, 7));
+    check_share("lone-king placements", &lone_king_placements(12, 7));
 }
 
 #[test]
@@ -264,7 +298,7 @@ fn playout_positions_ci_share() {
         .into_iter()
         .map(|s| s.fen)
         .collect();
-    check_all("playout share", &fens);
+    check_share("playout share", &fens);
 }
 
 #[test]
@@ -309,14 +343,25 @@ const EVERYWHERE_DECIDES: [&str; 2] = [
     "8/8/3p4/6P1/3K2B1/6k1/8/4q3 b - - 7 14",
 ];
 
-#[test]
-fn every_kind_of_score_on_both_executors() {
+/// `variants` on the positions of every kind of score, on both executors.
+fn every_kind_of_score(variants: Vec<Search>) {
     let fens: Vec<String> = SCORE_KINDS.iter().map(|f| f.to_string()).collect();
-    for variant in Search::ALL {
+    for variant in variants {
         for executor in [ExecutorKind::Fast, ExecutorKind::Reference] {
             check_variant(variant, executor, "every kind of score", &fens);
         }
     }
+}
+
+#[test]
+#[ignore = "volume: cargo test --release --test chess -- variants:: --ignored"]
+fn every_kind_of_score_with_the_other_searches() {
+    every_kind_of_score(volume::other_searches());
+}
+
+#[test]
+fn every_kind_of_score_on_both_executors() {
+    every_kind_of_score(volume::searches_per_family());
     // The kinds are there: the oracle of `2ply-see` scores mates on both plies and
     // stalemates; `3ply-qe`'s mates on the second ply are its own.
     let scores: Vec<i32> = SCORE_KINDS

@@ -146,7 +146,7 @@ fn an_unwritable_cache_still_answers() {
 #[test]
 fn play_draws_the_same_boards_cold_and_cached() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["play", "--fen", KIWIPETE];
+    let args = ["play", "--search", "2ply-see", "--fen", KIWIPETE];
     let (cold, stderr) = success(regex_chess(&args, dir.path(), &[], "e1g1\nquit\n"));
     assert!(stderr.is_empty(), "{stderr}");
     assert_eq!(
@@ -157,7 +157,14 @@ fn play_draws_the_same_boards_cold_and_cached() {
     let (warm, stderr) = success(regex_chess(&args, dir.path(), &[], "e1g1\nquit\n"));
     assert_eq!((warm.as_str(), stderr.as_str()), (cold.as_str(), ""));
     let (off, _) = success(regex_chess(
-        &["--no-cache", "play", "--fen", KIWIPETE],
+        &[
+            "--no-cache",
+            "play",
+            "--search",
+            "2ply-see",
+            "--fen",
+            KIWIPETE,
+        ],
         dir.path(),
         &[],
         "e1g1\nquit\n",

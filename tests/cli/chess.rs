@@ -238,7 +238,15 @@ fn two_cores_answer_as_one() {
         assert_eq!(one.lines().count(), 7, "{one:?}");
         assert_eq!(on("2", &args, None), one, "{search}");
     }
-    let play = ["play", "--fen", fen, "--engine-color", "white"];
+    let play = [
+        "play",
+        "--search",
+        "2ply-see",
+        "--fen",
+        fen,
+        "--engine-color",
+        "white",
+    ];
     let one = on("1", &play, Some("Kd8\nO-O-O\nquit\n"));
     assert!(one.contains("White plays"), "{one:?}");
     assert_eq!(on("2", &play, Some("Kd8\nO-O-O\nquit\n")), one);
@@ -249,6 +257,8 @@ fn two_cores_answer_as_one() {
         let file_arg = file.to_str().unwrap();
         let args = [
             "match",
+            "--search",
+            "2ply-see",
             "--opponent",
             "random",
             "--games",

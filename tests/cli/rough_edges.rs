@@ -158,7 +158,7 @@ fn a_closed_pipe_ends_the_command_quietly() {
 #[test]
 fn a_long_typed_line_is_echoed_clipped() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .arg("play")
+        .args(["play", "--search", "2ply-see"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

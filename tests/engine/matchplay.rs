@@ -372,6 +372,8 @@ fn the_match_command_plays_the_rules() {
     let pgn_path = dir.path().join("games.pgn");
     let out = regex_chess(&[
         "match",
+        "--search",
+        "2ply-see",
         "--opponent",
         "random",
         "--games",
@@ -401,9 +403,9 @@ fn the_match_command_plays_the_rules() {
     let text = std::fs::read_to_string(&pgn_path).unwrap();
     let games = parse_pgn(&text);
     assert_eq!(games.len(), 2);
-    // Every move the engine played is the one its search's contract defines: without
-    // `--search`, the default playing variant's.
-    let spec = oracle::variants::Spec::of(regex_chess_engine::Search::default_play().name());
+    // Every move the engine played is the one its search's contract defines (`2ply-see`,
+    // named: the default playing variant may be a costlier one).
+    let spec = oracle::variants::Spec::of("2ply-see");
     let mut checked = 0;
     for (tags, moves, _) in &games {
         let tag = |name: &str| &tags.iter().find(|(n, _)| n == name).unwrap().1;

@@ -8,6 +8,7 @@
 
 use regex_chess_testkit::fake_engine;
 use regex_chess_testkit::oracle;
+use regex_chess_testkit::volume;
 
 use oracle::variants::{VARIANT_FENS, best_move as oracle_move};
 
@@ -118,6 +119,8 @@ fn a_gui_style_session_through_the_binary() {
 
 /// `go` answers with the move the search contract defines (the oracle's search), on a
 /// share of the playout positions: `position fen ...` then `go`, one session for all.
+/// The first two are a plain `go` (the default variant, whichever it is); the others `go
+/// depth 2`, the strongest two-ply variant, so that a costlier default adds little.
 #[test]
 fn go_picks_the_move_the_search_defines() {
     let samples = oracle::playouts::share(
@@ -125,8 +128,9 @@ fn go_picks_the_move_the_search_defines() {
         24,
     );
     let mut script = String::from("uci\nisready\n");
-    for sample in &samples {
-        script.push_str(&format!("position fen {}\ngo\n", sample.fen));
+    for (i, sample) in samples.iter().enumerate() {
+        let go = if i < 2 { "go" } else { "go depth 2" };
+        script.push_str(&format!("position fen {}\n{go}\n", sample.fen));
     }
     script.push_str("quit\n");
     let out = uci_session(script);
@@ -157,11 +161,9 @@ fn go_picks_the_move_the_search_defines() {
 }
 
 /// `uci --search NAME` plays that variant's move whatever the limits (a depth, a move
-/// time, none), and the `Search` option switches it within a session.
-#[test]
-fn uci_search_fixes_the_variant_through_the_binary() {
-    let names: Vec<&str> = regex_chess_engine::Search::names();
-    oracle::variants::assert_they_tell_variants_apart(&names);
+/// time, none), for each variant of `variants`.
+fn uci_search_fixes(variants: Vec<regex_chess_engine::Search>) {
+    let names: Vec<&str> = variants.iter().map(|v| v.name()).collect();
     let limits = [
         "go depth 1",
         "go movetime 1",
@@ -193,6 +195,24 @@ fn uci_search_fixes_the_variant_through_the_binary() {
         let want: Vec<String> = VARIANT_FENS.iter().map(|f| oracle_move(name, f)).collect();
         assert_eq!(answers, want, "uci --search {name}");
     }
+}
+
+/// `uci --search NAME` with the other variants than the test below: with it, every
+/// variant (CI's release volumes).
+#[test]
+#[ignore = "volume: cargo test --release --test engine -- uci:: --ignored"]
+fn uci_search_fixes_the_other_searches_through_the_binary() {
+    uci_search_fixes(volume::other_searches());
+}
+
+/// `uci --search NAME` plays that variant's move whatever the limits (a depth, a move
+/// time, none), with a variant of each family; and the `Search` option switches it
+/// within a session.
+#[test]
+fn uci_search_fixes_the_variant_through_the_binary() {
+    let names: Vec<&str> = regex_chess_engine::Search::names();
+    oracle::variants::assert_they_tell_variants_apart(&names);
+    uci_search_fixes(volume::searches_per_family());
     // The option within a session: a variant, then `auto` again.
     let (fen, other) = (VARIANT_FENS[1], "2ply-qe");
     let script = format!(
@@ -558,7 +578,9 @@ fn a_held_search_answers_once_for_its_position_through_the_binary() {
         return;
     }
     let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
-    let go_black = format!("position fen {black}\n");
+    // `2ply-see` named: the held searches need no particular variant, and the default may
+    // be a costlier one.
+    let go_black = format!("setoption name Search value 2ply-see\nposition fen {black}\n");
     for (script, fens) in [
         (
             format!("{go_black}go infinite\nposition startpos\nstop\n"),
@@ -591,10 +613,11 @@ fn a_held_search_answers_once_for_its_position_through_the_binary() {
 }
 
 /// `stop`, `quit`, `ucinewgame`, another `go` or the end of the input right after `go
-/// infinite` on the reference executor (the default variant's search takes seconds
-/// there): exactly one legal `bestmove` for each `go`. Whether the search was cut
-/// depends on timing, so the test only asks that a cut says so and answers with the
-/// cheapest variant's move, the one `go depth 1` plays.
+/// infinite` on the reference executor (`2ply-see`'s search, named here rather than the
+/// default, which may be a costlier one, takes seconds there): exactly one legal
+/// `bestmove` for each `go`. Whether the search was cut depends on timing, so the test
+/// only asks that a cut says so and answers with the cheapest variant's move, the one `go
+/// depth 1` plays without a `Search` option.
 #[test]
 fn a_search_cut_by_the_gui_answers_once_through_the_binary() {
     if skipped("a_search_cut_by_the_gui_answers_once_through_the_binary") {
@@ -603,6 +626,7 @@ fn a_search_cut_by_the_gui_answers_once_through_the_binary() {
     let black = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3";
     let setup = format!("setoption name Executor value reference\nposition fen {black}\n");
     let cheapest = bestmoves(&uci_session(format!("{setup}go depth 1\n")));
+    let setup = format!("setoption name Search value 2ply-see\n{setup}");
     for (end, answers) in [
         ("stop\n", 1),
         ("quit\n", 1),
@@ -764,7 +788,9 @@ fn bench_prints_stockfish_s_totals() {
     if skipped("bench_prints_stockfish_s_totals (binary)") {
         return;
     }
-    let out = uci_session("bench\n");
+    // `2ply-see` named: the lines are there whichever the variant, and the default may be
+    // a costlier one.
+    let out = uci_session("setoption name Search value 2ply-see\nbench\n");
     let text = out.join("\n");
     for start in [
         "Total time (ms) : ",

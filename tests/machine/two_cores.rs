@@ -11,11 +11,13 @@
 //! join mends every match that crosses a cut.
 //!
 //! The variants come from [`Search::ALL`], so a new variant is judged here by itself.
-//! `cargo test` runs the 2-ply variants' move programs on the bench suite's reply
-//! positions (the positions after white's move, where the widest states are), every
-//! variant on a share of playout positions, and the 2-ply variants' ranking and `play`
-//! programs on one bench reply. The volume (`cargo test --release --test machine -- two_cores::
-//! --ignored`), part of `scripts/verify-full.sh`, runs every variant on
+//! `cargo test` runs a 2-ply variant of each family (of [`volume::searches_per_family`])
+//! with its move program on the bench suite's reply positions (the positions after
+//! white's move, where the widest states are) and its ranking and `play` programs on
+//! one bench reply, and a variant of each family on a share of playout positions; an
+//! `#[ignore]`d volume runs the other variants on the same share (CI runs it in
+//! release, `scripts/ci-volumes.sh`). The volume (`cargo test --release --test machine
+//! -- two_cores:: --ignored`), part of `scripts/verify-full.sh`, runs every variant on
 //! the bench replies (the three-ply search on kiwipete's reaches states of about 25 MB), on more
 //! playout positions, and with its ranking and `play` programs on two bench replies.
 //!
@@ -29,6 +31,7 @@
 //! asserted: on a busy machine the caller may take every piece before the helper wakes.
 
 use regex_chess_testkit::oracle;
+use regex_chess_testkit::volume;
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -195,10 +198,13 @@ fn judge_moves(variant: Search, what: &str, fens: &[String]) -> (usize, Counters
     (cut.into_inner(), counters(runs.users.as_ref()))
 }
 
-/// The variants `cargo test` judges on the bench replies: the 2-ply ones (the deeper
-/// ones take tens of seconds on kiwipete's reference run; the volume runs them).
+/// The variants `cargo test` judges on the bench replies: the 2-ply ones of a family's
+/// share (the deeper ones take tens of seconds on kiwipete's reference run; the volume
+/// runs every variant).
 fn quick() -> impl Iterator<Item = Search> {
-    Search::ALL.into_iter().filter(|v| v.depth() <= 2)
+    volume::searches_per_family()
+        .into_iter()
+        .filter(|v| v.depth() <= 2)
 }
 
 /// Judges `variants` on the bench replies, each reaching the states two cores cut on
@@ -228,6 +234,24 @@ fn the_two_ply_searches_on_two_cores_answer_the_bench_as_the_oracle_and_the_refe
     judge_the_bench(quick());
 }
 
+/// The 2-ply variants [`quick`] leaves out, on the bench replies and with their ranking
+/// and `play` programs on the reply of the test below: with the shares, every 2-ply
+/// variant (CI's release volumes).
+#[test]
+#[ignore = "volume: cargo test --release --test machine -- two_cores:: --ignored"]
+fn the_other_searches_of_two_plies_on_two_cores_answer_the_bench_rank_and_play() {
+    let two_plies = || {
+        volume::other_searches()
+            .into_iter()
+            .filter(|v| v.depth() <= 2)
+    };
+    judge_the_bench(two_plies());
+    let fens: Vec<String> = bench_replies().into_iter().skip(2).take(1).collect();
+    for variant in two_plies() {
+        ranking_and_play_equal_the_reference(variant, &fens);
+    }
+}
+
 #[test]
 #[ignore = "volume: cargo test --release --test machine -- two_cores:: --ignored"]
 fn every_search_on_two_cores_answers_the_bench_as_the_oracle_and_the_reference() {
@@ -235,9 +259,10 @@ fn every_search_on_two_cores_answers_the_bench_as_the_oracle_and_the_reference()
     judge_the_bench(Search::ALL.into_iter());
 }
 
-/// `count` playout positions per variant (a quarter of it for the deeper ones).
-fn judge_playouts(what: &str, count: usize) {
-    for variant in Search::ALL {
+/// `count` playout positions per variant of `variants` (a quarter of it for the deeper
+/// ones).
+fn judge_playouts(variants: Vec<Search>, what: &str, count: usize) {
+    for variant in variants {
         let count = if variant.depth() >= 3 {
             count / 4
         } else {
@@ -248,14 +273,22 @@ fn judge_playouts(what: &str, count: usize) {
 }
 
 #[test]
-fn every_search_on_two_cores_with_every_path_forced_answers_a_playout_share() {
-    judge_playouts("playout share", 8);
+fn a_search_of_each_family_on_two_cores_with_every_path_forced_answers_a_playout_share() {
+    judge_playouts(volume::searches_per_family(), "playout share", 8);
+}
+
+/// The share's count with the other variants: with the share, every variant (CI's
+/// release volumes).
+#[test]
+#[ignore = "volume: cargo test --release --test machine -- two_cores:: --ignored"]
+fn the_other_searches_on_two_cores_with_every_path_forced_answer_a_playout_share() {
+    judge_playouts(volume::other_searches(), "playout share", 8);
 }
 
 #[test]
 #[ignore = "volume: cargo test --release --test machine -- two_cores:: --ignored"]
 fn every_search_on_two_cores_answers_a_playout_volume() {
-    judge_playouts("playout volume", 40);
+    judge_playouts(Search::ALL.to_vec(), "playout volume", 40);
 }
 
 /// `variant`'s ranking and `play` programs on two cores against the reference, on `fens`

@@ -11,11 +11,19 @@
 //!
 //! Every property prints its count of cases (seen with `--nocapture`), which is how the
 //! documents count them instead of writing numbers that drift.
+//!
+//! - **Search variants**: a test that judges the registered search variants one by one
+//!   judges [`searches_per_family`] in plain `cargo test` (the strongest of each family,
+//!   so that the suite's time does not grow with each variant registered) and the
+//!   others, [`other_searches`], in an `#[ignore]`d volume of the same size that CI runs
+//!   in release (`scripts/ci-volumes.sh`): every variant is judged once in CI. A volume
+//!   with more positions than its share judges every variant.
 
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
+use regex_chess_engine::Search;
 
 /// The variable that sets the run's seed: a number replays a run, `clock` picks a new
 /// seed from the clock.
@@ -84,4 +92,32 @@ pub fn config(file: &str, fixed_base: u64, cases: u32) -> Config {
         ))),
         ..base
     }
+}
+
+/// The search variants a share of `cargo test` judges: of each family (the plies
+/// searched full width or selectively, and whether a capture search runs below them:
+/// `2ply`; the 2-ply ones with a capture search; the 3-ply ones) the strongest, the last
+/// of [`Search::ALL`] (weakest first) in it. A variant registered later joins its
+/// family's share when it is the strongest there; the volumes judge every variant.
+pub fn searches_per_family() -> Vec<Search> {
+    let family = |v: &Search| (v.depth(), v.quiescence());
+    let mut chosen: Vec<Search> = Vec::new();
+    for variant in Search::ALL {
+        match chosen.iter_mut().find(|c| family(c) == family(&variant)) {
+            Some(strongest) => *strongest = variant,
+            None => chosen.push(variant),
+        }
+    }
+    chosen
+}
+
+/// The search variants [`searches_per_family`] leaves out, weakest first: what a
+/// volume of the same size as its share judges, so that the two together judge every
+/// variant once.
+pub fn other_searches() -> Vec<Search> {
+    let share = searches_per_family();
+    Search::ALL
+        .into_iter()
+        .filter(|v| !share.contains(v))
+        .collect()
 }
