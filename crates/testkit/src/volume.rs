@@ -2,8 +2,9 @@
 //! `tests/machine/equivalence.rs` and `tests/machine/equivalence_wide.rs` alike.
 //!
 //! - **Count**: a quarter of a property's full count in plain `cargo test` (the README's
-//!   quick suite), all of it with `REGEX_CHESS_VOLUME=full` (CI's release run), twice as
-//!   many with `double`; `PROPTEST_CASES` overrides.
+//!   quick suite), half of it with `REGEX_CHESS_VOLUME=half` (CI's release run, twice
+//!   the quick suite's), all of it with `full`, twice as many with `double`;
+//!   `PROPTEST_CASES` overrides.
 //! - **Seed**: fixed per file and count, so that plain `cargo test` is the same run every
 //!   time; `REGEX_CHESS_SEED=<number>` runs (and replays) another, `clock` picks a new
 //!   one, and each property then prints it with the command that replays the run (CI's
@@ -32,6 +33,7 @@ pub const SEED_VAR: &str = "REGEX_CHESS_SEED";
 /// How many of a property's `full` count of cases run (see the module's doc).
 pub fn share(full: u32) -> u32 {
     match std::env::var("REGEX_CHESS_VOLUME").as_deref() {
+        Ok("half") => full.div_ceil(2),
         Ok("full") => full,
         Ok("double") => full * 2,
         _ => full.div_ceil(4),
