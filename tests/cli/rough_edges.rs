@@ -67,6 +67,8 @@ fn match_runs_from_an_empty_directory_with_the_built_in_openings() {
         empty.path(),
         &[
             "match",
+            "--search",
+            "2ply-see",
             "--opponent",
             "random",
             "--games",
