@@ -6,20 +6,20 @@
 #    all of them), then a quarter of the cases of tests/machine/equivalence_wide.rs from
 #    a seed new to the run. CI's `cargo test` leaves these two files' shares out (`--skip
 #    equivalence`): this step judges the same properties, with more cases or new ones;
-# 2. the search variants that `cargo test`'s shares leave out (they judge the strongest
-#    of each family, `volume::searches_per_family`): the `#[ignore]`d tests named
-#    `..._other_searches...` of chess/multipv, chess/game_end, machine/two_cores and
-#    engine/uci, on the shares' positions (those of chess/play and chess/variants run in
-#    step 3 with their files);
-# 3. the `#[ignore]`d volumes of the chess and export test files below, through
-#    scripts/verify-full.sh.
+# 2. the `#[ignore]`d volumes of the chess and export test files below, through
+#    scripts/verify-full.sh (chess/play's and chess/variants' judge every search variant).
 #
-# Left out, for `scripts/verify-full.sh` alone: tests/engine/uci.rs's perft through the
+# Left out, for `scripts/verify-full.sh` alone (CI's 45 minutes): the `#[ignore]`d tests
+# named `..._other_searches...` of chess/multipv, chess/game_end, machine/two_cores and
+# engine/uci (the search variants `cargo test`'s shares leave out: they judge the
+# strongest of each family, `volume::searches_per_family`; about 5 minutes on 2 cores:
+# `cargo test --release --test chess --test machine --test engine -- --ignored multipv::
+# game_end::the_other_searches two_cores::the_other_searches
+# uci::uci_search_fixes_the_other_searches`), tests/engine/uci.rs's perft through the
 # binary, the larger volumes of machine/two_cores, chess/multipv, chess/perft (perft(4)
 # of every position; position 3 runs in `cargo test`) and chess/game_end (forty
 # placements a class with every variant), and engine/uci_volumes (fast games under load,
-# and 200 games in one UCI process), which stays out of CI until its memory criterion
-# passes (issue 44: RSS still grows 13% from the tenth game to the 200th).
+# and 200 games in one UCI process, about 11 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,11 +32,6 @@ REGEX_CHESS_VOLUME=half cargo test --release --test machine equivalence::
 seed=$(date +%s%N)
 echo "== the wider equivalence properties, a quarter of their cases, REGEX_CHESS_SEED=$seed"
 REGEX_CHESS_SEED=$seed cargo test --release --test machine equivalence_wide::
-
-echo "== the search variants the shares of cargo test leave out, release"
-cargo test --release --test chess --test machine --test engine -- --ignored \
-  multipv:: game_end::the_other_searches two_cores::the_other_searches \
-  uci::uci_search_fixes_the_other_searches
 
 echo "== the ignored volumes, release"
 scripts/verify-full.sh chess/core_rules chess/legal chess/play chess/san chess/search chess/variants \
