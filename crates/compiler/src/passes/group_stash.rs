@@ -69,10 +69,7 @@ pub fn run(ir: &IrProgram) -> IrProgram {
             });
         }
     }
-    IrProgram {
-        body,
-        ..ir.clone()
-    }
+    IrProgram { body, ..ir.clone() }
 }
 
 /// The level of a mark or unmark.
