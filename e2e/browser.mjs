@@ -29,7 +29,7 @@
 // engine reply on each position of data/positions/bench.txt (after its white move), run
 // N times in a worker of the page after one warm-up run, the median printed per position,
 // variant and engine and written to OUT_DIR/bench-times.json; each browser answer must
-// equal the native one. E2E_PLANT=1 changes one state of the RegExp game before the
+// equal the native one. E2E_BENCH_VARIANTS=a,b times only those variants. E2E_PLANT=1 changes one state of the RegExp game before the
 // comparison of the engines' games, which must then fail (a check of the check).
 //
 // Usage: node browser.mjs URL OUT_DIR REGEX_CHESS_BINARY SITE_DIR SCREENSHOT [PHONE_SCREENSHOT]
@@ -207,7 +207,8 @@ async function benchVariants(runs) {
   const board = join(outDir, "board.json");
   execFileSync(bin, ["compile", "--program", "board", "-o", board]);
   const table = {};
-  for (const v of offered.variants) {
+  const only = process.env.E2E_BENCH_VARIANTS?.split(",").filter((name) => name);
+  for (const v of offered.variants.filter((v) => !only || only.includes(v.name))) {
     const program = programJson.get(v.name);
     // The engine to move: the board, then the white move played alone (`&`).
     const inputs = suite.map(([fen, move]) =>

@@ -895,8 +895,11 @@ fn a_game_through_polyglot_as_an_xboard_engine() {
         }
         say(&format!("usermove {white}\n"));
         let reply = loop {
+            // The first move waits for every program to be compiled (a cold program
+            // cache, on a machine busy with the other tests): minutes, not seconds.
+            let wait = if played.len() == 1 { 900 } else { 120 };
             let line = lines
-                .recv_timeout(Duration::from_secs(120))
+                .recv_timeout(Duration::from_secs(wait))
                 .unwrap_or_else(|_| panic!("no move from polyglot after {played:?}"));
             if let Some(mv) = line.strip_prefix("move ") {
                 break mv.trim().to_string();

@@ -11,11 +11,14 @@ position. python-chess judges every move and the end of the game (the fifty-move
 threefold repetition are claimed at once; 300 plies is a draw).
 
 Prints one line a game and a summary: `RESULT +W =D -L timeouts T` from regex-chess's
-view, plus the slowest move it made and the least time it had left.
+view, plus the slowest move it made, the least time it had left, and the share of its clock
+it used in the median game (the time it spent over its base time and the increments of
+its moves).
 """
 
 import argparse
 import time
+from statistics import median
 
 import chess
 import chess.engine
@@ -40,14 +43,21 @@ def play_game(ours, theirs, fen, ours_white, base, inc, log):
     clocks = {chess.WHITE: base, chess.BLACK: base}
     slowest = 0.0
     least_left = base
+    spent_ours = 0.0
+    moves_ours = 0
+
+    def used():
+        """The share of its clock regex-chess spent: time over base plus increments."""
+        return spent_ours / (base + inc * moves_ours)
+
     for engine in (ours, theirs):
         engine.protocol.send_line("ucinewgame")
     while True:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
-            return outcome.winner, outcome.termination.name, slowest, least_left
+            return outcome.winner, outcome.termination.name, slowest, least_left, used()
         if len(board.move_stack) >= MAX_PLIES:
-            return None, "MAX_PLIES", slowest, least_left
+            return None, "MAX_PLIES", slowest, least_left, used()
         mover = board.turn
         engine = ours if (mover == chess.WHITE) == ours_white else theirs
         limit = chess.engine.Limit(
@@ -61,15 +71,17 @@ def play_game(ours, theirs, fen, ours_white, base, inc, log):
         spent = time.monotonic() - started
         clocks[mover] -= spent
         if engine is ours:
+            spent_ours += spent
+            moves_ours += 1
             slowest = max(slowest, spent)
             least_left = min(least_left, clocks[mover])
             if log:
                 log.write(f"{board.fen()}\t{spent * 1000:.0f} ms\t{clocks[mover]:.2f} s left\n")
         if clocks[mover] < 0:
-            return (not mover), "TIME_FORFEIT", slowest, least_left
+            return (not mover), "TIME_FORFEIT", slowest, least_left, used()
         clocks[mover] += inc
         if result.move is None or result.move not in board.legal_moves:
-            return (not mover), f"ILLEGAL {result.move}", slowest, least_left
+            return (not mover), f"ILLEGAL {result.move}", slowest, least_left, used()
         board.push(result.move)
 
 
@@ -93,13 +105,15 @@ def main():
     wins = draws = losses = timeouts = 0
     slowest = 0.0
     least_left = args.base
+    shares = []
     try:
         for game in range(args.first - 1, args.first - 1 + args.games):
             fen = openings[(game // 2) % len(openings)]
             ours_white = game % 2 == 0
-            winner, how, slow, left = play_game(
+            winner, how, slow, left, share = play_game(
                 ours, theirs, fen, ours_white, args.base, args.inc, log
             )
+            shares.append(share)
             slowest = max(slowest, slow)
             least_left = min(least_left, left)
             ours_color = chess.WHITE if ours_white else chess.BLACK
@@ -117,7 +131,8 @@ def main():
             side = "white" if ours_white else "black"
             print(
                 f"game {game + 1}: regex-chess {side} {score} {how} "
-                f"(slowest move {slow:.2f} s, least left {left:.2f} s)",
+                f"(slowest move {slow:.2f} s, least left {left:.2f} s, "
+                f"clock used {share * 100:.0f}%)",
                 flush=True,
             )
     finally:
@@ -125,7 +140,8 @@ def main():
         theirs.quit()
     print(
         f"RESULT +{wins} ={draws} -{losses} timeouts {timeouts} "
-        f"slowest move {slowest:.2f} s least left {least_left:.2f} s"
+        f"slowest move {slowest:.2f} s least left {least_left:.2f} s "
+        f"median clock used {median(shares) * 100:.0f}%"
     )
 
 

@@ -11,9 +11,9 @@
 //!
 //! [`Search::TwoPly`] is the benchmark program, `move` (the 2-ply search the Python
 //! original is compared with); the others trade time for strength. [`Search::default_play`]
-//! is the strongest variant whose median time per move on the bench positions (warm, one
-//! core, `regex-chess bench --search NAME`) is at most [`BUDGET_MS`] (the figures are in
-//! PERF.md and docs/strength.md).
+//! is the strongest variant; its geometric mean time per move on the bench positions
+//! (warm, two cores, `regex-chess bench --search NAME --cores 2`) is at most [`BUDGET_MS`]
+//! (the figures are in PERF.md and docs/strength.md).
 
 use std::fmt;
 use std::str::FromStr;
@@ -62,8 +62,8 @@ impl Output {
     pub const ALL: [Output; 3] = [Output::Move, Output::Ranked, Output::Play];
 }
 
-/// The time budget of the default playing search, in milliseconds per move (median over
-/// the bench positions, warm, one core).
+/// The time budget of the default playing search, in milliseconds per move (geometric
+/// mean over the bench positions, warm, two cores).
 pub const BUDGET_MS: u32 = 300;
 
 /// The most root moves the ranking programs rank.
@@ -262,7 +262,7 @@ const SPECS: [Spec; 7] = [
             check: true,
             ..SearchOptions::PLAIN
         },
-        by_clock: false,
+        by_clock: true,
         programs: ["move-3seec", "move-3seec-mpv", "play-3seec"],
         move_summary: "a FEN in; the engine's move (2-ply minimax; after a capturing reply a \
              third ply of the engine's captures answered by the opponent's, after any other \
@@ -405,21 +405,20 @@ impl Search {
         Search::TwoPly
     }
 
-    /// The strongest variant meeting [`BUDGET_MS`] (measured: docs/strength.md and
-    /// PERF.md): `2ply-see`. The terminal game's default, and the UCI engine's when
-    /// nothing else decides. `3ply-see` and `3ply-see-check` outscore it and cost about
-    /// as much on the bench positions side by side, but were timed only under load, where
-    /// neither they nor it meet the budget (docs/strength.md).
+    /// The strongest variant, `3ply-see-check`: the terminal game's default, and the UCI
+    /// engine's when nothing else decides. It meets [`BUDGET_MS`] on the geometric mean of
+    /// the bench positions (PERF.md, docs/strength.md); the clock may choose it by itself
+    /// ([`Search::by_clock`]), and chooses a cheaper variant where it would not fit.
     pub fn default_play() -> Search {
-        Search::TwoPlySee
+        Search::ThreePlySeeCheck
     }
 
     /// The page's default (`regex-chess site`): the strongest variant whose `play`
     /// program's median reply over the bench positions is within about 1 s in headless
     /// Chromium with the fast executor in WebAssembly (`E2E_BENCH=3 e2e/run.sh`;
-    /// docs/exports.md): `3ply-qe`.
+    /// docs/exports.md): the terminal's default, `3ply-see-check`.
     pub fn default_page() -> Search {
-        Search::ThreePlyQe
+        Search::default_play()
     }
 }
 
@@ -498,10 +497,8 @@ mod tests {
             let (a, b) = (pair[0], pair[1]);
             assert!(a.quiescence() <= b.quiescence());
         }
-        // The default is the strongest variant of a steady cost (one the clock may
-        // choose by itself); the three-ply ones after it are stronger but measured
-        // against the budget only under load (docs/strength.md).
-        let steady = Search::ALL.into_iter().rfind(|v| v.by_clock());
-        assert_eq!(steady, Some(Search::default_play()));
+        // The default is the strongest variant, and the clock may choose it by itself.
+        assert_eq!(Search::ALL.last(), Some(&Search::default_play()));
+        assert!(Search::default_play().by_clock());
     }
 }

@@ -131,7 +131,7 @@ fn go_depth_picks_the_deepest_variant_within_it() {
         // The strongest of its depth.
         assert!(!weaker(chosen, *v) || chosen == *v);
     }
-    assert_eq!(for_depth(2), Search::default_play());
+    assert_eq!(for_depth(3), Search::default_play());
 }
 
 #[test]
