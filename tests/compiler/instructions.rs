@@ -518,7 +518,10 @@ fn gather_collects_each_run_in_order() {
 
 #[test]
 fn group_marks_are_added_and_removed_by_level() {
-    let program = rules(&[I::MarkGroups { level: 2 }]);
+    let program = rules(&[I::MarkGroups {
+        level: 2,
+        one_left: false,
+    }]);
     let state = encode::render(&[stack(&["a"]), bystander("p"), stack(&[])]);
     let marked = run_both(&program, &state);
     assert_eq!(
@@ -759,7 +762,10 @@ fn any_instruction() -> impl Strategy<Value = I> {
         Just(I::ForkBool),
         Just(I::ForkList { max_len: 3 }),
         Just(I::Destroy),
-        Just(I::MarkGroups { level: 1 }),
+        Just(I::MarkGroups {
+            level: 1,
+            one_left: false,
+        }),
         Just(I::UnmarkGroups { level: 1 }),
         Just(I::Gather { max_threads: 4 }),
         Just(I::Tournament {

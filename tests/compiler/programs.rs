@@ -236,6 +236,86 @@ fn grouped_keeps_one_thread_per_parent() {
     assert!(!out.contains("%/"), "group boundaries are removed");
 }
 
+/// Each parent forks over `xs`, scores `x + j` and keeps its best within its group; `k`
+/// and `note` are read only after the group. `to_one` records the group with
+/// [`Builder::grouped_to_one`] (so `k` and `note` wait in the boundaries), else plain.
+fn stash_program(to_one: bool) -> ValidProgram {
+    let mut b = Builder::new("stash", "");
+    let xs = b.input_list::<kind::Int>("xs", Scalar::Int { bits: BITS });
+    let j = b.input_int("j", BITS);
+    let k = b.input_int("k", BITS);
+    let note = b.input_str("note");
+    let body = |b: &mut Builder| {
+        let x = b.fork_list(&xs, 8);
+        let s = b.add(&x, &j);
+        b.keep_best(&s, 8, Best::Max);
+        s
+    };
+    let best = match to_one {
+        true => b.grouped_to_one(body),
+        false => b.grouped(body),
+    };
+    let total = b.add(&best, &k);
+    b.output("total", &total);
+    b.output("note", &note);
+    compile(b.finish(), CompileOptions::default())
+}
+
+#[test]
+fn a_group_to_one_keeps_what_it_never_reads_in_its_boundary() {
+    let (plain, to_one) = (stash_program(false), stash_program(true));
+    assert!(
+        to_one.rules().len() > plain.rules().len(),
+        "the stash adds rules"
+    );
+    let lists = [vec![5, -3, 7], vec![], vec![9], vec![4, 4, -10, 0]];
+    let inputs: Vec<Vec<(&str, String)>> = lists
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let elems: Vec<String> = l.iter().map(|v| enc(*v)).collect();
+            vec![
+                ("xs", encode::list(&elems)),
+                ("j", enc(i as i64)),
+                ("k", enc(10 * i as i64)),
+                ("note", format!("parent {i} {}", "n".repeat(200))),
+            ]
+        })
+        .collect();
+    let state = state_of(&inputs);
+    let (out_plain, peak_plain) = run_both_with_peak(&plain, &state);
+    let (out, peak) = run_both_with_peak(&to_one, &state);
+    let read = |out: &str| -> Vec<(i64, String)> {
+        active_threads(out, lists.len())
+            .iter()
+            .map(|t| {
+                (
+                    dec(t.var("total").unwrap()),
+                    t.var("note").unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let expected: Vec<(i64, String)> = [(0, 7), (2, 9), (3, 4)]
+        .iter()
+        .map(|&(i, x)| (x + i + 10 * i, format!("parent {i} {}", "n".repeat(200))))
+        .collect();
+    assert_eq!(read(&out_plain), expected);
+    assert_eq!(
+        read(&out),
+        expected,
+        "the one-left group gives the plain group's results"
+    );
+    assert!(
+        !out.contains("%/"),
+        "group boundaries and their lines are removed"
+    );
+    assert!(
+        peak < peak_plain,
+        "the forked threads carry no copy of `note`: {peak} < {peak_plain}"
+    );
+}
+
 /// Minimax in the shape of a 2-ply search: for each parent thread, fork over its moves
 /// `xs`, then over the replies `ys`; a reply scores `x - y`; the opponent keeps the
 /// lowest score per move, then the best move per parent is kept.

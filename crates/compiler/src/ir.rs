@@ -172,6 +172,11 @@ pub enum Instruction {
     MarkGroups {
         /// The nesting level (markers of different levels are removed separately).
         level: u32,
+        /// The program promises that, when this level is unmarked, each group holds at
+        /// most one thread, and that it is active: the group-stash pass
+        /// ([`crate::passes::group_stash`]) may then keep the variables the group's
+        /// instructions never mention in its boundary instead of in every thread.
+        one_left: bool,
     },
     /// Remove every group boundary of `level` (active or not: markers are never paused).
     UnmarkGroups {
@@ -352,7 +357,11 @@ impl fmt::Display for Instruction {
                 write!(f, " {tag}")
             }
             ForkList { max_len } => write!(f, " max_len={max_len}"),
-            MarkGroups { level } | UnmarkGroups { level } => write!(f, " level={level}"),
+            MarkGroups { level, one_left } => match one_left {
+                true => write!(f, " level={level} one_left"),
+                false => write!(f, " level={level}"),
+            },
+            UnmarkGroups { level } => write!(f, " level={level}"),
             Gather { max_threads } => write!(f, " max_threads={max_threads}"),
             Tournament {
                 bits,

@@ -190,6 +190,10 @@ pub fn compile(ir: IrProgram, options: &CompileOptions) -> Compilation {
         check(&ir, "after joins");
         report.stages.push(Stage::measure("joins", &ir));
     }
+    // Acts only on groups that promise to end with one thread (see the pass); last, so
+    // that no pass moves instructions around the lines it keeps in the boundaries.
+    ir = passes::group_stash::run(&ir);
+    check(&ir, "after group-stash");
     let program = lower::lower(&ir);
     Compilation {
         ir,

@@ -115,7 +115,7 @@ fn groups(ir: &IrProgram, problems: &mut Vec<Problem>) {
     let mut marked: HashMap<u32, usize> = HashMap::new();
     for (i, located) in ir.body.iter().enumerate() {
         match &located.instruction {
-            Instruction::MarkGroups { level } => {
+            Instruction::MarkGroups { level, .. } => {
                 marked.entry(*level).or_insert(i);
             }
             Instruction::UnmarkGroups { level } if marked.remove(level).is_none() => {
@@ -224,7 +224,10 @@ mod tests {
                 id: 3,
                 side: Side::Then,
             }),
-            MarkGroups { level: 1 },
+            MarkGroups {
+                level: 1,
+                one_left: false,
+            },
             UnmarkGroups { level: 2 },
             Lookup(Var::new("nowhere")),
             Delete(Var::new("x")),

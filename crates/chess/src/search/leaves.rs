@@ -123,7 +123,7 @@ pub(super) fn capture_search(
     scoring: &Scoring,
 ) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
     let board = evaluate::compact(b, &pos.board);
-    let (best, count) = b.grouped(|b| {
+    let (best, count) = b.grouped_to_one(|b| {
         let options = MoveGen {
             uci: true,
             keep_stuck: true,

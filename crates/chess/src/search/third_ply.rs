@@ -67,7 +67,7 @@ pub(super) fn third_ply(
         evaluate::for_side(b, &e_white, &white)
     };
     let saved = evaluate::compact(b, &pos.board);
-    let (best, third, count) = b.grouped(|b| {
+    let (best, third, count) = b.grouped_to_one(|b| {
         let stands = b.fork_bool();
         let (key, (third, count)) = b.if_else(
             &stands,
@@ -212,7 +212,7 @@ fn evasion_search(
     let report = options.report;
     let mate = mate_units();
     let board = evaluate::compact(b, &pos.board);
-    b.grouped(|b| {
+    b.grouped_to_one(|b| {
         let moves = fork_legal_moves(
             b,
             pos,

@@ -62,10 +62,29 @@ impl Builder {
     /// tournaments in `body` stay within the threads descended from one original thread.
     #[track_caller]
     pub fn grouped<R>(&mut self, body: impl FnOnce(&mut Builder) -> R) -> R {
-        let site = Site::caller();
+        self.grouped_at(Site::caller(), false, body)
+    }
+
+    /// [`Builder::grouped`] for a `body` that leaves at most one thread in each group,
+    /// active, at its end (a tournament over the whole group, say): the variables `body`
+    /// never mentions are then kept once in each group's boundary while it runs, not
+    /// copied into every thread its forks make ([`crate::passes::group_stash`]). A
+    /// `body` that leaves two threads in a group, or one paused, breaks the program.
+    #[track_caller]
+    pub fn grouped_to_one<R>(&mut self, body: impl FnOnce(&mut Builder) -> R) -> R {
+        self.grouped_at(Site::caller(), true, body)
+    }
+
+    /// A group at `site`; see [`Builder::grouped_to_one`] for `one_left`.
+    fn grouped_at<R>(
+        &mut self,
+        site: Site,
+        one_left: bool,
+        body: impl FnOnce(&mut Builder) -> R,
+    ) -> R {
         self.group_level += 1;
         let level = self.group_level;
-        self.emit_at(Instruction::MarkGroups { level }, site);
+        self.emit_at(Instruction::MarkGroups { level, one_left }, site);
         let result = body(self);
         self.emit_at(Instruction::UnmarkGroups { level }, site);
         self.group_level -= 1;

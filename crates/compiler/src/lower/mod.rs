@@ -99,7 +99,7 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
         ForkBool => threads::fork_bool(&mut out),
         ForkList { max_len } => threads::fork_list(&mut out, *max_len),
         Destroy => threads::destroy(&mut out),
-        MarkGroups { level } => threads::mark_groups(&mut out, *level),
+        MarkGroups { level, .. } => threads::mark_groups(&mut out, *level),
         UnmarkGroups { level } => threads::unmark_groups(&mut out, *level),
         Gather { max_threads } => threads::gather(&mut out, *max_threads),
         Tournament {

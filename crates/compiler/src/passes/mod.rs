@@ -9,6 +9,10 @@
 //!   after the join, conditions known or constant in a branch, `cond_not` for an `if`
 //!   with an empty then-branch); the peephole pass runs again after it.
 //!
+//! - [`group_stash`]: in a group that ends with one thread, the variables it never
+//!   mentions kept once in each group's boundary instead of in every forked thread
+//!   (only groups that make that promise; always on).
+//!
 //! They run in that order. Dead-variable elimination comes before the peephole pass
 //! because it is what exposes `define x; lookup x; delete x` to it, and the peephole pass
 //! then leaves intermediate results on the stack instead of in variables. The joins pass
@@ -20,6 +24,7 @@
 
 pub mod constants;
 pub mod dead_vars;
+pub mod group_stash;
 pub mod joins;
 pub mod peephole;
 pub mod removed_reads;
