@@ -4,8 +4,8 @@
 # 1. every property of tests/machine/equivalence.rs with half its full count of cases
 #    (twice plain `cargo test`'s share, from fixed seeds; `REGEX_CHESS_VOLUME=full` runs
 #    all of them), then a quarter of the cases of tests/machine/equivalence_wide.rs from
-#    a seed new to the run. CI's `cargo test` leaves these two files' shares out (`--skip
-#    equivalence`): this step judges the same properties, with more cases or new ones;
+#    a seed new to the run: the properties `cargo test` judged on its share, with more
+#    cases or new ones;
 # 2. the `#[ignore]`d volumes of the chess and export test files below, through
 #    scripts/verify-full.sh (chess/play's and chess/variants' judge every search variant).
 #
