@@ -32,10 +32,12 @@ use super::lab::{Design, INF, Lab, Leaf, Third};
 use super::variants::is_noisy;
 
 /// The state's bytes per thread when the widest point is a fork at `level`, fitted on the
-/// rules of `2ply-qe` and `3ply-qe` (`lab_calibrate`: bytes over threads at the widest
-/// point, all bench positions of a level pooled). A thread deeper in the search carries
-/// more variables (its move's text, its gain, the counts of the report); a level deeper
-/// than the rules reach today (3) adds what the last level added.
+/// rules of `2ply-qe`, `3ply-qe`, `3ply-see` and `3ply-see-check` (`lab_calibrate`: bytes
+/// over threads at the widest point, all bench positions of a level pooled). Since the
+/// compiler's group stash (a group that ends with one thread keeps what its threads never
+/// read in its boundary), a thread deeper in the search no longer carries its ancestors'
+/// variables: levels 2 and 3 cost about the same (222-267 and 225-240 bytes measured), and
+/// a level deeper than the rules reach today (3) adds what the last level added.
 pub fn bytes_per_thread(level: usize) -> f64 {
     match level {
         0 | 1 => BYTES_PER_THREAD[0],
@@ -45,7 +47,7 @@ pub fn bytes_per_thread(level: usize) -> f64 {
 }
 
 /// The fitted bytes per thread at levels 1, 2 and 3.
-const BYTES_PER_THREAD: [f64; 3] = [260.0, 290.0, 350.0];
+const BYTES_PER_THREAD: [f64; 3] = [260.0, 240.0, 240.0];
 
 /// A design's predicted cost on one position.
 #[derive(Clone, Copy, Debug, PartialEq)]
