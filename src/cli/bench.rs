@@ -4,6 +4,10 @@
 //! ([`bench::nodes`]). Progress goes to standard error ([`super::progress`]); standard
 //! output is ASCII, as OpenBench's client decodes it.
 //!
+//! Memory: what one position's runs grew (the reference's search caches, the allocator's
+//! free pages) is handed back before the next position and before the node count, so the
+//! peak is that of the widest position, not the sum of all (PERF.md, "Peak RSS").
+//!
 //! Bare `regex-chess bench` (what OpenBench runs) skips the child processes, whose cold
 //! starts alone take tens of seconds: `--child-processes` adds them.
 
@@ -24,6 +28,7 @@ use regex_chess_engine::bench::nodes::{self, NodeCount};
 use regex_chess_engine::bench::results::BenchLine;
 use regex_chess_engine::bench::{self, BenchError, Measure, Row, Workload, children};
 use regex_chess_engine::matchplay::pgn::iso_date;
+use regex_chess_engine::memory::release_freed;
 use regex_chess_engine::{LoadOptions, Output, Search};
 use regex_chess_machine::exec::fast::Fast;
 use regex_chess_machine::exec::{Executor, ExecutorKind};
@@ -177,7 +182,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             fast: None,
             reference: None,
         };
-        for (kind, exec) in &executors {
+        for (kind, exec) in &mut executors {
             steps.doing(format!("{}, {} executor", position.label, exec.name()));
             let m: Measure =
                 bench::measure(exec.as_ref(), &input, args.runs).map_err(BenchError::from)?;
@@ -185,11 +190,14 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                 ExecutorKind::Fast => row.fast = Some(m),
                 ExecutorKind::Reference => row.reference = Some(m),
             }
+            exec.release_caches();
+            release_freed();
             steps.step(&position.label);
         }
         if let Some(exec) = &several {
             steps.doing(format!("{}, {cores} cores", position.label));
             multi.push(bench::measure(exec, &input, args.runs).map_err(BenchError::from)?);
+            release_freed();
             steps.step(&position.label);
         }
         rows.push(row);
@@ -264,7 +272,7 @@ fn node_count(
         let loaded = regex_chess_engine::load(program, &LoadOptions::default())?;
         super::warn(&loaded.warnings);
         let mut steps = Steps::new("bench: node count", positions.len() as u64, 1);
-        let searched = executors
+        let mut searched = executors
             .iter()
             .map(|(kind, exec)| {
                 let mut built = kind.build(loaded.program.clone());
@@ -286,6 +294,8 @@ fn node_count(
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             all.push(each);
+            searched.iter_mut().for_each(|exec| exec.release_caches());
+            release_freed();
             steps.step(&position.label);
         }
         steps.finish();

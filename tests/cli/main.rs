@@ -6,6 +6,7 @@
 //! `cargo test --test cli MODULE::` runs one module's tests.
 
 mod banqi;
+mod bench_memory;
 mod bound;
 mod cache;
 mod charts;

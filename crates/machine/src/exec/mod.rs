@@ -138,6 +138,12 @@ pub trait Executor: Send + Sync {
     /// Sets the state limit in bytes for the runs that follow.
     fn set_max_state(&mut self, bytes: usize);
 
+    /// Drops what earlier runs left cached for later ones (search caches grown on large
+    /// states), so that a long-lived executor holds no more than its next run needs;
+    /// results never change, the next run may be slower. Nothing, for an executor that
+    /// keeps nothing between runs (the default).
+    fn release_caches(&mut self) {}
+
     /// The totals of the paths that cut the state, for an executor that counts them
     /// ([`fast::Fast::counters`]); `None` for one that does not (the reference).
     fn counters(&self) -> Option<fast::Counters> {

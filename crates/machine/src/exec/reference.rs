@@ -2,8 +2,19 @@
 //!
 //! This executor defines what a program means. It stays obviously right: each distinct
 //! pattern is compiled once, and each rule is one `replace_all` with the rule's replacement
-//! string handed to `regex` as written. Nothing is skipped and nothing is cached between
-//! rules. It is slow on large states (see PERF.md); use it to check, not to play.
+//! string handed to `regex` as written. Nothing is skipped and no state is carried between
+//! rules but the text. It is slow on large states (see PERF.md); use it to check, not to
+//! play.
+//!
+//! Memory: every rule with the same pattern searches with the same `Regex` value, so the
+//! executor holds one set of search caches (a `Regex`'s pool: lazy DFAs, the PikeVM's
+//! tables) per distinct pattern and thread, not one per rule (a clone of a `Regex` gets
+//! an empty pool of its own). The `play` program's 8,819 rules held 1.2 GB of caches
+//! that way; its 1,609 patterns hold about 530 MB, 453 MB of it the PikeVM tables of three
+//! patterns (NFA states times capture slots; PERF.md, "Peak RSS"). Holding fewer warm
+//! caches than patterns was measured and rejected: a pattern's cache rebuilt costs more
+//! than its search (256 warm patterns ran 6.6 times slower). [`Reference::release_caches`]
+//! drops them all, keeping the compiled patterns, where the work pauses.
 //!
 //! The state limit ([`super::limit`]): before a rule whose output bound exceeds the limit,
 //! the exact length of its output is counted (`captures_iter` and `Captures::expand`, one
@@ -12,6 +23,7 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use regex::Regex;
 
@@ -23,8 +35,11 @@ use crate::program::ValidProgram;
 #[derive(Debug)]
 pub struct Reference {
     program: ValidProgram,
-    /// One compiled regex per rule (clones share the compiled program).
-    regexes: Vec<Regex>,
+    /// One compiled regex per distinct pattern, in order of first use, each with its
+    /// search caches; shared by [`Reference::prefix`] executors.
+    patterns: Arc<[Regex]>,
+    /// Each rule's index into `patterns`.
+    pattern_of: Vec<u32>,
     /// Each rule's output bound.
     bounds: Bounds,
     /// The state limit in bytes.
@@ -34,23 +49,23 @@ pub struct Reference {
 impl Reference {
     /// Compiles each distinct pattern of `program` once.
     pub fn new(program: ValidProgram) -> Reference {
-        let mut cache: HashMap<&str, Regex> = HashMap::new();
-        let regexes = program
+        let mut index: HashMap<&str, u32> = HashMap::new();
+        let mut patterns = Vec::new();
+        let pattern_of = program
             .rules()
             .iter()
             .map(|rule| {
-                cache
-                    .entry(rule.pattern.as_str())
-                    .or_insert_with(|| {
-                        Regex::new(&rule.pattern).expect("a validated pattern compiles")
-                    })
-                    .clone()
+                *index.entry(rule.pattern.as_str()).or_insert_with(|| {
+                    patterns.push(Regex::new(&rule.pattern).expect("a validated pattern compiles"));
+                    u32::try_from(patterns.len() - 1).expect("fewer than 2^32 patterns")
+                })
             })
             .collect();
         let bounds = Bounds::new(&program);
         Reference {
             program,
-            regexes,
+            patterns: patterns.into(),
+            pattern_of,
             bounds,
             max_state: DEFAULT_MAX_STATE,
         }
@@ -64,10 +79,36 @@ impl Reference {
         let bounds = Bounds::new(&program);
         Reference {
             program,
-            regexes: self.regexes[..keep].to_vec(),
+            patterns: Arc::clone(&self.patterns),
+            pattern_of: self.pattern_of[..keep].to_vec(),
             bounds,
             max_state: self.max_state,
         }
+    }
+
+    /// How many compiled patterns, each with its own search caches, this executor holds:
+    /// its program's distinct patterns (more, after [`Reference::prefix`]: the whole
+    /// program's).
+    pub fn compiled_patterns(&self) -> usize {
+        self.patterns.len()
+    }
+
+    /// Whether rules `a` and `b` search with the same `Regex` value (and so the same
+    /// caches).
+    pub fn share_caches(&self, a: usize, b: usize) -> bool {
+        std::ptr::eq(self.regex(a), self.regex(b))
+    }
+
+    /// Drops the search caches the runs so far have grown, keeping the compiled
+    /// patterns: each pattern gets an empty pool, filled again on its next search.
+    /// Executors made by [`Reference::prefix`] before keep the caches they shared.
+    pub fn release_caches(&mut self) {
+        self.patterns = self.patterns.iter().cloned().collect();
+    }
+
+    /// The regex rule `index` searches with.
+    fn regex(&self, index: usize) -> &Regex {
+        &self.patterns[self.pattern_of[index] as usize]
     }
 
     /// The same executor with a state limit of `bytes` (see [`super::limit`]).
@@ -82,7 +123,7 @@ impl Reference {
         let replacement = self.program.rules()[index].replacement.as_str();
         let mut len = state.len();
         let mut expanded = String::new();
-        for caps in self.regexes[index].captures_iter(state) {
+        for caps in self.regex(index).captures_iter(state) {
             let whole = caps.get(0).map_or(0, |m| m.len());
             expanded.clear();
             caps.expand(replacement, &mut expanded);
@@ -94,7 +135,7 @@ impl Reference {
     /// Applies rule `index` once to `state`, returning the new state.
     pub fn apply(&self, index: usize, state: &str) -> String {
         let replacement = self.program.rules()[index].replacement.as_str();
-        self.regexes[index]
+        self.regex(index)
             .replace_all(state, replacement)
             .into_owned()
     }
@@ -102,7 +143,7 @@ impl Reference {
     /// The number of matches rule `index` has in `state` (a separate search, so that
     /// [`Reference::apply`] stays a bare `replace_all`).
     pub fn count_matches(&self, index: usize, state: &str) -> usize {
-        self.regexes[index].find_iter(state).count()
+        self.regex(index).find_iter(state).count()
     }
 }
 
@@ -160,5 +201,50 @@ impl Executor for Reference {
 
     fn set_max_state(&mut self, bytes: usize) {
         self.max_state = bytes;
+    }
+
+    fn release_caches(&mut self) {
+        Reference::release_caches(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Program, Rule};
+
+    fn program(rules: &[(&str, &str)]) -> ValidProgram {
+        Program::from_rules(rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect())
+            .validate()
+            .expect("a valid program")
+    }
+
+    /// Rules with one pattern search with one `Regex` value, hence one pool of search
+    /// caches (a clone per rule would hold one pool per rule: 1.2 GB on `play`).
+    #[test]
+    fn one_cache_per_distinct_pattern() {
+        let exec = Reference::new(program(&[
+            ("a", "b"),
+            ("(b)", "${1}c"),
+            ("a", "d"),
+            ("(b)", "x"),
+        ]));
+        assert_eq!(exec.compiled_patterns(), 2);
+        assert!(exec.share_caches(0, 2));
+        assert!(exec.share_caches(1, 3));
+        assert!(!exec.share_caches(0, 1));
+        let prefix = exec.prefix(3);
+        assert!(prefix.share_caches(0, 2));
+    }
+
+    /// Dropping the caches changes no result.
+    #[test]
+    fn released_caches_change_nothing() {
+        let mut exec = Reference::new(program(&[("a+", "b"), ("(b)(c?)", "$2$1$1"), ("a", "q")]));
+        let state = "aacaaa ba c";
+        let before = exec.run(state).unwrap();
+        exec.release_caches();
+        assert_eq!(exec.run(state).unwrap(), before);
+        assert_eq!(before, "cbbbb bbbb c");
     }
 }
