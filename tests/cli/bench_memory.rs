@@ -20,6 +20,8 @@ const PEAK_MB: u64 = 720;
 
 #[test]
 #[ignore = "volume (a minute, 0.6 GB): cargo test --release --test cli -- --ignored bench_memory::"]
+// The child is waited for by `wait4` (for its rusage), which clippy does not see.
+#[allow(clippy::zombie_processes)]
 fn bench_with_both_executors_stays_under_the_bound() {
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
