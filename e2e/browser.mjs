@@ -21,7 +21,10 @@
 //    the progress line updates a few times a second at most;
 //  - every run in the browser produced exactly the state the native executor produces
 //    from the same input with the program of the variant it ran (`regex-chess run`);
-//  - opened as file://, the page says how to serve it.
+//  - opened as file://, the page says how to serve it;
+//  - a user's program that doubles its state forty times (the site at growth/, written by
+//    `site --file`): the page's default engine stops it at the state limit and the page
+//    shows the error, naming the rule and the limit.
 // It saves a screenshot of the page to SCREENSHOT, one on the phone screen while the
 // engine thinks to PHONE_SCREENSHOT, and the runs to OUT_DIR.
 //
@@ -320,6 +323,27 @@ async function watchTheMachine(what) {
   check(later !== index, `${what}: playing the replay moves on: "${later}"`);
 }
 
+/** The site at growth/ (run.sh writes it with `site --file`): a program that doubles
+ * every line of its state forty times. The page's default engine must stop it at its
+ * state limit (256 MiB in the module, crates/wasm) and show the error with the rule. */
+async function stateLimitInThePage() {
+  const growth = await context.newPage();
+  try {
+    await growth.goto(new URL("growth/", url).href);
+    await growth.waitForFunction(() => document.body.dataset.ready === "true", null,
+      { timeout: LOAD_TIMEOUT_MS });
+    await growth.fill("#move-input", "go");
+    await growth.press("#move-input", "Enter");
+    await growth.waitForFunction(() => document.getElementById("message").classList.contains("error"),
+      null, { timeout: MOVE_TIMEOUT_MS });
+    const shown = await growth.textContent("#message");
+    check(/rule \d+ \(.*\) would grow the state to \d+ bytes, past the state limit of 268435456 bytes/
+      .test(shown), `the growing program: the page shows the state-limit error: "${shown}"`);
+  } finally {
+    await growth.close();
+  }
+}
+
 let outcome;
 // The time from opening the page to the engine's first reply, in ms.
 let firstReplyMs = null;
@@ -510,6 +534,8 @@ try {
   outcome = await page.evaluate(() => window.regexChessLog);
 
   if (process.env.E2E_BENCH) await benchVariants(Number(process.env.E2E_BENCH) || 1);
+
+  if (offered.wasm) await stateLimitInThePage();
 
   // Opened as a file, the page says how to serve it.
   const filePage = await context.newPage();

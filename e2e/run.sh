@@ -6,7 +6,9 @@
 # Chromium on a phone-sized screen with each engine (e2e/browser.mjs; chess.js judges
 # the moves, the engines' games must match state for state) and saves screenshots of the
 # page to target/e2e/page.png and target/e2e/phone-thinking.png and the engine's reply
-# times per variant and engine to target/e2e/times.json. It fails, rather than testing
+# times per variant and engine to target/e2e/times.json. A second site beside it
+# (`site --file`, served at growth/) holds a program that doubles its state forty times;
+# the page must stop it at the state limit and show the error. It fails, rather than testing
 # something else, when a `play` program or the module cannot be built or a tool is
 # missing.
 #
@@ -30,6 +32,18 @@ echo "== e2e: build and write the site (both engines; every search variant's pla
 PROFILE=${E2E_PROFILE:-debug}
 SITE_PROFILE=$PROFILE scripts/site.sh "$OUT/site"
 BIN="$ROOT/target/$PROFILE/regex-chess"
+# The user's program that grows without bound: `(.+)` -> `$1$1`, forty times.
+{
+  printf '['
+  for i in $(seq 40); do
+    [ "$i" = 1 ] || printf ', '
+    printf '["(.+)", "$1$1"]'
+  done
+  printf ']\n'
+} >"$OUT/growth.json"
+printf 'ab\nYour move: ' >"$OUT/growth.start"
+SITE_PROFILE=$PROFILE scripts/site.sh "$OUT/site/growth" --file "$OUT/growth.json" \
+  --start "$OUT/growth.start"
 
 echo "== e2e: serve and play"
 "$BIN" serve --port 0 --dir "$OUT/site" >"$OUT/serve.log" 2>&1 &
