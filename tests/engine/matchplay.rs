@@ -13,7 +13,7 @@ use regex_chess_arena::sprt::{Sprt, Verdict};
 use regex_chess_engine::matchplay::game::{parse_position, play_game};
 use regex_chess_engine::matchplay::outcome::{Outcome, Termination};
 use regex_chess_engine::matchplay::players::{
-    EnginePlayer, MaterialPlayer, PlayedMove, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
+    EnginePlayer, MaterialPlayer, PlayedMove, Player, RandomPlayer, Turn, UciPlayer, OpponentSettings,
 };
 use regex_chess_engine::matchplay::{self, MatchConfig, MatchError, Summary, pgn};
 use regex_chess_engine::runner::MOVE;
@@ -290,8 +290,9 @@ fn a_uci_opponent_plays_when_stockfish_is_installed() {
         return;
     }
     let make = || -> Result<Box<dyn Player>, MatchError> {
-        Ok(Box::new(UciPlayer::start(UciSettings {
+        Ok(Box::new(UciPlayer::start(OpponentSettings {
             path: STOCKFISH.to_string(),
+            args: Vec::new(),
             options: vec![("Skill Level".to_string(), "0".to_string())],
             depth: Some(1),
             movetime: None,
@@ -598,9 +599,10 @@ fn script_engine(dir: &std::path::Path, on_go: &str) -> String {
     path.display().to_string()
 }
 
-fn uci_settings(path: String) -> UciSettings {
-    UciSettings {
+fn uci_settings(path: String) -> OpponentSettings {
+    OpponentSettings {
         path,
+        args: Vec::new(),
         options: Vec::new(),
         depth: None,
         movetime: None,
