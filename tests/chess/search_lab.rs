@@ -40,7 +40,9 @@ use oracle::lab::{self, Design};
 use oracle::{judge, lab_cost, perft, playouts, variants};
 use regex_chess_arena::elo::{self, EloEstimate};
 use regex_chess_engine as engine;
-use regex_chess_engine::matchplay::players::{PlayedMove, Player, Turn, UciPlayer, OpponentSettings};
+use regex_chess_engine::matchplay::players::{
+    OpponentSettings, PlayedMove, Player, Turn, UciPlayer,
+};
 use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Pairing, Summary, read_openings, run_match, schedule,
 };

@@ -28,7 +28,9 @@ use oracle::deep::{Deep, Tables};
 use oracle::history::{self, Input};
 use oracle::variants::Spec;
 use regex_chess_chess::positions;
-use regex_chess_engine::matchplay::players::{PlayedMove, Player, Turn, UciPlayer, OpponentSettings};
+use regex_chess_engine::matchplay::players::{
+    OpponentSettings, PlayedMove, Player, Turn, UciPlayer,
+};
 use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Summary, pgn, read_openings, run_match, schedule,
 };

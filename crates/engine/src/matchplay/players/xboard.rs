@@ -356,7 +356,12 @@ impl Player for XboardPlayer {
             .args
             .iter()
             .cloned()
-            .chain(self.settings.options.iter().map(|(n, v)| format!("{n}={v}")))
+            .chain(
+                self.settings
+                    .options
+                    .iter()
+                    .map(|(n, v)| format!("{n}={v}")),
+            )
             .collect();
         if !said.is_empty() {
             name.push_str(&format!(" ({})", said.join(", ")));
@@ -442,9 +447,8 @@ mod tests {
 
     #[test]
     fn reads_feature_pairs_with_quotes() {
-        let pairs = feature_pairs(
-            "myname=\"Fairy-Max 5.0b\" setboard=0 option=\"Resign -check 0\" done=1",
-        );
+        let pairs =
+            feature_pairs("myname=\"Fairy-Max 5.0b\" setboard=0 option=\"Resign -check 0\" done=1");
         let names: Vec<&str> = pairs.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["myname", "setboard", "option", "done"]);
         assert_eq!(pairs[0].1, "Fairy-Max 5.0b");
