@@ -460,7 +460,7 @@ mod tests {
         let pos = parse_position("4k3/8/8/8/8/8/4P3/4K2R w K - 0 1").unwrap();
         assert_eq!(
             edit_lines(&pos).unwrap(),
-            ["edit", "#", "Pe2", "Ke1", "Rh1", "c", "Ke8", "."]
+            ["edit", "#", "Ke1", "Rh1", "Pe2", "c", "Ke8", "."]
         );
         let lost = parse_position("4k3/8/8/8/8/8/4P3/4K2R w - - 0 1").unwrap();
         assert!(edit_lines(&lost).unwrap_err().contains("castling"));
