@@ -2,7 +2,7 @@
 # Installs what the tests need from outside, when it is missing: CPython and python-chess
 # (PyPI `chess`, else Debian's python3-chess: the UCI client test and the export
 # checkers), Node.js and npm (the JavaScript export), Stockfish and polyglot (match and
-# UCI tests), Debian's Chromium and ChromeDriver, and playwright-core and chess.js (npm,
+# UCI tests), fairymax and phalanx (the xboard opponents' tests), Debian's Chromium and ChromeDriver, and playwright-core and chess.js (npm,
 # into e2e/node_modules; playwright-core drives /usr/bin/chromium and downloads no
 # browser, chess.js judges the page's moves). Fails when any
 # of them cannot be installed. Safe to run twice.
@@ -19,6 +19,8 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
 command -v polyglot >/dev/null 2>&1 || [ -x /usr/games/polyglot ] || missing+=(polyglot)
+[ -x /usr/games/fairymax ] || missing+=(fairymax)
+[ -x /usr/games/phalanx ] || missing+=(phalanx)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "ci-deps: installing ${missing[*]}"
   $SUDO apt-get update
@@ -39,3 +41,5 @@ python3 -c "import chess; print('python-chess', chess.__version__)"
 node --version
 /usr/bin/chromium --version 2>/dev/null
 test -x /usr/games/stockfish && echo "stockfish: /usr/games/stockfish"
+test -x /usr/games/fairymax && echo "fairymax: /usr/games/fairymax"
+test -x /usr/games/phalanx && echo "phalanx: /usr/games/phalanx"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The release-mode share of the test volumes that CI (.ci/run) runs after `cargo test`:
 #
-# 1. every property of tests/machine/equivalence.rs with half its full count of cases
-#    (twice plain `cargo test`'s share, from fixed seeds; `REGEX_CHESS_VOLUME=full` runs
-#    all of them), then a quarter of the cases of tests/machine/equivalence_wide.rs from
-#    a seed new to the run: the properties `cargo test` judged on its share, with more
-#    cases or new ones;
+# 1. a quarter of the cases of tests/machine/equivalence_wide.rs from a seed new to the
+#    run: the wider properties `cargo test` judged from fixed seeds, on new cases (the
+#    properties of tests/machine/equivalence.rs run in `cargo test` from their fixed
+#    seeds; `REGEX_CHESS_VOLUME=half` or `full` runs more of them, docs/fuzzing.md);
 # 2. the `#[ignore]`d volumes of the chess and export test files below, through
-#    scripts/verify-full.sh (chess/play's and chess/variants' judge every search variant).
+#    scripts/verify-full.sh (chess/play's and chess/variants' judge every search variant);
+# 3. engine/uci_volumes: fast games through the UCI binary with busy loops beside it
+#    (none lost on time) and 200 games in one UCI process (its memory holds).
 #
 # Left out, for `scripts/verify-full.sh` alone (CI's 45 minutes): the `#[ignore]`d tests
 # named `..._other_searches...` of chess/multipv, chess/game_end, machine/two_cores and
@@ -18,21 +19,18 @@
 # uci::uci_search_fixes_the_other_searches`), tests/engine/uci.rs's perft through the
 # binary, the larger volumes of machine/two_cores, chess/multipv, chess/perft (perft(4)
 # of every position; position 3 runs in `cargo test`) and chess/game_end (forty
-# placements a class with every variant), and engine/uci_volumes (fast games under load,
-# and 200 games in one UCI process, about 11 minutes).
+# placements a class with every variant).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== equivalence, half the full count of cases, release (fixed seeds)"
-REGEX_CHESS_VOLUME=half cargo test --release --test machine equivalence::
 # The wider properties from a seed new to this run (plain `cargo test` runs their fixed
-# seeds): it is printed, and docs/fuzzing.md says how to replay a failure. The run above
-# keeps its fixed seeds: some of its generators (states up to 4 MB cut into 1-byte rope
-# pieces) can run for many minutes on a seed nobody has timed.
+# seeds): it is printed, and docs/fuzzing.md says how to replay a failure. The properties
+# of equivalence.rs keep their fixed seeds: some of their generators (states up to 4 MB
+# cut into 1-byte rope pieces) can run for many minutes on a seed nobody has timed.
 seed=$(date +%s%N)
 echo "== the wider equivalence properties, a quarter of their cases, REGEX_CHESS_SEED=$seed"
 REGEX_CHESS_SEED=$seed cargo test --release --test machine equivalence_wide::
 
 echo "== the ignored volumes, release"
 scripts/verify-full.sh chess/core_rules chess/legal chess/play chess/san chess/search chess/variants \
-  machine/exports chess/next_positions
+  machine/exports chess/next_positions engine/uci_volumes

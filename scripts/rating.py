@@ -6,7 +6,10 @@ Reads the match lines `regex-chess match --results FILE` appends (one JSON objec
 line), keeps those of the search variant NAME whose opponent contains one anchor's TEXT,
 and gives each such opponent the anchor's rating ELO (for instance `1320:"Skill Level=0"`
 for Stockfish at Skill Level 0 and depth 1, which Stockfish's own calibration puts at
-about 1320 on the CCRL Blitz scale). It prints each match's performance and the rating
+about 1320 on the CCRL Blitz scale). The opponent is named with its limit as the charts
+name it: a line that records the limit (`opponent_depth`, `opponent_movetime_ms`, which
+`match --results` writes since the xboard opponents came) reads `NAME, depth N` or
+`NAME, MS ms`; an older line's opponent names its limit itself, written by hand. It prints each match's performance and the rating
 that makes the expected score over all games equal the score made (the maximum of the
 logistic model's likelihood, draws counted as half a point), with a 95% interval from
 the spread of the game results (the sandwich estimate: the games' variance over the
@@ -22,6 +25,15 @@ SLOPE = math.log(10) / 400
 
 def expected(rating, opponent):
     return 1 / (1 + 10 ** ((opponent - rating) / 400))
+
+
+def opponent_label(row):
+    """The opponent with its recorded limit, as `MatchLine::opponent_label` writes it."""
+    if row.get("opponent_depth") is not None:
+        return f"{row['opponent']}, depth {row['opponent_depth']}"
+    if row.get("opponent_movetime_ms") is not None:
+        return f"{row['opponent']}, {row['opponent_movetime_ms']} ms"
+    return row["opponent"]
 
 
 def fit(matches):
@@ -69,14 +81,15 @@ def main():
             row = json.loads(line)
             if row.get("search") != args.search:
                 continue
-            found = [elo for elo, text in anchors if text in row["opponent"]]
+            label = opponent_label(row)
+            found = [elo for elo, text in anchors if text in label]
             if not found:
                 continue
             row["anchor"] = found[0]
             row["points"] = row["wins"] + row["draws"] / 2
             matches.append(row)
             score = row["points"] / row["games"]
-            print(f"{row['opponent']} ({found[0]:.0f}): {row['games']} games, "
+            print(f"{label} ({found[0]:.0f}): {row['games']} games, "
                   f"+{row['wins']} ={row['draws']} -{row['losses']}, {score:.1%}, "
                   f"performance {fit([row]):.0f}")
     if not matches:

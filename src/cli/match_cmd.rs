@@ -21,9 +21,10 @@ use regex_chess_arena::sprt::Sprt;
 use regex_chess_chess::positions;
 use regex_chess_engine::matchplay::pgn::{self, PgnTags};
 use regex_chess_engine::matchplay::players::{
-    EnginePlayer, MaterialPlayer, Player, RandomPlayer, UciPlayer, UciSettings, VariantPlayer,
+    EnginePlayer, Limit, MaterialPlayer, OpponentSettings, Player, RandomPlayer, UciPlayer,
+    VariantPlayer, XboardPlayer,
 };
-use regex_chess_engine::matchplay::results::{MatchInfo, MatchLine};
+use regex_chess_engine::matchplay::results::{MatchInfo, MatchLine, OpponentLimit};
 use regex_chess_engine::matchplay::{self, MatchConfig, MatchError, MatchProgress, Summary};
 use regex_chess_engine::runner::MovePicker;
 use regex_chess_engine::uci::{Engine, RulesEngine};
@@ -33,18 +34,25 @@ use regex_chess_machine::exec::Choice;
 /// Arguments of `match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The opponent: `random`, `material`, `uci:PATH` for any UCI engine, or
-    /// `search:NAME` for a search variant of the rules (see `regex-chess move --help`).
+    /// The opponent: `random`, `material`, `uci:PATH` for any UCI engine, `xboard:PATH`
+    /// for any xboard (CECP 2) engine, or `search:NAME` for a search variant of the rules
+    /// (see `regex-chess move --help`).
     #[arg(long, default_value = "random")]
     opponent: String,
-    /// A UCI opponent's option, `NAME=VALUE` (repeatable).
+    /// An outside opponent's option, `NAME=VALUE` (repeatable): UCI `setoption`, xboard
+    /// `option NAME=VALUE` (only options the engine declares).
     #[arg(long = "opponent-option")]
     opponent_options: Vec<String>,
-    /// A UCI opponent's search depth (`go depth N`; 1 when neither this nor
-    /// `--opponent-movetime` is given).
-    #[arg(long)]
+    /// An argument on an outside opponent's command line (repeatable), e.g.
+    /// `--opponent-arg=-l-` for phalanx without learning.
+    #[arg(long = "opponent-arg", allow_hyphen_values = true)]
+    opponent_args: Vec<String>,
+    /// An outside opponent's search depth (UCI `go depth N`, xboard `sd N`); depth 1
+    /// when neither this nor `--opponent-movetime` is given.
+    #[arg(long, conflicts_with = "opponent_movetime")]
     opponent_depth: Option<u32>,
-    /// A UCI opponent's time per move in milliseconds (`go movetime MS`).
+    /// An outside opponent's time per move in milliseconds (UCI `go movetime MS`, xboard
+    /// a one-move time control with MS on the clock).
     #[arg(long)]
     opponent_movetime: Option<u64>,
     /// The openings file: one FEN (optionally `;eval`) a line; default: the built-in 60
@@ -159,12 +167,47 @@ fn progress_line(p: &MatchProgress<'_>, elapsed_s: f64) -> String {
     line
 }
 
+/// The protocol an outside opponent speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Protocol {
+    Uci,
+    Xboard,
+}
+
+impl Protocol {
+    fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Xboard => "xboard",
+        }
+    }
+}
+
 /// The opponent's settings, checked.
 enum Opponent {
     Random,
     Material,
-    Uci(UciSettings),
+    Outside(Protocol, OpponentSettings),
     Search(Search),
+}
+
+/// What an outside opponent is limited by, as the results line records it (built-in
+/// opponents have no limit).
+fn recorded_limit(opponent: &Opponent) -> OpponentLimit {
+    match opponent {
+        Opponent::Outside(protocol, settings) => {
+            let (depth, movetime_ms) = match settings.limit() {
+                Limit::Depth(d) => (Some(d), None),
+                Limit::Movetime(ms) => (None, Some(ms)),
+            };
+            OpponentLimit {
+                protocol: Some(protocol.name().to_string()),
+                depth,
+                movetime_ms,
+            }
+        }
+        _ => OpponentLimit::default(),
+    }
 }
 
 fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
@@ -177,32 +220,42 @@ fn opponent(args: &MatchArgs) -> Result<Opponent, CliError> {
             _ => return fail(format!("--opponent-option `{option}`: expected NAME=VALUE")),
         }
     }
-    let uci_only =
-        !options.is_empty() || args.opponent_depth.is_some() || args.opponent_movetime.is_some();
+    let uci_only = !options.is_empty()
+        || !args.opponent_args.is_empty()
+        || args.opponent_depth.is_some()
+        || args.opponent_movetime.is_some();
+    const OUTSIDE_ONLY: &str = "--opponent-option, --opponent-arg, --opponent-depth and \
+                                --opponent-movetime apply to a uci:PATH or xboard:PATH opponent";
     match args.opponent.as_str() {
-        "random" | "material" if uci_only => fail(
-            "--opponent-option, --opponent-depth and --opponent-movetime apply to a uci:PATH opponent",
-        ),
+        "random" | "material" if uci_only => fail(OUTSIDE_ONLY),
         "random" => Ok(Opponent::Random),
         "material" => Ok(Opponent::Material),
-        other if other.starts_with("search:") && uci_only => fail(
-            "--opponent-option, --opponent-depth and --opponent-movetime apply to a uci:PATH opponent",
-        ),
+        other if other.starts_with("search:") && uci_only => fail(OUTSIDE_ONLY),
         other if other.starts_with("search:") => {
             Ok(Opponent::Search(other["search:".len()..].parse()?))
         }
-        other => match other.strip_prefix("uci:") {
-            Some(path) if !path.is_empty() => Ok(Opponent::Uci(UciSettings {
-                path: path.to_string(),
-                options,
-                depth: args.opponent_depth,
-                movetime: args.opponent_movetime,
-                timeout: None,
-            })),
-            _ => fail(format!(
-                "unknown opponent `{other}` (expected random, material, uci:PATH or search:NAME)"
-            )),
-        },
+        other => {
+            let outside = [("uci:", Protocol::Uci), ("xboard:", Protocol::Xboard)]
+                .into_iter()
+                .find_map(|(prefix, p)| other.strip_prefix(prefix).map(|path| (p, path)));
+            match outside {
+                Some((protocol, path)) if !path.is_empty() => Ok(Opponent::Outside(
+                    protocol,
+                    OpponentSettings {
+                        path: path.to_string(),
+                        args: args.opponent_args.clone(),
+                        options,
+                        depth: args.opponent_depth,
+                        movetime: args.opponent_movetime,
+                        timeout: None,
+                    },
+                )),
+                _ => fail(format!(
+                    "unknown opponent `{other}` (expected random, material, uci:PATH, \
+                     xboard:PATH or search:NAME)"
+                )),
+            }
+        }
     }
 }
 
@@ -259,7 +312,12 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         Ok(match (&opponent, &opponent_picker) {
             (Opponent::Random, _) => Box::new(RandomPlayer::new(args.seed)),
             (Opponent::Material, _) => Box::new(MaterialPlayer::new(args.seed)),
-            (Opponent::Uci(settings), _) => Box::new(UciPlayer::start(settings.clone())?),
+            (Opponent::Outside(Protocol::Uci, settings), _) => {
+                Box::new(UciPlayer::start(settings.clone())?)
+            }
+            (Opponent::Outside(Protocol::Xboard, settings), _) => {
+                Box::new(XboardPlayer::start(settings.clone())?)
+            }
             (Opponent::Search(v), Some(picker)) => Box::new(VariantPlayer::new(
                 format!("regex-chess search {}", v.name()),
                 picker.clone(),
@@ -322,6 +380,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
             executor: format!("{:?}", args.engine.exec.executor).to_lowercase(),
             cores: args.engine.exec.cores.get(),
             opponent: opponent_name.clone(),
+            opponent_limit: recorded_limit(&opponent),
             max_plies: args.max_plies,
             date: pgn::iso_date(now),
         };

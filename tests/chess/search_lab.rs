@@ -40,7 +40,9 @@ use oracle::lab::{self, Design};
 use oracle::{judge, lab_cost, perft, playouts, variants};
 use regex_chess_arena::elo::{self, EloEstimate};
 use regex_chess_engine as engine;
-use regex_chess_engine::matchplay::players::{PlayedMove, Player, Turn, UciPlayer, UciSettings};
+use regex_chess_engine::matchplay::players::{
+    OpponentSettings, PlayedMove, Player, Turn, UciPlayer,
+};
 use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Pairing, Summary, read_openings, run_match, schedule,
 };
@@ -372,8 +374,9 @@ fn play(d: &Arc<Design>, games: usize, rounds: usize, jobs: usize, path: &str) -
         })
         .collect();
     let movetime: Option<u64> = env("LAB_MOVETIME").map(|m| m.parse().expect("ms"));
-    let settings = UciSettings {
+    let settings = OpponentSettings {
         path: path.to_string(),
+        args: Vec::new(),
         options: env("LAB_OPTIONS")
             .unwrap_or_else(|| "Skill Level=0".to_string())
             .split(';')

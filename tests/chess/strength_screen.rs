@@ -28,7 +28,9 @@ use oracle::deep::{Deep, Tables};
 use oracle::history::{self, Input};
 use oracle::variants::Spec;
 use regex_chess_chess::positions;
-use regex_chess_engine::matchplay::players::{PlayedMove, Player, Turn, UciPlayer, UciSettings};
+use regex_chess_engine::matchplay::players::{
+    OpponentSettings, PlayedMove, Player, Turn, UciPlayer,
+};
 use regex_chess_engine::matchplay::{
     MatchConfig, MatchError, MatchProgress, Summary, pgn, read_openings, run_match, schedule,
 };
@@ -121,8 +123,9 @@ fn screen() {
         Some(_) => None,
         None => Some(env("SCREEN_DEPTH").map_or(1, |d| d.parse().expect("depth"))),
     };
-    let settings = UciSettings {
+    let settings = OpponentSettings {
         path: stockfish,
+        args: Vec::new(),
         options,
         depth,
         movetime,

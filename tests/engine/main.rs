@@ -1,5 +1,6 @@
 //! The engine layer: UCI sessions (scripted, GUI-style, python-chess), the match
-//! plumbing, the program cache, and random input at the binary's doors.
+//! plumbing (built-in, UCI and xboard opponents), the program cache, and random input at
+//! the binary's doors.
 //!
 //! One test binary per subject (the test kit, `regex-chess-testkit`, holds what they share);
 //! `cargo test --test engine MODULE::` runs one module's tests.
@@ -9,3 +10,4 @@ mod program_cache;
 mod random_input;
 mod uci;
 mod uci_volumes;
+mod xboard;

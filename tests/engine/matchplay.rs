@@ -13,7 +13,8 @@ use regex_chess_arena::sprt::{Sprt, Verdict};
 use regex_chess_engine::matchplay::game::{parse_position, play_game};
 use regex_chess_engine::matchplay::outcome::{Outcome, Termination};
 use regex_chess_engine::matchplay::players::{
-    EnginePlayer, MaterialPlayer, PlayedMove, Player, RandomPlayer, Turn, UciPlayer, UciSettings,
+    EnginePlayer, MaterialPlayer, OpponentSettings, PlayedMove, Player, RandomPlayer, Turn,
+    UciPlayer,
 };
 use regex_chess_engine::matchplay::{self, MatchConfig, MatchError, Summary, pgn};
 use regex_chess_engine::runner::MOVE;
@@ -179,10 +180,10 @@ fn an_illegal_move_forfeits_and_a_wrong_fen_is_recorded() {
 }
 
 /// A game read back from PGN: its tags, its moves in UCI, its result.
-type ParsedGame = (Vec<(String, String)>, Vec<String>, String);
+pub(crate) type ParsedGame = (Vec<(String, String)>, Vec<String>, String);
 
 /// Reads a PGN file back with shakmaty: tags, then the SAN moves replayed from the FEN.
-fn parse_pgn(text: &str) -> Vec<ParsedGame> {
+pub(crate) fn parse_pgn(text: &str) -> Vec<ParsedGame> {
     let mut games = Vec::new();
     for block in text.split("\n\n[").filter(|b| !b.trim().is_empty()) {
         let block = block.strip_prefix('[').unwrap_or(block);
@@ -290,8 +291,9 @@ fn a_uci_opponent_plays_when_stockfish_is_installed() {
         return;
     }
     let make = || -> Result<Box<dyn Player>, MatchError> {
-        Ok(Box::new(UciPlayer::start(UciSettings {
+        Ok(Box::new(UciPlayer::start(OpponentSettings {
             path: STOCKFISH.to_string(),
+            args: Vec::new(),
             options: vec![("Skill Level".to_string(), "0".to_string())],
             depth: Some(1),
             movetime: None,
@@ -332,9 +334,14 @@ fn the_match_command_checks_its_arguments() {
             "unknown opponent `gnuchess`",
         ),
         (vec!["--opponent", "uci:"], "unknown opponent `uci:`"),
+        (vec!["--opponent", "xboard:"], "unknown opponent `xboard:`"),
+        (
+            vec!["--opponent", "material", "--opponent-arg=-l-"],
+            "apply to a uci:PATH or xboard:PATH opponent",
+        ),
         (
             vec!["--opponent", "random", "--opponent-depth", "3"],
-            "apply to a uci:PATH opponent",
+            "apply to a uci:PATH or xboard:PATH opponent",
         ),
         (
             vec!["--opponent", "uci:/x", "--opponent-option", "novalue"],
@@ -352,7 +359,7 @@ fn the_match_command_checks_its_arguments() {
         ),
         (
             vec!["--opponent", "search:2ply", "--opponent-depth", "3"],
-            "apply to a uci:PATH opponent",
+            "apply to a uci:PATH or xboard:PATH opponent",
         ),
         (vec!["--games", "0"], "no games to play"),
     ] {
@@ -598,9 +605,10 @@ fn script_engine(dir: &std::path::Path, on_go: &str) -> String {
     path.display().to_string()
 }
 
-fn uci_settings(path: String) -> UciSettings {
-    UciSettings {
+fn uci_settings(path: String) -> OpponentSettings {
+    OpponentSettings {
         path,
+        args: Vec::new(),
         options: Vec::new(),
         depth: None,
         movetime: None,

@@ -22,7 +22,7 @@
 //! property prints the seed it ran from, which a failing test's output shows (see
 //! docs/fuzzing.md). `PROPTEST_RNG_SEED` still sets proptest's seed itself and
 //! `PROPTEST_CASES` how many cases run per test. Plain `cargo test` runs a quarter of each property's cases;
-//! `REGEX_CHESS_VOLUME=half` (CI, in release, in place of that quarter) half of them,
+//! `REGEX_CHESS_VOLUME=half` half of them,
 //! `REGEX_CHESS_VOLUME=full` all. The last tests check the trace module itself against an executor that is wrong
 //! on purpose.
 

@@ -136,17 +136,80 @@ pub fn cut_at_work(
     cut(program, states, limit, work_limit, DEFAULT_MAX_STATE)
 }
 
-/// `program` cut before the first rule that brings a run's work on any of `states`
-/// past `work_limit` (as [`cut_at_work`]), for executors whose state limit is
-/// `max_state`: the reference runs with that limit, so the growth of the state is bounded
-/// by the executors' own limit, and a rule that would grow it past the limit stays in the
-/// program, for the comparison to see both executors stop there.
-pub fn cut_at_work_limited(reference: Reference, states: &[String], work_limit: u64) -> Reference {
-    let keep = kept(&reference, states, usize::MAX, work_limit);
-    match keep == reference.program().rules().len() {
-        true => reference,
-        false => reference.prefix(keep),
+/// The reference's run of one state, recorded once: its end and every rule's step, for
+/// [`compare_one_way`] to compare a fast executor with (a fuzz input runs the reference
+/// once, not once to cut the program and again to compare).
+pub struct Recorded {
+    want: End,
+    steps: Vec<Step>,
+}
+
+/// Cuts `reference`'s program before the first rule that would bring the run's work on
+/// `state` past `work_limit` (as [`cut_at_work`], the state's growth left to the
+/// executors' own limit: a rule that would grow it past the limit stays in the program, for
+/// the comparison to see both executors stop there), and records the run of the rules
+/// kept, in one run: the executor of the rules kept and what it does on `state`, every
+/// rule's match count and state, as [`compare`] records them.
+pub fn record_cut(reference: Reference, state: &str, work_limit: u64) -> (Reference, Recorded) {
+    let program = reference.program();
+    let mut cap = Cap {
+        program,
+        empty: empty_matches(program),
+        limit: usize::MAX,
+        work_limit,
+        work: 0,
+        keep: None,
+    };
+    if !program.rules().is_empty() && !cap.afford(0, state.len()) {
+        let recorded = Recorded {
+            want: Ok(state.to_string()),
+            steps: Vec::new(),
+        };
+        return (reference.prefix(0), recorded);
     }
+    let mut observer = CutSteps {
+        cap,
+        steps: Steps::default(),
+    };
+    // A run the cap stops after rule `keep - 1` ends with the state the rules kept give.
+    let want = reference.run_observed(state, &mut observer);
+    let recorded = Recorded {
+        want,
+        steps: observer.steps.steps,
+    };
+    let reference = match observer.cap.keep {
+        Some(keep) => reference.prefix(keep),
+        None => reference,
+    };
+    (reference, recorded)
+}
+
+/// [`Cap`] and [`Steps`] in one observer: every rule's step is recorded, and the run
+/// stops before the rule that would spend the work budget.
+struct CutSteps<'a> {
+    cap: Cap<'a>,
+    steps: Steps,
+}
+
+impl Observer for CutSteps<'_> {
+    fn after_rule(
+        &mut self,
+        index: usize,
+        report: &RuleReport,
+        state: &dyn Fn() -> String,
+    ) -> ControlFlow<()> {
+        let _ = self.steps.after_rule(index, report, state);
+        self.cap.after_rule(index, report, state)
+    }
+}
+
+/// Whether each rule's pattern of `program` can match the empty string.
+fn empty_matches(program: &ValidProgram) -> Vec<bool> {
+    program
+        .rules()
+        .iter()
+        .map(|rule| min_match_len(&rule.pattern) == Some(0))
+        .collect()
 }
 
 fn cut(
@@ -167,11 +230,7 @@ fn cut(
 /// How many rules of `reference`'s program to keep (see [`cut_at_work`]).
 fn kept(reference: &Reference, states: &[String], limit: usize, work_limit: u64) -> usize {
     let program = reference.program();
-    let empty: Vec<bool> = program
-        .rules()
-        .iter()
-        .map(|rule| min_match_len(&rule.pattern) == Some(0))
-        .collect();
+    let empty = empty_matches(program);
     let mut keep = program.rules().len();
     for state in states {
         let mut cap = Cap {
@@ -534,12 +593,14 @@ fn compare_with(expected: &Expected<'_>, fast: &Fast) -> Result<(), String> {
 }
 
 /// A lighter [`compare`], for the fuzz target's many inputs: `run_observed` (every rule's
-/// report and state, and the end, the state limit's error included) always, and one
-/// other way of running, chosen by `which`: `run_with_stats`, an observer that says it
-/// reads no states, an early stop, a range, or two ranges chained. A corpus of inputs
-/// covers every way; each input pays for two runs of each executor, not twenty.
+/// report and state, and the end, the state limit's error included) always, against the
+/// reference's run that [`record_cut`] recorded, and one other way of running, chosen by
+/// `which`: `run_with_stats`, an observer that says it reads no states, an early stop, a
+/// range, or two ranges chained. A corpus of inputs covers every way; each input pays for
+/// one or two runs of the reference and two of the fast executor, not twenty.
 pub fn compare_one_way(
     reference: &Reference,
+    recorded: &Recorded,
     fast: &Fast,
     state: &str,
     which: u64,
@@ -552,20 +613,19 @@ pub fn compare_one_way(
         ))
     };
     let start = digest(state);
-    let mut ours = Steps::default();
-    let want = reference.run_observed(state, &mut ours);
+    let (want, ours) = (recorded.want.clone(), &recorded.steps);
     let mut theirs = Steps::default();
     if fast.run_observed(state, &mut theirs) != want {
         return differ("run_observed");
     }
-    compare_steps(fast, start, &theirs.steps, &ours.steps, "run_observed")?;
+    compare_steps(fast, start, &theirs.steps, ours, "run_observed")?;
     let ranges = ranges(n);
     let pick = (which as usize) % (3 + 2 + ranges.len());
     match pick {
         0 => match (fast.run_with_stats(state), &want) {
             (Ok((got, stats)), Ok(want)) if got == *want => {
                 let mut want_stats = RunStats::default();
-                for step in &ours.steps {
+                for step in ours {
                     want_stats.record(&step.report);
                 }
                 if (stats.matches, stats.max_state_len)
@@ -580,7 +640,7 @@ pub fn compare_one_way(
             _ => return differ("run_with_stats"),
         },
         1 => {
-            compare_unhinted(reference, fast, state, &want, &ours.steps)?;
+            compare_unhinted(reference, fast, state, &want, ours)?;
         }
         2 => {
             let middle = n / 2;
@@ -630,4 +690,66 @@ pub fn compare_one_way(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex_chess_machine::program::{Program, Rule};
+
+    fn program(rules: &[(&str, &str)]) -> ValidProgram {
+        let rules = rules.iter().map(|(p, r)| Rule::new(*p, *r)).collect();
+        Program::from_rules(rules).validate().unwrap()
+    }
+
+    /// `record_cut` keeps the rules the separate cut (`kept`) keeps, and what it records
+    /// is the run of the rules kept; a fast executor of another program is told apart.
+    #[test]
+    fn one_run_cuts_and_records_as_two_runs_did() {
+        let growth = [("(.+)", "$1$1"); 12];
+        let inserts = [
+            ("a*", "-"),
+            ("", "."),
+            ("x?", "+"),
+            ("\\b", "|"),
+            ("b", "c"),
+        ];
+        // Rules, state, work budget and state limit.
+        type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, u64, usize);
+        let cases: &[Case] = &[
+            (&growth, "ab", u64::MAX, 1 << 20),
+            (&growth, "ab", 2_000, 1 << 20),
+            (&growth, "ab", u64::MAX, 100),
+            (&inserts, "abab", 500, 1 << 20),
+            (&inserts, "abab", 5, 1 << 20),
+            (&inserts, "abab", u64::MAX, 60),
+            (&[], "abab", 5, 60),
+        ];
+        for &(rules, state, work, max_state) in cases {
+            let program = program(rules);
+            let reference = Reference::new(program.clone()).with_max_state(max_state);
+            let keep = kept(&reference, &[state.to_string()], usize::MAX, work);
+            let (cut, recorded) = record_cut(reference, state, work);
+            assert_eq!(cut.program().rules().len(), keep, "{rules:?} on {state:?}");
+            let mut steps = Steps::default();
+            let want = cut.run_observed(state, &mut steps);
+            assert_eq!(want, recorded.want, "{rules:?} on {state:?}");
+            assert_eq!(steps.steps, recorded.steps, "{rules:?} on {state:?}");
+            for which in 0..12 {
+                let fast = Fast::new(cut.program().clone()).with_max_state(max_state);
+                compare_one_way(&cut, &recorded, &fast, state, which).unwrap();
+            }
+            // A fast executor whose last rule differs must disagree somewhere (when the
+            // run reaches that rule).
+            if let (Some(last), Ok(_)) = (keep.checked_sub(1), &recorded.want) {
+                let mut changed: Vec<Rule> = cut.program().rules().to_vec();
+                changed[last].replacement.push('!');
+                let other = Program::from_rules(changed).validate().unwrap();
+                let fast = Fast::new(other).with_max_state(max_state);
+                let caught = (0..12)
+                    .any(|which| compare_one_way(&cut, &recorded, &fast, state, which).is_err());
+                assert!(caught, "{rules:?} on {state:?}: a changed rule goes unseen");
+            }
+        }
+    }
 }

@@ -40,6 +40,7 @@ use regex_chess_machine::program::{Program, Rule, ValidProgram};
 
 /// The comparison the equivalence tests make too.
 use crate::exec_compare;
+use crate::pattern_cache;
 
 /// How large a case may be.
 pub struct Limits {
@@ -625,7 +626,7 @@ fn build_rule(spec: &RuleSpec, previous: Option<&Rule>, out: &mut Vec<Rule>) {
             if pattern.len() > MAX_PATTERN {
                 return;
             }
-            let Ok(re) = regex::Regex::new(&pattern) else {
+            let Ok(re) = pattern_cache::compile(&pattern) else {
                 return;
             };
             let groups: Vec<Option<&str>> = re.capture_names().collect();
@@ -684,8 +685,12 @@ fn dump(dir: &std::path::Path, program: &ValidProgram, state: &str) {
     std::fs::write(dir.join("state.txt"), state).expect("write state.txt");
 }
 
+/// Validates with the process's cache of compiled patterns (`pattern_cache`): the
+/// patterns an input shares with the inputs before it are not compiled again.
 fn validate(rules: Vec<Rule>) -> Option<ValidProgram> {
-    Program::from_rules(rules).validate().ok()
+    Program::from_rules(rules)
+        .validate_with(&mut pattern_cache::compile)
+        .ok()
 }
 
 /// FNV-1a of the input: what chooses its state limit and its fast configuration, so
@@ -804,9 +809,9 @@ fn check(mut rules: Vec<Rule>, state: &str, limits: &Limits, hash: u64) {
     // The executors' own state limit bounds the state's growth; the program is cut
     // before the rule that would spend the work budget.
     let limit = state_limit(hash, state.len(), limits);
-    let states = [state.to_string()];
     let reference = Reference::new(program).with_max_state(limit);
-    let reference = exec_compare::cut_at_work_limited(reference, &states, limits.max_work);
+    // One run of the reference both cuts the program and records what the rules kept do.
+    let (reference, recorded) = exec_compare::record_cut(reference, state, limits.max_work);
     let program = reference.program().clone();
 
     if let Some(dir) = std::env::var_os("EXEC_EQUIVALENCE_DUMP") {
@@ -820,7 +825,7 @@ fn check(mut rules: Vec<Rule>, state: &str, limits: &Limits, hash: u64) {
         }
     }
     let fast = (configuration.build)(program.clone()).with_max_state(limit);
-    let result = exec_compare::compare_one_way(&reference, &fast, state, hash >> 24);
+    let result = exec_compare::compare_one_way(&reference, &recorded, &fast, state, hash >> 24);
     if configuration.stored {
         fast::forget_parses();
     }

@@ -8,7 +8,8 @@
 //!   reference, rule by rule; [`volume`]: how many cases a property runs and from which
 //!   seed; [`wide_log`]: long programs compared with one reference run;
 //!   [`fuzz_equivalence`]: the equivalence fuzz targets' decoding of an input into a
-//!   program and a state, and their comparison.
+//!   program and a state, and their comparison; [`pattern_cache`]: their process-wide
+//!   cache of compiled patterns.
 //! - [`lowered`]: raw instructions lowered to rules and run on both executors (the
 //!   compiler's tests).
 //! - [`random_input`]: random input at the binary's doors (UCI, the play prompt, the program
@@ -23,6 +24,7 @@ pub mod fake_engine;
 pub mod fuzz_equivalence;
 pub mod lowered;
 pub mod oracle;
+pub mod pattern_cache;
 pub mod play_text;
 pub mod random_input;
 pub mod volume;

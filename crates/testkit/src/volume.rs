@@ -2,8 +2,8 @@
 //! `tests/machine/equivalence.rs` and `tests/machine/equivalence_wide.rs` alike.
 //!
 //! - **Count**: a quarter of a property's full count in plain `cargo test` (the README's
-//!   quick suite), half of it with `REGEX_CHESS_VOLUME=half` (CI's release run, twice
-//!   the quick suite's), all of it with `full`, twice as many with `double`;
+//!   quick suite), half of it with `REGEX_CHESS_VOLUME=half` (twice the quick suite's),
+//!   all of it with `full`, twice as many with `double`;
 //!   `PROPTEST_CASES` overrides.
 //! - **Seed**: fixed per file and count, so that plain `cargo test` is the same run every
 //!   time; `REGEX_CHESS_SEED=<number>` runs (and replays) another, `clock` picks a new

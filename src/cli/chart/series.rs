@@ -34,7 +34,7 @@ pub const HEADLINE_ENGINES: [(&str, &str); 5] = [
 pub struct StrengthPoint {
     /// The search variant.
     pub search: String,
-    /// The opponent, as the match named it.
+    /// The opponent with its limit ([`MatchLine::opponent_label`]).
     pub opponent: String,
     /// Milliseconds per move (see [`strength_points`] for which).
     pub ms: f64,
@@ -108,7 +108,7 @@ pub fn strength_points(
     matches: &[MatchLine],
     bench: &[BenchLine],
 ) -> Result<Vec<StrengthPoint>, ChartError> {
-    let latest = last_by_key(matches, |m| (m.search.clone(), m.opponent.clone()));
+    let latest = last_by_key(matches, |m| (m.search.clone(), m.opponent_label()));
     let mut points = Vec::new();
     for m in latest {
         let Some(elo) = m.elo else { continue };
@@ -117,7 +117,8 @@ pub fn strength_points(
             m.cpu_ms_per_move.ok_or_else(|| {
                 ChartError::NoTime(format!(
                     "{} against {}: no bench line of it and no ms per move in the match",
-                    m.search, m.opponent
+                    m.search,
+                    m.opponent_label()
                 ))
             })?
         } else {
@@ -125,7 +126,7 @@ pub fn strength_points(
         };
         points.push(StrengthPoint {
             search: m.search.clone(),
-            opponent: m.opponent.clone(),
+            opponent: m.opponent_label(),
             ms,
             elo,
             low: m.elo_low,
@@ -267,6 +268,9 @@ mod tests {
             executor: "fast".into(),
             cores: 1,
             opponent: opponent.into(),
+            opponent_protocol: None,
+            opponent_depth: None,
+            opponent_movetime_ms: None,
             games: w + d + l,
             wins: w,
             draws: d,
@@ -311,6 +315,35 @@ mod tests {
         // Not in the bench: the match's own time.
         assert_eq!(points[1].ms, 999.0);
         assert_eq!(points[1].elo, 0.0);
+    }
+
+    #[test]
+    fn an_opponent_s_recorded_limit_names_its_point_and_old_lines_keep_their_names() {
+        let old = played("2ply", "Fairy-Max 5.0b, depth 2", (3, 0, 7));
+        let at = |depth: Option<u32>, ms: Option<u64>, (w, d, l)| MatchLine {
+            opponent_protocol: Some("xboard".into()),
+            opponent_depth: depth,
+            opponent_movetime_ms: ms,
+            ..played("2ply", "Fairy-Max 5.0b", (w, d, l))
+        };
+        let matches = [
+            old,
+            at(Some(2), None, (5, 0, 5)),
+            at(Some(3), None, (2, 0, 8)),
+            at(None, Some(100), (1, 0, 9)),
+        ];
+        let points = strength_points(&matches, &[]).unwrap();
+        let names: Vec<&str> = points.iter().map(|p| p.opponent.as_str()).collect();
+        // The old line and the new one at depth 2 name the same opponent: the last counts.
+        assert_eq!(
+            names,
+            [
+                "Fairy-Max 5.0b, depth 2",
+                "Fairy-Max 5.0b, depth 3",
+                "Fairy-Max 5.0b, 100 ms"
+            ]
+        );
+        assert_eq!(points[0].elo, 0.0);
     }
 
     fn elo_of(score: f64) -> f64 {

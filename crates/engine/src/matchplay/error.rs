@@ -41,7 +41,7 @@ pub enum MatchError {
     /// The engine's own FEN reader refuses a position the referee wrote.
     #[error(transparent)]
     Fen(#[from] FenError),
-    /// A UCI engine could not be started.
+    /// An outside engine could not be started.
     #[error("cannot start {path}: {source}")]
     Start {
         /// The engine's executable.
@@ -50,7 +50,7 @@ pub enum MatchError {
         #[source]
         source: std::io::Error,
     },
-    /// A UCI engine's input could not be written.
+    /// An outside engine's input could not be written.
     #[error("{path}: cannot write: {source}")]
     Write {
         /// The engine's executable.
@@ -59,7 +59,7 @@ pub enum MatchError {
         #[source]
         source: std::io::Error,
     },
-    /// A UCI engine did not answer in time.
+    /// An outside engine did not answer in time.
     #[error("{path}: no `{word}` within {seconds:.1}s")]
     Timeout {
         /// The engine's executable.
@@ -69,7 +69,7 @@ pub enum MatchError {
         /// How long it was awaited.
         seconds: f64,
     },
-    /// A UCI engine closed its output.
+    /// An outside engine closed its output.
     #[error("{path}: the engine ended (closed its output) before `{word}`")]
     Closed {
         /// The engine's executable.
@@ -82,6 +82,14 @@ pub enum MatchError {
     NoBestMove {
         /// The engine's executable.
         path: String,
+    },
+    /// An outside engine broke its protocol or refused what it was told.
+    #[error("{path}: {message}")]
+    Protocol {
+        /// The engine's executable.
+        path: String,
+        /// What went wrong, in words.
+        message: String,
     },
     /// A player had no legal move to choose from (adjudication ends such games first).
     #[error("no legal move")]

@@ -27,6 +27,16 @@ pub struct MatchLine {
     pub cores: usize,
     /// The opponent's name.
     pub opponent: String,
+    /// The protocol of an outside opponent (`uci`, `xboard`); `None` for a built-in one
+    /// and in lines written before it was recorded.
+    #[serde(default)]
+    pub opponent_protocol: Option<String>,
+    /// An outside opponent's search depth, when that was its limit.
+    #[serde(default)]
+    pub opponent_depth: Option<u32>,
+    /// An outside opponent's milliseconds a move, when that was its limit.
+    #[serde(default)]
+    pub opponent_movetime_ms: Option<u64>,
     /// Games played.
     pub games: u32,
     /// The engine's wins.
@@ -74,10 +84,24 @@ pub struct MatchInfo {
     pub cores: usize,
     /// The opponent's name.
     pub opponent: String,
+    /// An outside opponent's protocol and limit.
+    pub opponent_limit: OpponentLimit,
     /// The move cap.
     pub max_plies: usize,
     /// The day, `YYYY-MM-DD`.
     pub date: String,
+}
+
+/// An outside opponent's protocol and limit, as a results line records them; all
+/// `None` for a built-in opponent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpponentLimit {
+    /// `uci` or `xboard`.
+    pub protocol: Option<String>,
+    /// The search depth, when that was the limit.
+    pub depth: Option<u32>,
+    /// The milliseconds a move, when that was the limit.
+    pub movetime_ms: Option<u64>,
 }
 
 /// A finite value, else `None`.
@@ -109,6 +133,9 @@ impl MatchLine {
             executor: info.executor.clone(),
             cores: info.cores,
             opponent: info.opponent.clone(),
+            opponent_protocol: info.opponent_limit.protocol.clone(),
+            opponent_depth: info.opponent_limit.depth,
+            opponent_movetime_ms: info.opponent_limit.movetime_ms,
             games: tally.games(),
             wins: tally.wins,
             draws: tally.draws,
@@ -124,6 +151,17 @@ impl MatchLine {
             date: info.date.clone(),
             sprt: result.sprt.as_ref().map(SprtOutcome::describe),
             note: None,
+        }
+    }
+
+    /// The opponent with its limit, as charts and tables name it: `NAME, depth N` or
+    /// `NAME, MS ms`; just the name when the line records no limit (older lines name the
+    /// limit in the opponent itself, written by hand).
+    pub fn opponent_label(&self) -> String {
+        match (self.opponent_depth, self.opponent_movetime_ms) {
+            (Some(depth), _) => format!("{}, depth {depth}", self.opponent),
+            (None, Some(ms)) => format!("{}, {ms} ms", self.opponent),
+            (None, None) => self.opponent.clone(),
         }
     }
 
@@ -153,6 +191,9 @@ mod tests {
             executor: "fast".into(),
             cores: 1,
             opponent: "o".into(),
+            opponent_protocol: Some("xboard".into()),
+            opponent_depth: Some(2),
+            opponent_movetime_ms: None,
             games: 2,
             wins: 2,
             draws: 0,

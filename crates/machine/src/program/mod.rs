@@ -118,6 +118,17 @@ impl Program {
     /// compiled pattern (a program of a few thousand Unicode patterns would otherwise hold
     /// hundreds of megabytes). The error reported is that of the first bad rule.
     pub fn validate(self) -> Result<ValidProgram, ProgramError> {
+        self.validate_with(&mut |pattern| regex::Regex::new(pattern))
+    }
+
+    /// [`Program::validate`] with the patterns compiled by `compile`, which must answer as
+    /// `regex::Regex::new` does (a cache of its answers, keyed by the pattern's text): what
+    /// a fuzz target that meets the same patterns input after input uses, so that each is
+    /// compiled once per process, not once per input.
+    pub fn validate_with(
+        self,
+        compile: &mut dyn FnMut(&str) -> Result<regex::Regex, regex::Error>,
+    ) -> Result<ValidProgram, ProgramError> {
         let mut by_pattern: std::collections::HashMap<&str, Vec<usize>> = Default::default();
         let mut order = Vec::new();
         for (index, rule) in self.rules.iter().enumerate() {
@@ -136,7 +147,7 @@ impl Program {
         };
         for pattern in order {
             let rules = &by_pattern[pattern];
-            let regex = match regex::Regex::new(pattern) {
+            let regex = match compile(pattern) {
                 Ok(regex) => regex,
                 Err(e) => {
                     let index = rules[0];

@@ -1,14 +1,19 @@
 //! The players of a match: the engine (the rules, through [`Engine`]) and the fixed
 //! opponents, which are not this engine: a seeded random mover, a 1-ply material
-//! engine, and any UCI engine ([`UciPlayer`], in `uci.rs`).
+//! engine, any UCI engine ([`UciPlayer`], in `uci.rs`) and any xboard engine
+//! ([`XboardPlayer`], in `xboard.rs`), both run as processes by `process.rs`.
 //!
 //! The opponents use shakmaty; the engine player only passes FENs to the [`Engine`] and
 //! reads its answers. A player that fails returns a [`MatchError`]; in a game, that is a
 //! forfeit with the error's text as its reason.
 
+mod process;
 mod uci;
+mod xboard;
 
-pub use uci::{UCI_TIMEOUT, UciPlayer, UciSettings};
+pub use process::{ANSWER_TIMEOUT, Limit, OpponentSettings};
+pub use uci::UciPlayer;
+pub use xboard::XboardPlayer;
 
 use std::sync::Arc;
 

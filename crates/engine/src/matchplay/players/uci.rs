@@ -1,76 +1,32 @@
-//! A UCI engine as a match opponent: started as a child process, asked with `position`
-//! and `go`, read until `bestmove` (with a timeout for every answer), and stopped when
-//! the player is dropped. The score and depth of its last `info` line before `bestmove`
-//! go into its [`PlayedMove`], for the PGN's move comments.
+//! A UCI engine as a match opponent: started as a child process
+//! ([`super::process::EngineProcess`]), asked with `position` and `go`, read until
+//! `bestmove` (with a timeout for every answer), and stopped when the player is dropped.
+//! The score and depth of its last `info` line before `bestmove` go into its
+//! [`PlayedMove`], for the PGN's move comments.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
-
+use super::process::{EngineProcess, Limit, OpponentSettings};
 use super::{PlayedMove, Player, Turn};
 use crate::matchplay::error::MatchError;
 use crate::reply::Score;
 
-/// How a UCI opponent is started and asked.
-#[derive(Clone, Debug, Default)]
-pub struct UciSettings {
-    /// The engine's executable.
-    pub path: String,
-    /// `setoption` pairs, sent after `uci`.
-    pub options: Vec<(String, String)>,
-    /// `go depth N`, when set.
-    pub depth: Option<u32>,
-    /// `go movetime MS`, when set (with neither, `go depth 1`).
-    pub movetime: Option<u64>,
-    /// How long the engine may take to answer one command ([`UCI_TIMEOUT`] when `None`).
-    pub timeout: Option<Duration>,
-}
-
-/// How long a UCI opponent may take to answer one command by default.
-pub const UCI_TIMEOUT: Duration = Duration::from_secs(60);
-
 /// An external engine spoken to through UCI.
 pub struct UciPlayer {
-    settings: UciSettings,
+    settings: OpponentSettings,
     name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
 }
 
 impl UciPlayer {
     /// Starts the engine, sends `uci` and the options, and waits for `readyok`.
-    pub fn start(settings: UciSettings) -> Result<UciPlayer, MatchError> {
-        let mut child = Command::new(&settings.path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|source| MatchError::Start {
-                path: settings.path.clone(),
-                source,
-            })?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (send, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+    pub fn start(settings: OpponentSettings) -> Result<UciPlayer, MatchError> {
+        let process = EngineProcess::start(&settings)?;
         let mut player = UciPlayer {
             name: settings.path.clone(),
             settings,
-            child,
-            stdin,
-            lines,
+            process,
         };
-        player.send("uci")?;
-        let id = player.wait_for("uciok")?;
+        player.process.send("uci")?;
+        let id = player.process.wait_for("uciok")?;
         if let Some(name) = id
             .iter()
             .find_map(|line| line.strip_prefix("id name "))
@@ -79,45 +35,13 @@ impl UciPlayer {
             player.name = name;
         }
         for (name, value) in player.settings.options.clone() {
-            player.send(&format!("setoption name {name} value {value}"))?;
+            player
+                .process
+                .send(&format!("setoption name {name} value {value}"))?;
         }
-        player.send("isready")?;
-        player.wait_for("readyok")?;
+        player.process.send("isready")?;
+        player.process.wait_for("readyok")?;
         Ok(player)
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), MatchError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|source| MatchError::Write {
-                path: self.settings.path.clone(),
-                source,
-            })
-    }
-
-    /// The lines read until one starting with `word`, that line last; an error when the
-    /// engine takes longer than the timeout for a line or closes its output first.
-    fn wait_for(&mut self, word: &str) -> Result<Vec<String>, MatchError> {
-        let timeout = self.settings.timeout.unwrap_or(UCI_TIMEOUT);
-        let mut seen = Vec::new();
-        loop {
-            let line = self.lines.recv_timeout(timeout).map_err(|e| match e {
-                RecvTimeoutError::Timeout => MatchError::Timeout {
-                    path: self.settings.path.clone(),
-                    word: word.to_string(),
-                    seconds: timeout.as_secs_f64(),
-                },
-                RecvTimeoutError::Disconnected => MatchError::Closed {
-                    path: self.settings.path.clone(),
-                    word: word.to_string(),
-                },
-            })?;
-            let done = line.split_whitespace().next() == Some(word);
-            seen.push(line);
-            if done {
-                return Ok(seen);
-            }
-        }
     }
 }
 
@@ -137,9 +61,9 @@ impl Player for UciPlayer {
     }
 
     fn new_game(&mut self, _game: usize) -> Result<(), MatchError> {
-        self.send("ucinewgame")?;
-        self.send("isready")?;
-        self.wait_for("readyok").map(|_| ())
+        self.process.send("ucinewgame")?;
+        self.process.send("isready")?;
+        self.process.wait_for("readyok").map(|_| ())
     }
 
     fn choose(&mut self, turn: &Turn<'_>) -> Result<PlayedMove, MatchError> {
@@ -148,14 +72,13 @@ impl Player for UciPlayer {
             position.push_str(" moves ");
             position.push_str(&turn.moves.join(" "));
         }
-        self.send(&position)?;
-        let go = match (self.settings.depth, self.settings.movetime) {
-            (_, Some(ms)) => format!("go movetime {ms}"),
-            (Some(depth), None) => format!("go depth {depth}"),
-            (None, None) => "go depth 1".to_string(),
+        self.process.send(&position)?;
+        let go = match self.settings.limit() {
+            Limit::Movetime(ms) => format!("go movetime {ms}"),
+            Limit::Depth(depth) => format!("go depth {depth}"),
         };
-        self.send(&go)?;
-        let lines = self.wait_for("bestmove")?;
+        self.process.send(&go)?;
+        let lines = self.process.wait_for("bestmove")?;
         let best = lines
             .last()
             .and_then(|l| l.split_whitespace().nth(1))
@@ -168,20 +91,6 @@ impl Player for UciPlayer {
             depth,
             ..PlayedMove::of(best)
         })
-    }
-}
-
-impl Drop for UciPlayer {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        for _ in 0..20 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
