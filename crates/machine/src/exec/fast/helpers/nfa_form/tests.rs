@@ -110,6 +110,23 @@ fn repeated_tails_are_kept_once() {
     }
 }
 
+/// A long chain whose states differ only by their distance to its end (a fuzzer's find:
+/// Moore's refinement would take a round per link) is kept whole once the refinement
+/// passes its budget, and searches as the compiled one.
+#[test]
+fn a_chain_past_the_refinement_budget_keeps_every_state() {
+    let nul = "\\x00".repeat(90);
+    let nfa = compile(&format!("(?:\\b\\w+\\b{nul}\\s*){{33}}"));
+    let (new_id, kept) = quotient(&nfa);
+    assert_eq!(kept.len(), nfa.states().len(), "every state kept");
+    assert!(new_id.iter().enumerate().all(|(s, &i)| s == i));
+    let mut form = Vec::new();
+    assert!(encode(&nfa, &mut form));
+    let back = decode(&form).expect("reads back");
+    assert_eq!(back.states().len(), nfa.states().len());
+    same_searches(&nfa, &back, &format!("ab{} cd", "\0".repeat(90)));
+}
+
 #[test]
 fn damaged_forms_are_errors_not_panics() {
     let hir = crate::exec::fast::syntax::parse("(%%\\n)(?P<x>[^\\n]{2,7})|b*");
