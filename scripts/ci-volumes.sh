@@ -5,7 +5,7 @@
 #    run: the wider properties `cargo test` judged from fixed seeds, on new cases (the
 #    properties of tests/machine/equivalence.rs run in `cargo test` from their fixed
 #    seeds; `REGEX_CHESS_VOLUME=half` or `full` runs more of them, docs/fuzzing.md);
-# 2. the `#[ignore]`d volumes of the chess and export test files below, through
+# 2. the `#[ignore]`d volumes of the chess test files below, through
 #    scripts/verify-full.sh (chess/play's and chess/variants' judge every search variant);
 # 3. engine/uci_volumes: fast games through the UCI binary with busy loops beside it
 #    (none lost on time) and 200 games in one UCI process (its memory holds).
@@ -16,7 +16,9 @@
 # strongest of each family, `volume::searches_per_family`; about 5 minutes on 2 cores:
 # `cargo test --release --test chess --test machine --test engine -- --ignored multipv::
 # game_end::the_other_searches two_cores::the_other_searches
-# uci::uci_search_fixes_the_other_searches`), tests/engine/uci.rs's perft through the
+# uci::uci_search_fixes_the_other_searches`), chess/san's SAN of every move of the suites
+# on both executors and machine/exports' exports of every chess program (their shares run
+# in `cargo test`), tests/engine/uci.rs's perft through the
 # binary, the larger volumes of machine/two_cores, chess/multipv, chess/perft (perft(4)
 # of every position; position 3 runs in `cargo test`) and chess/game_end (forty
 # placements a class with every variant).
@@ -32,5 +34,5 @@ echo "== the wider equivalence properties, a quarter of their cases, REGEX_CHESS
 REGEX_CHESS_SEED=$seed cargo test --release --test machine equivalence_wide::
 
 echo "== the ignored volumes, release"
-scripts/verify-full.sh chess/core_rules chess/legal chess/play chess/san chess/search chess/variants \
-  machine/exports chess/next_positions engine/uci_volumes
+scripts/verify-full.sh chess/core_rules chess/legal chess/play chess/search chess/variants \
+  chess/next_positions engine/uci_volumes
