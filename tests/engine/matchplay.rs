@@ -598,14 +598,21 @@ fn script_engine(dir: &std::path::Path, on_go: &str) -> String {
          go*) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n",
         pid.display()
     );
-    std::fs::write(&path, script).unwrap();
-    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    write_script(&path, &script)
+}
+
+/// Writes `text` to `path` as an executable script; the path as text.
+pub(crate) fn write_script(path: &std::path::Path, text: &str) -> String {
+    std::fs::write(path, text).unwrap();
+    let mut perms = std::fs::metadata(path).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&path, perms).unwrap();
+    std::fs::set_permissions(path, perms).unwrap();
     path.display().to_string()
 }
 
-fn uci_settings(path: String) -> OpponentSettings {
+/// A stand-in engine's settings: no arguments, options or limits, half a second for
+/// each answer.
+pub(crate) fn scripted_settings(path: String) -> OpponentSettings {
     OpponentSettings {
         path,
         args: Vec::new(),
@@ -635,7 +642,7 @@ fn start_turn<T>(choose: impl FnOnce(&Turn<'_>) -> T) -> T {
 
 #[test]
 fn a_uci_opponent_that_cannot_start_is_an_error() {
-    let Err(error) = UciPlayer::start(uci_settings("/nonexistent/engine".into())) else {
+    let Err(error) = UciPlayer::start(scripted_settings("/nonexistent/engine".into())) else {
         panic!("a missing engine started");
     };
     let error = error.to_string();
@@ -649,7 +656,7 @@ fn a_uci_opponent_that_cannot_start_is_an_error() {
 fn a_uci_opponent_answers_plays_and_is_stopped_when_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let path = script_engine(dir.path(), "echo 'info depth 1'; echo 'bestmove e2e4'");
-    let mut player = UciPlayer::start(uci_settings(path)).unwrap();
+    let mut player = UciPlayer::start(scripted_settings(path)).unwrap();
     assert_eq!(player.name(), "scripted");
     player.new_game(0).unwrap();
     let choice = start_turn(|turn| player.choose(turn)).unwrap();
@@ -667,7 +674,7 @@ fn a_silent_uci_opponent_times_out_and_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     // It never answers `go`, and ignores `quit` while it sleeps.
     let path = script_engine(dir.path(), "sleep 30");
-    let mut player = UciPlayer::start(uci_settings(path)).unwrap();
+    let mut player = UciPlayer::start(scripted_settings(path)).unwrap();
     let error = start_turn(|turn| player.choose(turn))
         .unwrap_err()
         .to_string();
@@ -683,7 +690,7 @@ fn a_silent_uci_opponent_times_out_and_is_killed() {
 fn a_uci_opponent_that_crashes_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = script_engine(dir.path(), "kill -9 $$");
-    let mut player = UciPlayer::start(uci_settings(path)).unwrap();
+    let mut player = UciPlayer::start(scripted_settings(path)).unwrap();
     let error = start_turn(|turn| player.choose(turn))
         .unwrap_err()
         .to_string();
@@ -699,11 +706,8 @@ fn a_uci_opponent_that_crashes_is_an_error() {
 fn a_uci_opponent_that_never_says_uciok_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mute.sh");
-    std::fs::write(&path, "#!/bin/sh\nexec sleep 30\n").unwrap();
-    let mut perms = std::fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&path, perms).unwrap();
-    let Err(error) = UciPlayer::start(uci_settings(path.display().to_string())) else {
+    let path = write_script(&path, "#!/bin/sh\nexec sleep 30\n");
+    let Err(error) = UciPlayer::start(scripted_settings(path)) else {
         panic!("a mute engine started");
     };
     let error = error.to_string();

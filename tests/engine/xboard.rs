@@ -11,7 +11,6 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
 use regex_chess_engine::matchplay::game::parse_position;
 use regex_chess_engine::matchplay::players::{OpponentSettings, Player, Turn, XboardPlayer};
@@ -19,7 +18,7 @@ use regex_chess_engine::matchplay::results::read_lines;
 use regex_chess_testkit::oracle;
 use shakmaty::Position;
 
-use super::matchplay::parse_pgn;
+use super::matchplay::{parse_pgn, scripted_settings, write_script};
 
 /// Plays a short match against the xboard engine `engine` with `limit` (its flags), and
 /// checks the games' moves and the results line; returns the line's opponent.
@@ -117,22 +116,7 @@ fn script_engine(dir: &Path, features: &str, on_go: &str) -> String {
         pid = dir.join("pid").display(),
         told = dir.join("told").display(),
     );
-    std::fs::write(&path, script).unwrap();
-    let mut perms = std::fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&path, perms).unwrap();
-    path.display().to_string()
-}
-
-fn settings(path: String) -> OpponentSettings {
-    OpponentSettings {
-        path,
-        args: Vec::new(),
-        options: Vec::new(),
-        depth: None,
-        movetime: None,
-        timeout: Some(Duration::from_millis(500)),
-    }
+    write_script(&path, &script)
 }
 
 /// The player's answer in the position `fen` after `moves`.
@@ -175,7 +159,7 @@ fn an_engine_without_setboard_is_set_up_by_edit_and_told_its_limit() {
     let path = script_engine(dir.path(), "setboard=0 ping=1", "echo 'move e7e5'");
     let mut player = XboardPlayer::start(OpponentSettings {
         depth: Some(3),
-        ..settings(path)
+        ..scripted_settings(path)
     })
     .unwrap();
     assert_eq!(player.name(), "scripted");
@@ -214,7 +198,7 @@ fn an_engine_with_setboard_and_usermove_is_told_so_and_only_new_moves_later() {
     );
     let mut player = XboardPlayer::start(OpponentSettings {
         movetime: Some(250),
-        ..settings(path)
+        ..scripted_settings(path)
     })
     .unwrap();
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -273,7 +257,7 @@ fn an_engine_that_refuses_a_move_answers_garbage_or_claims_a_result_is_an_error(
     ] {
         let dir = tempfile::tempdir().unwrap();
         let path = script_engine(dir.path(), "setboard=1 ping=1", on_go);
-        let mut player = XboardPlayer::start(settings(path)).unwrap();
+        let mut player = XboardPlayer::start(scripted_settings(path)).unwrap();
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let got = choose_in(&mut player, start, &[]).unwrap_err();
         assert!(got.contains(error), "{on_go}: {got}");
@@ -286,7 +270,7 @@ fn an_engine_that_refuses_a_move_answers_garbage_or_claims_a_result_is_an_error(
     // Garbage for a move is passed on as written: the referee forfeits it as illegal.
     let dir = tempfile::tempdir().unwrap();
     let path = script_engine(dir.path(), "setboard=1 ping=1", "echo 'move zz9'");
-    let mut player = XboardPlayer::start(settings(path)).unwrap();
+    let mut player = XboardPlayer::start(scripted_settings(path)).unwrap();
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     assert_eq!(choose_in(&mut player, start, &[]).unwrap(), "zz9");
 }
@@ -305,7 +289,7 @@ fn an_engine_is_set_only_the_options_it_declares() {
                 .iter()
                 .map(|(n, v)| (n.to_string(), v.to_string()))
                 .collect(),
-            ..settings(path.clone())
+            ..scripted_settings(path.clone())
         })
     };
     let Err(error) = with(&[("Skill", "3")]) else {
@@ -325,7 +309,7 @@ fn an_engine_is_set_only_the_options_it_declares() {
 
 #[test]
 fn an_engine_that_is_missing_or_never_done_is_an_error() {
-    let Err(error) = XboardPlayer::start(settings("/nonexistent/engine".into())) else {
+    let Err(error) = XboardPlayer::start(scripted_settings("/nonexistent/engine".into())) else {
         panic!("a missing engine started");
     };
     assert!(
@@ -337,15 +321,11 @@ fn an_engine_that_is_missing_or_never_done_is_an_error() {
     // `done=0` asks for patience; the timeout still ends it.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("slow.sh");
-    std::fs::write(
+    let path = write_script(
         &path,
         "#!/bin/sh\nread -r a\nread -r b\necho 'feature done=0'\nexec sleep 30\n",
-    )
-    .unwrap();
-    let mut perms = std::fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&path, perms).unwrap();
-    let Err(error) = XboardPlayer::start(settings(path.display().to_string())) else {
+    );
+    let Err(error) = XboardPlayer::start(scripted_settings(path)) else {
         panic!("an engine that never said done=1 started");
     };
     assert!(
