@@ -44,6 +44,22 @@ impl OpponentSettings {
             (None, None) => Limit::Depth(1),
         }
     }
+
+    /// An opponent's name in results and PGNs: `base` (what the engine calls itself),
+    /// then what this match set on its command line and its options, when any:
+    /// `Phalanx XXV (-l-, -b-)`, `Stockfish 15.1 (Skill Level=0)`.
+    pub fn name_with(&self, base: String) -> String {
+        let said: Vec<String> = self
+            .args
+            .iter()
+            .cloned()
+            .chain(self.options.iter().map(|(n, v)| format!("{n}={v}")))
+            .collect();
+        match said.is_empty() {
+            true => base,
+            false => format!("{base} ({})", said.join(", ")),
+        }
+    }
 }
 
 /// What bounds an outside opponent's search on each move.
@@ -166,5 +182,24 @@ impl Drop for EngineProcess {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The name lists the command line's arguments, then the options, for either protocol.
+    #[test]
+    fn names_carry_arguments_then_options() {
+        let mut settings = OpponentSettings::default();
+        assert_eq!(settings.name_with("E 1".into()), "E 1");
+        settings.options.push(("Skill Level".into(), "0".into()));
+        assert_eq!(settings.name_with("E 1".into()), "E 1 (Skill Level=0)");
+        settings.args = vec!["-l-".into(), "-b-".into()];
+        assert_eq!(
+            settings.name_with("E 1".into()),
+            "E 1 (-l-, -b-, Skill Level=0)"
+        );
     }
 }

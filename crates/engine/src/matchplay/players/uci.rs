@@ -47,17 +47,7 @@ impl UciPlayer {
 
 impl Player for UciPlayer {
     fn name(&self) -> String {
-        let mut name = self.name.clone();
-        let options: Vec<String> = self
-            .settings
-            .options
-            .iter()
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        if !options.is_empty() {
-            name.push_str(&format!(" ({})", options.join(", ")));
-        }
-        name
+        self.settings.name_with(self.name.clone())
     }
 
     fn new_game(&mut self, _game: usize) -> Result<(), MatchError> {

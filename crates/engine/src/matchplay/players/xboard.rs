@@ -346,27 +346,9 @@ fn thinking(line: &str) -> Option<(u32, i32)> {
 
 impl Player for XboardPlayer {
     fn name(&self) -> String {
-        let mut name = self
-            .features
-            .name
-            .clone()
-            .unwrap_or_else(|| self.settings.path.clone());
-        let said: Vec<String> = self
-            .settings
-            .args
-            .iter()
-            .cloned()
-            .chain(
-                self.settings
-                    .options
-                    .iter()
-                    .map(|(n, v)| format!("{n}={v}")),
-            )
-            .collect();
-        if !said.is_empty() {
-            name.push_str(&format!(" ({})", said.join(", ")));
-        }
-        name
+        let base = self.features.name.clone();
+        self.settings
+            .name_with(base.unwrap_or_else(|| self.settings.path.clone()))
     }
 
     fn new_game(&mut self, _game: usize) -> Result<(), MatchError> {
