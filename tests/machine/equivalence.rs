@@ -65,9 +65,7 @@ fn prepare(
     states: &[String],
     limit: usize,
 ) -> Result<ValidProgram, TestCaseError> {
-    let valid = Program::from_rules(rules)
-        .validate()
-        .map_err(|e| TestCaseError::fail(format!("the generator made an invalid rule: {e}")))?;
+    let valid = exec_compare::validate_case(rules)?;
     Ok(exec_compare::cut_at_cap(valid, states, limit))
 }
 

@@ -38,7 +38,7 @@ use regex_chess_engine::bench::{self, Workload};
 use regex_chess_machine::exec::fast::{DEFAULT_ROPE_MIN, DEFAULT_SPLIT_MIN, Fast};
 use regex_chess_machine::exec::reference::Reference;
 use regex_chess_machine::exec::{Executor, Observer, RuleReport};
-use regex_chess_machine::program::{Program, Rule, ValidProgram};
+use regex_chess_machine::program::{Rule, ValidProgram};
 
 use regex_chess_testkit::exec_compare;
 use regex_chess_testkit::volume;
@@ -75,12 +75,6 @@ fn compare(
 ) -> Result<(), TestCaseError> {
     exec_compare::compare(reference, fast, state)
         .map_err(|e| TestCaseError::fail(format!("{what}: {e}")))
-}
-
-fn validate(rules: Vec<Rule>) -> Result<ValidProgram, TestCaseError> {
-    Program::from_rules(rules)
-        .validate()
-        .map_err(|e| TestCaseError::fail(format!("the generator made an invalid rule: {e}")))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -257,7 +251,7 @@ fn counted_state(shared: &[u32]) -> impl Strategy<Value = String> + use<> {
 /// state: the rope on every state, two cores (speculating), the segmented state and the
 /// `%` index on every state.
 fn check_everywhere(rules: Vec<Rule>, state: &str, cap: usize) -> Result<(), TestCaseError> {
-    let program = validate(rules)?;
+    let program = exec_compare::validate_case(rules)?;
     let program = exec_compare::cut_at_cap(program, &[state.to_string()], cap);
     let reference = Reference::new(program.clone());
     let variants = [
@@ -457,7 +451,7 @@ proptest! {
     #[test]
     fn real_program_windows_agree(window in window()) {
         let (name, rules, start, state) = take(&window);
-        let expected = wide_log::expect(validate(rules)?, state, WINDOW_CAP);
+        let expected = wide_log::expect(exec_compare::validate_case(rules)?, state, WINDOW_CAP);
         let program = expected.program.clone();
         let what = format!("{name} from rule {start}, {window:?}");
         let variants = [
@@ -544,7 +538,7 @@ proptest! {
         cores in 2usize..=3,
         split in select(&[1usize, 64, 1024][..]),
     ) {
-        let program = validate(rules)?;
+        let program = exec_compare::validate_case(rules)?;
         let program = exec_compare::cut_at_cap(program, std::slice::from_ref(&state), 512 * 1024);
         let reference = Reference::new(program.clone());
         for speculate in [true, false] {
@@ -615,7 +609,7 @@ proptest! {
             any::<Index>(),
         ),
     ) {
-        let program = validate(rules)?;
+        let program = exec_compare::validate_case(rules)?;
         let program = exec_compare::cut_at_cap(program, std::slice::from_ref(&state), 1 << 20);
         let expected = wide_log::expect(program.clone(), &state, usize::MAX);
         let len = state.len();
@@ -648,7 +642,7 @@ proptest! {
         let times = DEFAULT_ROPE_MIN.div_ceil(state.len().max(1)) + 1;
         let state = state.repeat(times);
         let rules = rules[..len.min(rules.len())].to_vec();
-        let expected = wide_log::expect(validate(rules)?, &state, 3 * DEFAULT_ROPE_MIN);
+        let expected = wide_log::expect(exec_compare::validate_case(rules)?, &state, 3 * DEFAULT_ROPE_MIN);
         let program = expected.program.clone();
         let what = format!("{name} from rule {start} on {} bytes", state.len());
         let default = Fast::new(program.clone());

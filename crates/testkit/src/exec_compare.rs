@@ -1,23 +1,24 @@
-//! The fast-versus-reference comparison shared by `tests/machine/equivalence.rs` and the fuzz
-//! target `fuzz/fuzz_targets/exec_equivalence.rs` (which includes this file by path):
-//! cutting a program where its state grows too large, and checking that every way of
-//! running the fast executor gives what the reference gives, rule by rule (match count,
-//! state length, state contents by hash, the `skipped` flag), over early stops and rule
-//! ranges.
+//! The fast-versus-reference comparison shared by the equivalence tests
+//! (`tests/machine/equivalence*.rs`) and the fuzz target `exec_equivalence`: checking a
+//! generated program ([`validate_case`]), cutting it where its state grows too large, and
+//! checking that every way of running the fast executor gives what the reference gives,
+//! rule by rule (match count, state length, state contents by hash, the `skipped` flag),
+//! over early stops and rule ranges.
 //!
-//! It uses only the library's public API, so that both crates can compile it.
+//! It uses only the library's public API.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::ops::{ControlFlow, Range};
 
+use proptest::test_runner::TestCaseError;
 use regex_chess_machine::exec::fast::Fast;
 use regex_chess_machine::exec::reference::Reference;
 use regex_chess_machine::exec::{
     DEFAULT_MAX_STATE, Executor, NoObserver, Observer, RuleReport, RunStats, StateTooLarge,
     limit::min_match_len, trace,
 };
-use regex_chess_machine::program::ValidProgram;
+use regex_chess_machine::program::{Program, Rule, ValidProgram};
 
 /// Records what every rule did, in order (used by the equivalence tests, not by the
 /// fuzz target).
@@ -115,6 +116,26 @@ impl Observer for Cap<'_> {
     fn reads_states(&self) -> bool {
         false
     }
+}
+
+/// A property's generated `rules`, checked. A pattern past the `regex` crate's
+/// compiled-size limit (Unicode classes such as `\w`, hundreds of ranges each, repeated a
+/// few hundred times in all) is one the reference itself refuses: the case is rejected and
+/// another drawn. Any other error is the generator's fault and fails the property.
+pub fn validate_case(rules: Vec<Rule>) -> Result<ValidProgram, TestCaseError> {
+    let mut too_big = false;
+    let mut compile = |pattern: &str| {
+        let compiled = regex::Regex::new(pattern);
+        too_big |= matches!(compiled, Err(regex::Error::CompiledTooBig(_)));
+        compiled
+    };
+    let checked = Program::from_rules(rules).validate_with(&mut compile);
+    if too_big {
+        return Err(TestCaseError::reject(
+            "a pattern past the compiled-size limit",
+        ));
+    }
+    checked.map_err(|e| TestCaseError::fail(format!("the generator made an invalid rule: {e}")))
 }
 
 /// `program` cut after the first rule where the reference's state outgrows `limit` on
