@@ -3,14 +3,14 @@
 //!
 //! # The term
 //!
-//! When one side (the defender) has only its king and the other (the attacker) has no
-//! pawn and at least one knight, bishop, rook or queen, the term is, for the attacker,
+//! When one side (the defender) has only its king and the other (the attacker) has at
+//! least one knight, bishop, rook or queen (pawns or not), the term is, for the attacker,
 //! [`CENTRE_CP`] × the defender's king's centre distance plus [`NEAR_CP`] × (7 − the
 //! kings' file distance) plus [`NEAR_CP`] × (7 − their rank distance) plus the
 //! attacker's king's [`king_table_units`] (30 cp less its entry in the king's table, a
 //! middlegame table that would hold the attacking king at home: cancelled up to a
-//! constant); when, moreover, the attacker has exactly one rook and no other man but its
-//! king, plus the rook's box, [`BOX_CP`] × (8 − [`box_side`]) on each axis, from the
+//! constant); when, moreover, the attacker has exactly one rook (whatever else it has),
+//! plus the rook's box, [`BOX_CP`] × (8 − [`box_side`]) on each axis, from the
 //! defender's king's coordinate and the rook's, plus [`OPPOSITION_CP`] when the kings
 //! stand in opposition across the defender's king's edge, or [`NEAR_OPPOSITION_CP`]
 //! when the attacker's king stands a knight's move from that (see [`Facing`]); for the
@@ -25,19 +25,18 @@
 //!
 //! [`term_white_with`] runs on one board line (80 characters, `//` after each rank) and
 //! leaves the term from white's view in [`SCORE_BITS`] bits: two rules mark a board with
-//! a lone black (`!W:`) or white (`!B:`) king and an attacker without pawns, one rule
+//! a lone black (`!W:`) or white (`!B:`) king and an attacker with a piece, one rule
 //! writes 0 on any other; then, on marked lines only, 32 rules append the defender's
 //! king's file and the attacker's, the defender's rank and the attacker's (a counted
 //! skip each), 16 rules append the file and the rank of the attacker's rook when it is
-//! the attacker's only man but its king (the pattern admits no other rook, knight,
-//! bishop or queen of the attacker), one rule per share appends the attacker's king's
-//! table share in unary, one rule per [`Facing`] appends its share in unary on a line
-//! with the rook's digits (patterns per edge and colour: on one file two rows apart is
-//! a gap of 19 characters, on one row two files apart a gap of 1), one of two rules
-//! drops the board (writing those shares first, then, with a rook, the (defender, rook)
-//! file pair and rank pair, each after an `x`), the pair rules turn each box pair, then each (defender, attacker) king pair into its
-//! share of the term in unary (`u` per unit of 5 cp), and one rule per length writes
-//! the signed integer.
+//! its only rook (the pattern admits no other), one rule per share appends the
+//! attacker's king's table share in unary, one rule per [`Facing`] appends its share in
+//! unary on a line with the rook's digits (patterns per edge and colour: on one file two
+//! rows apart is a gap of 19 characters, on one row two files apart a gap of 1), one of
+//! two rules drops the board (writing those shares first, then, with a rook, the
+//! (defender, rook) file pair and rank pair, each after an `x`), the pair rules turn
+//! each box pair, then each (defender, attacker) king pair into its share of the term in
+//! unary (`u` per unit of 5 cp), and one rule per length writes the signed integer.
 
 use super::evaluate::{SCORE_BITS, board_offset, units};
 use super::stack_rules;
@@ -51,7 +50,7 @@ pub const CENTRE_CP: i32 = 25;
 /// Centipawns per step of closeness of the kings, on each axis.
 pub const NEAR_CP: i32 = 10;
 /// Centipawns per line (file or rank) the attacker's only rook cuts off the defender's
-/// king's side of the board, on each axis (king and rook against king only).
+/// king's side of the board, on each axis (an attacker with exactly one rook).
 pub const BOX_CP: i32 = 10;
 
 /// Centipawns for the kings in opposition across the defender's king's edge (king and
@@ -59,7 +58,7 @@ pub const BOX_CP: i32 = 10;
 /// through it perpendicular to that edge, two lines away (see [`Facing`]).
 pub const OPPOSITION_CP: i32 = 60;
 /// Centipawns for the kings a knight's move from opposition across the defender's
-/// king's edge (king and rook against king only; see [`Facing`]).
+/// king's edge (an attacker with exactly one rook; see [`Facing`]).
 pub const NEAR_OPPOSITION_CP: i32 = 30;
 
 /// How the kings face each other across the defender's king's edge.
@@ -187,7 +186,7 @@ pub fn box_units(lone: u8, rook: u8) -> i64 {
 }
 
 /// A pattern matching the attacker's only rook in the marked line's board, with a lone
-/// black king (`W`: the one `R`, no other white man but the king) or a lone white one
+/// black king (`W`: the one `R`, whatever other white men stand) or a lone white one
 /// (`B`: the one `r`), at the file (`by_file`) or row `at`.
 fn rook_at(by_file: bool, at: usize) -> String {
     let find = |others: &str, rook: char| {
@@ -199,7 +198,7 @@ fn rook_at(by_file: bool, at: usize) -> String {
         };
         format!("{before}{rook}{not}*")
     };
-    format!("(?:W:{}|B:{})", find("NBRQ", 'R'), find("nbrq", 'r'))
+    format!("(?:W:{}|B:{})", find("R", 'R'), find("r", 'r'))
 }
 
 /// The pair rules turning the first pair of digits after `prefix` (a regex matched after
@@ -248,11 +247,11 @@ pub fn term_rules_with(tables: Tables) -> Vec<(String, String)> {
     let zero = encode::int(SCORE_BITS, 0);
     let mut rules = vec![
         (
-            format!("{HEAD}([^pnbrqP\n]*[NBRQ][^pnbrqP\n]*)\n"),
+            format!("{HEAD}([^pnbrq\n]*[NBRQ][^pnbrq\n]*)\n"),
             "${1}!W:${2}\n".to_string(),
         ),
         (
-            format!("{HEAD}([^PNBRQp\n]*[nbrq][^PNBRQp\n]*)\n"),
+            format!("{HEAD}([^PNBRQ\n]*[nbrq][^PNBRQ\n]*)\n"),
             "${1}!B:${2}\n".to_string(),
         ),
         (format!("{HEAD}[^!\n][^\n]*\n"), format!("${{1}}{zero}\n")),
@@ -267,7 +266,7 @@ pub fn term_rules_with(tables: Tables) -> Vec<(String, String)> {
             ));
         }
     }
-    // King and rook only: the rook's file, then its row.
+    // Exactly one rook: its file, then its row.
     for by_file in [true, false] {
         for at in 0..8 {
             rules.push((
@@ -310,7 +309,7 @@ pub fn term_rules_with(tables: Tables) -> Vec<(String, String)> {
             format!("${{1}}${{2}}{}\n", "u".repeat(share as usize)),
         ));
     }
-    // King and rook only (the rook's two digits appended): how the kings face each
+    // Exactly one rook (its two digits appended): how the kings face each
     // other, one rule each way.
     for facing in [Facing::Opposition, Facing::KnightsMove] {
         rules.push((

@@ -142,16 +142,16 @@
 //! capture search below it), from the engine's view. Mates, stalemates and ties are
 //! scored as in the 2-ply search. `E` (see [`endgame`]):
 //!
-//! - when one side, the defender, has only its king, and the other, the attacker, has no
-//!   pawn and at least one knight, bishop, rook or queen: for the attacker,
+//! - when one side, the defender, has only its king, and the other, the attacker, has at
+//!   least one knight, bishop, rook or queen (pawns or not): for the attacker,
 //!   `25 × (c(file_d) + c(rank_d)) + 10 × (7 − |file_d − file_a|) + 10 × (7 − |rank_d −
 //!   rank_a|) + 30 − K(a)` cp, where `d` is the defender's king, `a` the attacker's,
 //!   files and ranks count 0..7, `c(x) = 3 − x` for `x ≤ 3`, else `x − 4` (the centre
 //!   distance: 0 on d4, e4, d5, e5, 6 in a corner) and `K(a)` is the king's table entry
 //!   of the attacker's king from its side's view ([`weights`]; 30 is the table's largest
 //!   entry: this cancels the middlegame table that would hold the attacking king at
-//!   home); and when, moreover, the attacker has exactly one rook and no other man but
-//!   its king (king and rook against king), plus the rook's box `10 × (8 − s(file_d,
+//!   home); and when, moreover, the attacker has exactly one rook (whatever else it
+//!   has), plus the rook's box `10 × (8 − s(file_d,
 //!   file_r)) + 10 × (8 − s(rank_d, rank_r))` cp, where `r` is the rook and `s(x, y)`
 //!   counts the lines on the defender's side of the rook's line: `y` when `x < y`,
 //!   `7 − y` when `x > y`, 8 when `x = y` (the rook cuts nothing off on that axis), plus
@@ -163,14 +163,17 @@
 //!   file a or h), else 0; for the defender, its negation;
 //! - on any other board, 0.
 //!
-//! `E` is at most 370 cp, or 570 cp with the lone rook, and never negative for the
+//! `E` is at most 370 cp, or 570 cp with a single rook, and never negative for the
 //! attacker, so losing its last piece (bare kings: `E` = 0) never pays; the only shares
 //! that come or go as men are taken, the rook's box and the opposition, are at most
 //! 140 + 60 = 200 cp together, less than any piece (a knight, 320 cp, the least). So
-//! `E` drives the lone king to the edge, confines it with a lone rook, brings the
+//! `E` drives the lone king to the edge, confines it with a single rook, brings the
 //! attacking king towards it and, with the rook, into opposition across the edge
-//! without buying material (a pawn aside: a board where the attacker has a pawn has no
-//! term).
+//! without buying material. Pawns change none of it, so giving one up buys nothing,
+//! and the only promotion that can end the box and the opposition, to a second rook,
+//! gains 400 cp for their 200. (Before issue 41 a board where the attacker had a pawn had
+//! no term, so a pawn stood in the way of the term, and the box needed the rook alone:
+//! king, rook, bishop and pawn against king was drawn by the fifty-move rule.)
 //!
 //! # The `2ply-see` search (`move-see`)
 //!

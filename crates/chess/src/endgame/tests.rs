@@ -104,12 +104,31 @@ fn the_rules_compute_the_stated_term() {
             "k7/8/3K4/8/8/8/7R/8",
             25 * 6 + 10 * 4 + 10 * 5 + 80 + 10 + 20,
         ),
-        // A rook and a knight: no box.
-        ("k7/8/2K5/8/8/8/8/1R5N", 25 * 6 + 10 * 5 + 10 * 5 + 70),
+        // A rook and a knight: the rook's box as with the rook alone (issue 41).
+        (
+            "k7/8/2K5/8/8/8/8/1R5N",
+            25 * 6 + 10 * 5 + 10 * 5 + 70 + 10 + 70,
+        ),
         // Black king h1 (6), white king a8 (table -30): 7 and 7 apart; two rooks.
         ("K7/8/8/8/8/8/1R6/1R5k", 25 * 6 + 60),
-        // A pawn for the attacker, a piece for the defender, bare kings: no term.
-        ("k7/8/2K5/8/8/8/P7/7Q", 0),
+        // Pawns beside the attacker's pieces change nothing (issue 41): the first case
+        // with a pawn, the third with two.
+        ("k7/8/2K5/8/8/8/P7/7Q", 25 * 6 + 10 * 5 + 10 * 5 + 70),
+        (
+            "k7/8/2K5/8/8/8/P6P/1R6",
+            25 * 6 + 10 * 5 + 10 * 5 + 70 + 10 + 70,
+        ),
+        // A lone white king h1 (6) against a black rook b2, a pawn a7 and the king c6
+        // (table -20 for black): 5 files and 5 ranks apart; 6 files (c..h) and 1 rank
+        // (1) on the lone king's side.
+        (
+            "8/p7/2k5/8/8/8/1r6/7K",
+            -(25 * 6 + 10 * 2 + 10 * 2 + 50 + 20 + 70),
+        ),
+        // Only pawns for the attacker, a piece or a pawn for the defender, bare kings:
+        // no term.
+        ("k7/8/2K5/8/8/8/P7/8", 0),
+        ("k7/p7/2K5/8/8/8/8/7Q", 0),
         ("k7/8/2K5/8/8/8/n7/7Q", 0),
         ("k7/8/2K5/8/8/8/8/8", 0),
         // A lone white king a1 (6), black king c3 (table -40 for black) and queen.

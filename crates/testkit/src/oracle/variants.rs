@@ -68,7 +68,7 @@ pub struct Spec {
     /// The full-width plies: 2 or 3.
     pub depth: u32,
     /// The endgame term cancels the attacking king's table and counts the rook's box
-    /// (king and rook against king).
+    /// (an attacker with exactly one rook).
     pub rook_box: bool,
     /// The endgame term counts the kings' opposition, with the rook's box
     /// ([`opposition_term`]).
@@ -229,21 +229,22 @@ pub fn is_noisy(m: &Move) -> bool {
 }
 
 /// The endgame term of `pos` for `side`, in centipawns, written out from the contract:
-/// when one side has only its king and the other has no pawn but a knight, bishop, rook
-/// or queen, 25 per step of the lone king's centre distance (per axis `3 - x` for
+/// when one side has only its king and the other has a knight, bishop, rook or queen
+/// (pawns or not), 25 per step of the lone king's centre distance (per axis `3 - x` for
 /// `x <= 3`, else `x - 4`) plus 10 per step of `7 - |file distance|` and of
 /// `7 - |rank distance|` of the kings; when `spec.rook_box` holds (the `2ply-qe` and
 /// `3ply-qe` terms), plus 30 less the king's table entry of the side with pieces' king,
-/// and, when that side has one rook and nothing else, plus [`rook_box_term`] and, when
+/// and, when that side has exactly one rook (whatever else it has), plus
+/// [`rook_box_term`] and, when
 /// `spec.opposition` holds (the same terms), [`opposition_term`]; for the
 /// side with pieces; else 0.
 pub fn endgame_term(pos: &Chess, side: Color, spec: Spec) -> i32 {
     let board = pos.board();
     let men = |c: Color| (board.by_color(c) & !board.kings()).count();
-    let pawns = |c: Color| (board.by_color(c) & board.by_role(Role::Pawn)).count();
+    let pieces = |c: Color| men(c) - (board.by_color(c) & board.by_role(Role::Pawn)).count();
     let attacker = [Color::White, Color::Black]
         .into_iter()
-        .find(|&c| men(!c) == 0 && pawns(c) == 0 && men(c) > 0);
+        .find(|&c| men(!c) == 0 && pieces(c) > 0);
     let Some(attacker) = attacker else {
         return 0;
     };
@@ -258,7 +259,7 @@ pub fn endgame_term(pos: &Chess, side: Color, spec: Spec) -> i32 {
     if spec.rook_box {
         // The king's table cancelled up to a constant.
         term += spec.king_share(attacker, own);
-        if let (1, Some(rook)) = (men(attacker), rooks.first()) {
+        if let (1, Some(rook)) = (rooks.count(), rooks.first()) {
             term += rook_box_term(lone, rook);
             if spec.opposition {
                 term += opposition_term(lone, own);
