@@ -19,7 +19,8 @@
 # uci::uci_search_fixes_the_other_searches`), chess/san's SAN of every move of the suites
 # on both executors and machine/exports' exports of every chess program (their shares run
 # in `cargo test`), tests/engine/uci.rs's perft through the
-# binary, the larger volumes of machine/two_cores, chess/multipv, chess/perft (perft(4)
+# binary, the `..._full` volumes of chess/variants, the larger volumes of
+# machine/two_cores, chess/multipv, chess/perft (perft(4)
 # of every position; position 3 runs in `cargo test`) and chess/game_end (forty
 # placements a class with every variant).
 set -euo pipefail
@@ -34,5 +35,9 @@ echo "== the wider equivalence properties, a quarter of their cases, REGEX_CHESS
 REGEX_CHESS_SEED=$seed cargo test --release --test machine equivalence_wide::
 
 echo "== the ignored volumes, release"
-scripts/verify-full.sh chess/core_rules chess/legal chess/play chess/search chess/variants \
+scripts/verify-full.sh chess/core_rules chess/legal chess/play chess/search \
   chess/next_positions engine/uci_volumes
+# chess/variants: the other search variants on the shares' positions; its `..._full`
+# volumes (a thousand playout positions a family, 300 lone-king placements: five of the
+# six minutes the file takes) are verify-full.sh's alone.
+VERIFY_SKIP=_full scripts/verify-full.sh chess/variants

@@ -8,6 +8,9 @@
 #   scripts/verify-full.sh            # every volume
 #   scripts/verify-full.sh chess/play # only the volumes of these test files
 #   scripts/verify-full.sh --quiet    # without the progress lines
+#   VERIFY_SKIP="_full other" scripts/verify-full.sh chess/variants
+#                                     # without the tests whose names hold a word of
+#                                     # VERIFY_SKIP (libtest's --skip, each word)
 #
 # While it runs, plain progress lines on standard error say which file runs and how each
 # ended (`verify-full: [3/9] chess/play ...`, then `verify-full: [3/9] chess/play ok in
@@ -47,6 +50,12 @@ binaries=$(printf '%s\n' "${files[@]}" | cut -d/ -f1 | sort -u)
 cargo test --release --no-run --quiet $(printf -- '--test %s ' $binaries) || exit 1
 progress "built in ${SECONDS} s"
 
+skips=()
+for word in ${VERIFY_SKIP:-}; do
+  skips+=(--skip "$word")
+done
+[ ${#skips[@]} -eq 0 ] || echo "verify-full: skipping the tests named with: ${VERIFY_SKIP}"
+
 failed=0
 summary=()
 index=0
@@ -56,7 +65,7 @@ for file in "${files[@]}"; do
   start=$SECONDS
   log=$(mktemp)
   if cargo test --release --quiet --test "${file%%/*}" -- --ignored --test-threads=1 \
-    "${file#*/}::" >"$log" 2>&1; then
+    "${file#*/}::" ${skips[@]+"${skips[@]}"} >"$log" 2>&1; then
     status=ok
   else
     status=FAILED
