@@ -1,0 +1,94 @@
+//! Keep-top: in each run of adjacent active threads, the `k` best-scoring threads stay and
+//! the others are deleted ([`crate::ir::Instruction::KeepTop`]).
+//!
+//! # Contract
+//!
+//! Threads are ranked by their top integer (highest first for [`Best::Max`], lowest first
+//! for [`Best::Min`]), then by position: of two equal scores the earlier thread ranks
+//! first. In every run of at most `max_threads` threads (runs are delimited as for the
+//! tournament, [`super::threads`]: a paused thread or a group boundary ends one), the
+//! first `k` threads of that ranking stay, in their original order and untouched, scores
+//! on top; the others are deleted. A run of at most `k` threads is unchanged. A run longer
+//! than `max_threads` is not fully reduced (it may keep more than `k`).
+//!
+//! # Rules: `k` selections, each a tournament that deletes nothing
+//!
+//! Each selection finds the best thread of each run that is not kept yet and marks it
+//! kept; after `k` selections every thread not kept is deleted. A thread's first stack
+//! line says where it stands: `!K` kept, `!L` lost in the current selection, none when
+//! still in it (alive), `!a1b1..` a pair's interleaved scores (scratch). A selection
+//! is `R = ceil(log2 max_threads)` rounds of three rules, as in the tournament but over
+//! the alive threads only, stepping over kept and lost ones between them:
+//!
+//! 1. pair each alive thread A with the next alive thread B of its run and write their
+//!    interleaved scores on top of A (pairs never overlap: a global replace resumes
+//!    after B's score, so B is never the A of another pair);
+//! 2. where B is strictly better, A's scratch line becomes `!L` (thread-local);
+//! 3. where a scratch line is left (A better or equal), it goes and B is marked `!L`.
+//!
+//! Each alive thread stands for a stretch of adjacent threads and ties go to the
+//! earlier one, so after `R` rounds the one alive thread of a run is its best not yet
+//! kept, the earliest among equals: one rule marks it `!K`, one more makes the lost
+//! threads alive again for the next selection. After the last selection one rule deletes
+//! the `!L` threads (the run's unkept ones) and one drops the `!K` marks.
+//!
+//! # Cost
+//!
+//! `k (3R + 2) + 1` rules for `1 < k < max_threads`; `keep = 1` is lowered as the
+//! tournament (`3R` rules, the same result); `k >= max_threads` needs no rule (no run
+//! within its bound has more than `k` threads). Each rule is one pass over the state,
+//! and the pairing rules (1 and 3) scan every alive thread's body to the next `%`, so a
+//! keep-top costs about `k + 2k/(3R)` tournaments: with `max_threads = 35` (`R = 6`) and
+//! `k = 4`, 81 rules against the tournament's 18.
+//!
+//! # Trade-offs
+//!
+//! Rejected designs: an odd-even transposition sort of adjacent threads costs about
+//! `3 max_threads` rules whatever `k` (fewer than `k` selections only from
+//! `k (3R + 2) > 3 max_threads`: `k` of 6 or more for 35 threads), and it loses the original order, which a second sort by position
+//! would restore. Repeated elimination of the worst needs each run's length to know
+//! when to stop, which no rule can count without scanning the whole run per thread.
+//! Counting the siblings that beat each thread needs every pair compared, and a rule can
+//! only compare adjacent threads (two scores are compared digit by digit only once they
+//! are interleaved on one line). Selections keep every rule a neighbour of the
+//! tournament's, already proven on both executors.
+
+use super::threads::{b_better, destroy, interleave_pair, tournament};
+use super::{HEAD_GROUP, Out, rounds_for};
+use crate::ir::Best;
+
+/// Whole active threads a selection steps over between two alive ones: kept (`!K`) or
+/// lost in this selection (`!L`).
+const SKIPPED: &str = "(?:%%\n#stack:\n![KL]\n[^%]*)*";
+
+/// `keep_top`: keep the best `keep` threads of each run (ties: the earlier), in order.
+pub fn keep_top(out: &mut Out, bits: u8, keep: usize, max_threads: usize, best: Best) {
+    if keep == 0 {
+        // Every active thread belongs to a run, and no run keeps any.
+        destroy(out);
+        return;
+    }
+    if keep >= max_threads {
+        return;
+    }
+    if keep == 1 {
+        tournament(out, bits, max_threads, best);
+        return;
+    }
+    let (pair, interleaved) = interleave_pair(bits, SKIPPED);
+    let a_lost = format!("(%%\n#stack:\n!)(?:00|11)*{}[01]*\n", b_better(best));
+    let b_lost = format!("{HEAD_GROUP}![01]*\n([^%]*{SKIPPED}%%\n#stack:\n)([01])");
+    for selection in 1..=keep {
+        for _ in 0..rounds_for(max_threads) {
+            out.rule(pair.clone(), interleaved.clone());
+            out.rule(a_lost.clone(), "${1}L\n");
+            out.rule(b_lost.clone(), "${1}${2}!L\n${3}");
+        }
+        out.rule(format!("{HEAD_GROUP}([01])"), "${1}!K\n${2}");
+        if selection < keep {
+            out.rule(format!("{HEAD_GROUP}!L\n"), "${1}");
+        }
+    }
+    out.rule("%%\n#stack:\n!L\n[^%]*", "");
+    out.rule(format!("{HEAD_GROUP}!K\n"), "${1}");
+}
