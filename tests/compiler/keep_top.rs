@@ -208,7 +208,7 @@ fn a_program_keeps_the_best_elements_of_each_parent() {
 /// The cost on the root's shape: one run of 35 threads of about 4 KB each (a root
 /// child's thread is a few KB), 16-bit scores, on the fast executor, against the
 /// tournament on the same state. Prints rules and the median of 15 warm runs.
-/// `nice -n 10 cargo test --release --test compiler keep_top::keep_top_cost -- --ignored --nocapture`
+/// `nice -n 10 cargo test --test compiler keep_top::keep_top_cost -- --ignored --nocapture`
 #[test]
 #[ignore = "a measurement, not a check: run it by hand"]
 fn keep_top_cost() {

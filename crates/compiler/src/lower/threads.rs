@@ -87,7 +87,7 @@ pub fn gather(out: &mut Out, max_threads: usize) {
 
 /// `tournament`: keep the best-scoring thread of each run (ties: the earliest).
 pub fn tournament(out: &mut Out, bits: u8, max_threads: usize, best: Best) {
-    let (pair, replacement) = interleave_pair(bits, "");
+    let (pair, replacement) = interleave_pair(bits, "", "!", None);
     let b_better = b_better(best);
     for _ in 0..rounds_for(max_threads) {
         out.rule(pair.clone(), replacement.clone());
@@ -101,21 +101,30 @@ pub fn tournament(out: &mut Out, bits: u8, max_threads: usize, best: Best) {
 
 /// The rule that pairs adjacent threads A and B whose tops are `bits`-digit integers, with
 /// only threads matching `skipped` (a pattern of whole threads) between them, and writes
-/// the interleaved digits of their scores as a scratch line `!a1b1..` on top of A (one
-/// group per digit). Pairs never overlap: the next pair starts after B's score.
-pub(super) fn interleave_pair(bits: u8, skipped: &str) -> (String, String) {
+/// the interleaved digits of their scores `a1b1..` as a scratch line after `a_mark` on
+/// top of A (one group per digit), and after `b_mark`, if given, on top of B. Pairs never
+/// overlap: the next pair starts after B's score.
+pub(super) fn interleave_pair(
+    bits: u8,
+    skipped: &str,
+    a_mark: &str,
+    b_mark: Option<&str>,
+) -> (String, String) {
     let n = bits as usize;
     let digits = "([01])".repeat(n);
     let pattern = format!("{HEAD_GROUP}{digits}(\n[^%]*{skipped}%%\n#stack:\n){digits}\n");
-    let mut replacement = String::from("${1}!");
+    let mut interleaved = String::new();
     for i in 0..n {
-        replacement.push_str(&format!("${{{}}}${{{}}}", 2 + i, n + 3 + i));
+        interleaved.push_str(&format!("${{{}}}${{{}}}", 2 + i, n + 3 + i));
     }
-    replacement.push('\n');
+    let mut replacement = format!("${{1}}{a_mark}{interleaved}\n");
     for i in 0..n {
         replacement.push_str(&format!("${{{}}}", 2 + i));
     }
     replacement.push_str(&format!("${{{}}}", n + 2));
+    if let Some(b_mark) = b_mark {
+        replacement.push_str(&format!("{b_mark}{interleaved}\n"));
+    }
     for i in 0..n {
         replacement.push_str(&format!("${{{}}}", n + 3 + i));
     }
