@@ -105,7 +105,7 @@ fn any_best() -> impl Strategy<Value = Best> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed0_70b),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_070b),
         ..ProptestConfig::with_cases(48)
     })]
 
@@ -205,24 +205,38 @@ fn a_program_keeps_the_best_elements_of_each_parent() {
     assert_eq!(got, expected);
 }
 
-/// The cost on the root's shape: one run of 35 threads of about 4 KB each (a root
-/// child's thread is a few KB), 16-bit scores, on the fast executor, against the
-/// tournament on the same state. Prints rules and the median of 15 warm runs.
-/// `nice -n 10 cargo test --test compiler keep_top::keep_top_cost -- --ignored --nocapture`
+/// The cost on two shapes, on the fast executor, against the tournament on the same
+/// state: the root's (one run of 35 threads of about 4 KB, a root child's thread being a
+/// few KB) and the third ply's (30 groups of 35 threads of about 500 bytes: `lmp=K` keeps
+/// the best moves of each reply). 16-bit scores. Prints rules and the median of 15 warm
+/// runs: `nice -n 10 cargo test --test compiler keep_top::keep_top_cost -- --ignored --nocapture`
 #[test]
 #[ignore = "a measurement, not a check: run it by hand"]
 fn keep_top_cost() {
-    let bits = 16;
-    let threads = 35;
-    let pad = "0123456789abcdef".repeat(256);
-    let mut state = String::new();
-    for t in 0..threads {
-        let score = ((t as i64 * 7919) % 601) - 300;
-        let id = t.to_string();
-        Thread::active(&[&int(bits, score)], &[("id", &id), ("board", &pad)])
-            .render_into(&mut state);
+    for (runs, pad_bytes) in [(1, 4096), (30, 512)] {
+        cost_on(&cost_state(runs, 35, pad_bytes), runs, 35);
     }
-    println!("state: {} threads, {} bytes", threads, state.len());
+}
+
+/// `runs` groups of `threads` threads of about `pad_bytes` bytes, with distinct scores.
+fn cost_state(runs: usize, threads: usize, pad_bytes: usize) -> String {
+    let pad = "0123456789abcdef".repeat(pad_bytes / 16);
+    let mut state = String::new();
+    for r in 0..runs {
+        state.push_str("%/1\n");
+        for t in 0..threads {
+            let score = (((r * threads + t) as i64 * 7919) % 601) - 300;
+            let id = format!("{r}.{t}");
+            Thread::active(&[&int(16, score)], &[("id", &id), ("board", &pad)])
+                .render_into(&mut state);
+        }
+    }
+    state
+}
+
+fn cost_on(state: &str, runs: usize, threads: usize) {
+    let bits = 16;
+    println!("{runs} run(s) of {threads} threads, {} bytes", state.len());
     let mut cases = vec![(
         "tournament".to_string(),
         I::Tournament {
@@ -244,11 +258,11 @@ fn keep_top_cost() {
     for (name, instruction) in cases {
         let program = rules(&[instruction]);
         let fast = Fast::new(program.clone());
-        let expected = run_both(&program, &state);
+        let expected = run_both(&program, state);
         let mut times: Vec<f64> = (0..16)
             .map(|_| {
                 let start = Instant::now();
-                let out = fast.run(&state).expect("within the state limit");
+                let out = fast.run(state).expect("within the state limit");
                 let elapsed = start.elapsed().as_secs_f64() * 1000.0;
                 assert_eq!(out, expected);
                 elapsed
@@ -261,7 +275,7 @@ fn keep_top_cost() {
             tournament_ms = median;
         }
         println!(
-            "{name:<16} {:>4} rules  {median:>8.3} ms  {:>5.1}x the tournament",
+            "  {name:<16} {:>4} rules  {median:>8.3} ms  {:>5.1}x the tournament",
             program.rules().len(),
             median / tournament_ms
         );
