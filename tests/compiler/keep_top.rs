@@ -209,7 +209,8 @@ fn a_program_keeps_the_best_elements_of_each_parent() {
 /// state: the root's (one run of 35 threads of about 4 KB, a root child's thread being a
 /// few KB) and the third ply's (30 groups of 35 threads of about 500 bytes: `lmp=K` keeps
 /// the best moves of each reply). 16-bit scores. Prints rules and the median of 15 warm
-/// runs: `nice -n 10 cargo test --test compiler keep_top::keep_top_cost -- --ignored --nocapture`
+/// runs:
+/// `nice -n 10 cargo test --test compiler keep_top::keep_top_cost -- --ignored --nocapture`
 #[test]
 #[ignore = "a measurement, not a check: run it by hand"]
 fn keep_top_cost() {

@@ -1,8 +1,8 @@
 //! Threads: forks, destroy, gather, the tournament, keep-top and groups.
 //!
-//! Gather, `keep_best` and `keep_top` reduce each run of adjacent active threads; `grouped` puts a
-//! boundary before every active thread so that reductions inside it stay within the
-//! descendants of one thread.
+//! Gather, `keep_best` and `keep_top` reduce each run of adjacent active threads;
+//! `grouped` puts a boundary before every active thread so that reductions inside it stay
+//! within the descendants of one thread.
 
 use super::{Builder, Value, kind};
 use crate::ir::{Best, Instruction, Site, Type};
