@@ -43,13 +43,15 @@
 //! alive thread's body and the stepped-over ones to the next alive head; the others
 //! match one thread's first lines. Unlike the tournament's, the state does not shrink
 //! from round to round. Measured on the fast executor (the ignored test `keep_top_cost`
-//! in `tests/compiler/keep_top.rs`), on one run of 35 threads of 4 KB and on 30 groups
-//! of 35 threads of 500 bytes alike: `k = 4` (81 rules) takes about 10 times the
-//! tournament's time, `k = 16` (321 rules) about 40 times, close to `2.5 k`. Marking B
-//! lost in the pairing's thread-local aftermath, not by a second rule across the pair,
-//! made it 6 times faster: that second rule took up to 2.5 ms a pass on the 145 KB run
-//! in the late rounds, where a pair spans many threads (the fast executor's reason was
-//! not looked into), the pairing rule about 0.15 ms.
+//! in `tests/compiler/keep_top.rs`, three runs on a shared machine), on one run of 35
+//! threads of 4 KB and on 30 groups of 35 threads of 500 bytes alike: `k = 4` (81 rules)
+//! takes 10 to 15 times the tournament's time (3.4 to 3.6 ms on the 145 KB run, 25 ms on
+//! the 590 KB state), `k = 16` (321 rules) 40 to 60 times, about `3 k`; with the
+//! search's bound of 218 moves for the same 35 threads (`R = 8`), about a quarter more.
+//! Marking B lost in the pairing's thread-local aftermath, not by a second rule across
+//! the pair, made it 6 times faster: that second rule took up to 2.5 ms a pass on the
+//! 145 KB run in the late rounds, where a pair spans many threads (the fast executor's
+//! reason was not looked into), the pairing rule about 0.15 ms.
 //!
 //! # Trade-offs
 //!
