@@ -773,6 +773,12 @@ fn any_instruction() -> impl Strategy<Value = I> {
             max_threads: 4,
             best: Best::Max
         }),
+        Just(I::KeepTop {
+            bits: 4,
+            keep: 2,
+            max_threads: 5,
+            best: Best::Min
+        }),
         Just(I::Matches("1.1".into())),
         Just(I::ListPush),
         Just(I::Concat),

@@ -6,4 +6,5 @@
 
 mod instructions;
 mod joins;
+mod keep_top;
 mod programs;

@@ -74,7 +74,7 @@ impl CmpOp {
     }
 }
 
-/// Which thread a tournament keeps.
+/// Which threads a tournament or a keep-top keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Best {
     /// The highest score; among equals, the earliest thread.
@@ -200,6 +200,22 @@ pub enum Instruction {
         /// Highest or lowest.
         best: Best,
     },
+    /// In each run of adjacent active threads (of at most `max_threads`), keep the `keep`
+    /// threads whose top integer is best and delete the others. Threads are ranked by
+    /// score, then by position (of two equal scores, the earlier thread is the better), so
+    /// exactly `min(keep, run length)` threads stay, in their original order, with their
+    /// score on top. A run of at most `keep` threads is unchanged; `keep = 1` is
+    /// [`Instruction::Tournament`]. A run longer than `max_threads` may keep more.
+    KeepTop {
+        /// Score width.
+        bits: u8,
+        /// How many threads each run keeps (at least 1).
+        keep: usize,
+        /// Compile-time bound on the run length.
+        max_threads: usize,
+        /// Highest or lowest.
+        best: Best,
+    },
     /// Replace the top string by whether the regular expression matches somewhere in it.
     /// The pattern can never match a newline and has no anchors (see
     /// [`super::lower::strings::check_line_pattern`]).
@@ -290,6 +306,7 @@ impl Instruction {
             UnmarkGroups { .. } => "unmark_groups",
             Gather { .. } => "gather",
             Tournament { .. } => "tournament",
+            KeepTop { .. } => "keep_top",
             ListPush => "list_push",
             Concat => "concat",
             Matches(_) => "matches",
@@ -368,6 +385,15 @@ impl fmt::Display for Instruction {
                 max_threads,
                 best,
             } => write!(f, " bits={bits} max_threads={max_threads} {best:?}"),
+            KeepTop {
+                bits,
+                keep,
+                max_threads,
+                best,
+            } => write!(
+                f,
+                " bits={bits} keep={keep} max_threads={max_threads} {best:?}"
+            ),
             Slice { start, len } => write!(f, " start={start} len={len}"),
             MapChars { table, max_len } => write!(f, " {table:?} max_len={max_len}"),
             Split { sep, max_len } | Join { sep, max_len } => {

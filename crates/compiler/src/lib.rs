@@ -24,14 +24,15 @@
 //! #x: e4        a variable, one a line
 //! %e3           a thread paused by the else-tag of conditional 3
 //! #stack:
-//! %/1           a group boundary (see gather and tournament)
+//! %/1           a group boundary (see gather, tournament and keep-top)
 //! ```
 //!
 //! - `%` only starts a thread (`%%` active, `%<tag>` paused, tags made of letters, digits
 //!   and `_`) or a group boundary `%/<level>`. Values never contain `%` or a newline and
 //!   never start with `#` (or `!`, which marks an instruction's scratch lines).
 //! - Every instruction's patterns start with `%%\n#stack:\n`: they only touch active
-//!   threads. Only fork, destroy, groups, gather and tournament reach across threads.
+//!   threads. Only fork, destroy, groups, gather, tournament and keep-top reach across
+//!   threads.
 //!   One rule advances every active thread at once: that is the machine's SIMD.
 //! - Encodings are in [`encode`]: `T`/`F`, enum variant names, integers in `n`-digit
 //!   offset binary (signed order = string order; arithmetic wraps), lists as
@@ -46,6 +47,7 @@
 //! | values | not, and, or, compare (bool, enum, int), eq_text (any type), add, sub, neg | [`lower::values`] |
 //! | control | cond, cond_not, pause, reactivate | [`lower::control`] |
 //! | threads | fork, fork_bool, fork_list, destroy, mark/unmark groups, gather, tournament | [`lower::threads`] |
+//! | threads | keep_top | [`lower::keep_top`] |
 //! | text | list_push, concat, slice, map_chars, split, join, matches | [`lower::strings`] |
 //!
 //! Each lowering file's documentation gives its rules, their cost and what happens on an
@@ -57,7 +59,8 @@
 //! A program runs on every active thread at once. `if_else` pauses the threads that take
 //! the other branch, so a branch body never touches them. Forks multiply threads (a copy,
 //! a true/false pair, one per list element); `gather` and `keep_best` reduce each *run* of
-//! adjacent active threads to one, in `O(log n)` rules for a compile-time bound `n`. A
+//! adjacent active threads to one, in `O(log n)` rules for a compile-time bound `n`
+//! (`keep_top` to its best `k`, in `O(k log n)` rules). A
 //! paused thread or a group boundary ends a run: `grouped(|b| ...)` puts a boundary
 //! before every active thread, so that after forking, a reduction stays within each
 //! original thread's descendants (a min over replies per move, then a max over moves).

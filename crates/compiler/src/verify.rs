@@ -15,6 +15,8 @@
 //! - **Variables**: a `lookup`, `take` or `delete` names a variable that is an input or
 //!   stored (`assign`, `define`, a `rules` instruction's writes) earlier in the list;
 //!   every output is an input or stored somewhere.
+//! - **Operands**: a `keep_top` keeps at least one thread (`keep = 0` deletes every
+//!   active thread: that is `destroy`).
 //! - **Removed reads**: no read of a variable the list itself removed before, on every
 //!   thread that ran the removal ([`crate::passes::removed_reads`]).
 //!
@@ -54,6 +56,7 @@ pub fn verify(ir: &IrProgram) -> Vec<Problem> {
     tags(ir, &mut problems);
     groups(ir, &mut problems);
     variables(ir, &mut problems);
+    operands(ir, &mut problems);
     for (read, removal, var) in removed_reads(ir) {
         problems.push(Problem {
             index: read,
@@ -132,6 +135,17 @@ fn groups(ir: &IrProgram, problems: &mut Vec<Problem>) {
             index: at,
             message: format!("marks group level {level}, which nothing unmarks"),
         });
+    }
+}
+
+fn operands(ir: &IrProgram, problems: &mut Vec<Problem>) {
+    for (i, located) in ir.body.iter().enumerate() {
+        if let Instruction::KeepTop { keep: 0, .. } = located.instruction {
+            problems.push(Problem {
+                index: i,
+                message: "keeps no thread of each run (keep = 0): that is `destroy`".to_string(),
+            });
+        }
     }
 }
 
@@ -232,6 +246,12 @@ mod tests {
             Lookup(Var::new("nowhere")),
             Delete(Var::new("x")),
             Lookup(Var::new("x")),
+            KeepTop {
+                bits: 4,
+                keep: 0,
+                max_threads: 8,
+                best: crate::ir::Best::Max,
+            },
         ]);
         let found = messages(&ir);
         let expect = [
@@ -241,6 +261,7 @@ mod tests {
             "instruction 3: unmarks group level 2",
             "instruction 4: lookups `nowhere`",
             "instruction 6: reads `x`, which instruction 5 removed",
+            "instruction 7: keeps no thread",
         ];
         assert_eq!(found.len(), expect.len(), "{found:#?}");
         for (message, start) in found.iter().zip(expect) {

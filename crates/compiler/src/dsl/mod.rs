@@ -32,6 +32,7 @@
 //! | branches | `let r = if_else(&c, \|b\| .., \|b\| ..)`; `when(&c, \|b\| ..)` |
 //! | threads | `fork`, `fork_bool`, `fork_list(&xs, max)`, `destroy` |
 //! | many threads to one | `gather(&v, max_threads)`, `keep_best(&score, max_threads, Best::Max)` |
+//! | many threads to a few | `keep_top(&score, k, max_threads, Best::Max)` |
 //! | per-parent reductions | `grouped(\|b\| { fork_list..; keep_best.. })` |
 //!
 //! Bounds (`max_len`, `max_threads`) are compile-time: they fix how many rounds of

@@ -1,8 +1,8 @@
-//! Threads: forks, destroy, gather, the tournament and groups.
+//! Threads: forks, destroy, gather, the tournament, keep-top and groups.
 //!
-//! Gather and `keep_best` reduce each run of adjacent active threads; `grouped` puts a
-//! boundary before every active thread so that reductions inside it stay within the
-//! descendants of one thread.
+//! Gather, `keep_best` and `keep_top` reduce each run of adjacent active threads;
+//! `grouped` puts a boundary before every active thread so that reductions inside it stay
+//! within the descendants of one thread.
 
 use super::{Builder, Value, kind};
 use crate::ir::{Best, Instruction, Site, Type};
@@ -52,6 +52,29 @@ impl Builder {
         self.load(score);
         self.emit(Instruction::Tournament {
             bits: score.bits(),
+            max_threads,
+            best,
+        });
+        self.emit(Instruction::Pop);
+    }
+
+    /// Keeps, in each run of adjacent active threads (at most `max_threads`), the `keep`
+    /// threads with the best `score` in their original order, deleting the others; of two
+    /// equal scores the earlier thread is the better. A run of at most `keep` threads is
+    /// unchanged. Costs about `keep` times a [`Builder::keep_best`] in rules
+    /// ([`crate::lower::keep_top`]); `keep = 1` is one.
+    #[track_caller]
+    pub fn keep_top(
+        &mut self,
+        score: &Value<kind::Int>,
+        keep: usize,
+        max_threads: usize,
+        best: Best,
+    ) {
+        self.load(score);
+        self.emit(Instruction::KeepTop {
+            bits: score.bits(),
+            keep,
             max_threads,
             best,
         });

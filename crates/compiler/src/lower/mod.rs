@@ -4,13 +4,14 @@
 //! plain `regex` pattern (no backreference, no look-around) and carries
 //! `Origin::Emitted` with the instruction's name and the DSL call site. Every pattern of a
 //! thread-local instruction starts with the literal `%%\n#stack:\n`, so it can only match
-//! at the head of an active thread; only fork, destroy, group, gather and tournament rules
-//! reach across threads, and they do so on purpose.
+//! at the head of an active thread; only fork, destroy, group, gather, tournament and
+//! keep-top rules reach across threads, and they do so on purpose.
 //!
 //! The families live in their own files: [`stack`] (push, pop, dup, swap), [`vars`]
 //! (lookup, assign, define, delete, take), [`values`] (booleans, comparisons, integer
 //! arithmetic), [`control`] (cond, cond_not, pause, reactivate), [`threads`] (forks, destroy,
-//! groups, gather, tournament), [`strings`] (lists, text and line patterns) and
+//! groups, gather, tournament), [`keep_top`] (the best few threads of each run),
+//! [`strings`] (lists, text and line patterns) and
 //! [`custom`] (hand-designed rules, whose origin reads `rules:<name>`).
 //!
 //! Scratch lines: while one instruction's rules run, a stack line may start with `!` (an
@@ -19,6 +20,7 @@
 
 pub mod control;
 pub mod custom;
+pub mod keep_top;
 pub mod stack;
 pub mod strings;
 pub mod threads;
@@ -107,6 +109,12 @@ pub fn lower_one(located: &Located, rules: &mut Vec<Rule>) {
             max_threads,
             best,
         } => threads::tournament(&mut out, *bits, *max_threads, *best),
+        KeepTop {
+            bits,
+            keep,
+            max_threads,
+            best,
+        } => keep_top::keep_top(&mut out, *bits, *keep, *max_threads, *best),
         ListPush => strings::list_push(&mut out),
         Concat => strings::concat(&mut out),
         Matches(pattern) => strings::matches(&mut out, pattern),

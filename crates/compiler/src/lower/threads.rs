@@ -87,27 +87,8 @@ pub fn gather(out: &mut Out, max_threads: usize) {
 
 /// `tournament`: keep the best-scoring thread of each run (ties: the earliest).
 pub fn tournament(out: &mut Out, bits: u8, max_threads: usize, best: Best) {
-    let n = bits as usize;
-    let digits = "([01])".repeat(n);
-    let pair = format!("{HEAD_GROUP}{digits}(\n[^%]*%%\n#stack:\n){digits}\n");
-    let mut replacement = String::from("${1}!");
-    for i in 0..n {
-        replacement.push_str(&format!("${{{}}}${{{}}}", 2 + i, n + 3 + i));
-    }
-    replacement.push('\n');
-    for i in 0..n {
-        replacement.push_str(&format!("${{{}}}", 2 + i));
-    }
-    replacement.push_str(&format!("${{{}}}", n + 2));
-    for i in 0..n {
-        replacement.push_str(&format!("${{{}}}", n + 3 + i));
-    }
-    replacement.push('\n');
-    // The first differing pair `ab` decides: B is better when b > a (max) or b < a (min).
-    let b_better = match best {
-        Best::Max => "01",
-        Best::Min => "10",
-    };
+    let (pair, replacement) = interleave_pair(bits, "", "!", None);
+    let b_better = b_better(best);
     for _ in 0..rounds_for(max_threads) {
         out.rule(pair.clone(), replacement.clone());
         out.rule(
@@ -115,5 +96,47 @@ pub fn tournament(out: &mut Out, bits: u8, max_threads: usize, best: Best) {
             "${1}",
         );
         out.rule(format!("{HEAD_GROUP}![01]*\n([^%]*)%%\n[^%]*"), "${1}${2}");
+    }
+}
+
+/// The rule that pairs adjacent threads A and B whose tops are `bits`-digit integers, with
+/// only threads matching `skipped` (a pattern of whole threads) between them, and writes
+/// the interleaved digits of their scores `a1b1..` as a scratch line after `a_mark` on
+/// top of A (one group per digit), and after `b_mark`, if given, on top of B. Pairs never
+/// overlap: the next pair starts after B's score.
+pub(super) fn interleave_pair(
+    bits: u8,
+    skipped: &str,
+    a_mark: &str,
+    b_mark: Option<&str>,
+) -> (String, String) {
+    let n = bits as usize;
+    let digits = "([01])".repeat(n);
+    let pattern = format!("{HEAD_GROUP}{digits}(\n[^%]*{skipped}%%\n#stack:\n){digits}\n");
+    let mut interleaved = String::new();
+    for i in 0..n {
+        interleaved.push_str(&format!("${{{}}}${{{}}}", 2 + i, n + 3 + i));
+    }
+    let mut replacement = format!("${{1}}{a_mark}{interleaved}\n");
+    for i in 0..n {
+        replacement.push_str(&format!("${{{}}}", 2 + i));
+    }
+    replacement.push_str(&format!("${{{}}}", n + 2));
+    if let Some(b_mark) = b_mark {
+        replacement.push_str(&format!("{b_mark}{interleaved}\n"));
+    }
+    for i in 0..n {
+        replacement.push_str(&format!("${{{}}}", n + 3 + i));
+    }
+    replacement.push('\n');
+    (pattern, replacement)
+}
+
+/// The first differing digit pair `ab` of an interleaved scratch line that makes B
+/// strictly better: `b > a` for [`Best::Max`], `b < a` for [`Best::Min`].
+pub(super) fn b_better(best: Best) -> &'static str {
+    match best {
+        Best::Max => "01",
+        Best::Min => "10",
     }
 }

@@ -25,8 +25,8 @@
 //! active thread's head and looks at no other thread). Such an instruction gives each
 //! thread the same result whether it runs inside each branch or once after the join, on
 //! the same threads: a paused thread is untouched, and after the join's wake-up the
-//! active threads are exactly those of both branches. Forks, gathers, tournaments and
-//! groups, which see runs of adjacent active threads, never move.
+//! active threads are exactly those of both branches. Forks, gathers, tournaments,
+//! keep-tops and groups, which see runs of adjacent active threads, never move.
 //!
 //! A condition after a join is a thread-local test too, so it may run at the end of
 //! each branch instead; the pass does so when a branch ends by pushing a constant,
@@ -435,7 +435,8 @@ fn thread_local(instruction: &Instruction) -> bool {
         | MarkGroups { .. }
         | UnmarkGroups { .. }
         | Gather { .. }
-        | Tournament { .. } => false,
+        | Tournament { .. }
+        | KeepTop { .. } => false,
     }
 }
 
