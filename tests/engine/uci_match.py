@@ -5,7 +5,8 @@ Usage: python3 tests/engine/uci_match.py REGEX_CHESS STOCKFISH GAMES BASE_SECOND
 
 Both engines get `go wtime .. btime .. winc .. binc ..` with the clocks this script keeps
 (wall-clock time from sending `go` to reading `bestmove`, the increment added after the
-move). A side whose clock runs out loses on time. Games alternate colours and start from
+move); before each game both get `ucinewgame` and `isready`, and the clocks start after
+`readyok`, as a GUI's do. A side whose clock runs out loses on time. Games alternate colours and start from
 the openings file's FENs in order (one FEN a line, `;` comments after it), or the start
 position. python-chess judges every move and the end of the game (the fifty-move rule and
 threefold repetition are claimed at once; 300 plies is a draw).
@@ -50,8 +51,12 @@ def play_game(ours, theirs, fen, ours_white, base, inc, log):
         """The share of its clock regex-chess spent: time over base plus increments."""
         return spent_ours / (base + inc * moves_ours)
 
+    # As a GUI does (cutechess-cli, fastchess): a new game, then `isready`, waited for before
+    # the first clock starts, so an engine's loading (regex-chess compiles its programs at
+    # its first `isready` when its program cache is cold) is not counted as a move.
     for engine in (ours, theirs):
         engine.protocol.send_line("ucinewgame")
+        engine.ping()
     while True:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
@@ -99,7 +104,9 @@ def main():
     args = parser.parse_args()
     log = open(args.log, "a") if args.log else None
     openings = read_openings(args.openings)
-    ours = chess.engine.SimpleEngine.popen_uci([args.regex_chess, "uci"])
+    # Two minutes for a command (python-chess's default is 10 s): the first `isready`
+    # with a cold program cache compiles every search variant's programs.
+    ours = chess.engine.SimpleEngine.popen_uci([args.regex_chess, "uci"], timeout=120.0)
     theirs = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     theirs.configure({"Skill Level": args.skill, "Threads": 1, "Hash": 16})
     wins = draws = losses = timeouts = 0
