@@ -46,8 +46,7 @@
 //! | variables | lookup, assign, define, delete, take | [`lower::vars`] |
 //! | values | not, and, or, compare (bool, enum, int), eq_text (any type), add, sub, neg | [`lower::values`] |
 //! | control | cond, cond_not, pause, reactivate | [`lower::control`] |
-//! | threads | fork, fork_bool, fork_list, destroy, mark/unmark groups, gather, tournament | [`lower::threads`] |
-//! | threads | keep_top | [`lower::keep_top`] |
+//! | threads | fork, fork_bool, fork_list, destroy, mark/unmark groups, gather, tournament; keep_top | [`lower::threads`]; [`lower::keep_top`] |
 //! | text | list_push, concat, slice, map_chars, split, join, matches | [`lower::strings`] |
 //!
 //! Each lowering file's documentation gives its rules, their cost and what happens on an

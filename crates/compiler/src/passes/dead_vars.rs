@@ -13,8 +13,8 @@
 //! after the whole `if` (repeatedly, for nested ones). A variable defined and last used in
 //! the same branch is deleted in place.
 //!
-//! Threads: forks, gathers, tournaments and keep-tops only copy or drop whole threads, so a delete
-//! after the last use is right for every thread alive at that point.
+//! Threads: forks, gathers, tournaments and keep-tops only copy or drop whole threads, so a
+//! delete after the last use is right for every thread alive at that point.
 //!
 //! Hand-written rules ([`Instruction::Rules`]) count as a use of every variable they
 //! declare (read or written).

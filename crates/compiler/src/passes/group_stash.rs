@@ -23,9 +23,9 @@
 //! writes, the convention dead-variable elimination already relies on; thread rules
 //! start at a thread's `%` head and stop at the next `%`, so they never see the lines
 //! under a boundary, and boundaries are never matched by a thread rule). Gathers,
-//! tournaments and keep-tops end their runs at a boundary line whatever lines follow it. At the end
-//! the one thread of each group gets its lines back (their order among its variables
-//! changes; variables are found by name). A group whose promise does not hold (two
+//! tournaments and keep-tops end their runs at a boundary line whatever lines follow it.
+//! At the end the one thread of each group gets its lines back (their order among its
+//! variables changes; variables are found by name). A group whose promise does not hold (two
 //! threads left, or one paused) loses the lines of its first thread or of all: the
 //! promise is the program's, as the verifier cannot check it.
 //!
