@@ -35,7 +35,8 @@ impl Observer for Peak {
 
 fn main() {
     let fen = std::env::args().nth(1).expect("a FEN");
-    let exec = ExecutorKind::Fast.build(engine::program("move").unwrap());
+    let name = std::env::args().nth(2).unwrap_or_else(|| "move".into());
+    let exec = ExecutorKind::Fast.build(engine::program(&name).unwrap());
     let mut peak = Peak {
         lens: Vec::new(),
         best: 0,
@@ -63,7 +64,14 @@ fn main() {
         }
     }
     println!("rules run at >= half the peak size: {wide:?}");
-    let first = peak.state.find("%%").unwrap_or(0);
+    let first = std::env::var("PEAK_AT")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .unwrap_or(peak.state.len() / 2);
+    let first = peak.state[first..]
+        .find("\n%")
+        .map(|i| i + first + 1)
+        .unwrap_or(0);
     let end = peak.state[first + 2..]
         .find('%')
         .map(|e| e + first + 2)

@@ -395,6 +395,7 @@ fn stuck_threads_stay_with_moved_false() {
         MoveGen {
             uci: true,
             keep_stuck: true,
+            taken: false,
         },
     );
     let (uci, moved) = (children.uci.unwrap(), children.moved.unwrap());

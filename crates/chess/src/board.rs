@@ -178,6 +178,10 @@ pub struct MoveGen {
     /// A thread with no legal move stays, unchanged, with [`Children::moved`] false
     /// (instead of disappearing).
     pub keep_stuck: bool,
+    /// Write what each move took and which piece moved into [`Children::taken`] (one
+    /// rule more per side over the children): a move's gain reads them there instead of
+    /// on a copy of the parent's board that every child would carry.
+    pub taken: bool,
 }
 
 /// What [`super::movegen::fork_legal_moves`] gives back.
@@ -188,6 +192,10 @@ pub struct Children {
     pub uci: Option<Value<kind::Str>>,
     /// With [`MoveGen::keep_stuck`]: true in the children, false in a kept stuck thread.
     pub moved: Option<Value<kind::Bool>>,
+    /// With [`MoveGen::taken`], two letters in each child: what stood on the move's
+    /// target (`.` for nothing, en passant and castling included), then the moving
+    /// piece (a pawn for a promotion). Empty in a kept stuck thread.
+    pub taken: Option<Value<kind::Str>>,
 }
 
 #[cfg(test)]

@@ -15,14 +15,17 @@
 //! the root's single thread, in 45 rules, most of which treat every piece at once (see
 //! `full_score`: the pieces' values as binary units, paired from the lowest digit up);
 //! reading the board square by square took 736 rules and 64 additions (1,824 rules),
-//! about 2.4 M instructions, 8% of a warm king-and-pawn `play` move. Everything else is incremental: a child's score is its parent's plus the mover's
-//! [`gain_with`], which runs on every leaf of the search (about 2,000 threads), so it is
-//! written for few, cheap rules: 22 in all, none of them with a group whose place in the
-//! match varies (the executor finds such groups from the match's span alone).
+//! about 2.4 M instructions, 8% of a warm king-and-pawn `play` move. Everything else is
+//! incremental: a child's score is its parent's plus the mover's [`gain`], which runs on
+//! every leaf of the search (about 2,000 threads), so it is written for few, cheap rules:
+//! 20 in all, none of them with a group whose place in the match varies (the executor
+//! finds such groups from the match's span alone).
 //!
-//! - The board is read at two squares only, the move's `from` and `to`, by two *select*
-//!   rules: a trie over the square name whose branches skip a counted number of board
-//!   characters (no capture inside, so a one-pass automaton resolves the groups).
+//! - No board is read: the generation leaves in each child two letters, what stood on
+//!   the target and the mover ([`crate::board::Children::taken`]), and one rule lays the
+//!   key out from them and the move's text. (Reading them on a copy of the parent's
+//!   board, 70 bytes in every child, took two select rules more and a third of the
+//!   widest state; issue 43.)
 //! - The arriving piece is the mover, or the promotion letter: the board after the move
 //!   is not read. Castling and en passant are recognised from the key (squares and
 //!   mover, captured square empty) by the arrival's rules themselves, which read the
@@ -235,65 +238,32 @@ pub(crate) fn trie(entries: &[(String, String)]) -> String {
     }
 }
 
-/// Rules that turn the two top lines `<uci>\n<board>\n` (a move's text on top of the
-/// compact board before it) into the move's gain (see [`gain_with`]), in [`SCORE_BITS`] bits:
-/// - one rule lays out the key `<from><to><promotion>:<to>`;
-/// - two select rules read the board at fixed offsets (a trie over a square name of the
-///   key, each branch a counted skip; the groups lie outside it): the mover at `from`
-///   (written before it, the board kept), then the captured character at `to` (written
-///   in its place, the board replaced by the two lines of `scratch_lines`), giving the
-///   key `<mover><from><to><promotion>:<captured>`;
+/// Rules that turn the two top lines `<uci>\n<taken>\n` (a move's text on top of the two
+/// letters of [`crate::board::Children::taken`]: what stood on the target, then the mover)
+/// into the move's gain (see [`gain`]), in [`SCORE_BITS`] bits:
+/// - one rule lays out the key `<mover><from><to><promotion>:<captured>` and the two lines
+///   of `scratch_lines`;
 /// - the rules of [`arrival_rules`] write the arrival's code, those of `sum_rules` the
 ///   sum and drop the rest.
 ///
-/// With several sets of tables the set's digit lies between the move and the board: the
-/// first rule moves it to the key's head, the `from` rule writes the mover before it,
-/// and every later rule reads `<mover><set>` where it read the mover.
+/// With several sets of tables the set's digit lies between the move and the letters: the
+/// key then reads `<mover><set>` where it read the mover, and so does every later rule.
 fn gain_rules(tables: Tables, arrival: Arrival) -> Vec<(String, String)> {
     let sets = tables.buckets() > 1;
-    let gains = GainTables::new(tables, arrival);
-    let tables = gains;
+    let tables = GainTables::new(tables, arrival);
     let code = ArrivalCode::new(&tables);
+    let scratch = scratch_lines(code);
+    let uci = "([a-h][1-8][a-h][1-8][qrbn]?)\n";
     let mut rules = vec![match sets {
         false => (
-            format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n"),
-            "${1}${2}${3}${4}:${3}\n".to_string(),
+            format!("{HEAD}{uci}([^\n])([^\n])\n"),
+            format!("${{1}}${{4}}${{2}}:${{3}}\n{scratch}"),
         ),
         true => (
-            format!("{HEAD}([a-h][1-8])([a-h][1-8])([qrbn]?)\n([0-9])\n"),
-            "${1}${5}${2}${3}${4}:${3}\n".to_string(),
+            format!("{HEAD}{uci}([0-9])\n([^\n])([^\n])\n"),
+            format!("${{1}}${{5}}${{3}}${{2}}:${{4}}\n{scratch}"),
         ),
     }];
-    let from_branches: Vec<(String, String)> = (0..64)
-        .map(|sq| {
-            let skip = skip(compact_offset(sq));
-            (
-                square_name(sq),
-                format!("[a-h][1-8][qrbn]?:[a-h][1-8]\n{skip}"),
-            )
-        })
-        .collect();
-    rules.push(match sets {
-        false => (
-            format!("{HEAD}({})({BOARD_CHAR})", trie(&from_branches)),
-            "${1}${3}${2}${3}".to_string(),
-        ),
-        true => (
-            format!("{HEAD}([0-9])({})({BOARD_CHAR})", trie(&from_branches)),
-            "${1}${4}${2}${3}${4}".to_string(),
-        ),
-    });
-    let to_branches: Vec<(String, String)> = (0..64)
-        .map(|sq| (square_name(sq), format!("\n{}", skip(compact_offset(sq)))))
-        .collect();
-    let set = if sets { "[0-9]" } else { "" };
-    rules.push((
-        format!(
-            "({THREAD}{BOARD_CHAR}{set}[a-h][1-8][a-h][1-8][qrbn]?:){}({BOARD_CHAR})[^\n]*\n",
-            trie(&to_branches)
-        ),
-        format!("${{1}}${{2}}\n{}", scratch_lines(code)),
-    ));
     rules.extend(arrival_rules(&tables, code));
     rules.extend(sum_rules(&tables, code));
     rules
@@ -743,8 +713,8 @@ fn squares(squares: &[usize]) -> String {
 }
 
 /// The 80-character board line `board` without its `//` separators: 64 characters, a8
-/// first (one rule): the form [`gain_with`] reads, 16 bytes less in every thread that carries
-/// a copy.
+/// first (one rule): 16 bytes less in every thread that carries a copy (the repetition
+/// keys' and the root moves' boards).
 #[track_caller]
 pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
     let ranks = format!("({BOARD_CHAR}{{8}})//").repeat(8);
@@ -755,52 +725,54 @@ pub fn compact(b: &mut Builder, board: &Value<kind::Str>) -> Value<kind::Str> {
 
 /// What a move gains its mover, from the mover's view, in [`SCORE_BITS`] bits: the moved
 /// (or promoted) piece's entry on `to` minus its entry on `from`, plus the captured
-/// piece's entry (en passant included), plus the castling rook's change.
+/// piece's entry (en passant included), plus the castling rook's change; with
+/// `recaptured` (the capture search's recapture discount: the other side takes the
+/// arriving piece back at once), less the arriving (or promoted) piece's entry on `to`.
 ///
-/// `before` is the [`compact`] board before the move (anything may follow it on the
-/// line), `uci` its text (`e7e8q`): the board after
-/// is not needed (the arriving piece is the mover or the promotion). The rules of
-/// `gain_rules`: 22 rules with the two lookups and the result's
-/// definition. `scoring` gives the tables (its set's digit read from its variable).
+/// `taken` holds the two letters of [`crate::board::Children::taken`] (what stood on the
+/// target, the mover), `uci` the move's text (`e7e8q`): neither board is read, so no
+/// child carries its parent's board for its gain. `taken` is read for the last time
+/// (taken off the thread, gone afterwards), and so is `uci` with `take_uci`. The rules of
+/// `gain_rules`: 20 rules with the reads and the result's definition. `scoring` gives the
+/// tables (its set's digit read from its variable).
 #[track_caller]
-pub fn gain_with(
+pub fn gain(
     b: &mut Builder,
-    before: &Value<kind::Str>,
+    taken: &Value<kind::Str>,
     uci: &Value<kind::Str>,
+    take_uci: bool,
     scoring: &Scoring,
+    recaptured: bool,
 ) -> Value<kind::Int> {
-    b.emit(Instruction::Lookup(before.var().clone()));
+    b.emit(Instruction::Take(taken.var().clone()));
     if let Some(bucket) = &scoring.bucket {
         b.emit(Instruction::Lookup(bucket.var().clone()));
     }
-    let body = vec![stack_rules::instruction(
-        "gain",
-        gain_rules(scoring.tables, Arrival::Kept),
-    )];
-    stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
+    b.emit(match take_uci {
+        true => Instruction::Take(uci.var().clone()),
+        false => Instruction::Lookup(uci.var().clone()),
+    });
+    let (name, arrival) = match recaptured {
+        false => ("gain", Arrival::Kept),
+        true => ("lost_gain", Arrival::Lost),
+    };
+    b.emit(stack_rules::instruction(
+        name,
+        gain_rules(scoring.tables, arrival),
+    ));
+    b.rules_value("assign", Vec::new(), &[], Type::Int { bits: SCORE_BITS })
 }
 
-/// What a capture or promotion gains its mover when the other side takes the arriving
-/// piece back at once (the capture search's recapture discount): [`gain_with`] less the
-/// arriving (or promoted) piece's entry on `to`, that is the captured piece's entry
-/// (en passant: the pawn beside) less the mover's on `from`. The same 22 rules as
-/// [`gain_with`], from tables whose arrival values leave the arriving piece out.
+/// Whether a move took a piece standing on its target square (en passant does not: its
+/// target is empty), from the letters of [`crate::board::Children::taken`]: two rules,
+/// `T` then `F`.
 #[track_caller]
-pub fn lost_gain_with(
-    b: &mut Builder,
-    before: &Value<kind::Str>,
-    uci: &Value<kind::Str>,
-    scoring: &Scoring,
-) -> Value<kind::Int> {
-    b.emit(Instruction::Lookup(before.var().clone()));
-    if let Some(bucket) = &scoring.bucket {
-        b.emit(Instruction::Lookup(bucket.var().clone()));
-    }
-    let body = vec![stack_rules::instruction(
-        "lost_gain",
-        gain_rules(scoring.tables, Arrival::Lost),
-    )];
-    stack_rules::sequence(b, uci.var(), body, Type::Int { bits: SCORE_BITS })
+pub fn taken_on_target(b: &mut Builder, taken: &Value<kind::Str>) -> Value<kind::Bool> {
+    let rules = vec![
+        (format!("{HEAD}[A-Za-z][^\n]*\n"), "${1}T\n".to_string()),
+        (format!("{HEAD}\\.[^\n]\n"), "${1}F\n".to_string()),
+    ];
+    on_stack(b, "taken_on_target", &[taken.var()], rules, Type::Bool)
 }
 
 /// Whether a move's arrival value counts the arriving piece's entry on its target.
@@ -808,72 +780,9 @@ pub fn lost_gain_with(
 enum Arrival {
     /// The arriving piece stays: its entry counts (a move's gain).
     Kept,
-    /// The arriving piece is taken back: only what it took counts ([`lost_gain_with`]).
+    /// The arriving piece is taken back: only what it took counts ([`gain`] with
+    /// `recaptured`).
     Lost,
-}
-
-/// [`gain_with`] for a caller that reads `before` no more, nor `uci` when `take_uci`: each of
-/// those is taken off the thread (`take`, one rule like the `lookup` it replaces) instead
-/// of copied, so that the thread carries no second copy of it through the gain's rules
-/// and no `delete` rule follows. The variables taken are gone afterwards.
-#[track_caller]
-pub fn gain_taking_with(
-    b: &mut Builder,
-    before: &Value<kind::Str>,
-    uci: &Value<kind::Str>,
-    take_uci: bool,
-    scoring: &Scoring,
-) -> Value<kind::Int> {
-    b.emit(Instruction::Take(before.var().clone()));
-    if let Some(bucket) = &scoring.bucket {
-        b.emit(Instruction::Lookup(bucket.var().clone()));
-    }
-    b.emit(if take_uci {
-        Instruction::Take(uci.var().clone())
-    } else {
-        Instruction::Lookup(uci.var().clone())
-    });
-    b.emit(stack_rules::instruction(
-        "gain",
-        gain_rules(scoring.tables, Arrival::Kept),
-    ));
-    b.rules_value("assign", Vec::new(), &[], Type::Int { bits: SCORE_BITS })
-}
-
-/// Whether the move `uci` captures a piece standing on its target square of the
-/// [`compact`] board `before` (en passant does not: its target square is empty). Two
-/// rules: a select rule reading the target square (as in [`gain_with`]), then `F` for the rest.
-#[track_caller]
-pub fn captures_on_target(
-    b: &mut Builder,
-    before: &Value<kind::Str>,
-    uci: &Value<kind::Str>,
-) -> Value<kind::Bool> {
-    let to_branches: Vec<(String, String)> = (0..64)
-        .map(|sq| {
-            (
-                square_name(sq),
-                format!("[qrbn]?\n{}", skip(compact_offset(sq))),
-            )
-        })
-        .collect();
-    let rules = vec![
-        (
-            format!("{HEAD}[a-h][1-8]{}[A-Za-z][^\n]*\n", trie(&to_branches)),
-            "${1}T\n".to_string(),
-        ),
-        (
-            format!("{HEAD}[a-h][1-8][a-h][1-8][qrbn]?\n[^\n]*\n"),
-            "${1}F\n".to_string(),
-        ),
-    ];
-    on_stack(
-        b,
-        "captures_on_target",
-        &[before.var(), uci.var()],
-        rules,
-        Type::Bool,
-    )
 }
 
 /// The score of `board` (the 80-character board line) from white's view, in

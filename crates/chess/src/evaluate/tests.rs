@@ -76,11 +76,11 @@ fn phase_bucket_counts_the_pieces() {
 fn full_score_and_gains_match_the_tables() {
     let mut b = Builder::new("t", "t");
     let board = b.input_str("b");
-    let before = b.input_str("pb");
+    let taken = b.input_str("tk");
     let uci = b.input_str("m");
     let s = full_score_white_with(&mut b, &board, &Scoring::simplified());
     b.output("s", &s);
-    let g = gain_with(&mut b, &before, &uci, &Scoring::simplified());
+    let g = gain(&mut b, &taken, &uci, false, &Scoring::simplified(), false);
     b.output("g", &g);
     let exec = reference_of(b);
     // (before, after, move, mover gain in cp)
@@ -129,8 +129,11 @@ fn full_score_and_gains_match_the_tables() {
         ),
     ];
     for (before, after, m, cp) in cases {
-        let (pb, bl) = (board_line(before).replace('/', ""), board_line(after));
-        let state = encode::render(&[Thread::active(&[], &[("b", &bl), ("pb", &pb), ("m", m)])]);
+        let squares = squares_of(before);
+        let (from, to) = (index_of(&m[0..2]), index_of(&m[2..4]));
+        let tk = format!("{}{}", squares[to], squares[from]);
+        let bl = board_line(after);
+        let state = encode::render(&[Thread::active(&[], &[("b", &bl), ("tk", &tk), ("m", m)])]);
         let out = encode::threads(&exec.run(&state).unwrap());
         let s = encode::decode_int(out[0].var("s").unwrap()).unwrap();
         assert_eq!(s, native_white(&bl), "{after}");
@@ -203,15 +206,33 @@ fn entry(piece: char, square: usize) -> i64 {
 }
 
 /// The gain of moving `mover` from `from` to `to` (capturing `captured`, promoting
-/// to `promotion`), natively: castling when a king moves two files from its home
-/// square onto an empty one, en passant when a pawn moves diagonally from its fifth
-/// rank onto an empty square.
+/// to `promotion`), natively on the simplified tables (see [`native_gain_in`]).
 fn native_gain(mover: char, from: usize, to: usize, captured: char, promotion: &str) -> i64 {
-    let arrived = match promotion.chars().next() {
+    native_gain_in(&entry, mover, from, to, captured, promotion)
+}
+
+/// The piece standing on the target after a move of `mover` promoting to `promotion`.
+fn arrived(mover: char, promotion: &str) -> char {
+    match promotion.chars().next() {
         Some(p) if mover.is_ascii_uppercase() => p.to_ascii_uppercase(),
         Some(p) => p,
         None => mover,
-    };
+    }
+}
+
+/// The gain of moving `mover` from `from` to `to` (capturing `captured`, promoting to
+/// `promotion`) with the table entries `entry` gives, natively: castling when a king
+/// moves two files from its home square onto an empty one, en passant when a pawn
+/// moves diagonally from its fifth rank onto an empty square.
+fn native_gain_in(
+    entry: &dyn Fn(char, usize) -> i64,
+    mover: char,
+    from: usize,
+    to: usize,
+    captured: char,
+    promotion: &str,
+) -> i64 {
+    let arrived = arrived(mover, promotion);
     let mut g = entry(arrived, to) - entry(mover, from) + entry(captured, to);
     let (ff, tf) = (from % 8, to % 8);
     let home = if mover == 'K' { 4 } else { 60 };
@@ -233,9 +254,9 @@ fn native_gain(mover: char, from: usize, to: usize, captured: char, promotion: &
 #[test]
 fn gains_of_many_moves_match_a_native_sum() {
     let mut b = Builder::new("t", "t");
-    let before = b.input_str("pb");
+    let taken = b.input_str("tk");
     let uci = b.input_str("m");
-    let g = gain_with(&mut b, &before, &uci, &Scoring::simplified());
+    let g = gain(&mut b, &taken, &uci, false, &Scoring::simplified(), false);
     b.output("g", &g);
     let exec = reference_of(b);
     // (mover, from, to, captured, promotion): every pawn move and promotion of both
@@ -302,15 +323,8 @@ fn gains_of_many_moves_match_a_native_sum() {
     let threads: Vec<Thread> = cases
         .iter()
         .map(|&(mover, from, to, captured, promotion)| {
-            let mut squares = ['.'; 64];
-            squares[from] = mover;
-            squares[to] = captured;
-            let mut line = String::new();
-            for rank in (0..8).rev() {
-                line.extend(&squares[rank * 8..rank * 8 + 8]);
-            }
             let m = format!("{}{}{promotion}", square_name(from), square_name(to));
-            Thread::active(&[], &[("pb", &line), ("m", &m)])
+            Thread::active(&[], &[("tk", &format!("{captured}{mover}")), ("m", &m)])
         })
         .collect();
     let state = encode::render(&threads);
@@ -333,5 +347,101 @@ fn gains_of_many_moves_match_a_native_sum() {
             square_name(from),
             square_name(to)
         );
+    }
+}
+
+/// The 64 squares of a FEN's placement field, a1 first.
+fn squares_of(placement: &str) -> Vec<char> {
+    let mut ranks: Vec<Vec<char>> = placement
+        .split('/')
+        .map(|rank| {
+            rank.chars()
+                .flat_map(|c| match c.to_digit(10) {
+                    Some(n) => vec!['.'; n as usize],
+                    None => vec![c],
+                })
+                .collect()
+        })
+        .collect();
+    ranks.reverse();
+    ranks.concat()
+}
+
+/// A square's index (a1 = 0) from its name.
+fn index_of(name: &str) -> usize {
+    let b = name.as_bytes();
+    (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize
+}
+
+/// The gains read from the letters of a generation's `taken` equal the native sums on
+/// every legal move of positions with castling, en passant and promotions of both
+/// colours, on both sets of tables, with and without the recapture discount (less the
+/// arriving piece's entry), and the letters tell a capture on the target.
+#[test]
+fn gains_of_generated_moves_match_a_native_sum() {
+    use crate::board::MoveGen;
+    use crate::movegen::fork_legal_moves;
+    let mut b = Builder::new("t", "t");
+    let pos = crate::fen_rules::parse_fen(&mut b);
+    let tapered = Scoring {
+        tables: Tables::Tapered,
+        bucket: Some(phase_bucket(&mut b, &pos.board)),
+    };
+    let options = MoveGen {
+        uci: true,
+        taken: true,
+        ..MoveGen::default()
+    };
+    let children = fork_legal_moves(&mut b, &pos, 218, options);
+    let (uci, taken) = (children.uci.unwrap(), children.taken.unwrap());
+    let simplified = Scoring::simplified();
+    // Each gain takes its letters: one copy each.
+    let gain_of = |b: &mut Builder, scoring: &Scoring, recaptured: bool| {
+        let copy: Value<kind::Str> = on_stack(b, "copy", &[taken.var()], Vec::new(), Type::Str);
+        gain(b, &copy, &uci, false, scoring, recaptured)
+    };
+    let outputs = [
+        ("g", gain_of(&mut b, &simplified, false)),
+        ("l", gain_of(&mut b, &simplified, true)),
+        ("tg", gain_of(&mut b, &tapered, false)),
+        ("tl", gain_of(&mut b, &tapered, true)),
+    ];
+    for (name, value) in &outputs {
+        b.output(name, value);
+    }
+    let on = taken_on_target(&mut b, &taken);
+    b.output("c", &on);
+    b.output("m", &uci);
+    let exec = reference_of(b);
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2",
+        "rnbqkbnr/ppp1pppp/8/8/2Pp4/8/PP1PPPPP/RNBQKBNR b KQkq c3 0 3",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
+    ] {
+        let placement = fen.split(' ').next().unwrap();
+        let squares = squares_of(placement);
+        let bucket = weights::bucket_of(placement.chars().map(weights::phase_weight).sum());
+        let tapered_entry = |p: char, sq: usize| own_units_in(Tables::Tapered, bucket, p, sq);
+        let out = encode::threads(&exec.run(&format!("{fen}\n")).unwrap());
+        assert!(out.len() > 3, "{fen}: {} children", out.len());
+        for t in &out {
+            let m = t.var("m").unwrap();
+            let (from, to) = (index_of(&m[0..2]), index_of(&m[2..4]));
+            let (mover, captured, promotion) = (squares[from], squares[to], &m[4..]);
+            let arrived = arrived(mover, promotion);
+            let int = |name: &str| encode::decode_int(t.var(name).unwrap()).unwrap();
+            let want = native_gain(mover, from, to, captured, promotion);
+            assert_eq!(int("g"), want, "{fen}: {m}");
+            assert_eq!(int("l"), want - entry(arrived, to), "{fen}: {m}");
+            let want = native_gain_in(&tapered_entry, mover, from, to, captured, promotion);
+            assert_eq!(int("tg"), want, "{fen}: {m} (tapered)");
+            let lost = want - tapered_entry(arrived, to);
+            assert_eq!(int("tl"), lost, "{fen}: {m} (tapered, recaptured)");
+            let on_target = if captured == '.' { "F" } else { "T" };
+            assert_eq!(t.var("c"), Some(on_target), "{fen}: {m}");
+        }
     }
 }

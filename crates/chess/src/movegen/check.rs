@@ -270,7 +270,7 @@ fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
         &pos.vars(),
         &[],
     );
-    generate_both(b, pos, None, false, Scope::ALL);
+    generate_both(b, pos, super::Texts::default(), false, Scope::ALL);
     let rules = vec![
         (
             format!("%{STUCK_TAG}(\n[^%]*%%\n)"),

@@ -15,7 +15,13 @@ pub(super) const CHILD_BOARD: &str = "#_x: [^\n]*\n#b: ";
 /// Step 3 and 4 on the children of `side`: illegal children deleted, the move's UCI
 /// text (if `uci`), the state variables (if `full`), the board cleaned. Without `full`
 /// only legality runs (the children are counted, not kept).
-pub(super) fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: bool) -> Rules {
+pub(super) fn child_rules(
+    side: Side,
+    pos: &Position,
+    uci: Option<&Var>,
+    taken: Option<&Var>,
+    full: bool,
+) -> Rules {
     let mut rules = legality_rules(side);
     if !full {
         return rules;
@@ -101,10 +107,21 @@ pub(super) fn child_rules(side: Side, pos: &Position, uci: Option<&Var>, full: b
     for guard in [KING_MOVED, ORTHOGONAL_MOVED] {
         rules.push((format!("{guard}{X}: "), format!("{X}: ")));
     }
-    // The `#_x` line goes. Only children in generation hold one (one each), so the rule
-    // starts at the line itself: the fast executor jumps from one to the next instead of
-    // walking every child's lines from its head.
-    rules.push((format!("{X}: [^\n]*\n"), String::new()));
+    // The `#_x` line goes, or becomes `taken`'s two letters (a pawn's `_` read as `.`).
+    // Only children in generation hold one (one each), so the rule starts at the line
+    // itself: the fast executor jumps from one to the next instead of walking every
+    // child's lines from its head.
+    match taken {
+        None => rules.push((format!("{X}: [^\n]*\n"), String::new())),
+        Some(t) => {
+            let t = t.name();
+            rules.push((format!("{X}: _([^\n])[^\n]*\n"), format!("#{t}: .${{1}}\n")));
+            rules.push((
+                format!("{X}: ([^\n]{{2}})[^\n]*\n"),
+                format!("#{t}: ${{1}}\n"),
+            ));
+        }
+    }
     rules
 }
 

@@ -250,13 +250,13 @@ fn generate(
     side: Side,
     pos: &Position,
     uci: Option<&Var>,
+    taken: Option<&Var>,
     full: bool,
     scope: Scope,
 ) {
     let mut writes: Vec<&Var> = pos.vars().to_vec();
-    if let Some(u) = uci {
-        writes.push(u);
-    }
+    writes.extend(uci);
+    writes.extend(taken);
     let reads = pos.vars();
     let mut split = if full {
         parent_rules(side, pos)
@@ -273,17 +273,27 @@ fn generate(
         &reads,
         &writes,
     );
-    b.rules("child", child_rules(side, pos, uci, full), &reads, &writes);
+    let children = child_rules(side, pos, uci, taken, full);
+    b.rules("child", children, &reads, &writes);
+}
+
+/// The lines a generation writes into each child besides its position: the move's UCI
+/// text and what it took (see [`MoveGen`]).
+#[derive(Clone, Copy, Default)]
+struct Texts<'a> {
+    uci: Option<&'a Var>,
+    taken: Option<&'a Var>,
 }
 
 /// Generation for both sides (an `if_else` on the side to move).
 #[track_caller]
-fn generate_both(b: &mut Builder, pos: &Position, uci: Option<&Var>, full: bool, scope: Scope) {
+fn generate_both(b: &mut Builder, pos: &Position, texts: Texts, full: bool, scope: Scope) {
     let white = b.eq_text(&pos.turn, "w");
+    let (uci, taken) = (texts.uci, texts.taken);
     b.if_else(
         &white,
-        |b| generate(b, Side::White, pos, uci, full, scope),
-        |b| generate(b, Side::Black, pos, uci, full, scope),
+        |b| generate(b, Side::White, pos, uci, taken, full, scope),
+        |b| generate(b, Side::Black, pos, uci, taken, full, scope),
     );
 }
 
@@ -329,13 +339,13 @@ pub fn fork_children(b: &mut Builder, pos: &Position, scope: Scope) {
     if scope.white_only {
         let black = b.eq_text(&pos.turn, "b");
         b.when(&black, |b| b.destroy());
-        generate(b, Side::White, pos, None, true, scope);
+        generate(b, Side::White, pos, None, None, true, scope);
     } else {
         let white = b.eq_text(&pos.turn, "w");
         b.if_else(
             &white,
-            |b| generate(b, Side::White, pos, None, true, scope),
-            |b| generate(b, Side::Black, pos, None, true, scope),
+            |b| generate(b, Side::White, pos, None, None, true, scope),
+            |b| generate(b, Side::Black, pos, None, None, true, scope),
         );
     }
 }
@@ -375,6 +385,7 @@ pub fn beside_legal_moves<R: Merge>(
             MoveGen {
                 uci: true,
                 keep_stuck: false,
+                taken: false,
             },
         );
         let uci = children.uci.expect("asked for uci");
@@ -395,6 +406,8 @@ pub fn fork_legal_captures(b: &mut Builder, pos: &Position, options: MoveGen) ->
 fn fork_moves(b: &mut Builder, pos: &Position, options: MoveGen, scope: Scope) -> Children {
     let uci: Option<Value<kind::Str>> = options.uci.then(|| b.fresh(Type::Str));
     let uci_var = uci.as_ref().map(|u| u.var().clone());
+    let taken: Option<Value<kind::Str>> = options.taken.then(|| b.fresh(Type::Str));
+    let taken_var = taken.as_ref().map(|t| t.var().clone());
     if options.keep_stuck {
         // The paused copy goes first, so that the thread's children follow it directly.
         b.rules(
@@ -407,7 +420,11 @@ fn fork_moves(b: &mut Builder, pos: &Position, options: MoveGen, scope: Scope) -
             &[],
         );
     }
-    generate_both(b, pos, uci_var.as_ref(), true, scope);
+    let texts = Texts {
+        uci: uci_var.as_ref(),
+        taken: taken_var.as_ref(),
+    };
+    generate_both(b, pos, texts, true, scope);
     let moved = options.keep_stuck.then(|| {
         // A copy followed by a child had a move: it goes. (The rule starts at the few
         // copies, not at every child.)
@@ -415,21 +432,22 @@ fn fork_moves(b: &mut Builder, pos: &Position, options: MoveGen, scope: Scope) -
             (format!("%{STUCK_TAG}\n[^%]*(%%\n)"), "${1}".to_string()),
             (format!("({HEAD})"), "${1}T\n".to_string()),
         ];
-        let uci_line = uci_var
-            .as_ref()
-            .map(|u| format!("#{}: \n", u.name()))
-            .unwrap_or_default();
+        // A stuck thread gets the children's lines too, empty.
+        let empty_lines: String = [&uci_var, &taken_var]
+            .into_iter()
+            .flatten()
+            .map(|v| format!("#{}: \n", v.name()))
+            .collect();
         rules.push((
             format!("%{STUCK_TAG}\n#stack:\n([^%]*)"),
-            format!("%%\n#stack:\nF\n${{1}}{uci_line}"),
+            format!("%%\n#stack:\nF\n${{1}}{empty_lines}"),
         ));
         let mut reads: Vec<&Var> = pos.vars().to_vec();
-        if let Some(u) = &uci_var {
-            reads.push(u);
-        }
+        reads.extend(&uci_var);
+        reads.extend(&taken_var);
         b.rules_value("stuck", rules, &reads, Type::Bool)
     });
-    Children { uci, moved }
+    Children { uci, moved, taken }
 }
 
 /// [`fork_legal_moves`] as the move-listing programs use it: every active thread
@@ -440,6 +458,7 @@ pub fn fork_legal_uci(b: &mut Builder, pos: &Position) -> Value<kind::Str> {
     let options = MoveGen {
         uci: true,
         keep_stuck: false,
+        taken: false,
     };
     let children = fork_legal_moves(b, pos, 218, options);
     children.uci.expect("asked for the UCI text")

@@ -8,8 +8,8 @@ use crate::stack_rules::{self};
 use regex_chess_compiler::dsl::{Builder, Value, kind};
 use regex_chess_compiler::ir::Instruction;
 
-/// Moves the child's compact board `saved` (a copy: the replies' gains still read it),
-/// the turn, castling rights, en-passant square, clocks (from the position) and `uci` of
+/// Moves the child's compact board `saved` (the replies' gains read the letters of
+/// their generation's `taken` instead, so no reply carries it), the turn, castling rights, en-passant square, clocks (from the position) and `uci` of
 /// every active thread into the group boundary just before it (`%/<level> <saved> <t>
 /// <c> <e> <h> <n> <uci>`), where the thread's descendants do not copy them: the first
 /// instruction inside a [`Builder::grouped`] body. The replies' generation skips the
@@ -21,7 +21,8 @@ pub(super) fn stash(
     saved: &Value<kind::Str>,
     uci: &Value<kind::Str>,
 ) {
-    for v in [saved, &pos.turn, &pos.castling, &pos.ep] {
+    b.emit(Instruction::Take(saved.var().clone()));
+    for v in [&pos.turn, &pos.castling, &pos.ep] {
         b.emit(Instruction::Lookup(v.var().clone()));
     }
     for v in [&pos.halfmove, &pos.fullmove, uci] {

@@ -122,36 +122,40 @@ pub(super) fn capture_search(
     see: bool,
     scoring: &Scoring,
 ) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
-    let board = evaluate::compact(b, &pos.board);
     let (best, count) = b.grouped_to_one(|b| {
         let options = MoveGen {
             uci: true,
             keep_stuck: true,
+            taken: true,
         };
         let captures = fork_legal_captures(b, pos, options);
         let uci = captures.uci.expect("asked for uci");
         let moved = captures.moved.expect("asked for keep_stuck");
+        let taken = captures.taken.expect("asked for taken");
         let (gain, count) = b.if_else(
             &moved,
             |b| {
-                let gain = |b: &mut Builder| evaluate::gain_with(b, &board, &uci, scoring);
+                let gain = |b: &mut Builder| evaluate::gain(b, &taken, &uci, false, scoring, false);
                 let g = match see {
                     false => gain(b),
                     true => {
                         let attacked = target_attacked(b, pos, &uci);
                         b.if_else(
                             &attacked,
-                            |b| evaluate::lost_gain_with(b, &board, &uci, scoring),
+                            |b| evaluate::gain(b, &taken, &uci, false, scoring, true),
                             gain,
                         )
                     }
                 };
                 (g, report.then(|| report::one(b)))
             },
-            |b| (b.int(SCORE_BITS, 0), report.then(|| b.str(""))),
+            |b| {
+                // A stuck thread's `taken` is empty; a capture's gain took its own.
+                b.emit(Instruction::Delete(taken.var().clone()));
+                (b.int(SCORE_BITS, 0), report.then(|| b.str("")))
+            },
         );
         b.emit(Instruction::Delete(uci.var().clone()));
-        b.emit(Instruction::Delete(board.var().clone()));
         let count = keep_best_maybe_counting(b, &gain, count);
         (gain, count)
     });

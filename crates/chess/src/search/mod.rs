@@ -210,7 +210,6 @@ pub fn search_with(
     let scoring = &scoring;
     let root_white = evaluate::full_score_white_with(b, &pos.board, scoring);
     let root = evaluate::for_side(b, &root_white, &white);
-    let root_board = evaluate::compact(b, &pos.board);
     let mate = mate_units();
     let (moved, uci, no_reply, score, (reply, third), count, entries) = b.grouped(|b| {
         let children = fork_legal_moves(
@@ -220,15 +219,16 @@ pub fn search_with(
             MoveGen {
                 uci: true,
                 keep_stuck: true,
+                taken: true,
             },
         );
         let uci = children.uci.expect("asked for uci");
         let moved = children.moved.expect("asked for keep_stuck");
+        let taken = children.taken.expect("asked for taken");
         let (moved, (no_reply, (score, (((reply, third), count), allowed)))) = b.if_else(
             &moved,
             |b| {
-                // The root's board is read here for the last time: taken, not copied.
-                let g = evaluate::gain_taking_with(b, &root_board, &uci, false, scoring);
+                let g = evaluate::gain(b, &taken, &uci, false, scoring, false);
                 let child = b.add(&root, &g);
                 // The root's score is dead from here: dropped before the replies copy
                 // every variable a thousand times.
@@ -251,10 +251,12 @@ pub fn search_with(
                             MoveGen {
                                 uci: true,
                                 keep_stuck: true,
+                                taken: true,
                             },
                         );
                         let reply = replies.uci.expect("asked for uci");
                         let replied = replies.moved.expect("asked for keep_stuck");
+                        let taken = replies.taken.expect("asked for taken");
                         // Set on the child's thread when it has no reply, instead of
                         // keeping `replied` on every leaf (see `stuck_flag`).
                         let stuck: Value<kind::Bool> = b.fresh(Type::Bool);
@@ -271,22 +273,14 @@ pub fn search_with(
                         let (key, (third, count)) = b.if_else(
                             &replied,
                             |b| {
-                                // Without the capture tests, the gain is the last
-                                // read of `saved`, and of `reply` when no report keeps
-                                // it: taken off every leaf instead of copied and
-                                // deleted after.
-                                let last_read = !three && (!quiescence || everywhere);
-                                let g = if last_read {
-                                    evaluate::gain_taking_with(b, &saved, &reply, !report, scoring)
-                                } else {
-                                    evaluate::gain_with(b, &saved, &reply, scoring)
-                                };
-                                if three {
-                                    let took = evaluate::captures_on_target(b, &saved, &reply);
-                                    if !report {
-                                        b.emit(Instruction::Delete(reply.var().clone()));
-                                    }
-                                    b.emit(Instruction::Delete(saved.var().clone()));
+                                // Whether the reply took a piece on its target (the
+                                // capture tests), read before the gain takes the
+                                // letters; the gain is their last read, and `reply`'s
+                                // when no report keeps it.
+                                let took = (three || (quiescence && !everywhere))
+                                    .then(|| evaluate::taken_on_target(b, &taken));
+                                let g = evaluate::gain(b, &taken, &reply, !report, scoring, false);
+                                if let Some(took) = took.clone().filter(|_| three) {
                                     let repeats = near
                                         .as_ref()
                                         .zip(has_near.as_ref())
@@ -345,16 +339,6 @@ pub fn search_with(
                                             }
                                         },
                                     );
-                                }
-                                let took = (quiescence && !everywhere)
-                                    .then(|| evaluate::captures_on_target(b, &saved, &reply));
-                                // Dead: deleted here rather than after the whole `if`
-                                // (the boundary keeps a copy of `saved` for the end).
-                                if !last_read {
-                                    if !report {
-                                        b.emit(Instruction::Delete(reply.var().clone()));
-                                    }
-                                    b.emit(Instruction::Delete(saved.var().clone()));
                                 }
                                 // Without the endgame term and the capture test, a leaf
                                 // where the side to move can move is keyed by its gain:
@@ -427,7 +411,7 @@ pub fn search_with(
                                 if !report {
                                     b.emit(Instruction::Delete(reply.var().clone()));
                                 }
-                                b.emit(Instruction::Delete(saved.var().clone()));
+                                b.emit(Instruction::Delete(taken.var().clone()));
                                 if let Some(near) = &near {
                                     b.emit(Instruction::Delete(near.var().clone()));
                                 }
@@ -501,6 +485,7 @@ pub fn search_with(
                 )
             },
             |b| {
+                b.emit(Instruction::Delete(taken.var().clone()));
                 let f = b.bool(false);
                 let zero = b.int(SCORE_BITS, 0);
                 let reply = report.then(|| b.str(""));

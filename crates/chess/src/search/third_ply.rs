@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::board::MAX_MOVES;
-use crate::board::{MoveGen, Position};
+use crate::board::{Children, MoveGen, Position};
 use crate::endgame;
 use crate::evaluate::{self, SCORE_BITS, Scoring};
 use crate::movegen::{fork_legal_captures, fork_legal_moves, has_legal_move, in_check};
@@ -66,13 +66,11 @@ pub(super) fn third_ply(
         let white = b.eq_text(&pos.turn, "w");
         evaluate::for_side(b, &e_white, &white)
     };
-    let saved = evaluate::compact(b, &pos.board);
     let (best, third, count) = b.grouped_to_one(|b| {
         let stands = b.fork_bool();
         let (key, (third, count)) = b.if_else(
             &stands,
             |b| {
-                b.emit(Instruction::Delete(saved.var().clone()));
                 let can_move = has_legal_move(b, pos);
                 let key = b.if_else(
                     &can_move,
@@ -103,24 +101,22 @@ pub(super) fn third_ply(
                 let generation = MoveGen {
                     uci: true,
                     keep_stuck: false,
+                    taken: true,
                 };
-                let captures = |b: &mut Builder| {
-                    let moves = fork_legal_captures(b, pos, generation);
-                    moves.uci.expect("asked for uci")
+                let texts = |moves: Children| {
+                    let uci = moves.uci.expect("asked for uci");
+                    (uci, moves.taken.expect("asked for taken"))
                 };
-                let third = match checked {
+                let captures = |b: &mut Builder| texts(fork_legal_captures(b, pos, generation));
+                let (third, taken) = match checked {
                     Some(checked) => b.if_else(
                         checked,
-                        |b| {
-                            let moves = fork_legal_moves(b, pos, MAX_MOVES, generation);
-                            moves.uci.expect("asked for uci")
-                        },
+                        |b| texts(fork_legal_moves(b, pos, MAX_MOVES, generation)),
                         captures,
                     ),
                     None => captures(b),
                 };
-                let g = evaluate::gain_with(b, &saved, &third, scoring);
-                b.emit(Instruction::Delete(saved.var().clone()));
+                let g = evaluate::gain(b, &taken, &third, false, scoring, false);
                 let can_reply = has_legal_move(b, pos);
                 let (key, count) = b.if_else(
                     &can_reply,
@@ -211,7 +207,6 @@ fn evasion_search(
 ) -> (Value<kind::Int>, Option<Value<kind::Str>>) {
     let report = options.report;
     let mate = mate_units();
-    let board = evaluate::compact(b, &pos.board);
     b.grouped_to_one(|b| {
         let moves = fork_legal_moves(
             b,
@@ -220,12 +215,13 @@ fn evasion_search(
             MoveGen {
                 uci: true,
                 keep_stuck: false,
+                taken: true,
             },
         );
         let uci = moves.uci.expect("asked for uci");
-        let g4 = evaluate::gain_with(b, &board, &uci, scoring);
+        let taken = moves.taken.expect("asked for taken");
+        let g4 = evaluate::gain(b, &taken, &uci, false, scoring, false);
         b.emit(Instruction::Delete(uci.var().clone()));
-        b.emit(Instruction::Delete(board.var().clone()));
         let can_move = has_legal_move(b, pos);
         let value = b.if_else(
             &can_move,

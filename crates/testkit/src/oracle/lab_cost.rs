@@ -36,8 +36,10 @@ use super::variants::is_noisy;
 /// over threads at the widest point, all bench positions of a level pooled). Since the
 /// compiler's group stash (a group that ends with one thread keeps what its threads never
 /// read in its boundary), a thread deeper in the search no longer carries its ancestors'
-/// variables: levels 2 and 3 cost about the same (222-267 and 225-240 bytes measured), and
-/// a level deeper than the rules reach today (3) adds what the last level added.
+/// variables, and since a generation's children read what their moves took from two letters
+/// (`MoveGen::taken`) instead of a copy of their parent's board, levels 2 and 3 cost about
+/// the same (165-194 and 162-186 bytes measured); a level deeper than the rules reach today
+/// (3) adds what the last level added.
 pub fn bytes_per_thread(level: usize) -> f64 {
     match level {
         0 | 1 => BYTES_PER_THREAD[0],
@@ -47,7 +49,7 @@ pub fn bytes_per_thread(level: usize) -> f64 {
 }
 
 /// The fitted bytes per thread at levels 1, 2 and 3.
-const BYTES_PER_THREAD: [f64; 3] = [260.0, 240.0, 240.0];
+const BYTES_PER_THREAD: [f64; 3] = [195.0, 175.0, 175.0];
 
 /// A design's predicted cost on one position.
 #[derive(Clone, Copy, Debug, PartialEq)]
