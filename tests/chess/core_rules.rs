@@ -446,3 +446,73 @@ fn stuck_threads_stay_with_moved_false() {
 fn three_plies_of_children_are_the_perft_3_leaves() {
     check_perft(3);
 }
+
+/// The capture search's generation (`fork_legal_captures`: captures, en passant
+/// included, and promotions, quiet ones included) lists exactly shakmaty's legal moves
+/// of that kind, with what each took in its `taken` letters, on the perft positions and
+/// on playout positions rich in promotions, en passant and checks (both sides to move).
+#[test]
+fn capture_generation_lists_shakmatys_captures_and_promotions() {
+    use regex_chess_chess::board::MoveGen;
+    use regex_chess_chess::fen_rules::parse_fen;
+    use regex_chess_chess::fragments::thread_values;
+    use regex_chess_chess::movegen::fork_legal_captures;
+    use regex_chess_compiler::dsl::Builder;
+    use regex_chess_testkit::oracle::playouts;
+    let mut b = Builder::new(
+        "captures",
+        "a line per capture: its UCI text and its letters",
+    );
+    let pos = parse_fen(&mut b);
+    let options = MoveGen {
+        uci: true,
+        taken: true,
+        ..MoveGen::default()
+    };
+    let children = fork_legal_captures(&mut b, &pos, options);
+    let (uci, taken) = (children.uci.unwrap(), children.taken.unwrap());
+    // The letters' line stands where `#_x` stood, before the board; the UCI line after it.
+    let names = [taken.var().name(), uci.var().name()];
+    b.rules(
+        "print",
+        vec![(thread_values(&names), "${2} ${1}\n".to_string())],
+        &[uci.var(), taken.var()],
+        &[],
+    );
+    let program = compiler::compile(b.finish(), &CompileOptions::default())
+        .program
+        .validate()
+        .unwrap();
+    let exec = Fast::new(program);
+    let mut fens: Vec<String> = include_str!("../../data/positions/perft.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l.split(';').nth(1).unwrap().to_string())
+        .collect();
+    fens.extend(playouts::positions(43, 150).into_iter().map(|s| s.fen));
+    let mut captures = 0;
+    for fen in &fens {
+        let chess = position(fen);
+        let board = chess.board();
+        let mut want: Vec<String> = chess
+            .legal_moves()
+            .iter()
+            .filter(|m| m.is_capture() || m.is_promotion())
+            .map(|m| {
+                let to = m.to();
+                // What stood on the target (en passant's is empty), then the mover.
+                let on_target = board.piece_at(to).map_or('.', |p| p.char());
+                let mover = board.piece_at(m.from().unwrap()).unwrap().char();
+                let text = m.to_uci(CastlingMode::Standard).to_string();
+                format!("{text} {on_target}{mover}")
+            })
+            .collect();
+        want.sort();
+        let out = exec.run(&format!("{fen}\n")).unwrap();
+        let mut got: Vec<String> = out.lines().map(str::to_string).collect();
+        got.sort();
+        assert_eq!(got, want, "{fen}");
+        captures += got.len();
+    }
+    assert!(captures > 500, "only {captures} captures checked");
+}

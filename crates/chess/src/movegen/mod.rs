@@ -47,7 +47,11 @@
 //!    the target and a promotion's letter (without the windows), and the target gets the
 //!    piece's letter (the one promoted to; a castling king's `K`) rather than a digit:
 //!    the children need no naming and no mark rules. One rule
-//!    per direction and distance for sliders (56) and per step for the king (8), one per
+//!    per direction and distance for sliders (56; in the capture search's scope one per
+//!    direction, 8, each an alternation over the distances whose groups the template
+//!    writes side by side: only the first piece along a ray can be taken, so at most one
+//!    distance matches, and each slider's thread is walked once per direction instead of
+//!    seven times, see `fork_rule_any`) and per step for the king (8), one per
 //!    jump for knights (8), pushes, double pushes, captures, promotions to each piece and
 //!    en passant (one per file and side) for pawns, and castling (rights, empty squares,
 //!    rook in place) with the king's start and crossed squares marked `a` and `c`. Then

@@ -20,20 +20,73 @@ pub(super) fn fork_rule(
     promotion: Option<(char, char)>,
     tail: &Tail,
 ) -> (String, String) {
+    fork_rule_any(family, &[(segs, tail)], promotion)
+}
+
+/// The groups of one alternative of a move rule's pattern ([`fork_rule_any`]), by role.
+struct Groups {
+    /// The alternative's pattern, its groups numbered on from the rule's common ones.
+    pattern: String,
+    /// One group per board segment.
+    segs: Vec<usize>,
+    /// The groups after the board (see [`fork_rule`]'s tail): without the UCI text, the
+    /// lines up to `after` (when it is not empty) and the rest of the thread; with it,
+    /// the UCI line and the rest, its head, the target's file, its rank, the rest.
+    tail: Vec<usize>,
+}
+
+/// [`fork_rule`] over alternatives of one shape (the same segment kinds and texts in the
+/// same order, the same kind of tail), of which at most one can match a thread, such as
+/// a slider's captures along one direction at each distance: one rule, one pattern
+/// alternative each. The templates write each group role as the alternatives' groups
+/// side by side: a group of an alternative that did not match expands to nothing, so
+/// they give the matching alternative's child. One rule in place of several visits each
+/// thread of the family once instead of once per alternative.
+pub(super) fn fork_rule_any(
+    family: Family,
+    alternatives: &[(&[Seg], &Tail)],
+    promotion: Option<(char, char)>,
+) -> (String, String) {
+    let (segs, tail) = alternatives[0];
+    for (other, other_tail) in alternatives {
+        let kinds = |s: &[Seg]| s.iter().map(std::mem::discriminant).collect::<Vec<_>>();
+        assert!(kinds(other) == kinds(segs), "alternatives of one shape");
+        assert_eq!(other_tail.uci, tail.uci, "alternatives of one shape");
+        assert_eq!(other_tail.after.is_empty(), tail.after.is_empty());
+    }
     let head = family.head();
     // A promotion needs the guard line (see `split_by_piece`); the child drops it.
     let guard = match promotion {
         Some(_) => format!("{PROMOTING}: \n"),
         None => String::new(),
     };
-    let mut pattern = format!("{head}({LINES}){guard}#_p: ([A-Za-z])\n#b: ");
+    let mut next = 3;
+    let groups: Vec<Groups> = alternatives
+        .iter()
+        .map(|(segs, tail)| alternative_groups(segs, tail, &mut next))
+        .collect();
+    let body = match &groups[..] {
+        [one] => one.pattern.clone(),
+        many => {
+            let parts: Vec<&str> = many.iter().map(|g| g.pattern.as_str()).collect();
+            format!("(?:{})", parts.join("|"))
+        }
+    };
+    let pattern = format!("{head}({LINES}){guard}#_p: ([A-Za-z])\n#b: {body}");
+    // A role's groups side by side.
+    let side_by_side = |group: &dyn Fn(&Groups) -> usize| -> String {
+        groups
+            .iter()
+            .map(|g| format!("${{{}}}", group(g)))
+            .collect()
+    };
     let mut parent = format!("{head}${{1}}{guard}#_p: ${{2}}\n#b: ");
     let mut child = String::new();
-    let first = 3;
-    let origin_group = segs
+    let origin = segs
         .iter()
         .position(|s| matches!(s, Seg::Origin(..)))
-        .map(|i| i + first);
+        .map(|i| side_by_side(&|g| g.segs[i]))
+        .unwrap_or_default();
     let mut captured = None;
     // With the UCI text: what the target gets, the moving piece's letter (`#_p`'s) or
     // the letter of the piece promoted to.
@@ -41,86 +94,51 @@ pub(super) fn fork_rule(
         .uci
         .map(|_| promotion.map_or("${2}".to_string(), |(_, piece)| piece.to_string()));
     for (i, seg) in segs.iter().enumerate() {
-        let g = i + first;
-        let (pat, text) = match seg {
-            Seg::Keep(p) => (p, None),
-            Seg::Swap(p, t) | Seg::Origin(p, t) => (p, Some(*t)),
+        let group = side_by_side(&|g| g.segs[i]);
+        parent.push_str(&group);
+        let text = match seg {
+            Seg::Keep(_) => None,
+            Seg::Swap(_, t) | Seg::Origin(_, t) => Some(*t),
             Seg::Target(p, t) => {
                 // A pawn's quiet move (its target can only be empty) writes `_`.
                 let quiet_pawn = family == Family::Pawn && p == "\\.";
                 captured = Some(if quiet_pawn {
                     "_".to_string()
                 } else {
-                    format!("${{{g}}}")
+                    group.clone()
                 });
                 // With the UCI text the target gets the moved piece's letter at once (the
                 // children are named without reading a mark, see `child_rules`).
-                match &landed {
-                    None => (p, Some(*t)),
-                    Some(letter) => (p, Some(letter.as_str())),
-                }
+                Some(landed.as_deref().unwrap_or(t))
             }
         };
-        pattern.push_str(&format!("({pat})"));
-        parent.push_str(&format!("${{{g}}}"));
         match text {
-            None => child.push_str(&format!("${{{g}}}")),
-            Some(t) => {
-                let o = origin_group
-                    .map(|o| format!("${{{o}}}"))
-                    .unwrap_or_default();
-                child.push_str(&t.replace("$O", &o));
-            }
+            None => child.push_str(&group),
+            Some(t) => child.push_str(&t.replace("$O", &origin)),
         }
     }
-    let g = segs.len() + first;
+    let tail_group = |j: usize| side_by_side(&|g| g.tail[j]);
     match tail.uci {
-        // The rest of the board line and the lines up to `after` in one group, then
-        // the rest of the thread.
+        // The lines up to `after` (if any) and the rest of the thread, as they are.
         None => {
-            let mut next = g;
-            if !tail.after.is_empty() {
-                pattern.push_str(&format!("({LINE}\n{})", tail.after));
-                parent.push_str(&format!("${{{g}}}"));
-                child.push_str(&format!("${{{g}}}"));
-                next += 1;
+            for j in 0..groups[0].tail.len() {
+                parent.push_str(&tail_group(j));
+                child.push_str(&tail_group(j));
             }
-            pattern.push_str("([^%]*)");
-            parent.push_str(&format!("${{{next}}}"));
-            child.push_str(&format!("${{{next}}}"));
         }
-        // The UCI line holds the origin square and its windows (see `origin_rules`):
-        // the target's file and rank stand at fixed places in them, so the child's line
-        // becomes the origin and the target, without the windows. (The board part has
-        // matched, so the target is on the board and those places hold a file and a
-        // rank. The line is the one right after the board, and its name is matched by
-        // its length: `[^\n]` everywhere adds no byte class (the name's digits, `[a-h]`
-        // or `[1-8]` would) to the rule's lazy DFAs, whose every state would grow; on
-        // promotion capture the longest rays' caches then overflowed and their states
-        // were rebuilt in every run.)
-        Some(u) => {
-            let (df, drow) = tail.delta;
-            let to_file = (WINDOW_CENTRE as i32 + df) as usize;
-            let to_rank = (WINDOW - 1 - to_file) as i32 + WINDOW_CENTRE as i32 + drow;
-            pattern.push_str(&format!(
-                "(({LINE}\n#{}: {}){}([^\n]){}([^\n]){LINE})(\n{}[^%]*)",
-                any(u.len()),
-                any(2),
-                any(to_file),
-                any(to_rank as usize),
-                tail.after
-            ));
-            parent.push_str(&format!("${{{g}}}${{{}}}", g + 4));
+        // The child's UCI line becomes the origin and the target, without the windows.
+        Some(_) => {
+            parent.push_str(&format!("{}{}", tail_group(0), tail_group(4)));
             // A promotion's UCI letter ends the line.
             let letter = promotion
                 .map(|(uci, _)| uci.to_string())
                 .unwrap_or_default();
             child.push_str(&format!(
-                "${{{}}}${{{}}}${{{}}}{letter}${{{}}}",
-                g + 1,
-                g + 2,
-                g + 3,
-                g + 4
+                "{}{}{}{letter}{}",
+                tail_group(1),
+                tail_group(2),
+                tail_group(3),
+                tail_group(4)
             ));
         }
     }
@@ -140,6 +158,62 @@ pub(super) fn fork_rule(
     };
     let child_head = format!("%{tag}\n#stack:\n${{1}}{moved_line}{X}: {x}{moved}\n#b: ");
     (pattern, format!("{parent}{child_head}{child}"))
+}
+
+/// One alternative's pattern (its board segments, then its tail) with its groups,
+/// numbered from `next` on (left past them).
+fn alternative_groups(segs: &[Seg], tail: &Tail, next: &mut usize) -> Groups {
+    let mut take = || {
+        *next += 1;
+        *next - 1
+    };
+    let mut pattern = String::new();
+    let mut seg_groups = Vec::new();
+    for seg in segs {
+        let (Seg::Keep(p) | Seg::Swap(p, _) | Seg::Origin(p, _) | Seg::Target(p, _)) = seg;
+        pattern.push_str(&format!("({p})"));
+        seg_groups.push(take());
+    }
+    let mut tail_groups = Vec::new();
+    match tail.uci {
+        // The rest of the board line and the lines up to `after` in one group, then
+        // the rest of the thread.
+        None => {
+            if !tail.after.is_empty() {
+                pattern.push_str(&format!("({LINE}\n{})", tail.after));
+                tail_groups.push(take());
+            }
+            pattern.push_str("([^%]*)");
+            tail_groups.push(take());
+        }
+        // The UCI line holds the origin square and its windows (see `origin_rules`):
+        // the target's file and rank stand at fixed places in them. (The board part has
+        // matched, so the target is on the board and those places hold a file and a
+        // rank. The line is the one right after the board, and its name is matched by
+        // its length: `[^\n]` everywhere adds no byte class (the name's digits, `[a-h]`
+        // or `[1-8]` would) to the rule's lazy DFAs, whose every state would grow; on
+        // promotion capture the longest rays' caches then overflowed and their states
+        // were rebuilt in every run.)
+        Some(u) => {
+            let (df, drow) = tail.delta;
+            let to_file = (WINDOW_CENTRE as i32 + df) as usize;
+            let to_rank = (WINDOW - 1 - to_file) as i32 + WINDOW_CENTRE as i32 + drow;
+            pattern.push_str(&format!(
+                "(({LINE}\n#{}: {}){}([^\n]){}([^\n]){LINE})(\n{}[^%]*)",
+                any(u.len()),
+                any(2),
+                any(to_file),
+                any(to_rank as usize),
+                tail.after
+            ));
+            tail_groups.extend((0..5).map(|_| take()));
+        }
+    }
+    Groups {
+        pattern,
+        segs: seg_groups,
+        tail: tail_groups,
+    }
 }
 
 /// What a move leaves on its target square.
@@ -181,13 +255,42 @@ pub(super) struct Tail<'a> {
 pub(super) fn step_move(
     family: Family,
     origin: &str,
-    (step, k): (i32, usize),
+    ray: (i32, usize),
     target: &str,
     mark: Landing,
     origin_range: Option<(usize, usize)>,
     uci: Option<&str>,
 ) -> (String, String) {
-    let Landing { mark, promotion } = mark;
+    let (segs, tail) = step_shape(origin, ray, target, mark.mark, origin_range, uci);
+    fork_rule(family, &segs, mark.promotion, &tail)
+}
+
+/// A slider's captures along `step`, at every distance from 1 to 7, in one rule (see
+/// [`fork_rule_any`]: the first piece along a ray is the only one it can take, so at
+/// most one distance matches a thread).
+pub(super) fn ray_captures(
+    family: Family,
+    origin: &str,
+    step: i32,
+    target: &str,
+    uci: Option<&str>,
+) -> (String, String) {
+    let shapes: Vec<(Vec<Seg>, Tail)> = (1..=7)
+        .map(|k| step_shape(origin, (step, k), target, "$O", None, uci))
+        .collect();
+    let alternatives: Vec<(&[Seg], &Tail)> = shapes.iter().map(|(s, t)| (&s[..], t)).collect();
+    fork_rule_any(family, &alternatives, None)
+}
+
+/// The board segments and tail of [`step_move`]'s rule.
+fn step_shape<'a>(
+    origin: &str,
+    (step, k): (i32, usize),
+    target: &str,
+    mark: &'static str,
+    origin_range: Option<(usize, usize)>,
+    uci: Option<&'a str>,
+) -> (Vec<Seg>, Tail<'a>) {
     // The step's file and row offsets (a step's file offset is at most 2 either way).
     let drow = (step + 5 * step.signum()) / 10;
     let k_ = k as i32;
@@ -223,31 +326,22 @@ pub(super) fn step_move(
             format!("{not_origin}{{{lo},{hi}}}")
         }
     };
-    if d > 0 {
-        fork_rule(
-            family,
-            &[
-                Seg::Keep(before(lo as i32, hi as i32)),
-                Seg::Origin(origin.to_string(), "."),
-                Seg::Keep(between),
-                Seg::Target(target.to_string(), mark),
-            ],
-            promotion,
-            &tail,
-        )
+    let segs = if d > 0 {
+        vec![
+            Seg::Keep(before(lo as i32, hi as i32)),
+            Seg::Origin(origin.to_string(), "."),
+            Seg::Keep(between),
+            Seg::Target(target.to_string(), mark),
+        ]
     } else {
-        fork_rule(
-            family,
-            &[
-                Seg::Keep(before((lo as i32 + d).max(0), (hi as i32 + d).max(0))),
-                Seg::Target(target.to_string(), mark),
-                Seg::Keep(between),
-                Seg::Origin(origin.to_string(), "."),
-            ],
-            promotion,
-            &tail,
-        )
-    }
+        vec![
+            Seg::Keep(before((lo as i32 + d).max(0), (hi as i32 + d).max(0))),
+            Seg::Target(target.to_string(), mark),
+            Seg::Keep(between),
+            Seg::Origin(origin.to_string(), "."),
+        ]
+    };
+    (segs, tail)
 }
 
 /// Step 2: the move rules of `side` within `scope`; with [`Scope::captures_only`], only
@@ -289,6 +383,11 @@ pub(super) fn move_rules(side: Side, castling: &Var, scope: Scope, uci: Option<&
                 None,
                 uci,
             ));
+            // Captures: the first piece along the ray, one rule for every distance.
+            if captures {
+                rules.push(ray_captures(family, sliders, step, &target, uci));
+                continue;
+            }
             for k in 1..=7 {
                 rules.push(step_move(
                     family,
