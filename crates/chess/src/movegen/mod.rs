@@ -17,11 +17,11 @@
 //!    of ours between) or with an en-passant square (see step 3), and one rule moves an
 //!    en-passant square to a line `#_ep` that only the en-passant rules read, leaving
 //!    `-` for the children to inherit (a double push sets it again in step 4).
-//! 1. **One thread per piece** (18 + 6 rules). A cursor `^` enters the board; each of
-//!    16 identical rules splits every thread in two: a copy whose first piece of ours
-//!    after the cursor is marked `@`, paused under `%mq` and the piece's letter (so the
-//!    next peels visit only the threads with a cursor), and the original with the
-//!    cursor moved past that piece. The threads left with a cursor are deleted, and
+//! 1. **One thread per piece** (8 + 6 rules). A cursor `^` enters the board; each of
+//!    6 rules (`peel`) splits every thread holding 4, 4, 4, 4, 2 and 1 more pieces of
+//!    ours after the cursor: a copy for each of those pieces, marked `@`, paused under
+//!    `%mq` and the piece's letter (so the next peels visit only the threads with a
+//!    cursor), and the original with the cursor moved past them. The threads left with a cursor are deleted, and
 //!    6 rules (each visiting only its piece's threads) turn `@` into the role's origin
 //!    digit `1`..`6` and pause the thread under its move family's tag (`%mp`, `%mn`,
 //!    `%mb`, `%mr`, `%mk`; a queen becomes one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after

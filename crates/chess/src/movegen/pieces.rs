@@ -14,16 +14,11 @@ use regex_chess_compiler::ir::Var;
 pub(super) fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
     let ours = side.ours();
     let mut rules = vec![(format!("({HEAD}{LINES}#b: )"), "${1}^".to_string())];
-    // The copy with the picked piece is paused under `%mq` and the piece's letter, so
-    // that the next peels visit only the threads still holding a cursor and each role
-    // rule below only the threads of its piece.
-    let peel = (
-        format!("{HEAD}({LINES}#b: )([^\n^]*)\\^([^\n{ours}]*)([{ours}])([^\n]*\n[^%]*)"),
-        format!(
-            "%{PICKED_TAG}${{4}}\n#stack:\n${{1}}${{2}}${{3}}@${{5}}{HEAD}${{1}}${{2}}${{3}}${{4}}^${{5}}"
-        ),
-    );
-    rules.extend(std::iter::repeat_n(peel, 16));
+    // Four pieces a rule while four remain, then two, then one: 16 pieces at most in six
+    // rules, each visiting the threads that still hold a cursor.
+    for n in [4, 4, 4, 4, 2, 1] {
+        rules.push(peel(ours, n));
+    }
     rules.push(delete_if_board("\\^"));
     if let Some(u) = uci {
         rules.push((
@@ -60,6 +55,54 @@ pub(super) fn split_by_piece(side: Side, uci: Option<&Var>) -> Rules {
         rules.extend(origin_rules(u.name()));
     }
     rules
+}
+
+/// The rule that picks the next `n` pieces of ours after the cursor of every thread
+/// holding `n` or more: a copy of the thread for each, in board order, with the piece
+/// marked `@` and the copy paused under `%mq` and the piece's letter (so that the next
+/// peels visit only the threads still holding a cursor and each role rule only the
+/// threads of its piece), then the thread with its cursor past the last of them.
+///
+/// Trade-off: a thread of 16 pieces is matched (walked and written again) 4 times
+/// instead of 16, for patterns `n` times longer and a rule that a thread with fewer than
+/// `n` pieces left walks to its board's end for nothing.
+fn peel(ours: &str, n: usize) -> (String, String) {
+    // Groups: 1 the lines up to the board, 2 the board up to the cursor, then each
+    // piece's lead and letter (3 and 4 for the first), then the rest of the thread.
+    let piece = |i: usize| (3 + 2 * i, 4 + 2 * i);
+    let rest = 3 + 2 * n;
+    let mut pattern = format!("{HEAD}({LINES}#b: )([^\n^]*)\\^");
+    for _ in 0..n {
+        pattern.push_str(&format!("([^\n{ours}]*)([{ours}])"));
+    }
+    pattern.push_str("([^\n]*\n[^%]*)");
+    // The board from the cursor on, the pieces before `marked` kept, `marked` as `@`,
+    // and the cursor after the last piece when `marked` is none.
+    let board = |marked: Option<usize>| -> String {
+        let mut text = String::new();
+        for i in 0..n {
+            let (lead, letter) = piece(i);
+            text.push_str(&format!("${{{lead}}}"));
+            match marked == Some(i) {
+                true => text.push('@'),
+                false => text.push_str(&format!("${{{letter}}}")),
+            }
+        }
+        if marked.is_none() {
+            text.push('^');
+        }
+        format!("${{1}}${{2}}{text}${{{rest}}}")
+    };
+    let mut template = String::new();
+    for i in 0..n {
+        let letter = piece(i).1;
+        template.push_str(&format!(
+            "%{PICKED_TAG}${{{letter}}}\n#stack:\n{}",
+            board(Some(i))
+        ));
+    }
+    template.push_str(&format!("{HEAD}{}", board(None)));
+    (pattern, template)
 }
 
 /// The square table a UCI line holds while the origin square is being named: the files
