@@ -1,8 +1,9 @@
-//! Where the `move` rules' state is largest: the peak (rule, origin, bytes, threads),
+//! Where a program's state is largest: the peak (rule, origin, bytes, threads),
 //! one thread of the peak state, and how many rules run while the state is at least half
 //! its peak size (the wide part), by source file.
 //!
-//! `cargo run --release --example peak -- "<FEN>"`
+//! `cargo run --release --example peak -- "<FEN>" [PROGRAM]` (the `move` program by default;
+//! `PEAK_AT=<byte offset>` picks the thread shown, by default the one in the middle).
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 

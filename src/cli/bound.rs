@@ -29,8 +29,13 @@ use regex_chess_machine::exec::ExecutorKind;
 #[derive(Args, Debug)]
 pub struct BoundArgs {
     /// The variants, comma-separated: `play` (the benchmark's game, `bench`'s default
-    /// workload) or a search variant's name (its move program).
-    #[arg(long, default_value = "play,2ply-see,3ply-qe", value_delimiter = ',')]
+    /// workload) or a search variant's name (its move program); by default the benchmark, the
+    /// default search and `3ply-qe` (issue 43's programs).
+    #[arg(
+        long,
+        default_value = "play,3ply-see-check,3ply-qe",
+        value_delimiter = ','
+    )]
     variants: Vec<String>,
     /// The positions file (`FEN;move;label` per line); default: the bench suite.
     #[arg(long)]
