@@ -12,7 +12,12 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 fn program(name: &str) -> ValidProgram {
     let entry = regex_chess_engine::registry::find(name).expect("registered");
-    compiler::compile(entry.build(), &CompileOptions::default())
+    compiled(entry.build())
+}
+
+/// A recorded program compiled with the default passes and validated.
+fn compiled(ir: regex_chess_compiler::ir::IrProgram) -> ValidProgram {
+    compiler::compile(ir, &CompileOptions::default())
         .program
         .validate()
         .expect("valid rules")
@@ -313,10 +318,7 @@ fn perft_program(plies: usize) -> ValidProgram {
         &[path.var()],
         &[],
     );
-    compiler::compile(b.finish(), &CompileOptions::default())
-        .program
-        .validate()
-        .expect("valid")
+    compiled(b.finish())
 }
 
 /// The move sequences of `depth` plies from `pos`, by shakmaty, sorted.
@@ -406,10 +408,7 @@ fn stuck_threads_stay_with_moved_false() {
         &[uci.var(), moved.var()],
         &[],
     );
-    let program = compiler::compile(b.finish(), &CompileOptions::default())
-        .program
-        .validate()
-        .unwrap();
+    let program = compiled(b.finish());
     let fens = [
         "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
@@ -479,10 +478,7 @@ fn capture_generation_lists_shakmatys_captures_and_promotions() {
         &[uci.var(), taken.var()],
         &[],
     );
-    let program = compiler::compile(b.finish(), &CompileOptions::default())
-        .program
-        .validate()
-        .unwrap();
+    let program = compiled(b.finish());
     let exec = Fast::new(program);
     let mut fens: Vec<String> = include_str!("../../data/positions/perft.txt")
         .lines()
