@@ -111,7 +111,7 @@ pub(super) fn keep_best_maybe_counting(
 /// captures and promotions, or 0 (standing pat) when none gains; with `report`, the
 /// number of captures looked at. With `see`, a capture whose target square the other
 /// side then attacks ([`target_attacked`]) gains what it took less the mover's worth on
-/// its origin ([`evaluate::lost_gain_with`]: the arriving piece counted lost). The
+/// its origin ([`evaluate::gain`] with `recaptured`: the arriving piece counted lost). The
 /// threads left hold a capture's position, not the leaf's (the search restores the
 /// chosen child from its group boundary).
 #[track_caller]

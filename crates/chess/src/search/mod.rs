@@ -22,7 +22,7 @@
 //! ```
 //!
 //! With [`SearchOptions::quiescence`] (the `2ply-q` variant), a leaf whose reply
-//! captured on its target square ([`evaluate::captures_on_target`]) and that leaves the
+//! captured on its target square ([`evaluate::taken_on_target`]) and that leaves the
 //! engine a move runs `capture_search` in a group of its own: the engine's captures and
 //! promotions (`fork_legal_captures`), their gains, a tournament, and the best gain or
 //! 0 (standing pat) taken off the leaf's key. With [`SearchOptions::endgame`] (the
@@ -106,7 +106,7 @@ pub struct SearchOptions {
     pub everywhere: bool,
     /// With `quiescence`: the capture search discounts a capture or promotion whose
     /// target square the other side then attacks ([`crate::movegen::target_attacked`]) by the arriving
-    /// piece's worth there ([`evaluate::lost_gain_with`]).
+    /// piece's worth there ([`evaluate::gain`] with `recaptured`).
     pub see: bool,
     /// With `third_ply`: the check extension. A reply that gives check (not one that
     /// repeats the game) leads to the third ply over every legal move of the engine,
