@@ -30,8 +30,8 @@
 //! rules visit them: each starts with a literal that only those threads hold).
 
 use super::{
-    HAS_TAG, Rules, STUCK_TAG, Scope, Side, attack_families, enemy_slider_axes, generate_both,
-    lined_up,
+    HAS_TAG, Rules, STUCK_TAG, Scope, Side, Texts, attack_families, enemy_slider_axes,
+    generate_both, lined_up,
 };
 use crate::board::{DIAGONAL_STEPS, ORTHOGONAL_STEPS, Position};
 use crate::fragments::{HEAD, LINE, LINES, any, ray_any};
@@ -270,7 +270,7 @@ fn has_legal_move_full(b: &mut Builder, pos: &Position) -> Value<kind::Bool> {
         &pos.vars(),
         &[],
     );
-    generate_both(b, pos, super::Texts::default(), false, Scope::ALL);
+    generate_both(b, pos, Texts::default(), false, Scope::ALL);
     let rules = vec![
         (
             format!("%{STUCK_TAG}(\n[^%]*%%\n)"),

@@ -12,16 +12,12 @@ use regex_chess_compiler::ir::Var;
 /// here rather than at the thread's head, so that each one reads the few lines it needs.
 pub(super) const CHILD_BOARD: &str = "#_x: [^\n]*\n#b: ";
 
-/// Step 3 and 4 on the children of `side`: illegal children deleted, the move's UCI
-/// text (if `uci`), the state variables (if `full`), the board cleaned. Without `full`
-/// only legality runs (the children are counted, not kept).
-pub(super) fn child_rules(
-    side: Side,
-    pos: &Position,
-    uci: Option<&Var>,
-    taken: Option<&Var>,
-    full: bool,
-) -> Rules {
+/// Step 3 and 4 on the children of `side`: illegal children deleted, the lines of
+/// `texts` (the move's UCI text, what it took), the state variables (if `full`), the
+/// board cleaned. Without `full` only legality runs (the children are counted, not
+/// kept).
+pub(super) fn child_rules(side: Side, pos: &Position, texts: Texts, full: bool) -> Rules {
+    let (uci, taken) = (texts.uci, texts.taken);
     let mut rules = legality_rules(side);
     if !full {
         return rules;

@@ -21,7 +21,8 @@
 //!    6 rules (`peel`) splits every thread holding 4, 4, 4, 4, 2 and 1 more pieces of
 //!    ours after the cursor: a copy for each of those pieces, marked `@`, paused under
 //!    `%mq` and the piece's letter (so the next peels visit only the threads with a
-//!    cursor), and the original with the cursor moved past them. The threads left with a cursor are deleted, and
+//!    cursor), and the original with the cursor moved past them. The threads left with a
+//!    cursor are deleted, and
 //!    6 rules (each visiting only its piece's threads) turn `@` into the role's origin
 //!    digit `1`..`6` and pause the thread under its move family's tag (`%mp`, `%mn`,
 //!    `%mb`, `%mr`, `%mk`; a queen becomes one `%mr` and one `%mb` thread). With the UCI text, a line for it goes right after
@@ -249,18 +250,11 @@ const FAMILY_TAGS: &str = "[pnbrk]";
 
 /// Generation for one side, on the active threads (all of that side to move).
 #[track_caller]
-fn generate(
-    b: &mut Builder,
-    side: Side,
-    pos: &Position,
-    uci: Option<&Var>,
-    taken: Option<&Var>,
-    full: bool,
-    scope: Scope,
-) {
+fn generate(b: &mut Builder, side: Side, pos: &Position, texts: Texts, full: bool, scope: Scope) {
+    let uci = texts.uci;
     let mut writes: Vec<&Var> = pos.vars().to_vec();
     writes.extend(uci);
-    writes.extend(taken);
+    writes.extend(texts.taken);
     let reads = pos.vars();
     let mut split = if full {
         parent_rules(side, pos)
@@ -277,27 +271,26 @@ fn generate(
         &reads,
         &writes,
     );
-    let children = child_rules(side, pos, uci, taken, full);
+    let children = child_rules(side, pos, texts, full);
     b.rules("child", children, &reads, &writes);
 }
 
 /// The lines a generation writes into each child besides its position: the move's UCI
 /// text and what it took (see [`MoveGen`]).
 #[derive(Clone, Copy, Default)]
-struct Texts<'a> {
-    uci: Option<&'a Var>,
-    taken: Option<&'a Var>,
+pub(super) struct Texts<'a> {
+    pub(super) uci: Option<&'a Var>,
+    pub(super) taken: Option<&'a Var>,
 }
 
 /// Generation for both sides (an `if_else` on the side to move).
 #[track_caller]
 fn generate_both(b: &mut Builder, pos: &Position, texts: Texts, full: bool, scope: Scope) {
     let white = b.eq_text(&pos.turn, "w");
-    let (uci, taken) = (texts.uci, texts.taken);
     b.if_else(
         &white,
-        |b| generate(b, Side::White, pos, uci, taken, full, scope),
-        |b| generate(b, Side::Black, pos, uci, taken, full, scope),
+        |b| generate(b, Side::White, pos, texts, full, scope),
+        |b| generate(b, Side::Black, pos, texts, full, scope),
     );
 }
 
@@ -343,13 +336,13 @@ pub fn fork_children(b: &mut Builder, pos: &Position, scope: Scope) {
     if scope.white_only {
         let black = b.eq_text(&pos.turn, "b");
         b.when(&black, |b| b.destroy());
-        generate(b, Side::White, pos, None, None, true, scope);
+        generate(b, Side::White, pos, Texts::default(), true, scope);
     } else {
         let white = b.eq_text(&pos.turn, "w");
         b.if_else(
             &white,
-            |b| generate(b, Side::White, pos, None, None, true, scope),
-            |b| generate(b, Side::Black, pos, None, None, true, scope),
+            |b| generate(b, Side::White, pos, Texts::default(), true, scope),
+            |b| generate(b, Side::Black, pos, Texts::default(), true, scope),
         );
     }
 }

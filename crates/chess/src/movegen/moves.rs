@@ -48,9 +48,20 @@ pub(super) fn fork_rule_any(
     promotion: Option<(char, char)>,
 ) -> (String, String) {
     let (segs, tail) = alternatives[0];
+    // A segment's kind and the text the child gets there: what the templates write once.
+    let shape = |s: &[Seg]| -> Vec<(std::mem::Discriminant<Seg>, Option<&str>)> {
+        s.iter()
+            .map(|seg| {
+                let text = match seg {
+                    Seg::Keep(_) => None,
+                    Seg::Swap(_, t) | Seg::Origin(_, t) | Seg::Target(_, t) => Some(*t),
+                };
+                (std::mem::discriminant(seg), text)
+            })
+            .collect()
+    };
     for (other, other_tail) in alternatives {
-        let kinds = |s: &[Seg]| s.iter().map(std::mem::discriminant).collect::<Vec<_>>();
-        assert!(kinds(other) == kinds(segs), "alternatives of one shape");
+        assert!(shape(other) == shape(segs), "alternatives of one shape");
         assert_eq!(other_tail.uci, tail.uci, "alternatives of one shape");
         assert_eq!(other_tail.after.is_empty(), tail.after.is_empty());
     }

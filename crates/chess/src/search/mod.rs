@@ -280,7 +280,8 @@ pub fn search_with(
                                 let took = (three || (quiescence && !everywhere))
                                     .then(|| evaluate::taken_on_target(b, &taken));
                                 let g = evaluate::gain(b, &taken, &reply, !report, scoring, false);
-                                if let Some(took) = took.clone().filter(|_| three) {
+                                if three {
+                                    let took = took.clone().expect("read with a third ply");
                                     let repeats = near
                                         .as_ref()
                                         .zip(has_near.as_ref())
