@@ -385,7 +385,7 @@ fn two_plies_of_children_are_the_perft_2_leaves() {
 fn stuck_threads_stay_with_moved_false() {
     use regex_chess_chess::board::MoveGen;
     use regex_chess_chess::fen_rules::parse_fen;
-    use regex_chess_chess::fragments::thread_values;
+    use regex_chess_chess::fragments::print_threads;
     use regex_chess_chess::movegen::fork_legal_moves;
     use regex_chess_compiler::dsl::Builder;
     let mut b = Builder::new("stuck", "moved flag and UCI per thread");
@@ -401,13 +401,7 @@ fn stuck_threads_stay_with_moved_false() {
         },
     );
     let (uci, moved) = (children.uci.unwrap(), children.moved.unwrap());
-    let names = [uci.var().name(), moved.var().name()];
-    b.rules(
-        "print",
-        vec![(thread_values(&names), "${2} ${1}\n".to_string())],
-        &[uci.var(), moved.var()],
-        &[],
-    );
+    print_threads(&mut b, "print", &[uci.var(), moved.var()], "${2} ${1}\n");
     let program = compiled(b.finish());
     let fens = [
         "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
@@ -454,7 +448,7 @@ fn three_plies_of_children_are_the_perft_3_leaves() {
 fn capture_generation_lists_shakmatys_captures_and_promotions() {
     use regex_chess_chess::board::MoveGen;
     use regex_chess_chess::fen_rules::parse_fen;
-    use regex_chess_chess::fragments::thread_values;
+    use regex_chess_chess::fragments::print_threads;
     use regex_chess_chess::movegen::fork_legal_captures;
     use regex_chess_compiler::dsl::Builder;
     use regex_chess_testkit::oracle::playouts;
@@ -471,13 +465,7 @@ fn capture_generation_lists_shakmatys_captures_and_promotions() {
     let children = fork_legal_captures(&mut b, &pos, options);
     let (uci, taken) = (children.uci.unwrap(), children.taken.unwrap());
     // The letters' line stands where `#_x` stood, before the board; the UCI line after it.
-    let names = [taken.var().name(), uci.var().name()];
-    b.rules(
-        "print",
-        vec![(thread_values(&names), "${2} ${1}\n".to_string())],
-        &[uci.var(), taken.var()],
-        &[],
-    );
+    print_threads(&mut b, "print", &[taken.var(), uci.var()], "${2} ${1}\n");
     let program = compiled(b.finish());
     let exec = Fast::new(program);
     let mut fens: Vec<String> = include_str!("../../data/positions/perft.txt")

@@ -19,6 +19,21 @@ pub fn var(name: &str) -> String {
     format!("{LINES}#{name}: ")
 }
 
+/// One rule that replaces each active thread by a line printed from the variables
+/// `vars` (given in the order the thread holds them): `template` reads their values as
+/// `${1}`, `${2}`, … (see [`thread_values`]).
+#[track_caller]
+pub fn print_threads(
+    b: &mut regex_chess_compiler::dsl::Builder,
+    name: &str,
+    vars: &[&regex_chess_compiler::ir::Var],
+    template: &str,
+) {
+    let names: Vec<&str> = vars.iter().map(|v| v.name()).collect();
+    let rule = (thread_values(&names), template.to_string());
+    b.rules(name, vec![rule], vars, &[]);
+}
+
 /// A whole active thread, capturing the values of the variables `names` (given in the
 /// order the thread holds them) as `${1}`, `${2}`, …: the pattern of a rule that
 /// replaces each thread by a line printed from its variables.

@@ -1,7 +1,7 @@
 //! The chess programs built from the chess core ([`crate`]).
 
 use crate::fen_rules::{parse_fen, to_fen};
-use crate::fragments::thread_values;
+use crate::fragments::print_threads;
 use crate::movegen::{fork_legal_uci, has_legal_move, in_check};
 use regex_chess_compiler::dsl::Builder;
 use regex_chess_compiler::ir::IrProgram;
@@ -16,12 +16,7 @@ pub fn legal_moves() -> IrProgram {
     );
     let pos = parse_fen(&mut b);
     let uci = fork_legal_uci(&mut b, &pos);
-    b.rules(
-        "print_moves",
-        vec![(thread_values(&[uci.var().name()]), "${1}\n".to_string())],
-        &[uci.var()],
-        &[],
-    );
+    print_threads(&mut b, "print_moves", &[uci.var()], "${1}\n");
     b.finish()
 }
 
@@ -36,12 +31,11 @@ pub fn children() -> IrProgram {
     let pos = parse_fen(&mut b);
     let uci = fork_legal_uci(&mut b, &pos);
     let fen = to_fen(&mut b, &pos);
-    let names = [uci.var().name(), fen.var().name()];
-    b.rules(
+    print_threads(
+        &mut b,
         "print_children",
-        vec![(thread_values(&names), "${1} ${2}\n".to_string())],
         &[uci.var(), fen.var()],
-        &[],
+        "${1} ${2}\n",
     );
     b.finish()
 }
@@ -57,12 +51,7 @@ pub fn probe() -> IrProgram {
     let fen = to_fen(&mut b, &pos);
     let check = in_check(&mut b, &pos);
     let has = has_legal_move(&mut b, &pos);
-    let names = [fen.var().name(), check.var().name(), has.var().name()];
-    b.rules(
-        "print_probe",
-        vec![(thread_values(&names), "${2} ${3} ${1}\n".to_string())],
-        &[fen.var(), check.var(), has.var()],
-        &[],
-    );
+    let vars = [fen.var(), check.var(), has.var()];
+    print_threads(&mut b, "print_probe", &vars, "${2} ${3} ${1}\n");
     b.finish()
 }
